@@ -1,0 +1,276 @@
+package dap
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// ErrClosed is returned by calls on a Conn that has been closed or whose
+// peer went away.
+var ErrClosed = errors.New("dap: connection closed")
+
+// ErrTimeout is wrapped by errors of requests that passed their deadline.
+var ErrTimeout = errors.New("dap: request timed out")
+
+// DefaultTimeout is the deadline of a request whose context has none.
+const DefaultTimeout = 30 * time.Second
+
+// ResponseError is a response with success=false.
+type ResponseError struct {
+	Command string
+	Message string // the formatted error text
+	Short   string // the response's "message" field (for example "cancelled")
+	Body    json.RawMessage
+}
+
+func (e *ResponseError) Error() string {
+	return fmt.Sprintf("%s failed: %s", e.Command, e.Message)
+}
+
+// Options configure a Conn.
+type Options struct {
+	// OnEvent receives every event, in arrival order, on the read goroutine.
+	// It must not block on the Conn (it may start goroutines that do).
+	OnEvent func(*Message)
+	// OnRequest answers reverse requests (runInTerminal, startDebugging).
+	// It runs on its own goroutine. A nil OnRequest rejects them.
+	OnRequest func(ctx context.Context, req *Message) (body any, err error)
+	// Log, when non-nil, records every message in both directions.
+	Log *TrafficLog
+	// Timeout is the deadline of requests whose context has none.
+	Timeout time.Duration
+}
+
+// Conn is a DAP client connection to one adapter.
+//
+// Goroutines: NewConn starts one read goroutine that decodes frames,
+// completes pending requests and delivers events. Request, Start and Close
+// may be called from any goroutine. Writes are serialised by a mutex.
+type Conn struct {
+	rwc  io.ReadWriteCloser
+	opts Options
+
+	wmu sync.Mutex // serialises frame writes
+
+	mu      sync.Mutex // guards the fields below
+	seq     int
+	pending map[int]*Call
+	err     error // set once, when the conn closes
+
+	done chan struct{}
+}
+
+// Call is an in-flight request.
+type Call struct {
+	Command string
+	Seq     int
+	done    chan struct{}
+	resp    *Message
+	err     error
+}
+
+// NewConn starts a client over rwc.
+func NewConn(rwc io.ReadWriteCloser, opts Options) *Conn {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	c := &Conn{rwc: rwc, opts: opts, pending: map[int]*Call{}, done: make(chan struct{})}
+	go c.readLoop()
+	return c
+}
+
+// Done is closed when the connection has ended.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err returns why the connection ended (nil while it is open).
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Request sends a request and waits for its response. A response with
+// success=false becomes a *ResponseError.
+func (c *Conn) Request(ctx context.Context, command string, args any) (*Message, error) {
+	call, err := c.Start(command, args)
+	if err != nil {
+		return nil, err
+	}
+	return call.Wait(ctx, c.opts.Timeout)
+}
+
+// Start sends a request without waiting for its response.
+func (c *Conn) Start(command string, args any) (*Call, error) {
+	var raw json.RawMessage
+	if args != nil {
+		b, err := json.Marshal(args)
+		if err != nil {
+			return nil, fmt.Errorf("dap: encode %s arguments: %w", command, err)
+		}
+		raw = b
+	}
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return nil, ErrClosed
+	}
+	c.seq++
+	call := &Call{Command: command, Seq: c.seq, done: make(chan struct{})}
+	c.pending[call.Seq] = call
+	c.mu.Unlock()
+
+	msg := &Message{Seq: call.Seq, Type: "request", Command: command, Arguments: raw}
+	if err := c.write(msg); err != nil {
+		c.retire(call.Seq, nil, fmt.Errorf("dap: send %s: %w", command, err))
+		return nil, call.err
+	}
+	return call, nil
+}
+
+// Wait waits for the response. fallback is the deadline used when ctx has
+// none.
+func (call *Call) Wait(ctx context.Context, fallback time.Duration) (*Message, error) {
+	var timer <-chan time.Time
+	if _, ok := ctx.Deadline(); !ok && fallback > 0 {
+		t := time.NewTimer(fallback)
+		defer t.Stop()
+		timer = t.C
+	}
+	select {
+	case <-call.done:
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%w: %s (%v)", ErrTimeout, call.Command, ctx.Err())
+		}
+		return nil, ctx.Err()
+	case <-timer:
+		return nil, fmt.Errorf("%w: %s after %s", ErrTimeout, call.Command, fallback)
+	}
+	if call.err != nil {
+		return nil, call.err
+	}
+	if !call.resp.OK() {
+		return call.resp, &ResponseError{Command: call.Command, Message: call.resp.ErrorText(), Short: call.resp.Message, Body: call.resp.Body}
+	}
+	return call.resp, nil
+}
+
+// Done is closed when the call has completed.
+func (call *Call) Done() <-chan struct{} { return call.done }
+
+// retire completes a pending call exactly once.
+func (c *Conn) retire(seq int, resp *Message, err error) {
+	c.mu.Lock()
+	call, ok := c.pending[seq]
+	delete(c.pending, seq)
+	c.mu.Unlock()
+	if !ok {
+		return // a response to a request we no longer wait for
+	}
+	call.resp, call.err = resp, err
+	close(call.done)
+}
+
+func (c *Conn) write(m *Message) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	c.opts.Log.Record("send", b)
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	return WriteFrame(c.rwc, b)
+}
+
+func (c *Conn) readLoop() {
+	fr := NewFrameReader(c.rwc)
+	var err error
+	for {
+		var body []byte
+		body, err = fr.ReadFrame()
+		if err != nil {
+			break
+		}
+		c.opts.Log.Record("recv", body)
+		m, derr := Decode(body)
+		if derr != nil {
+			continue // garbage must not kill the connection
+		}
+		switch m.Type {
+		case "response":
+			c.retire(m.RequestSeq, m, nil)
+		case "event":
+			if c.opts.OnEvent != nil {
+				c.opts.OnEvent(m)
+			}
+		case "request":
+			go c.answer(m)
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		err = ErrClosed
+	} else {
+		err = fmt.Errorf("%w: %v", ErrClosed, err)
+	}
+	c.shutdown(err)
+}
+
+func (c *Conn) answer(req *Message) {
+	resp := &Message{Type: "response", RequestSeq: req.Seq, Command: req.Command}
+	var body any
+	err := fmt.Errorf("reverse request %q is not supported", req.Command)
+	if c.opts.OnRequest != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), c.opts.Timeout)
+		body, err = c.opts.OnRequest(ctx, req)
+		cancel()
+	}
+	if err != nil {
+		resp.Success = boolPtr(false)
+		resp.Message = err.Error()
+	} else {
+		resp.Success = boolPtr(true)
+		if body != nil {
+			if b, merr := json.Marshal(body); merr == nil {
+				resp.Body = b
+			}
+		}
+	}
+	c.mu.Lock()
+	c.seq++
+	resp.Seq = c.seq
+	closed := c.err != nil
+	c.mu.Unlock()
+	if !closed {
+		_ = c.write(resp)
+	}
+}
+
+func (c *Conn) shutdown(err error) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	pending := c.pending
+	c.pending = map[int]*Call{}
+	c.mu.Unlock()
+	for _, call := range pending {
+		call.err = fmt.Errorf("%s: %w", call.Command, err)
+		close(call.done)
+	}
+	close(c.done)
+}
+
+// Close closes the transport; pending requests fail with ErrClosed.
+func (c *Conn) Close() error {
+	err := c.rwc.Close()
+	c.shutdown(ErrClosed)
+	c.opts.Log.Close()
+	return err
+}

@@ -1,0 +1,155 @@
+// Package sessions is dbg's session manager: many debug sessions at once,
+// each a DAP connection to an adapter plus a few goroutines, with the
+// state machine, breakpoints, threads, stop information and output of
+// each. It also holds the capability registry that get_debug_tools_status
+// reads, and the MCP tools of debug sessions (tools.go).
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dbg-dev/dbg/adapters"
+)
+
+// Config configures a Manager. Zero values are usable defaults.
+type Config struct {
+	Adapters  *adapters.Registry
+	Project   string           // the server's project directory ("" = working directory)
+	DAPLogDir string           // DBG_DAP_LOG: write each session's DAP traffic here
+	StateDir  string           // where process groups are recorded for reaping after a crash
+	Now       func() time.Time // clock
+	// OutputLimit bounds each session's output ring buffer (bytes).
+	OutputLimit int
+}
+
+// Manager owns every session. It is safe for concurrent use.
+type Manager struct {
+	cfg  Config
+	caps  capabilities
+	procs processRegistry
+
+	mu       sync.Mutex
+	sessions map[string]*Session
+	nextID   int
+	closed   bool
+}
+
+// NewManager returns a manager.
+func NewManager(cfg Config) *Manager {
+	if cfg.Adapters == nil {
+		cfg.Adapters = adapters.NewRegistry()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.OutputLimit <= 0 {
+		cfg.OutputLimit = 1 << 20
+	}
+	return &Manager{cfg: cfg, sessions: map[string]*Session{}}
+}
+
+// Adapters returns the adapter registry.
+func (m *Manager) Adapters() *adapters.Registry { return m.cfg.Adapters }
+
+// Now returns the manager's clock reading.
+func (m *Manager) Now() time.Time { return m.cfg.Now() }
+
+// Get finds a session by id (or unique name).
+func (m *Manager) Get(id string) (*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if id == "" {
+		ids := m.idsLocked()
+		switch len(ids) {
+		case 0:
+			return nil, NewError(CodeSessionNotFound, "sessionId is required and no session exists", "create one with create_debug_session").WithNext(NextCreateDebugSession)
+		case 1:
+			return m.sessions[ids[0]], nil
+		default:
+			return nil, NewError(CodeSessionAmbiguous, "sessionId is required: several sessions exist", "pass one of availableOptions as sessionId").WithOptions(ids...).WithNext(NextSelectDebuggerSession)
+		}
+	}
+	if s, ok := m.sessions[id]; ok {
+		return s, nil
+	}
+	var byName []*Session
+	for _, s := range m.sessions {
+		if s.name == id {
+			byName = append(byName, s)
+		}
+	}
+	if len(byName) == 1 {
+		return byName[0], nil
+	}
+	return nil, NewError(CodeSessionNotFound, fmt.Sprintf("no session %q", id),
+		"use an id from list_debug_sessions, or create a session with create_debug_session").WithOptions(m.idsLocked()...).WithNext(NextCreateDebugSession)
+}
+
+func (m *Manager) idsLocked() []string {
+	ids := make([]string, 0, len(m.sessions))
+	for id := range m.sessions {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// List returns every session's summary, oldest first.
+func (m *Manager) List() []SessionInfo {
+	m.mu.Lock()
+	all := make([]*Session, 0, len(m.sessions))
+	for _, s := range m.sessions {
+		all = append(all, s)
+	}
+	m.mu.Unlock()
+	out := make([]SessionInfo, 0, len(all))
+	for _, s := range all {
+		out = append(out, s.Info())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	return out
+}
+
+func (m *Manager) add(s *Session) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return NewError(CodeInvalidState, "the server is shutting down", "")
+	}
+	m.nextID++
+	s.seq = m.nextID
+	s.id = fmt.Sprintf("%s-%d", strings.ToLower(s.language), m.nextID)
+	m.sessions[s.id] = s
+	return nil
+}
+
+func (m *Manager) remove(id string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.sessions, id)
+}
+
+// Shutdown closes every session, killing adapters and launched debuggees.
+func (m *Manager) Shutdown(ctx context.Context) {
+	m.mu.Lock()
+	m.closed = true
+	all := make([]*Session, 0, len(m.sessions))
+	for _, s := range m.sessions {
+		all = append(all, s)
+	}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range all {
+		wg.Add(1)
+		go func(s *Session) {
+			defer wg.Done()
+			_ = m.CloseSession(ctx, s.id)
+		}(s)
+	}
+	wg.Wait()
+}
