@@ -29,7 +29,7 @@ type Config struct {
 
 // Manager owns every session. It is safe for concurrent use.
 type Manager struct {
-	cfg  Config
+	cfg   Config
 	caps  capabilities
 	procs processRegistry
 
