@@ -1,0 +1,6 @@
+package com.example.shop;
+
+/** Order status. */
+public enum Status {
+    NEW, PAID, SHIPPED, CANCELLED
+}
