@@ -1,0 +1,259 @@
+package ide
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+func readLaunchFile(path, project string, getenv func(string) string) ([]RunConfiguration, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxConfigFile {
+		return nil, fmt.Errorf("larger than %d bytes", maxConfigFile)
+	}
+	return parseLaunchJSON(b, project, getenv)
+}
+
+// parseLaunchJSON reads a VS Code launch.json (JSONC): its
+// configurations, with ${workspaceFolder}, ${env:X} and friends
+// substituted, and its compounds.
+func parseLaunchJSON(b []byte, project string, getenv func(string) string) ([]RunConfiguration, error) {
+	clean, err := stripJSONC(b)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Configurations []map[string]any `json:"configurations"`
+		Compounds      []struct {
+			Name           string `json:"name"`
+			Configurations []any  `json:"configurations"`
+		} `json:"compounds"`
+	}
+	if err := json.Unmarshal(clean, &doc); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %w", err)
+	}
+	vars := launchVars{project: project, getenv: getenv}
+	var out []RunConfiguration
+	for _, raw := range doc.Configurations {
+		if raw == nil {
+			continue
+		}
+		entry, _ := vars.subst(raw).(map[string]any)
+		rc := launchConfig(entry, project)
+		if rc.Name == "" {
+			continue
+		}
+		out = append(out, rc)
+	}
+	for _, c := range doc.Compounds {
+		if c.Name == "" {
+			continue
+		}
+		rc := RunConfiguration{Name: c.Name, TypeID: "compound", TypeName: "Compound", Kind: KindCompound, Source: sourceLaunch,
+			Unsupported: "a compound starts its members; restart them by name"}
+		for _, m := range c.Configurations {
+			switch v := m.(type) {
+			case string:
+				rc.Members = append(rc.Members, v)
+			case map[string]any:
+				if n, ok := v["name"].(string); ok {
+					rc.Members = append(rc.Members, n)
+				}
+			}
+		}
+		out = append(out, rc)
+	}
+	return out, nil
+}
+
+// launchVars substitutes VS Code variables.
+type launchVars struct {
+	project string
+	getenv  func(string) string
+}
+
+var launchVarRE = regexp.MustCompile(`\$\{([^}]+)\}`)
+
+func (v launchVars) expand(s string) string {
+	if !strings.Contains(s, "${") {
+		return s
+	}
+	return launchVarRE.ReplaceAllStringFunc(s, func(m string) string {
+		name := m[2 : len(m)-1]
+		switch {
+		case name == "workspaceFolder" || name == "workspaceRoot" || name == "cwd":
+			return v.project
+		case name == "workspaceFolderBasename":
+			return filepath.Base(v.project)
+		case name == "userHome":
+			h, _ := os.UserHomeDir()
+			return h
+		case name == "pathSeparator" || name == "/":
+			return string(os.PathSeparator)
+		case strings.HasPrefix(name, "env:"):
+			return v.getenv(strings.TrimPrefix(name, "env:"))
+		}
+		return m // ${file}, ${input:x}...: only an editor knows
+	})
+}
+
+func (v launchVars) subst(x any) any {
+	switch t := x.(type) {
+	case string:
+		return v.expand(t)
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = v.subst(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = v.subst(e)
+		}
+		return out
+	}
+	return x
+}
+
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+// strs reads an array of strings, or a string split into arguments.
+func strs(m map[string]any, k string) []string {
+	switch t := m[k].(type) {
+	case string:
+		return splitArgs(t)
+	case []any:
+		var out []string
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			} else if e != nil {
+				out = append(out, fmt.Sprint(e))
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+var launchTypeNames = map[string]struct{ kind, name string }{
+	"node":     {KindNode, "Node.js"},
+	"pwa-node": {KindNode, "Node.js"},
+	"node2":    {KindNode, "Node.js"},
+	"python":   {KindPython, "Python"},
+	"debugpy":  {KindPython, "Python"},
+	"go":       {KindGo, "Go"},
+	"java":     {KindApplication, "Java"},
+}
+
+func launchConfig(e map[string]any, project string) RunConfiguration {
+	typ := str(e, "type")
+	rc := RunConfiguration{Name: str(e, "name"), TypeID: typ, TypeName: typ, Source: sourceLaunch, Kind: KindOther,
+		Request: str(e, "request"), Launch: e}
+	if t, ok := launchTypeNames[typ]; ok {
+		rc.Kind, rc.TypeName = t.kind, t.name
+	}
+	rc.Cwd = absIn(project, str(e, "cwd"))
+	if rc.Cwd == "" {
+		rc.Cwd = project
+	}
+	if env, ok := e["env"].(map[string]any); ok && len(env) > 0 {
+		rc.Env = map[string]string{}
+		for k, v := range env {
+			if v != nil {
+				rc.Env[k] = fmt.Sprint(v)
+			}
+		}
+	}
+	rc.Args = strs(e, "args")
+	if rc.Request != "launch" {
+		rc.Unsupported = fmt.Sprintf("a %q entry attaches to a running program; use debug_run_configuration", rc.Request)
+		return rc
+	}
+	switch rc.Kind {
+	case KindNode:
+		rc.Program = absIn(project, str(e, "program"))
+		rc.VMArgs = strs(e, "runtimeArgs")
+		runtime := str(e, "runtimeExecutable")
+		if rc.Program == "" && runtime != "" { // "runtimeExecutable": "npm", "runtimeArgs": ["run", "dev"]
+			rc.Command = append(append([]string{runtime}, rc.VMArgs...), rc.Args...)
+			return rc
+		}
+		nodeCommand(&rc, runtime)
+	case KindPython:
+		interp := str(e, "python")
+		if interp == "" {
+			interp = str(e, "pythonPath")
+		}
+		module := str(e, "module")
+		if module != "" {
+			rc.Program = module
+		} else {
+			rc.Program = absIn(project, str(e, "program"))
+		}
+		pythonCommand(&rc, interp, module != "")
+	case KindGo:
+		rc.Program = absIn(project, str(e, "program"))
+		rc.VMArgs = strs(e, "buildFlags")
+		switch str(e, "mode") {
+		case "test":
+			rc.Kind, rc.TypeName = KindGoTest, "Go Test"
+			goCommand(&rc, "")
+		case "exec":
+			if rc.Program == "" {
+				rc.Unsupported = "the configuration names no program"
+				return rc
+			}
+			rc.Command = append([]string{rc.Program}, rc.Args...)
+		case "remote", "core", "replay":
+			rc.Unsupported = fmt.Sprintf("mode %q needs the debugger", str(e, "mode"))
+		default:
+			goCommand(&rc, "")
+		}
+	case KindApplication:
+		rc.Program = str(e, "mainClass")
+		rc.VMArgs = strs(e, "vmArgs")
+		cp := strs(e, "classPaths")
+		if len(cp) == 0 {
+			cp = []string{javaClasspath(project, filepath.Base(project))}
+		}
+		if rc.Program == "" {
+			rc.Unsupported = "the configuration names no mainClass"
+			return rc
+		}
+		rc.Command = append(append([]string{"java"}, rc.VMArgs...), "-cp", strings.Join(cp, string(os.PathListSeparator)), rc.Program)
+		rc.Command = append(rc.Command, rc.Args...)
+	default:
+		rc.Unsupported = fmt.Sprintf("dbg cannot run launch configurations of type %q", typ)
+	}
+	return rc
+}
+
+// absIn makes p absolute relative to dir ("" stays "").
+func absIn(dir, p string) string {
+	if p == "" {
+		return ""
+	}
+	p = filepath.FromSlash(p)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return filepath.Clean(p)
+}
