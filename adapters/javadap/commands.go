@@ -1,0 +1,657 @@
+package javadap
+
+import (
+	"context"
+)
+
+// Command sets.
+const (
+	csVM           = 1
+	csRefType      = 2
+	csClassType    = 3
+	csMethod       = 6
+	csObject       = 9
+	csString       = 10
+	csThread       = 11
+	csArray        = 13
+	csEventRequest = 15
+	csStackFrame   = 16
+)
+
+// VersionInfo is VirtualMachine.Version.
+type VersionInfo struct {
+	Description  string
+	Major, Minor int32
+	VMVersion    string
+	VMName       string
+}
+
+// Version asks the VM for its version.
+func (c *Client) Version(ctx context.Context) (VersionInfo, error) {
+	r, err := c.call(ctx, "Version", csVM, 1, nil)
+	if err != nil {
+		return VersionInfo{}, err
+	}
+	v := VersionInfo{Description: r.str(), Major: r.i32(), Minor: r.i32(), VMVersion: r.str(), VMName: r.str()}
+	return v, r.err
+}
+
+// ClassInfo is a loaded reference type.
+type ClassInfo struct {
+	TypeTag   byte
+	ID        uint64
+	Signature string
+	Status    int32
+}
+
+// ClassesBySignature finds the loaded types with a JNI signature.
+func (c *Client) ClassesBySignature(ctx context.Context, sig string) ([]ClassInfo, error) {
+	w := c.writer()
+	w.str(sig)
+	r, err := c.call(ctx, "ClassesBySignature", csVM, 2, w)
+	if err != nil {
+		return nil, err
+	}
+	n := r.count(1)
+	out := make([]ClassInfo, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		out = append(out, ClassInfo{TypeTag: r.u8(), ID: r.refType(), Signature: sig, Status: r.i32()})
+	}
+	return out, r.err
+}
+
+// AllClasses lists every loaded type.
+func (c *Client) AllClasses(ctx context.Context) ([]ClassInfo, error) {
+	r, err := c.call(ctx, "AllClasses", csVM, 3, nil)
+	if err != nil {
+		return nil, err
+	}
+	n := r.count(1)
+	out := make([]ClassInfo, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		out = append(out, ClassInfo{TypeTag: r.u8(), ID: r.refType(), Signature: r.str(), Status: r.i32()})
+	}
+	return out, r.err
+}
+
+// AllThreads lists the live threads.
+func (c *Client) AllThreads(ctx context.Context) ([]uint64, error) {
+	r, err := c.call(ctx, "AllThreads", csVM, 4, nil)
+	if err != nil {
+		return nil, err
+	}
+	n := r.count(1)
+	out := make([]uint64, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		out = append(out, r.object())
+	}
+	return out, r.err
+}
+
+// Dispose ends the debugging session; the VM resumes and keeps running.
+func (c *Client) Dispose(ctx context.Context) error {
+	_, err := c.call(ctx, "Dispose", csVM, 6, nil)
+	return err
+}
+
+// SuspendAll suspends every thread.
+func (c *Client) SuspendAll(ctx context.Context) error {
+	_, err := c.call(ctx, "Suspend", csVM, 8, nil)
+	return err
+}
+
+// ResumeAll resumes every thread (undoing one suspension).
+func (c *Client) ResumeAll(ctx context.Context) error {
+	_, err := c.call(ctx, "Resume", csVM, 9, nil)
+	return err
+}
+
+// Exit terminates the VM with code.
+func (c *Client) Exit(ctx context.Context, code int32) error {
+	w := c.writer()
+	w.i32(code)
+	_, err := c.call(ctx, "Exit", csVM, 10, w)
+	return err
+}
+
+// CreateString makes a string in the VM.
+func (c *Client) CreateString(ctx context.Context, s string) (uint64, error) {
+	w := c.writer()
+	w.str(s)
+	r, err := c.call(ctx, "CreateString", csVM, 11, w)
+	if err != nil {
+		return 0, err
+	}
+	id := r.object()
+	return id, r.err
+}
+
+// Signature returns a type's JNI signature.
+func (c *Client) Signature(ctx context.Context, refType uint64) (string, error) {
+	w := c.writer()
+	w.refType(refType)
+	r, err := c.call(ctx, "Signature", csRefType, 1, w)
+	if err != nil {
+		return "", err
+	}
+	s := r.str()
+	return s, r.err
+}
+
+// FieldInfo describes a field.
+type FieldInfo struct {
+	ID        uint64
+	Name      string
+	Signature string
+	ModBits   int32
+}
+
+// IsStatic reports whether the field is static.
+func (f FieldInfo) IsStatic() bool { return f.ModBits&0x0008 != 0 }
+
+// Fields lists the fields a type declares.
+func (c *Client) Fields(ctx context.Context, refType uint64) ([]FieldInfo, error) {
+	w := c.writer()
+	w.refType(refType)
+	r, err := c.call(ctx, "Fields", csRefType, 4, w)
+	if err != nil {
+		return nil, err
+	}
+	n := r.count(1)
+	out := make([]FieldInfo, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		out = append(out, FieldInfo{ID: r.field(), Name: r.str(), Signature: r.str(), ModBits: r.i32()})
+	}
+	return out, r.err
+}
+
+// MethodInfo describes a method.
+type MethodInfo struct {
+	ID        uint64
+	Name      string
+	Signature string
+	ModBits   int32
+}
+
+// IsStatic reports whether the method is static.
+func (m MethodInfo) IsStatic() bool { return m.ModBits&0x0008 != 0 }
+
+// IsSynthetic reports whether the compiler generated the method.
+func (m MethodInfo) IsSynthetic() bool { return m.ModBits&0x1000 != 0 }
+
+// Methods lists the methods a type declares.
+func (c *Client) Methods(ctx context.Context, refType uint64) ([]MethodInfo, error) {
+	w := c.writer()
+	w.refType(refType)
+	r, err := c.call(ctx, "Methods", csRefType, 5, w)
+	if err != nil {
+		return nil, err
+	}
+	n := r.count(1)
+	out := make([]MethodInfo, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		out = append(out, MethodInfo{ID: r.method(), Name: r.str(), Signature: r.str(), ModBits: r.i32()})
+	}
+	return out, r.err
+}
+
+// StaticValues reads static fields of a type.
+func (c *Client) StaticValues(ctx context.Context, refType uint64, fields []uint64) ([]Value, error) {
+	w := c.writer()
+	w.refType(refType)
+	w.i32(int32(len(fields)))
+	for _, f := range fields {
+		w.field(f)
+	}
+	r, err := c.call(ctx, "ReferenceType.GetValues", csRefType, 6, w)
+	if err != nil {
+		return nil, err
+	}
+	return readValues(r)
+}
+
+func readValues(r *Reader) ([]Value, error) {
+	n := r.count(1)
+	out := make([]Value, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		out = append(out, r.value())
+	}
+	return out, r.err
+}
+
+// SourceFile returns the source file name of a type ("Loop.java").
+func (c *Client) SourceFile(ctx context.Context, refType uint64) (string, error) {
+	w := c.writer()
+	w.refType(refType)
+	r, err := c.call(ctx, "SourceFile", csRefType, 7, w)
+	if err != nil {
+		return "", err
+	}
+	s := r.str()
+	return s, r.err
+}
+
+// Interfaces lists the interfaces a type directly implements.
+func (c *Client) Interfaces(ctx context.Context, refType uint64) ([]uint64, error) {
+	w := c.writer()
+	w.refType(refType)
+	r, err := c.call(ctx, "Interfaces", csRefType, 10, w)
+	if err != nil {
+		return nil, err
+	}
+	n := r.count(1)
+	out := make([]uint64, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		out = append(out, r.refType())
+	}
+	return out, r.err
+}
+
+// Superclass returns a class's superclass (0 for java.lang.Object).
+func (c *Client) Superclass(ctx context.Context, class uint64) (uint64, error) {
+	w := c.writer()
+	w.refType(class)
+	r, err := c.call(ctx, "Superclass", csClassType, 1, w)
+	if err != nil {
+		return 0, err
+	}
+	id := r.refType()
+	return id, r.err
+}
+
+// Invoke options.
+const (
+	InvokeSingleThreaded = 1
+	InvokeNonvirtual     = 2
+)
+
+// InvokeStatic runs a static method on a suspended thread. A thrown
+// exception is returned as exc (non-zero), not as an error.
+func (c *Client) InvokeStatic(ctx context.Context, class, thread, method uint64, args []Value) (ret Value, exc uint64, err error) {
+	w := c.writer()
+	w.refType(class)
+	w.object(thread)
+	w.method(method)
+	w.i32(int32(len(args)))
+	for _, a := range args {
+		w.value(a)
+	}
+	w.i32(InvokeSingleThreaded)
+	r, err := c.call(ctx, "ClassType.InvokeMethod", csClassType, 3, w)
+	if err != nil {
+		return Value{}, 0, err
+	}
+	ret = r.value()
+	e := r.value()
+	return ret, e.Object, r.err
+}
+
+// LineEntry maps a bytecode index to a source line.
+type LineEntry struct {
+	Index uint64
+	Line  int32
+}
+
+// LineTable is a method's line number table.
+type LineTable struct {
+	Start, End uint64
+	Lines      []LineEntry
+}
+
+// LineTable reads a method's line table.
+func (c *Client) LineTable(ctx context.Context, refType, method uint64) (LineTable, error) {
+	w := c.writer()
+	w.refType(refType)
+	w.method(method)
+	r, err := c.call(ctx, "LineTable", csMethod, 1, w)
+	if err != nil {
+		return LineTable{}, err
+	}
+	t := LineTable{Start: uint64(r.i64()), End: uint64(r.i64())}
+	n := r.count(12)
+	for i := 0; i < n && r.err == nil; i++ {
+		t.Lines = append(t.Lines, LineEntry{Index: uint64(r.i64()), Line: r.i32()})
+	}
+	return t, r.err
+}
+
+// VarInfo is one entry of a method's variable table.
+type VarInfo struct {
+	CodeIndex uint64
+	Name      string
+	Signature string
+	Length    int32
+	Slot      int32
+}
+
+// VariableTable reads a method's local variables; ArgCount counts the
+// slots of the arguments.
+func (c *Client) VariableTable(ctx context.Context, refType, method uint64) (argCount int32, vars []VarInfo, err error) {
+	w := c.writer()
+	w.refType(refType)
+	w.method(method)
+	r, err := c.call(ctx, "VariableTable", csMethod, 2, w)
+	if err != nil {
+		return 0, nil, err
+	}
+	argCount = r.i32()
+	n := r.count(20)
+	for i := 0; i < n && r.err == nil; i++ {
+		vars = append(vars, VarInfo{CodeIndex: uint64(r.i64()), Name: r.str(), Signature: r.str(), Length: r.i32(), Slot: r.i32()})
+	}
+	return argCount, vars, r.err
+}
+
+// ObjectType returns the runtime type of an object.
+func (c *Client) ObjectType(ctx context.Context, obj uint64) (tag byte, refType uint64, err error) {
+	w := c.writer()
+	w.object(obj)
+	r, err := c.call(ctx, "ObjectReference.ReferenceType", csObject, 1, w)
+	if err != nil {
+		return 0, 0, err
+	}
+	tag = r.u8()
+	refType = r.refType()
+	return tag, refType, r.err
+}
+
+// FieldValues reads instance fields of an object.
+func (c *Client) FieldValues(ctx context.Context, obj uint64, fields []uint64) ([]Value, error) {
+	w := c.writer()
+	w.object(obj)
+	w.i32(int32(len(fields)))
+	for _, f := range fields {
+		w.field(f)
+	}
+	r, err := c.call(ctx, "ObjectReference.GetValues", csObject, 2, w)
+	if err != nil {
+		return nil, err
+	}
+	return readValues(r)
+}
+
+// SetFieldValue writes an instance field (untagged value of the field's type).
+func (c *Client) SetFieldValue(ctx context.Context, obj, field uint64, v Value) error {
+	w := c.writer()
+	w.object(obj)
+	w.i32(1)
+	w.field(field)
+	w.untagged(v)
+	_, err := c.call(ctx, "ObjectReference.SetValues", csObject, 3, w)
+	return err
+}
+
+// InvokeMethod runs an instance method on a suspended thread. A thrown
+// exception is returned as exc (non-zero), not as an error.
+func (c *Client) InvokeMethod(ctx context.Context, obj, thread, class, method uint64, args []Value) (ret Value, exc uint64, err error) {
+	w := c.writer()
+	w.object(obj)
+	w.object(thread)
+	w.refType(class)
+	w.method(method)
+	w.i32(int32(len(args)))
+	for _, a := range args {
+		w.value(a)
+	}
+	w.i32(InvokeSingleThreaded)
+	r, err := c.call(ctx, "ObjectReference.InvokeMethod", csObject, 6, w)
+	if err != nil {
+		return Value{}, 0, err
+	}
+	ret = r.value()
+	e := r.value()
+	return ret, e.Object, r.err
+}
+
+// StringValue reads a java.lang.String.
+func (c *Client) StringValue(ctx context.Context, str uint64) (string, error) {
+	w := c.writer()
+	w.object(str)
+	r, err := c.call(ctx, "StringReference.Value", csString, 1, w)
+	if err != nil {
+		return "", err
+	}
+	s := r.str()
+	return s, r.err
+}
+
+// ThreadName returns a thread's name.
+func (c *Client) ThreadName(ctx context.Context, thread uint64) (string, error) {
+	w := c.writer()
+	w.object(thread)
+	r, err := c.call(ctx, "ThreadReference.Name", csThread, 1, w)
+	if err != nil {
+		return "", err
+	}
+	s := r.str()
+	return s, r.err
+}
+
+// SuspendThread suspends one thread.
+func (c *Client) SuspendThread(ctx context.Context, thread uint64) error {
+	w := c.writer()
+	w.object(thread)
+	_, err := c.call(ctx, "ThreadReference.Suspend", csThread, 2, w)
+	return err
+}
+
+// ResumeThread resumes one thread.
+func (c *Client) ResumeThread(ctx context.Context, thread uint64) error {
+	w := c.writer()
+	w.object(thread)
+	_, err := c.call(ctx, "ThreadReference.Resume", csThread, 3, w)
+	return err
+}
+
+// ThreadStatus returns a thread's status and suspend status.
+func (c *Client) ThreadStatus(ctx context.Context, thread uint64) (status, suspend int32, err error) {
+	w := c.writer()
+	w.object(thread)
+	r, err := c.call(ctx, "ThreadReference.Status", csThread, 4, w)
+	if err != nil {
+		return 0, 0, err
+	}
+	status, suspend = r.i32(), r.i32()
+	return status, suspend, r.err
+}
+
+// Frame is one stack frame of a suspended thread.
+type Frame struct {
+	ID       uint64
+	Location Location
+}
+
+// Frames lists frames of a suspended thread; length -1 means all.
+func (c *Client) Frames(ctx context.Context, thread uint64, start, length int) ([]Frame, error) {
+	w := c.writer()
+	w.object(thread)
+	w.i32(int32(start))
+	w.i32(int32(length))
+	r, err := c.call(ctx, "ThreadReference.Frames", csThread, 6, w)
+	if err != nil {
+		return nil, err
+	}
+	n := r.count(1)
+	out := make([]Frame, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		out = append(out, Frame{ID: r.frame(), Location: r.location()})
+	}
+	return out, r.err
+}
+
+// FrameCount counts the frames of a suspended thread.
+func (c *Client) FrameCount(ctx context.Context, thread uint64) (int, error) {
+	w := c.writer()
+	w.object(thread)
+	r, err := c.call(ctx, "ThreadReference.FrameCount", csThread, 7, w)
+	if err != nil {
+		return 0, err
+	}
+	n := r.i32()
+	return int(n), r.err
+}
+
+// ArrayLength returns an array's length.
+func (c *Client) ArrayLength(ctx context.Context, arr uint64) (int, error) {
+	w := c.writer()
+	w.object(arr)
+	r, err := c.call(ctx, "ArrayReference.Length", csArray, 1, w)
+	if err != nil {
+		return 0, err
+	}
+	n := r.i32()
+	return int(n), r.err
+}
+
+// ArrayValues reads a slice of an array.
+func (c *Client) ArrayValues(ctx context.Context, arr uint64, first, length int) ([]Value, error) {
+	w := c.writer()
+	w.object(arr)
+	w.i32(int32(first))
+	w.i32(int32(length))
+	r, err := c.call(ctx, "ArrayReference.GetValues", csArray, 2, w)
+	if err != nil {
+		return nil, err
+	}
+	tag := r.u8()
+	n := r.count(1)
+	out := make([]Value, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		if isPrimitiveTag(tag) {
+			out = append(out, r.untagged(tag))
+		} else {
+			out = append(out, r.value())
+		}
+	}
+	return out, r.err
+}
+
+// Modifier is one EventRequest.Set filter.
+type Modifier struct {
+	Kind     byte
+	Count    int32
+	Thread   uint64
+	Class    uint64
+	Pattern  string
+	Location Location
+	// ExceptionOnly.
+	ExceptionClass   uint64
+	Caught, Uncaught bool
+	// Step.
+	StepSize, StepDepth int32
+}
+
+// Modifier kinds.
+const (
+	ModCount           = 1
+	ModThreadOnly      = 3
+	ModClassOnly       = 4
+	ModClassMatch      = 5
+	ModClassExclude    = 6
+	ModLocationOnly    = 7
+	ModExceptionOnly   = 8
+	ModStep            = 10
+	ModSourceNameMatch = 12
+)
+
+// Step sizes and depths.
+const (
+	StepLine = 1
+	StepInto = 0
+	StepOver = 1
+	StepOut  = 2
+)
+
+// SetEvent creates an event request and returns its id.
+func (c *Client) SetEvent(ctx context.Context, kind, suspend byte, mods ...Modifier) (int32, error) {
+	w := c.writer()
+	w.u8(kind)
+	w.u8(suspend)
+	w.i32(int32(len(mods)))
+	for _, m := range mods {
+		w.u8(m.Kind)
+		switch m.Kind {
+		case ModCount:
+			w.i32(m.Count)
+		case ModThreadOnly:
+			w.object(m.Thread)
+		case ModClassOnly:
+			w.refType(m.Class)
+		case ModClassMatch, ModClassExclude, ModSourceNameMatch:
+			w.str(m.Pattern)
+		case ModLocationOnly:
+			w.location(m.Location)
+		case ModExceptionOnly:
+			w.refType(m.ExceptionClass)
+			w.bool(m.Caught)
+			w.bool(m.Uncaught)
+		case ModStep:
+			w.object(m.Thread)
+			w.i32(m.StepSize)
+			w.i32(m.StepDepth)
+		}
+	}
+	r, err := c.call(ctx, "EventRequest.Set", csEventRequest, 1, w)
+	if err != nil {
+		return 0, err
+	}
+	id := r.i32()
+	return id, r.err
+}
+
+// ClearEvent removes an event request.
+func (c *Client) ClearEvent(ctx context.Context, kind byte, id int32) error {
+	w := c.writer()
+	w.u8(kind)
+	w.i32(id)
+	_, err := c.call(ctx, "EventRequest.Clear", csEventRequest, 2, w)
+	return err
+}
+
+// SlotRequest names a local variable slot and its signature's first byte.
+type SlotRequest struct {
+	Slot int32
+	Tag  byte
+}
+
+// FrameValues reads locals of a frame.
+func (c *Client) FrameValues(ctx context.Context, thread, frame uint64, slots []SlotRequest) ([]Value, error) {
+	w := c.writer()
+	w.object(thread)
+	w.frame(frame)
+	w.i32(int32(len(slots)))
+	for _, s := range slots {
+		w.i32(s.Slot)
+		w.u8(s.Tag)
+	}
+	r, err := c.call(ctx, "StackFrame.GetValues", csStackFrame, 1, w)
+	if err != nil {
+		return nil, err
+	}
+	return readValues(r)
+}
+
+// SetFrameValue writes one local of a frame.
+func (c *Client) SetFrameValue(ctx context.Context, thread, frame uint64, slot int32, v Value) error {
+	w := c.writer()
+	w.object(thread)
+	w.frame(frame)
+	w.i32(1)
+	w.i32(slot)
+	w.value(v)
+	_, err := c.call(ctx, "StackFrame.SetValues", csStackFrame, 2, w)
+	return err
+}
+
+// ThisObject returns the frame's this (null in static methods).
+func (c *Client) ThisObject(ctx context.Context, thread, frame uint64) (Value, error) {
+	w := c.writer()
+	w.object(thread)
+	w.frame(frame)
+	r, err := c.call(ctx, "StackFrame.ThisObject", csStackFrame, 3, w)
+	if err != nil {
+		return Value{}, err
+	}
+	v := r.value()
+	return v, r.err
+}

@@ -1,0 +1,11 @@
+public class Never {
+    public static void main(String[] args) {
+        System.out.println("never-main ran");
+    }
+
+    static class Unused {
+        static int value() {
+            return 1; // BP:unused
+        }
+    }
+}
