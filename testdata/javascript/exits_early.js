@@ -1,0 +1,6 @@
+// A script that ends before its breakpoint is ever reached.
+console.log('bye');
+
+function never() {
+  return 1; // BP:never
+}

@@ -1,0 +1,5 @@
+// A script that does not parse.
+function broken( {
+  return 1;
+}
+broken();
