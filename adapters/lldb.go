@@ -1,0 +1,614 @@
+package adapters
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// Native is the adapter of the compiled languages "c", "cpp" and "rust".
+// All three share one implementation: LLDB's DAP adapter in whatever form
+// is installed (lldb-dap, lldb-dap-NN, lldb-vscode, lldb-vscode-NN, the
+// newest first), else CodeLLDB (`codelldb --port`), else `gdb -i dap`
+// when gdb is 14 or newer.
+//
+// A source file (.c, .cpp, .rs) or a Cargo project given as
+// Target.Program is built with debug info first; a binary is launched as
+// is. Rust sessions load rustc's LLDB pretty-printers so String and Vec
+// read as values.
+//
+// A Native value holds no per-session state and is safe for concurrent
+// use. Builds of the same source by concurrent sessions write to private
+// temporary names and rename into place.
+type Native struct {
+	lang string
+}
+
+// NewC returns the adapter of language "c".
+func NewC() *Native { return &Native{lang: "c"} }
+
+// NewCPP returns the adapter of language "cpp".
+func NewCPP() *Native { return &Native{lang: "cpp"} }
+
+// NewRust returns the adapter of language "rust".
+func NewRust() *Native { return &Native{lang: "rust"} }
+
+// nativeKind is the family of a found native debug adapter.
+type nativeKind int
+
+const (
+	kindLLDBDAP  nativeKind = iota // lldb-dap / lldb-vscode over stdio
+	kindCodeLLDB                   // codelldb --port over TCP
+	kindGDB                        // gdb -i dap over stdio
+)
+
+// nativeDebugger is a debug adapter found on this machine.
+type nativeDebugger struct {
+	kind    nativeKind
+	name    string // file name: lldb-vscode-16, codelldb, gdb
+	path    string
+	major   int    // major version, 0 when unknown
+	version string // human-readable version
+}
+
+// nativeNameRE matches LLDB's DAP adapter names; group 2 is the version.
+var nativeNameRE = regexp.MustCompile(`^(lldb-dap|lldb-vscode)(?:-(\d+))?$`)
+
+// llvmDirRE finds the LLVM major version in a resolved path
+// (/usr/lib/llvm-16/bin/lldb-vscode).
+var llvmDirRE = regexp.MustCompile(`llvm-(\d+)`)
+
+// nativeVersionRE finds a dotted version in `--version` output.
+var nativeVersionRE = regexp.MustCompile(`(\d+)\.(\d+)(?:\.(\d+))?`)
+
+// Language returns the language name.
+func (n *Native) Language() string { return n.lang }
+
+// findDebugger locates the best native debug adapter in PATH.
+func (n *Native) findDebugger(ctx context.Context) (nativeDebugger, error) {
+	var cands []nativeDebugger
+	seen := map[string]bool{}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" {
+			continue
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			m := nativeNameRE.FindStringSubmatch(e.Name())
+			if m == nil || seen[e.Name()] {
+				continue
+			}
+			p := filepath.Join(dir, e.Name())
+			if !natIsExec(p) {
+				continue
+			}
+			seen[e.Name()] = true
+			d := nativeDebugger{kind: kindLLDBDAP, name: e.Name(), path: p}
+			if m[2] != "" {
+				d.major, _ = strconv.Atoi(m[2])
+			} else if real, err := filepath.EvalSymlinks(p); err == nil {
+				if mm := llvmDirRE.FindStringSubmatch(real); mm != nil {
+					d.major, _ = strconv.Atoi(mm[1])
+				}
+			}
+			cands = append(cands, d)
+		}
+	}
+	if len(cands) > 0 {
+		// Newest first; at equal versions lldb-dap (the current name)
+		// before lldb-vscode, and versioned names before bare ones.
+		sort.SliceStable(cands, func(i, j int) bool {
+			a, b := cands[i], cands[j]
+			if a.major != b.major {
+				return a.major > b.major
+			}
+			ad, bd := strings.HasPrefix(a.name, "lldb-dap"), strings.HasPrefix(b.name, "lldb-dap")
+			if ad != bd {
+				return ad
+			}
+			return len(a.name) > len(b.name)
+		})
+		return cands[0], nil
+	}
+	if p, err := exec.LookPath("codelldb"); err == nil {
+		return nativeDebugger{kind: kindCodeLLDB, name: "codelldb", path: p}, nil
+	}
+	if p, err := exec.LookPath("gdb"); err == nil {
+		out := natRunQuiet(ctx, p, "--version")
+		if m := nativeVersionRE.FindStringSubmatch(out); m != nil {
+			major, _ := strconv.Atoi(m[1])
+			if major >= 14 {
+				return nativeDebugger{kind: kindGDB, name: "gdb", path: p, major: major, version: m[0]}, nil
+			}
+		}
+	}
+	return nativeDebugger{}, fmt.Errorf("%s: no debug adapter found in PATH (looked for lldb-dap, lldb-dap-NN, lldb-vscode, lldb-vscode-NN, codelldb, gdb >= 14); install one with `dbg adapters install %s`", n.lang, n.lang)
+}
+
+// lldbVersion asks the adapter (lldb-dap knows --version) or its sibling
+// lldb (lldb-NN --version) for the LLDB version.
+func lldbVersion(ctx context.Context, d nativeDebugger) string {
+	try := []string{}
+	if strings.HasPrefix(d.name, "lldb-dap") {
+		try = append(try, d.path)
+	}
+	suffix := ""
+	if d.major > 0 && strings.HasSuffix(d.name, "-"+strconv.Itoa(d.major)) {
+		suffix = "-" + strconv.Itoa(d.major)
+	}
+	try = append(try, filepath.Join(filepath.Dir(d.path), "lldb"+suffix))
+	for _, p := range try {
+		if !natIsExec(p) {
+			continue
+		}
+		if m := nativeVersionRE.FindString(natRunQuiet(ctx, p, "--version")); m != "" {
+			return m
+		}
+	}
+	if d.major > 0 {
+		return strconv.Itoa(d.major)
+	}
+	return ""
+}
+
+// natRunQuiet runs a short command and returns its combined output, or ""
+// when it fails or takes more than five seconds.
+func natRunQuiet(ctx context.Context, name string, args ...string) string {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	out, _ := exec.CommandContext(ctx, name, args...).CombinedOutput()
+	return string(out)
+}
+
+func natIsExec(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
+
+// Find reports the native debug adapter that sessions of this language use.
+func (n *Native) Find(ctx context.Context) Info {
+	info := Info{
+		Language:       n.lang,
+		Adapter:        "lldb-dap",
+		Launch:         true,
+		AttachPID:      true,
+		InstallCommand: "dbg adapters install " + n.lang,
+	}
+	d, err := n.findDebugger(ctx)
+	if err != nil {
+		info.Note = err.Error()
+		return info
+	}
+	info.Found = true
+	info.Adapter = d.name
+	info.Path = d.path
+	info.Version = d.version
+	if d.kind == kindLLDBDAP {
+		info.Version = lldbVersion(ctx, d)
+	}
+	switch n.lang {
+	case "rust":
+		info.Note = "builds a Cargo project or .rs file with debug info (cargo build / rustc -g); loads rustc's LLDB pretty-printers"
+	case "cpp":
+		info.Note = "builds a .cpp source with c++ -g -O0; a binary is launched as is"
+	default:
+		info.Note = "builds a .c source with cc -g -O0; a binary is launched as is"
+	}
+	return info
+}
+
+// InstallCommands installs LLDB 16 (lldb-vscode-16) from Debian bookworm.
+// Rust also needs a toolchain; rustup's is assumed present.
+func (n *Native) InstallCommands() [][]string {
+	return [][]string{
+		{"apt-get", "update"},
+		{"apt-get", "install", "-y", "--no-install-recommends", "lldb-16=1:16.0.6-15~deb12u1", "gcc", "g++"},
+	}
+}
+
+// Start starts the native debug adapter. For lldb-dap and gdb the DAP
+// stream is the child's stdio; CodeLLDB is reached over TCP.
+func (n *Native) Start(ctx context.Context, t Target) (*Endpoint, error) {
+	d, err := n.findDebugger(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch d.kind {
+	case kindCodeLLDB:
+		port, err := natFreePort()
+		if err != nil {
+			return nil, err
+		}
+		p, err := dap.StartProcess(exec.Command(d.path, "--port", strconv.Itoa(port)), dap.ProcessOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("start %s: %w", d.path, err)
+		}
+		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		conn, err := natDialWhileAlive(dctx, p, net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		if err != nil {
+			p.Kill()
+			return nil, fmt.Errorf("connect to codelldb: %w (stderr: %s)", err, p.StderrTail())
+		}
+		return &Endpoint{Conn: conn, Process: p}, nil
+	default:
+		args := []string{}
+		if d.kind == kindGDB {
+			args = []string{"-q", "-i", "dap"}
+		}
+		p, err := dap.StartProcess(exec.Command(d.path, args...), dap.ProcessOptions{Stdio: true})
+		if err != nil {
+			return nil, fmt.Errorf("start %s: %w", d.path, err)
+		}
+		return &Endpoint{Conn: p, Process: p}, nil
+	}
+}
+
+// natDialWhileAlive dials addr until it answers, ctx ends or p exits.
+func natDialWhileAlive(ctx context.Context, p *dap.Process, addr string) (net.Conn, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-p.Exited():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return dap.Dial(ctx, addr)
+}
+
+// natFreePort asks the kernel for a free loopback TCP port.
+func natFreePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find a free port: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// LaunchArgs builds the program when it is a source or a Cargo project
+// and returns the launch arguments of the found adapter.
+func (n *Native) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
+	d, err := n.findDebugger(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if t.Program == "" {
+		return nil, errors.New("no program to launch: give a binary, a source file or a Cargo project")
+	}
+	bin, srcDir, err := BuildNative(ctx, n.lang, t.Program, t.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	cwd := t.Cwd
+	if cwd == "" {
+		cwd = srcDir
+	}
+	args := map[string]any{
+		"name":    "dbg",
+		"type":    "lldb",
+		"request": "launch",
+		"program": bin,
+		"args":    natNonNil(t.Args),
+		"cwd":     cwd,
+	}
+	switch d.kind {
+	case kindGDB:
+		args["type"] = "gdb"
+		args["env"] = t.Env
+		args["stopAtBeginningOfMainSubprogram"] = t.StopOnEntry
+	case kindCodeLLDB:
+		args["env"] = t.Env
+		args["stopOnEntry"] = t.StopOnEntry
+		if n.lang == "rust" {
+			args["sourceLanguages"] = []string{"rust"}
+		}
+	default:
+		env := make([]string, 0, len(t.Env))
+		for k, v := range t.Env {
+			env = append(env, k+"="+v)
+		}
+		sort.Strings(env)
+		args["env"] = env
+		args["stopOnEntry"] = t.StopOnEntry
+		if init := n.initCommands(ctx, srcDir); len(init) > 0 {
+			args["initCommands"] = init
+		}
+	}
+	if len(t.SourcePaths) > 0 && d.kind == kindLLDBDAP {
+		args["sourcePath"] = t.SourcePaths[0]
+	}
+	natMergeExtra(args, t.Extra)
+	return args, nil
+}
+
+// AttachArgs returns the arguments that attach to t.PID.
+func (n *Native) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
+	d, err := n.findDebugger(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if t.PID <= 0 {
+		return nil, errors.New("attach needs a process id")
+	}
+	args := map[string]any{
+		"name":    "dbg",
+		"type":    "lldb",
+		"request": "attach",
+		"pid":     t.PID,
+	}
+	switch d.kind {
+	case kindGDB:
+		args["type"] = "gdb"
+	case kindLLDBDAP:
+		args["stopOnEntry"] = t.StopOnEntry
+		if init := n.initCommands(ctx, t.Cwd); len(init) > 0 {
+			args["initCommands"] = init
+		}
+	}
+	natMergeExtra(args, t.Extra)
+	return args, nil
+}
+
+// initCommands returns the LLDB commands that load rustc's pretty-printers
+// (what rust-lldb does), or nil for other languages or when rustc is
+// missing. dir is where rustc runs, so a rust-toolchain file is honoured.
+func (n *Native) initCommands(ctx context.Context, dir string) []string {
+	if n.lang != "rust" {
+		return nil
+	}
+	etc, err := rustLLDBDir(ctx, dir)
+	if err != nil {
+		return nil
+	}
+	return []string{
+		fmt.Sprintf("command script import %q", filepath.Join(etc, "lldb_lookup.py")),
+		fmt.Sprintf("command source -s 0 %q", filepath.Join(etc, "lldb_commands")),
+	}
+}
+
+// rustLLDBDir returns <sysroot>/lib/rustlib/etc when it holds the LLDB
+// pretty-printers.
+func rustLLDBDir(ctx context.Context, dir string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "rustc", "--print", "sysroot")
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		cmd.Dir = dir
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("rustc --print sysroot: %w", err)
+	}
+	etc := filepath.Join(strings.TrimSpace(string(out)), "lib", "rustlib", "etc")
+	if _, err := os.Stat(filepath.Join(etc, "lldb_lookup.py")); err != nil {
+		return "", err
+	}
+	return etc, nil
+}
+
+// StopReason maps lldb's stop reasons to DAP's standard ones.
+func (n *Native) StopReason(reason string) string {
+	switch reason {
+	case "signal", "crash":
+		return "exception"
+	case "function_breakpoint":
+		return "function breakpoint"
+	}
+	return reason
+}
+
+// ExceptionFilters returns lldb-dap's C++ throw filter for cpp in mode
+// "all". LLDB has no "uncaught" filter: an uncaught C++ exception, a Rust
+// panic that aborts or a C crash stops as a signal anyway.
+func (n *Native) ExceptionFilters(mode string) []string {
+	if n.lang != "cpp" {
+		return nil
+	}
+	switch mode {
+	case "all":
+		return []string{"cpp_throw"}
+	}
+	return nil
+}
+
+// Quirks: lldb-dap attaches by "pid".
+func (n *Native) Quirks() Quirks { return Quirks{AttachPIDKey: "pid"} }
+
+// NativeBuildError is a failed build; Output is the compiler's message.
+type NativeBuildError struct {
+	Command []string
+	Output  string
+	Err     error
+}
+
+func (e *NativeBuildError) Error() string {
+	return fmt.Sprintf("build failed (%s): %v\n%s", strings.Join(e.Command, " "), e.Err, strings.TrimSpace(e.Output))
+}
+
+func (e *NativeBuildError) Unwrap() error { return e.Err }
+
+// BuildNative turns program into a debuggable binary. program may be a C
+// (.c), C++ (.cpp .cc .cxx .c++) or Rust (.rs) source, a Cargo project
+// directory or its Cargo.toml, or a binary (returned as is). Relative
+// paths are resolved against cwd (or the working directory). It returns
+// the binary and the source's directory. Single sources are built into a
+// per-user cache directory keyed by their content, so a rebuild of an
+// unchanged source is free; Cargo builds into the project's target/.
+func BuildNative(ctx context.Context, lang, program, cwd string) (bin, srcDir string, err error) {
+	if !filepath.IsAbs(program) {
+		base := cwd
+		if base == "" {
+			if base, err = os.Getwd(); err != nil {
+				return "", "", err
+			}
+		}
+		program = filepath.Join(base, program)
+	}
+	st, err := os.Stat(program)
+	if err != nil {
+		return "", "", fmt.Errorf("program %s: %w", program, err)
+	}
+	if st.IsDir() || filepath.Base(program) == "Cargo.toml" {
+		dir := program
+		if !st.IsDir() {
+			dir = filepath.Dir(program)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "Cargo.toml")); err != nil {
+			return "", "", fmt.Errorf("%s is a directory without Cargo.toml; give a binary or a source file", dir)
+		}
+		bin, err := cargoBuild(ctx, dir)
+		return bin, dir, err
+	}
+	dir := filepath.Dir(program)
+	var compiler []string
+	switch strings.ToLower(filepath.Ext(program)) {
+	case ".c":
+		compiler = []string{"cc", "-g", "-O0"}
+	case ".cpp", ".cc", ".cxx", ".c++":
+		compiler = []string{"c++", "-g", "-O0"}
+	case ".rs":
+		compiler = []string{"rustc", "-g", "-C", "opt-level=0"}
+	default:
+		if st.Mode()&0o111 == 0 {
+			return "", "", fmt.Errorf("program %s is neither a known source (.c, .cpp, .rs), a Cargo project, nor an executable", program)
+		}
+		return program, dir, nil
+	}
+	_ = lang
+	out, err := compileCached(ctx, compiler, program)
+	return out, dir, err
+}
+
+// compileCached compiles src with compiler into the cache, unless a binary
+// of the same source and command is already there.
+func compileCached(ctx context.Context, compiler []string, src string) (string, error) {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	h.Write([]byte(strings.Join(compiler, "\x00") + "\x00" + src + "\x00"))
+	h.Write(data)
+	key := hex.EncodeToString(h.Sum(nil))[:24]
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "dbg", "build", key)
+	name := strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))
+	bin := filepath.Join(dir, name)
+	if natIsExec(bin) {
+		return bin, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(dir, name+".*.tmp")
+	if err != nil {
+		return "", err
+	}
+	tmpName := tmp.Name()
+	tmp.Close()
+	defer os.Remove(tmpName)
+	argv := append(append([]string{}, compiler...), "-o", tmpName, src)
+	bctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(bctx, argv[0], argv[1:]...)
+	cmd.Dir = filepath.Dir(src)
+	outb, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", &NativeBuildError{Command: argv, Output: string(outb), Err: err}
+	}
+	if err := os.Rename(tmpName, bin); err != nil {
+		return "", err
+	}
+	return bin, nil
+}
+
+// cargoBuild runs `cargo build` in dir and returns the binary it built.
+func cargoBuild(ctx context.Context, dir string) (string, error) {
+	bctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	argv := []string{"cargo", "build", "--message-format=json-render-diagnostics"}
+	cmd := exec.CommandContext(bctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", &NativeBuildError{Command: argv, Err: err}
+	}
+	var bins []string
+	dec := json.NewDecoder(stdout)
+	for {
+		var msg struct {
+			Reason     string  `json:"reason"`
+			Executable *string `json:"executable"`
+			Target     struct {
+				Kind []string `json:"kind"`
+			} `json:"target"`
+		}
+		if err := dec.Decode(&msg); err != nil {
+			if !errors.Is(err, io.EOF) {
+				_, _ = io.Copy(io.Discard, stdout)
+			}
+			break
+		}
+		if msg.Reason == "compiler-artifact" && msg.Executable != nil {
+			for _, k := range msg.Target.Kind {
+				if k == "bin" {
+					bins = append(bins, *msg.Executable)
+				}
+			}
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		return "", &NativeBuildError{Command: argv, Output: stderr.String(), Err: err}
+	}
+	switch len(bins) {
+	case 0:
+		return "", &NativeBuildError{Command: argv, Output: stderr.String(), Err: errors.New("cargo built no binary")}
+	case 1:
+		return bins[0], nil
+	}
+	return "", fmt.Errorf("cargo built several binaries (%s); give one as the program", strings.Join(bins, ", "))
+}
+
+// natNonNil returns s, or an empty slice for nil, so JSON says [] not null.
+func natNonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// natMergeExtra copies extra (dapLaunchArgs / adapterConfig) over args.
+func natMergeExtra(args, extra map[string]any) {
+	for k, v := range extra {
+		args[k] = v
+	}
+}
