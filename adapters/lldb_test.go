@@ -622,3 +622,59 @@ func TestNativeCloseKillsDebuggee(t *testing.T) {
 	c.close()
 	natWaitGone(t, pid)
 }
+
+func TestNativeCPPLaunch(t *testing.T) {
+	src := natRepoFile(t, "testdata/cpp/loop.cpp")
+	natLaunchScenario(t, NewCPP(), src, src, "BREAK", func(c *natClient, f natFrame) {
+		l := c.locals(f.ID)
+		if l["total"].Value != "0" || l["i"].Value != "0" {
+			t.Errorf("locals total=%q i=%q, want 0 0", l["total"].Value, l["i"].Value)
+		}
+		if !strings.Contains(l["label"].Value, `"sum"`) {
+			t.Errorf("label = %q, want the string \"sum\"", l["label"].Value)
+		}
+		if !strings.Contains(l["seen"].Value, "size=0") {
+			t.Errorf("seen = %q, want an empty vector", l["seen"].Value)
+		}
+	})
+}
+
+func TestNativeCPPAttach(t *testing.T) {
+	natAttachScenario(t, NewCPP(), natRepoFile(t, "testdata/cpp/loop.cpp"))
+}
+
+func TestNativeRustLaunch(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("cargo not installed")
+	}
+	dir := natRepoFile(t, "testdata/rust")
+	src := filepath.Join(dir, "src", "main.rs")
+	natLaunchScenario(t, NewRust(), dir, src, "BREAK", func(c *natClient, f natFrame) {
+		l := c.locals(f.ID)
+		t.Logf("rust locals: %+v", l)
+		if l["total"].Value != "0" || l["i"].Value != "0" {
+			t.Errorf("locals total=%q i=%q, want 0 0", l["total"].Value, l["i"].Value)
+		}
+		if strings.TrimSpace(l["name"].Value) != `"hello"` {
+			t.Errorf("name = %q, want \"hello\" (String pretty-printer)", l["name"].Value)
+		}
+		if !strings.Contains(l["items"].Value, "size=3") {
+			t.Errorf("items = %q, want a Vec of size 3", l["items"].Value)
+		}
+		items := c.vars(l["items"].VariablesReference)
+		if items["[0]"].Value != "10" || items["[2]"].Value != "30" {
+			t.Errorf("items elements %+v, want [10 20 30]", items)
+		}
+		p := c.vars(l["p"].VariablesReference)
+		if p["x"].Value != "3" || p["y"].Value != "4" {
+			t.Errorf("p = %+v, want x=3 y=4", p)
+		}
+	})
+}
+
+func TestNativeRustAttach(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("cargo not installed")
+	}
+	natAttachScenario(t, NewRust(), natRepoFile(t, "testdata/rust"))
+}
