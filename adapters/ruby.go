@@ -1,0 +1,567 @@
+package adapters
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// Ruby is the adapter of language "ruby": rdbg (the debug gem) in its
+// DAP mode. A launch runs `rdbg --open --host 127.0.0.1 --port P --
+// script.rb args` and connects over TCP; an attach connects to a program
+// already started with `rdbg --open --port P`.
+//
+// rdbg is reached through an in-process DAP proxy that makes old rdbg
+// (debug 1.4, Debian bookworm's ruby3.1) behave like the other adapters:
+// breakpoints removed by setBreakpoints no longer stop the program,
+// the program's stdout/stderr become output events, the end of the
+// program becomes exited+terminated events instead of a bare close, and
+// the repeated stopped(pause) events of an attach are reported once.
+// Quirks therefore reports none.
+//
+// A Ruby value holds no per-session state and is safe for concurrent use.
+type Ruby struct{}
+
+// NewRuby returns the ruby adapter.
+func NewRuby() *Ruby { return &Ruby{} }
+
+// Language returns "ruby".
+func (r *Ruby) Language() string { return "ruby" }
+
+// rdbgNameRE matches rdbg and Debian's versioned rdbg3.1.
+var rdbgNameRE = regexp.MustCompile(`^rdbg(\d+(?:\.\d+)?)?$`)
+
+// findRdbg finds rdbg in PATH: plain rdbg (the gem's) first, then the
+// newest rdbgX.Y.
+func (r *Ruby) findRdbg() (string, error) {
+	if p, err := exec.LookPath("rdbg"); err == nil {
+		return p, nil
+	}
+	var found []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		entries, err := os.ReadDir(dir)
+		if err != nil || dir == "" {
+			continue
+		}
+		for _, e := range entries {
+			if rdbgNameRE.MatchString(e.Name()) && natIsExec(filepath.Join(dir, e.Name())) {
+				found = append(found, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	if len(found) == 0 {
+		return "", errors.New("ruby: rdbg not found in PATH; install it with `dbg adapters install ruby`")
+	}
+	sort.Slice(found, func(i, j int) bool { return filepath.Base(found[i]) > filepath.Base(found[j]) })
+	return found[0], nil
+}
+
+// Find reports rdbg and its version.
+func (r *Ruby) Find(ctx context.Context) Info {
+	info := Info{
+		Language: "ruby", Adapter: "rdbg", Launch: true, AttachPort: true,
+		InstallCommand: "dbg adapters install ruby",
+		Aliases:        []string{"rb"},
+	}
+	p, err := r.findRdbg()
+	if err != nil {
+		info.Note = err.Error()
+		return info
+	}
+	info.Found, info.Path = true, p
+	if m := nativeVersionRE.FindString(natRunQuiet(ctx, p, "--version")); m != "" {
+		info.Version = m
+	}
+	info.Note = "attach by port to a program started with `rdbg --open --port P script.rb`"
+	return info
+}
+
+// InstallCommands installs Ruby 3.1 from Debian bookworm; its bundled
+// debug gem provides rdbg3.1.
+func (r *Ruby) InstallCommands() [][]string {
+	return [][]string{
+		{"apt-get", "update"},
+		{"apt-get", "install", "-y", "--no-install-recommends",
+			"ruby3.1=3.1.7+really3.1.2-0+deb12u1", "libruby3.1=3.1.7+really3.1.2-0+deb12u1", "ruby=1:3.1"},
+	}
+}
+
+// Start launches the script under rdbg, or connects to t.Host:t.Port for
+// an attach, and returns the proxied DAP stream.
+func (r *Ruby) Start(ctx context.Context, t Target) (*Endpoint, error) {
+	if t.Mode == Attach {
+		if t.Port <= 0 {
+			return nil, errors.New("ruby attaches by port: start the program with `rdbg --open --port P script.rb` and give that port")
+		}
+		host := t.Host
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		up, err := dap.Dial(dctx, net.JoinHostPort(host, strconv.Itoa(t.Port)))
+		if err != nil {
+			return nil, fmt.Errorf("connect to rdbg: %w", err)
+		}
+		px := newRubyProxy(up, nil, true, false)
+		return px.endpoint(nil), nil
+	}
+	rdbg, err := r.findRdbg()
+	if err != nil {
+		return nil, err
+	}
+	script, err := rubyScript(t)
+	if err != nil {
+		return nil, err
+	}
+	port, err := natFreePort()
+	if err != nil {
+		return nil, err
+	}
+	argv := []string{"--open", "--host", "127.0.0.1", "--port", strconv.Itoa(port)}
+	if t.ExecutablePath != "" {
+		argv = append(argv, "-c", "--", t.ExecutablePath, script)
+	} else {
+		argv = append(argv, "--", script)
+	}
+	argv = append(argv, t.Args...)
+	cmd := exec.Command(rdbg, argv...)
+	cmd.Dir = t.Cwd
+	if cmd.Dir == "" {
+		cmd.Dir = filepath.Dir(script)
+	}
+	cmd.Env = os.Environ()
+	for k, v := range t.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	px := newRubyProxy(nil, nil, false, t.StopOnEntry)
+	p, err := dap.StartProcess(cmd, dap.ProcessOptions{OnLine: px.onLine})
+	if err != nil {
+		return nil, fmt.Errorf("start rdbg: %w", err)
+	}
+	dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	up, err := natDialWhileAlive(dctx, p, net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		p.Kill()
+		return nil, fmt.Errorf("connect to rdbg: %w (stderr: %s)", err, p.StderrTail())
+	}
+	px.up, px.proc = up, p
+	return px.endpoint(p), nil
+}
+
+// rubyScript returns the absolute script path of a launch.
+func rubyScript(t Target) (string, error) {
+	if t.Program == "" {
+		return "", errors.New("no script to launch")
+	}
+	script := t.Program
+	if !filepath.IsAbs(script) {
+		base := t.Cwd
+		if base == "" {
+			var err error
+			if base, err = os.Getwd(); err != nil {
+				return "", err
+			}
+		}
+		script = filepath.Join(base, script)
+	}
+	if _, err := os.Stat(script); err != nil {
+		return "", fmt.Errorf("script %s: %w", script, err)
+	}
+	return script, nil
+}
+
+// LaunchArgs returns rdbg's launch arguments (rdbg runs the script given
+// on its command line; these document it).
+func (r *Ruby) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
+	script, err := rubyScript(t)
+	if err != nil {
+		return nil, err
+	}
+	args := map[string]any{
+		"type": "rdbg", "name": "dbg", "request": "launch",
+		"script": script, "args": natNonNil(t.Args), "stopOnEntry": t.StopOnEntry,
+	}
+	if t.Cwd != "" {
+		args["cwd"] = t.Cwd
+	}
+	natMergeExtra(args, t.Extra)
+	return args, nil
+}
+
+// AttachArgs returns rdbg's attach arguments.
+func (r *Ruby) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
+	if t.Port <= 0 {
+		return nil, errors.New("ruby attaches by port: start the program with `rdbg --open --port P script.rb` and give that port")
+	}
+	host := t.Host
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	args := map[string]any{"type": "rdbg", "name": "dbg", "request": "attach", "debugPort": net.JoinHostPort(host, strconv.Itoa(t.Port))}
+	natMergeExtra(args, t.Extra)
+	return args, nil
+}
+
+// StopReason: rdbg already speaks DAP's reasons.
+func (r *Ruby) StopReason(reason string) string { return reason }
+
+// ExceptionFilters maps modes to rdbg's filters ("any" rescues every
+// exception; rdbg has no uncaught-only filter, RuntimeError is closest).
+func (r *Ruby) ExceptionFilters(mode string) []string {
+	switch mode {
+	case "all":
+		return []string{"any"}
+	case "uncaught":
+		return []string{"RuntimeError"}
+	}
+	return nil
+}
+
+// Quirks: none left; the proxy handles old rdbg's.
+func (r *Ruby) Quirks() Quirks { return Quirks{} }
+
+// rubyInjectedSeq is the first seq of requests the proxy itself sends to
+// rdbg; their responses are not forwarded.
+const rubyInjectedSeq = 1 << 30
+
+// rubyBPRE finds the location in rdbg's breakpoint description
+// (" BP - Line  /path/x.rb:15 (line)").
+var rubyBPRE = regexp.MustCompile(`Line\s+(.+):(\d+)`)
+
+// rubyProxy sits between the session (down) and rdbg (up).
+//
+// Goroutines: one copies requests down→up, one copies messages up→down;
+// output lines arrive on the process's reader goroutines. Writes to each
+// side are serialised by their own mutex; the state below is guarded by mu.
+type rubyProxy struct {
+	up   net.Conn
+	down net.Conn // the proxy's end of the session's pipe
+	proc *dap.Process
+
+	downMu  sync.Mutex
+	downSeq int
+	upMu    sync.Mutex
+
+	mu          sync.Mutex
+	attach      bool
+	stopOnEntry bool
+	bps         map[string]map[int]bool // desired breakpoint lines per file
+	bpReqs      map[int][]int           // setBreakpoints seq → requested lines
+	fnReqs      map[int]int             // setFunctionBreakpoints seq → count
+	pauseSent   bool                    // a stopped(pause) was reported since the last resume
+	injected    int
+	pending     []string // output lines before the client connected
+	connected   bool
+	done        chan struct{}
+	closeOnce   sync.Once
+	finishOnce  sync.Once
+}
+
+func newRubyProxy(up net.Conn, proc *dap.Process, attach, stopOnEntry bool) *rubyProxy {
+	return &rubyProxy{up: up, proc: proc, attach: attach, stopOnEntry: stopOnEntry,
+		bps: map[string]map[int]bool{}, bpReqs: map[int][]int{}, fnReqs: map[int]int{}, done: make(chan struct{})}
+}
+
+// endpoint starts the proxy and returns the session's end.
+func (px *rubyProxy) endpoint(p *dap.Process) *Endpoint {
+	client, server := net.Pipe()
+	px.down = server
+	px.mu.Lock()
+	px.connected = true
+	pending := px.pending
+	px.pending = nil
+	px.mu.Unlock()
+	go px.fromClient()
+	go px.fromRdbg()
+	for _, l := range pending {
+		px.output(l)
+	}
+	return &Endpoint{Conn: client, Process: p, Cleanup: px.close}
+}
+
+func (px *rubyProxy) close() {
+	px.closeOnce.Do(func() {
+		close(px.done)
+		_ = px.up.Close()
+		_ = px.down.Close()
+	})
+}
+
+// onLine turns the program's output into output events. rdbg's own
+// notices ("DEBUGGER: ...") are dropped.
+func (px *rubyProxy) onLine(stream, line string) {
+	if stream == "stderr" && strings.HasPrefix(line, "DEBUGGER:") {
+		return
+	}
+	cat := "stdout"
+	if stream == "stderr" {
+		cat = "stderr"
+	}
+	px.mu.Lock()
+	if !px.connected {
+		px.pending = append(px.pending, cat+"\x00"+line)
+		px.mu.Unlock()
+		return
+	}
+	px.mu.Unlock()
+	px.output(cat + "\x00" + line)
+}
+
+func (px *rubyProxy) output(tagged string) {
+	cat, line, _ := strings.Cut(tagged, "\x00")
+	px.event("output", map[string]any{"category": cat, "output": line + "\n"})
+}
+
+// event sends a synthesized event to the session.
+func (px *rubyProxy) event(name string, body any) {
+	b, _ := json.Marshal(body)
+	px.sendDown(&dap.Message{Type: "event", Event: name, Body: b})
+}
+
+func (px *rubyProxy) sendDown(m *dap.Message) {
+	px.downMu.Lock()
+	defer px.downMu.Unlock()
+	px.downSeq++
+	m.Seq = px.downSeq
+	b, err := json.Marshal(m)
+	if err != nil {
+		return
+	}
+	_ = dap.WriteFrame(px.down, b)
+}
+
+func (px *rubyProxy) sendUp(m *dap.Message) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	px.upMu.Lock()
+	defer px.upMu.Unlock()
+	return dap.WriteFrame(px.up, b)
+}
+
+// inject sends a request of the proxy's own to rdbg.
+func (px *rubyProxy) inject(command string, args any) {
+	b, _ := json.Marshal(args)
+	px.mu.Lock()
+	px.injected++
+	seq := rubyInjectedSeq + px.injected
+	px.mu.Unlock()
+	_ = px.sendUp(&dap.Message{Seq: seq, Type: "request", Command: command, Arguments: b})
+}
+
+// fromClient forwards the session's requests to rdbg, noting what the
+// answers and later events need.
+func (px *rubyProxy) fromClient() {
+	defer px.close()
+	fr := dap.NewFrameReader(px.down)
+	for {
+		body, err := fr.ReadFrame()
+		if err != nil {
+			return
+		}
+		m, err := dap.Decode(body)
+		if err != nil || m.Type != "request" {
+			continue
+		}
+		switch m.Command {
+		case "setBreakpoints":
+			var a struct {
+				Source struct {
+					Path string `json:"path"`
+				} `json:"source"`
+				Breakpoints []struct {
+					Line int `json:"line"`
+				} `json:"breakpoints"`
+			}
+			_ = m.DecodeBody(&a)
+			lines := make([]int, 0, len(a.Breakpoints))
+			want := map[int]bool{}
+			for _, b := range a.Breakpoints {
+				lines = append(lines, b.Line)
+				want[b.Line] = true
+			}
+			px.mu.Lock()
+			px.bps[filepath.Clean(a.Source.Path)] = want
+			px.bpReqs[m.Seq] = lines
+			px.mu.Unlock()
+		case "setFunctionBreakpoints":
+			var a struct {
+				Breakpoints []json.RawMessage `json:"breakpoints"`
+			}
+			_ = m.DecodeBody(&a)
+			px.mu.Lock()
+			px.fnReqs[m.Seq] = len(a.Breakpoints)
+			px.mu.Unlock()
+		case "attach":
+			px.mu.Lock()
+			px.attach = true
+			px.mu.Unlock()
+		case "continue", "next", "stepIn", "stepOut", "reverseContinue", "stepBack":
+			px.mu.Lock()
+			px.pauseSent = false
+			px.mu.Unlock()
+		case "pause":
+			px.mu.Lock()
+			px.pauseSent = false
+			px.mu.Unlock()
+		case "configurationDone":
+			px.mu.Lock()
+			entry := px.stopOnEntry && !px.attach
+			px.mu.Unlock()
+			if entry {
+				// rdbg waits at the first line until configurationDone
+				// continues it; stay there and say so.
+				px.sendDown(&dap.Message{Type: "response", RequestSeq: m.Seq, Command: m.Command, Success: rubyTrue()})
+				px.event("stopped", map[string]any{"reason": "entry", "threadId": 1, "allThreadsStopped": true})
+				continue
+			}
+		}
+		if err := px.sendUp(m); err != nil {
+			return
+		}
+	}
+}
+
+func rubyTrue() *bool { b := true; return &b }
+
+// fromRdbg forwards rdbg's messages to the session, fixing what old rdbg
+// gets wrong. When rdbg closes the socket the program has ended: the
+// session gets exited and terminated.
+func (px *rubyProxy) fromRdbg() {
+	defer px.finish()
+	fr := dap.NewFrameReader(px.up)
+	for {
+		body, err := fr.ReadFrame()
+		if err != nil {
+			return
+		}
+		m, err := dap.Decode(body)
+		if err != nil {
+			continue
+		}
+		switch m.Type {
+		case "response":
+			if m.RequestSeq > rubyInjectedSeq {
+				continue
+			}
+			px.fixResponse(m)
+		case "event":
+			if !px.keepEvent(m) {
+				continue
+			}
+		}
+		px.sendDown(m)
+	}
+}
+
+// fixResponse completes rdbg's bare breakpoint answers.
+func (px *rubyProxy) fixResponse(m *dap.Message) {
+	px.mu.Lock()
+	lines, isBP := px.bpReqs[m.RequestSeq]
+	delete(px.bpReqs, m.RequestSeq)
+	nfn, isFn := px.fnReqs[m.RequestSeq]
+	delete(px.fnReqs, m.RequestSeq)
+	px.mu.Unlock()
+	switch {
+	case isBP && m.OK():
+		out := make([]map[string]any, len(lines))
+		for i, l := range lines {
+			out[i] = map[string]any{"verified": true, "line": l}
+		}
+		m.Body, _ = json.Marshal(map[string]any{"breakpoints": out})
+	case isFn:
+		out := make([]map[string]any, nfn)
+		for i := range out {
+			out[i] = map[string]any{"verified": false, "message": "function breakpoints are not supported by this rdbg"}
+		}
+		m.Body, _ = json.Marshal(map[string]any{"breakpoints": out})
+		m.Success = rubyTrue()
+	}
+}
+
+// keepEvent filters rdbg's events: stops at breakpoints the session has
+// removed are resumed silently, and repeated pauses are reported once.
+func (px *rubyProxy) keepEvent(m *dap.Message) bool {
+	if m.Event != "stopped" {
+		return true
+	}
+	var st struct {
+		Reason      string `json:"reason"`
+		Description string `json:"description"`
+		ThreadID    int    `json:"threadId"`
+	}
+	_ = m.DecodeBody(&st)
+	px.mu.Lock()
+	defer px.mu.Unlock()
+	switch st.Reason {
+	case "pause":
+		if px.pauseSent {
+			return false
+		}
+		px.pauseSent = true
+	case "breakpoint":
+		if loc := rubyBPRE.FindStringSubmatch(st.Description); loc != nil {
+			line, _ := strconv.Atoi(loc[2])
+			if want, ok := px.bps[filepath.Clean(loc[1])]; ok && !want[line] {
+				px.mu.Unlock()
+				px.inject("continue", map[string]any{"threadId": st.ThreadID})
+				px.mu.Lock()
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// finish reports the end of the program once rdbg's socket closed.
+func (px *rubyProxy) finish() {
+	px.finishOnce.Do(func() {
+		select {
+		case <-px.done:
+			return // the session closed first
+		default:
+		}
+		code := 0
+		if px.proc != nil {
+			t := time.NewTimer(3 * time.Second)
+			select {
+			case <-px.proc.Exited():
+				var ee *exec.ExitError
+				if err := px.proc.ExitErr(); errors.As(err, &ee) {
+					code = ee.ExitCode()
+				}
+			case <-t.C:
+			case <-px.done:
+			}
+			t.Stop()
+			px.event("exited", map[string]any{"exitCode": code})
+		}
+		px.event("terminated", map[string]any{})
+		// Let the session read the last events before the stream ends.
+		go func() {
+			t := time.NewTimer(2 * time.Second)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-px.done:
+			}
+			px.close()
+		}()
+	})
+}

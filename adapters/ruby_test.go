@@ -1,0 +1,126 @@
+package adapters
+
+import (
+	"context"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+func TestRubyLaunch(t *testing.T) {
+	a := NewRuby()
+	natNeed(t, a)
+	src := natRepoFile(t, "testdata/ruby/loop.rb")
+	line := natLineOf(t, src, "BREAK")
+	target := Target{Mode: Launch, Program: src}
+	args, err := a.LaunchArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.begin("launch", args, map[string][]int{src: {line}})
+	st := c.stopped(30 * time.Second)
+	if st.Reason != "breakpoint" {
+		t.Fatalf("stop reason %q", st.Reason)
+	}
+	f := c.topFrame(st.ThreadID)
+	if f.Line != line || f.Source.Path != src {
+		t.Fatalf("stopped at %s:%d, want %s:%d", f.Source.Path, f.Line, src, line)
+	}
+	l := c.locals(f.ID)
+	if l["total"].Value != "0" || l["i"].Value != "0" || l["label"].Value != `"sum"` {
+		t.Errorf("locals %+v, want total=0 i=0 label=\"sum\"", l)
+	}
+	if got := c.evaluate("total + 1", f.ID); got != "1" {
+		t.Errorf("evaluate total + 1 = %q", got)
+	}
+	// The breakpoint stops again in the next iteration.
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	st = c.stopped(30 * time.Second)
+	f = c.topFrame(st.ThreadID)
+	if v := c.locals(f.ID)["i"].Value; v != "1" {
+		t.Errorf("second stop i=%q, want 1", v)
+	}
+	c.req("next", map[string]any{"threadId": st.ThreadID})
+	st2 := c.stopped(30 * time.Second)
+	if f2 := c.topFrame(st2.ThreadID); f2.Line == line || st2.Reason != "step" {
+		t.Errorf("step: reason %q line %d", st2.Reason, f2.Line)
+	}
+	// An empty setBreakpoints clears: the program runs to its end.
+	code := c.runToEnd(st.ThreadID, src)
+	if code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+	c.waitEvent("terminated", 10*time.Second, nil)
+	out := c.Output()
+	if !strings.Contains(out, "sum i=4 total=30") || !strings.Contains(out, "done total=30") {
+		t.Errorf("output %q lacks the program's lines", out)
+	}
+}
+
+func TestRubyAttachByPort(t *testing.T) {
+	a := NewRuby()
+	natNeed(t, a)
+	rdbg, _ := a.findRdbg()
+	src := natRepoFile(t, "testdata/ruby/loop.rb")
+	port, err := natFreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(rdbg, "--open", "--nonstop", "--host", "127.0.0.1", "--port", strconv.Itoa(port), "--", src, "forever")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p, err := dap.StartProcess(cmd, dap.ProcessOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p.Kill()
+		natWaitGone(t, -p.Pid())
+	})
+	target := Target{Mode: Attach, Port: port}
+	args, err := a.AttachArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.begin("attach", args, nil)
+	st := c.stopped(20 * time.Second)
+	if st.Reason != "pause" {
+		t.Fatalf("attach stop reason %q, want pause", st.Reason)
+	}
+	if _, err := c.tryEvent("stopped", 1500*time.Millisecond, nil); err == nil {
+		t.Error("a second stopped event after attach")
+	}
+	resp := c.req("threads", nil)
+	if !strings.Contains(string(resp.Body), `"id"`) {
+		t.Fatalf("no threads: %s", resp.Body)
+	}
+	c.req("disconnect", map[string]any{"terminateDebuggee": false})
+	c.close()
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-p.Exited():
+		t.Fatal("program ended after detach")
+	default:
+	}
+}
+
+func TestRubyMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	a := NewRuby()
+	info := a.Find(context.Background())
+	if info.Found || !strings.Contains(info.Note, "dbg adapters install ruby") {
+		t.Errorf("info %+v", info)
+	}
+	if _, err := a.Start(context.Background(), Target{Mode: Launch, Program: "/etc/passwd"}); err == nil || !strings.Contains(err.Error(), "dbg adapters install ruby") {
+		t.Errorf("start error %v", err)
+	}
+	if _, err := a.AttachArgs(context.Background(), Target{Mode: Attach, PID: 1}); err == nil {
+		t.Error("attach by pid accepted")
+	}
+}
