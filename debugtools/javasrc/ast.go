@@ -38,6 +38,7 @@ type TypeDecl struct {
 	Modifiers     []string
 	Annotations   []Annotation
 	TypeParams    []string
+	TypeBounds    []TypeRef // first bound of each type parameter (zero when none)
 	Extends       []TypeRef // superclass of a class; super-interfaces of an interface
 	Implements    []TypeRef
 	Fields        []Field // record components come first, as fields
@@ -73,7 +74,8 @@ func (f Field) Static() bool { return hasString(f.Modifiers, "static") }
 type Method struct {
 	Name        string
 	TypeParams  []string
-	Return      TypeRef // zero for constructors
+	TypeBounds  []TypeRef // first bound of each type parameter (zero when none)
+	Return      TypeRef   // zero for constructors
 	Params      []Param
 	Throws      []TypeRef
 	Modifiers   []string

@@ -201,7 +201,7 @@ func (p *parser) typeDecl(mods []string, annots []Annotation, doc string, line i
 	}
 	t.Name = name
 	if p.is("<") {
-		t.TypeParams = p.typeParams()
+		t.TypeParams, t.TypeBounds = p.typeParams()
 	}
 	if t.Kind == KindRecord && p.accept("(") {
 		for _, prm := range p.params() {
@@ -243,35 +243,40 @@ func (p *parser) typeList() []TypeRef {
 	}
 }
 
-// typeParams parses <T extends A & B, U> and returns the names.
-func (p *parser) typeParams() []string {
+// typeParams parses <T extends A & B, U> and returns the names and the
+// first bound of each.
+func (p *parser) typeParams() (names []string, bounds []TypeRef) {
 	p.next() // <
-	var names []string
 	for !p.eof() {
 		p.skipAnnotations()
 		if name, ok := p.ident(); ok {
 			names = append(names, name)
+			var bound TypeRef
 			if p.accept("extends") {
-				for {
-					p.typeRef()
+				for i := 0; ; i++ {
+					b, _ := p.typeRef()
+					if i == 0 {
+						bound = b
+					}
 					if !p.accept("&") {
 						break
 					}
 				}
 			}
+			bounds = append(bounds, bound)
 		}
 		if p.accept(",") {
 			continue
 		}
 		if p.accept(">") {
-			return names
+			return names, bounds
 		}
 		if p.is("{") || p.is("(") || p.is(";") {
-			return names
+			return names, bounds
 		}
 		p.next()
 	}
-	return names
+	return names, bounds
 }
 
 // body parses a class body after its "{" up to and including the "}".
@@ -341,12 +346,14 @@ func (p *parser) member(t *TypeDecl) {
 		return
 	}
 	var tparams []string
+	var tbounds []TypeRef
 	if p.is("<") {
-		tparams = p.typeParams()
+		tparams, tbounds = p.typeParams()
 	}
 	if p.peek().kind == tokIdent && p.peek().text == t.Name && p.isAt(1, "(") {
 		line = p.next().line
 		m := p.method(t.Name, TypeRef{}, mods, annots, doc, line, tparams)
+		m.TypeBounds = tbounds
 		t.Constructors = append(t.Constructors, m)
 		return
 	}
@@ -368,6 +375,7 @@ func (p *parser) member(t *TypeDecl) {
 	}
 	if p.is("(") {
 		m := p.method(name, typ, mods, annots, doc, line, tparams)
+		m.TypeBounds = tbounds
 		t.Methods = append(t.Methods, m)
 		return
 	}
