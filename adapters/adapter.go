@@ -88,6 +88,10 @@ type Endpoint struct {
 	// Cleanup, when set, runs after Conn is closed and Process stopped
 	// (built-ins stop their debuggee here; temp files are removed).
 	Cleanup func()
+	// Child, when set, opens another DAP stream to the same adapter, for
+	// the child sessions its startDebugging reverse requests ask for
+	// (vscode-js-debug). Nil means the adapter has none.
+	Child func(ctx context.Context) (io.ReadWriteCloser, error)
 }
 
 // Close closes the stream, stops the process group, and runs Cleanup.

@@ -33,10 +33,19 @@ type Manager struct {
 	caps  capabilities
 	procs processRegistry
 
-	mu       sync.Mutex
-	sessions map[string]*Session
-	nextID   int
-	closed   bool
+	mu        sync.Mutex
+	sessions  map[string]*Session
+	closedIDs map[string]bool
+	nextID    int
+	closed    bool
+
+	findMu    sync.Mutex
+	findCache map[string]findEntry
+}
+
+type findEntry struct {
+	info adapters.Info
+	at   time.Time
 }
 
 // NewManager returns a manager.
@@ -50,7 +59,7 @@ func NewManager(cfg Config) *Manager {
 	if cfg.OutputLimit <= 0 {
 		cfg.OutputLimit = 1 << 20
 	}
-	return &Manager{cfg: cfg, sessions: map[string]*Session{}}
+	return &Manager{cfg: cfg, sessions: map[string]*Session{}, closedIDs: map[string]bool{}, findCache: map[string]findEntry{}}
 }
 
 // Adapters returns the adapter registry.

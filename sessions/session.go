@@ -1,8 +1,11 @@
 package sessions
 
 import (
+	"context"
 	"sync"
 	"time"
+
+	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/dap"
@@ -53,6 +56,7 @@ type SessionInfo struct {
 	AdapterPID int       `json:"adapterPid,omitempty"` // the adapter process, when not built in
 	CreatedAt  time.Time `json:"createdAt"`
 	LastStop   *StopInfo `json:"lastStop,omitempty"`
+	ExitCode   *int      `json:"exitCode,omitempty"`
 	Reason     string    `json:"reason,omitempty"` // why it terminated or failed
 	ParentID   string    `json:"parentId,omitempty"`
 
@@ -63,9 +67,10 @@ type SessionInfo struct {
 // the manager knows about the debuggee.
 //
 // Goroutines: the DAP connection's read goroutine delivers events to
-// onEvent, which only updates state under mu and wakes waiters; tool
-// calls run on the caller's goroutine and block only on DAP requests
-// (with deadlines) or on waits that select on their context.
+// onEvent, which only updates fields under mu and wakes waiters (it never
+// sends a request). Tool calls run on the caller's goroutine and block
+// only on DAP requests (each with a deadline) or on waits that select on
+// their context. Several tool calls may run on one session at once.
 type Session struct {
 	m        *Manager
 	id       string
@@ -74,14 +79,39 @@ type Session struct {
 	language string
 	adapter  adapters.Adapter
 	output   *OutputRing
+	created  time.Time
+	parentID string
+	req      CreateRequest
 
-	mu      sync.Mutex
-	state   State
-	reason  string
-	created time.Time
-	target  adapters.Target
-	conn    *dap.Conn
-	ep      *adapters.Endpoint
+	mu        sync.Mutex
+	state     State
+	reason    string
+	target    adapters.Target
+	conn      *dap.Conn
+	ep        *adapters.Endpoint
+	caps      godap.Capabilities
+	pid       int
+	exitCode  *int
+	lastStop  *StopInfo
+	stopSeq   int           // incremented on every stop
+	changed   chan struct{} // closed and replaced on every change
+	initDone  chan struct{} // closed by the "initialized" event
+	threads   map[int]string
+	bps       *breakpointSet
+	excMode   string // breakOnExceptions in force
+	launchReq *StartRequest
+	children  []string
+	closing   bool
+}
+
+func newSession(m *Manager, lang string, a adapters.Adapter, req CreateRequest) *Session {
+	return &Session{
+		m: m, language: lang, adapter: a, name: req.Name, req: req,
+		output:  NewOutputRing(m.cfg.OutputLimit, m.cfg.Now),
+		created: m.cfg.Now(), state: StateCreated,
+		changed: make(chan struct{}), threads: map[int]string{},
+		bps: newBreakpointSet(),
+	}
 }
 
 // ID returns the session id.
@@ -93,10 +123,81 @@ func (s *Session) Language() string { return s.language }
 // Output returns the session's captured output (debuggee and adapter).
 func (s *Session) Output() *OutputRing { return s.output }
 
+// State returns the current state.
+func (s *Session) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
 // Info returns the session summary.
 func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return SessionInfo{ID: s.id, Name: s.name, Language: s.language, State: s.state, Reason: s.reason,
-		CreatedAt: s.created, Mode: string(s.target.Mode), Program: s.target.Program, Cwd: s.target.Cwd, seq: s.seq}
+	info := SessionInfo{ID: s.id, Name: s.name, Language: s.language, State: s.state, Reason: s.reason,
+		CreatedAt: s.created, Mode: string(s.target.Mode), Program: s.target.Program, Cwd: s.target.Cwd,
+		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, seq: s.seq}
+	if s.ep != nil && s.ep.Process != nil {
+		info.AdapterPID = s.ep.Process.Pid()
+	}
+	if s.lastStop != nil {
+		ls := *s.lastStop
+		info.LastStop = &ls
+	}
+	return info
 }
+
+// notifyLocked wakes every waiter. Callers hold mu.
+func (s *Session) notifyLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// setStateLocked changes state and wakes waiters. Callers hold mu.
+func (s *Session) setStateLocked(st State, reason string) {
+	if s.state == StateTerminated && st != StateTerminated {
+		return // terminal
+	}
+	s.state = st
+	if reason != "" {
+		s.reason = reason
+	}
+	s.notifyLocked()
+}
+
+// connection returns the DAP connection or a clear error.
+func (s *Session) connection() (*dap.Conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn == nil {
+		return nil, NewError(CodeInvalidState, "session "+s.id+" has not started", "call start_debugging (launch) or attach_to_process first").WithNext(NextCreateDebugSession)
+	}
+	if s.state == StateTerminated {
+		return nil, NewError(CodeInvalidState, "session "+s.id+" has terminated: "+s.reason, "restart it with restart_debugging, or close it and create a new one")
+	}
+	return s.conn, nil
+}
+
+// request sends a DAP request with the session's deadline policy.
+func (s *Session) request(ctx context.Context, command string, args any, out any) error {
+	c, err := s.connection()
+	if err != nil {
+		return err
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, requestTimeout)
+		defer cancel()
+	}
+	resp, err := c.Request(ctx, command, args)
+	if err != nil {
+		return err
+	}
+	if out != nil {
+		return resp.DecodeBody(out)
+	}
+	return nil
+}
+
+// requestTimeout bounds every DAP request that has no tighter deadline.
+const requestTimeout = 15 * time.Second

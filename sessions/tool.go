@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -61,12 +62,12 @@ func (tb *Toolbox) Server() *mcp.Server { return tb.srv }
 // AddTool registers a tool. h returns the data of a successful answer or
 // an error (a *ToolError, or any error, converted by AsToolError).
 func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx context.Context, in In) (Out, error)) {
-	inSchema, err := jsonschema.For[In](nil)
+	inSchema, err := jsonschema.For[In](schemaOptions())
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
 	}
 	inSchema.AdditionalProperties = nil // tolerate extra fields from clients
-	outSchema, err := jsonschema.For[Envelope[Out]](nil)
+	outSchema, err := jsonschema.For[Envelope[Out]](schemaOptions())
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", name, err))
 	}
@@ -148,4 +149,12 @@ func jsonKind(goKind string) string {
 		return "an object"
 	}
 	return "a " + goKind
+}
+
+// schemaOptions describes dbg's tolerant argument types.
+func schemaOptions() *jsonschema.ForOptions {
+	return &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[Int]():  {Types: []string{"integer", "string"}},
+		reflect.TypeFor[Bool](): {Types: []string{"boolean", "string"}},
+	}}
 }

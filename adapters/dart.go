@@ -1,0 +1,166 @@
+package adapters
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// Dart is the adapter of language "dart": the SDK's own debug adapter
+// (`dart debug_adapter`, DAP over stdio) with the launch and attach
+// arguments it documents: launch {program, args, cwd, env, toolArgs,
+// vmAdditionalArgs}; attach {vmServiceUri} (or vmServiceInfoFile).
+//
+// Not exercised against a real Dart SDK on the development machines (it
+// is not in Debian bookworm); the argument building and the discovery are
+// unit-tested.
+//
+// A Dart value holds no per-session state and is safe for concurrent use.
+type Dart struct{}
+
+// NewDart returns the dart adapter.
+func NewDart() *Dart { return &Dart{} }
+
+// Language returns "dart".
+func (d *Dart) Language() string { return "dart" }
+
+// dartVersion pins the SDK that InstallCommands installs.
+const dartVersion = "3.5.4-1"
+
+func (d *Dart) find() (string, error) {
+	p, err := exec.LookPath("dart")
+	if err != nil {
+		return "", errors.New("dart: the dart SDK is not in PATH; install it with `dbg adapters install dart`")
+	}
+	return p, nil
+}
+
+// Find reports the dart SDK and its version.
+func (d *Dart) Find(ctx context.Context) Info {
+	info := Info{
+		Language: "dart", Adapter: "dart debug_adapter", Launch: true, AttachPort: true,
+		InstallCommand: "dbg adapters install dart",
+	}
+	p, err := d.find()
+	if err != nil {
+		info.Note = err.Error()
+		return info
+	}
+	info.Found, info.Path = true, p
+	info.Version = nativeVersionRE.FindString(natRunQuiet(ctx, p, "--version"))
+	info.Note = "untested here: the Dart SDK is not packaged for Debian bookworm; attach takes the VM service URI (adapterConfig.vmServiceUri) or host:port"
+	return info
+}
+
+// InstallCommands follows the Dart SDK's documented Debian install (its
+// apt repository), pinned.
+func (d *Dart) InstallCommands() [][]string {
+	return [][]string{
+		{"sh", "-c", "curl -fsSL https://dl-ssl.google.com/linux/linux_signing_key.pub | gpg --dearmor -o /usr/share/keyrings/dart.gpg"},
+		{"sh", "-c", "echo 'deb [signed-by=/usr/share/keyrings/dart.gpg arch=amd64] https://storage.googleapis.com/download.dartlang.org/linux/debian stable main' > /etc/apt/sources.list.d/dart_stable.list"},
+		{"apt-get", "update"},
+		{"apt-get", "install", "-y", "dart=" + dartVersion},
+	}
+}
+
+// Start starts `dart debug_adapter` with DAP on its stdio.
+func (d *Dart) Start(ctx context.Context, t Target) (*Endpoint, error) {
+	p, err := d.find()
+	if err != nil {
+		return nil, err
+	}
+	if t.ExecutablePath != "" {
+		p = t.ExecutablePath
+	}
+	proc, err := dap.StartProcess(exec.Command(p, "debug_adapter"), dap.ProcessOptions{Stdio: true})
+	if err != nil {
+		return nil, fmt.Errorf("start dart debug_adapter: %w", err)
+	}
+	return &Endpoint{Conn: proc, Process: proc}, nil
+}
+
+// LaunchArgs returns the Dart CLI adapter's launch arguments.
+func (d *Dart) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
+	if t.Program == "" {
+		return nil, errors.New("no program to launch: give a .dart file")
+	}
+	prog := t.Program
+	if !filepath.IsAbs(prog) && t.Cwd != "" {
+		prog = filepath.Join(t.Cwd, prog)
+	}
+	prog, err := filepath.Abs(prog)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(prog); err != nil {
+		return nil, fmt.Errorf("program %s: %w", prog, err)
+	}
+	cwd := t.Cwd
+	if cwd == "" {
+		cwd = filepath.Dir(prog)
+	}
+	args := map[string]any{
+		"type": "dart", "name": "dbg", "request": "launch",
+		"program": prog, "args": natNonNil(t.Args), "cwd": cwd,
+	}
+	if len(t.Env) > 0 {
+		args["env"] = t.Env
+	}
+	if t.JustMyCode != nil {
+		args["debugSdkLibraries"] = !*t.JustMyCode
+		args["debugExternalPackageLibraries"] = !*t.JustMyCode
+	}
+	if len(t.SourcePaths) > 0 {
+		args["additionalProjectPaths"] = t.SourcePaths
+	}
+	natMergeExtra(args, t.Extra)
+	return args, nil
+}
+
+// AttachArgs returns the attach arguments: the VM service URI from
+// adapterConfig (vmServiceUri or vmServiceInfoFile), else one built from
+// host and port.
+func (d *Dart) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
+	args := map[string]any{"type": "dart", "name": "dbg", "request": "attach"}
+	_, hasURI := t.Extra["vmServiceUri"]
+	_, hasFile := t.Extra["vmServiceInfoFile"]
+	if !hasURI && !hasFile {
+		if t.Port <= 0 {
+			return nil, errors.New("dart attaches to a VM service: give adapterConfig.vmServiceUri (printed by `dart run --enable-vm-service`) or its port")
+		}
+		host := t.Host
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		args["vmServiceUri"] = "ws://" + net.JoinHostPort(host, strconv.Itoa(t.Port)) + "/ws"
+	}
+	if t.Cwd != "" {
+		args["cwd"] = t.Cwd
+	}
+	natMergeExtra(args, t.Extra)
+	return args, nil
+}
+
+// StopReason: the Dart adapter speaks DAP's reasons.
+func (d *Dart) StopReason(reason string) string { return reason }
+
+// ExceptionFilters maps modes to the Dart adapter's filters.
+func (d *Dart) ExceptionFilters(mode string) []string {
+	switch mode {
+	case "all":
+		return []string{"All"}
+	case "uncaught":
+		return []string{"Unhandled"}
+	}
+	return nil
+}
+
+// Quirks: none known.
+func (d *Dart) Quirks() Quirks { return Quirks{} }

@@ -1,0 +1,190 @@
+package adapters
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// DelveVersion is the delve release `dbg adapters install go` installs.
+const DelveVersion = "v1.27.2"
+
+// Go debugs Go programs with delve's DAP server (`dlv dap`).
+//
+// delve dials back to dbg (--client-addr), so no port is parsed from its
+// output. Its "debug" mode builds the program in dlv's working directory,
+// so dlv starts in the program's module directory.
+type Go struct{}
+
+// Language implements Adapter.
+func (Go) Language() string { return "go" }
+
+func (Go) install() string { return "go install github.com/go-delve/delve/cmd/dlv@" + DelveVersion }
+
+// InstallCommands implements Installer.
+func (g Go) InstallCommands() [][]string { return [][]string{strings.Fields(g.install())} }
+
+// Find implements Adapter.
+func (g Go) Find(ctx context.Context) Info {
+	info := Info{Language: "go", Adapter: "delve (dlv dap)", Launch: true, AttachPID: true, AttachPort: true, InstallCommand: "dbg adapters install go  # " + g.install()}
+	p, err := lookPath("dlv")
+	if err != nil {
+		return info
+	}
+	info.Found, info.Path, info.Version = true, p, commandVersion(ctx, p, "version")
+	return info
+}
+
+// Start implements Adapter.
+func (g Go) Start(ctx context.Context, t Target) (*Endpoint, error) {
+	p, err := lookPath("dlv")
+	if err != nil {
+		return nil, &NotFoundError{Language: "go", What: "delve (dlv)", Install: "dbg adapters install go"}
+	}
+	if t.Mode == Attach && t.PID == 0 && t.Port != 0 {
+		// A headless `dlv dap` or `dlv --headless --accept-multiclient` already listens.
+		c, err := dap.Dial(withTimeout(ctx, 10*time.Second), fmt.Sprintf("%s:%d", hostOr(t.Host), t.Port))
+		if err != nil {
+			return nil, err
+		}
+		return &Endpoint{Conn: c}, nil
+	}
+	ln, err := dap.Listen("127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(p, "dap", "--client-addr="+ln.Addr())
+	cmd.Dir = goModuleDir(t)
+	cmd.Env = envList(nil)
+	proc, err := dap.StartProcess(cmd, dap.ProcessOptions{})
+	if err != nil {
+		_ = ln.Close()
+		return nil, fmt.Errorf("start dlv: %w", err)
+	}
+	actx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	go func() {
+		select {
+		case <-proc.Exited():
+			cancel() // dlv died before dialling in
+		case <-actx.Done():
+		}
+	}()
+	conn, err := ln.Accept(actx)
+	if err != nil {
+		proc.Kill()
+		if tail := proc.StderrTail(); tail != "" {
+			return nil, fmt.Errorf("dlv did not connect: %s: %w", tail, err)
+		}
+		return nil, fmt.Errorf("dlv did not connect: %w", err)
+	}
+	return &Endpoint{Conn: conn, Process: proc}, nil
+}
+
+func withTimeout(ctx context.Context, d time.Duration) context.Context {
+	c, cancel := context.WithTimeout(ctx, d)
+	go func() { <-c.Done(); cancel() }()
+	return c
+}
+
+// goModuleDir is the directory dlv runs in: the module root of the
+// program, else its directory, else the requested cwd.
+func goModuleDir(t Target) string {
+	if t.Program == "" {
+		return t.Cwd
+	}
+	dir := absPath(t.Program)
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
+
+// LaunchArgs implements Adapter: a .go file or package directory is
+// debugged from source ("debug"), a _test.go file or testFlags as a test,
+// anything else as a prebuilt binary ("exec").
+func (Go) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
+	if t.Program == "" {
+		return nil, errors.New("scriptPath is required: a .go file, a package directory or a binary")
+	}
+	prog := absPath(t.Program)
+	st, err := os.Stat(prog)
+	if err != nil {
+		return nil, fmt.Errorf("scriptPath %s does not exist", prog)
+	}
+	mode := "exec"
+	switch {
+	case strings.HasSuffix(prog, "_test.go"):
+		mode, prog = "test", filepath.Dir(prog)
+	case st.IsDir(), strings.HasSuffix(prog, ".go"):
+		mode = "debug"
+	}
+	args := map[string]any{
+		"mode": mode, "program": prog, "stopOnEntry": t.StopOnEntry,
+		"outputMode": "remote", // debuggee output arrives as output events
+	}
+	if len(t.Args) > 0 {
+		args["args"] = t.Args
+	}
+	cwd := t.Cwd
+	if cwd == "" {
+		cwd = filepath.Dir(prog)
+		if st.IsDir() {
+			cwd = prog
+		}
+	}
+	args["cwd"] = absPath(cwd)
+	if len(t.Env) > 0 {
+		args["env"] = t.Env
+	}
+	if len(t.SourcePaths) > 0 {
+		args["substitutePath"] = substitutePaths(t.SourcePaths)
+	}
+	return merge(args, t.Extra), nil
+}
+
+func substitutePaths(paths []string) []map[string]string {
+	out := make([]map[string]string, 0, len(paths))
+	for _, p := range paths {
+		if from, to, ok := strings.Cut(p, "="); ok {
+			out = append(out, map[string]string{"from": from, "to": to})
+		}
+	}
+	return out
+}
+
+// AttachArgs implements Adapter.
+func (Go) AttachArgs(_ context.Context, t Target) (map[string]any, error) {
+	if t.PID == 0 && t.Port == 0 {
+		return nil, errors.New("go attach needs processId (a running Go program) or port (a headless dlv server)")
+	}
+	args := map[string]any{"mode": "local", "processId": t.PID, "stopOnEntry": false}
+	if t.PID == 0 {
+		args = map[string]any{"mode": "remote"}
+	}
+	return merge(args, t.Extra), nil
+}
+
+// StopReason implements Adapter; delve already speaks DAP's reasons.
+func (Go) StopReason(r string) string { return r }
+
+// ExceptionFilters implements Adapter: delve always stops on unrecovered
+// panics and fatal errors and has no filters.
+func (Go) ExceptionFilters(string) []string { return nil }
+
+// Quirks implements Adapter.
+func (Go) Quirks() Quirks { return Quirks{} }

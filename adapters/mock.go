@@ -1,0 +1,67 @@
+package adapters
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dbg-dev/dbg/adapters/mockdap"
+)
+
+// Mock is the built-in mock adapter: deterministic programs of a tiny
+// language (testdata/mock/*.mock), for tests and demos.
+type Mock struct{}
+
+// Language implements Adapter.
+func (Mock) Language() string { return "mock" }
+
+// Find implements Adapter.
+func (Mock) Find(context.Context) Info {
+	return Info{Language: "mock", Adapter: "built-in mock", Found: true, Builtin: true, Path: "(built in)",
+		Launch: true, AttachPID: true, AttachPort: false}
+}
+
+// Start implements Adapter.
+func (Mock) Start(context.Context, Target) (*Endpoint, error) {
+	return InProcess(mockdap.NewHandler(), nil, nil), nil
+}
+
+// LaunchArgs implements Adapter.
+func (Mock) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
+	if t.Program == "" {
+		return nil, errors.New("scriptPath is required: the path of a .mock program")
+	}
+	return merge(map[string]any{"program": absPath(t.Program), "args": t.Args, "stopOnEntry": t.StopOnEntry}, t.Extra), nil
+}
+
+// AttachArgs implements Adapter. The mock "attaches" by running the
+// program named in adapterConfig.program from its start.
+func (Mock) AttachArgs(_ context.Context, t Target) (map[string]any, error) {
+	prog, _ := t.Extra["program"].(string)
+	if prog == "" {
+		prog = t.Program
+	}
+	if prog == "" {
+		return nil, errors.New("mock attach needs adapterConfig.program: the .mock program to run")
+	}
+	return merge(map[string]any{"program": absPath(prog), "processId": t.PID}, t.Extra), nil
+}
+
+// StopReason implements Adapter.
+func (Mock) StopReason(r string) string { return r }
+
+// ExceptionFilters implements Adapter.
+func (Mock) ExceptionFilters(mode string) []string { return standardFilters(mode, "all", "uncaught") }
+
+// Quirks implements Adapter.
+func (Mock) Quirks() Quirks { return Quirks{} }
+
+// standardFilters maps a breakOnExceptions mode to filter ids.
+func standardFilters(mode, all, uncaught string) []string {
+	switch mode {
+	case "all":
+		return []string{all, uncaught}
+	case "uncaught":
+		return []string{uncaught}
+	}
+	return []string{}
+}

@@ -1,0 +1,382 @@
+package mockdap
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// value is an int64, a string, or a []value.
+type value any
+
+func formatValue(v value) string {
+	switch x := v.(type) {
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case string:
+		return strconv.Quote(x)
+	case []value:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = formatValue(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case nil:
+		return "nil"
+	}
+	return fmt.Sprint(v)
+}
+
+func typeName(v value) string {
+	switch v.(type) {
+	case int64:
+		return "int"
+	case string:
+		return "string"
+	case []value:
+		return "list"
+	}
+	return "nil"
+}
+
+func truthy(v value) bool {
+	switch x := v.(type) {
+	case int64:
+		return x != 0
+	case string:
+		return x != ""
+	case []value:
+		return len(x) > 0
+	}
+	return false
+}
+
+// lookup resolves a variable name.
+type lookup func(name string) (value, bool)
+
+// evalExpr evaluates a small expression language: integers, "strings",
+// [lists], variables, xs[i], len(xs), + - * / %, comparisons, parentheses.
+func evalExpr(src string, vars lookup) (value, error) {
+	p := &exprParser{src: src, vars: vars}
+	p.next()
+	v, err := p.parseCompare()
+	if err != nil {
+		return nil, err
+	}
+	if p.tok != "" {
+		return nil, fmt.Errorf("unexpected %q in %q", p.tok, src)
+	}
+	return v, nil
+}
+
+type exprParser struct {
+	src  string
+	pos  int
+	tok  string
+	kind byte // 'n' number, 's' string, 'i' ident, 'o' operator, 0 end
+	vars lookup
+}
+
+func (p *exprParser) next() {
+	for p.pos < len(p.src) && (p.src[p.pos] == ' ' || p.src[p.pos] == '\t') {
+		p.pos++
+	}
+	if p.pos >= len(p.src) {
+		p.tok, p.kind = "", 0
+		return
+	}
+	c := p.src[p.pos]
+	start := p.pos
+	switch {
+	case c >= '0' && c <= '9':
+		for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
+			p.pos++
+		}
+		p.kind = 'n'
+	case c == '"':
+		p.pos++
+		for p.pos < len(p.src) && p.src[p.pos] != '"' {
+			if p.src[p.pos] == '\\' {
+				p.pos++
+			}
+			p.pos++
+		}
+		p.pos++
+		if p.pos > len(p.src) {
+			p.pos = len(p.src)
+		}
+		p.kind = 's'
+	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		for p.pos < len(p.src) && (isIdent(p.src[start:p.pos+1])) {
+			p.pos++
+		}
+		p.kind = 'i'
+	default:
+		p.pos++
+		if p.pos < len(p.src) && strings.Contains("=!<>", string(c)) && p.src[p.pos] == '=' {
+			p.pos++
+		}
+		p.kind = 'o'
+	}
+	p.tok = p.src[start:p.pos]
+}
+
+func (p *exprParser) parseCompare() (value, error) {
+	l, err := p.parseSum()
+	if err != nil {
+		return nil, err
+	}
+	for p.kind == 'o' && (p.tok == "==" || p.tok == "!=" || p.tok == "<" || p.tok == ">" || p.tok == "<=" || p.tok == ">=") {
+		op := p.tok
+		p.next()
+		r, err := p.parseSum()
+		if err != nil {
+			return nil, err
+		}
+		var res bool
+		li, lok := l.(int64)
+		ri, rok := r.(int64)
+		switch {
+		case lok && rok:
+			res = map[string]bool{"==": li == ri, "!=": li != ri, "<": li < ri, ">": li > ri, "<=": li <= ri, ">=": li >= ri}[op]
+		case op == "==":
+			res = formatValue(l) == formatValue(r)
+		case op == "!=":
+			res = formatValue(l) != formatValue(r)
+		default:
+			return nil, fmt.Errorf("cannot compare %s and %s with %s", typeName(l), typeName(r), op)
+		}
+		l = boolInt(res)
+	}
+	return l, nil
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (p *exprParser) parseSum() (value, error) {
+	l, err := p.parseProduct()
+	if err != nil {
+		return nil, err
+	}
+	for p.kind == 'o' && (p.tok == "+" || p.tok == "-") {
+		op := p.tok
+		p.next()
+		r, err := p.parseProduct()
+		if err != nil {
+			return nil, err
+		}
+		li, lok := l.(int64)
+		ri, rok := r.(int64)
+		switch {
+		case lok && rok && op == "+":
+			l = li + ri
+		case lok && rok:
+			l = li - ri
+		case op == "+":
+			l = plain(l) + plain(r)
+		default:
+			return nil, fmt.Errorf("cannot subtract %s from %s", typeName(r), typeName(l))
+		}
+	}
+	return l, nil
+}
+
+func plain(v value) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return formatValue(v)
+}
+
+func (p *exprParser) parseProduct() (value, error) {
+	l, err := p.parseUnary()
+	if err != nil {
+		return nil, err
+	}
+	for p.kind == 'o' && (p.tok == "*" || p.tok == "/" || p.tok == "%") {
+		op := p.tok
+		p.next()
+		r, err := p.parseUnary()
+		if err != nil {
+			return nil, err
+		}
+		li, lok := l.(int64)
+		ri, rok := r.(int64)
+		if !lok || !rok {
+			return nil, fmt.Errorf("%s needs integers, got %s and %s", op, typeName(l), typeName(r))
+		}
+		switch op {
+		case "*":
+			l = li * ri
+		default:
+			if ri == 0 {
+				return nil, fmt.Errorf("division by zero")
+			}
+			if op == "/" {
+				l = li / ri
+			} else {
+				l = li % ri
+			}
+		}
+	}
+	return l, nil
+}
+
+func (p *exprParser) parseUnary() (value, error) {
+	if p.kind == 'o' && p.tok == "-" {
+		p.next()
+		v, err := p.parseUnary()
+		if err != nil {
+			return nil, err
+		}
+		i, ok := v.(int64)
+		if !ok {
+			return nil, fmt.Errorf("cannot negate %s", typeName(v))
+		}
+		return -i, nil
+	}
+	return p.parsePostfix()
+}
+
+func (p *exprParser) parsePostfix() (value, error) {
+	v, err := p.parsePrimary()
+	if err != nil {
+		return nil, err
+	}
+	for p.kind == 'o' && p.tok == "[" {
+		p.next()
+		idx, err := p.parseCompare()
+		if err != nil {
+			return nil, err
+		}
+		if p.tok != "]" {
+			return nil, fmt.Errorf("missing ]")
+		}
+		p.next()
+		list, ok := v.([]value)
+		i, iok := idx.(int64)
+		if !ok || !iok {
+			return nil, fmt.Errorf("cannot index %s with %s", typeName(v), typeName(idx))
+		}
+		if i < 0 || int(i) >= len(list) {
+			return nil, fmt.Errorf("index %d out of range (len %d)", i, len(list))
+		}
+		v = list[i]
+	}
+	return v, nil
+}
+
+func (p *exprParser) parsePrimary() (value, error) {
+	switch p.kind {
+	case 'n':
+		n, err := strconv.ParseInt(p.tok, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad number %q", p.tok)
+		}
+		p.next()
+		return n, nil
+	case 's':
+		s, err := strconv.Unquote(p.tok)
+		if err != nil {
+			return nil, fmt.Errorf("bad string %s", p.tok)
+		}
+		p.next()
+		return s, nil
+	case 'i':
+		name := p.tok
+		p.next()
+		if name == "len" && p.tok == "(" {
+			p.next()
+			v, err := p.parseCompare()
+			if err != nil {
+				return nil, err
+			}
+			if p.tok != ")" {
+				return nil, fmt.Errorf("missing )")
+			}
+			p.next()
+			switch x := v.(type) {
+			case []value:
+				return int64(len(x)), nil
+			case string:
+				return int64(len(x)), nil
+			}
+			return nil, fmt.Errorf("len of %s", typeName(v))
+		}
+		v, ok := p.vars(name)
+		if !ok {
+			return nil, fmt.Errorf("undefined: %s", name)
+		}
+		return v, nil
+	case 'o':
+		switch p.tok {
+		case "(":
+			p.next()
+			v, err := p.parseCompare()
+			if err != nil {
+				return nil, err
+			}
+			if p.tok != ")" {
+				return nil, fmt.Errorf("missing )")
+			}
+			p.next()
+			return v, nil
+		case "[":
+			p.next()
+			var list []value
+			for p.tok != "]" {
+				if p.kind == 0 {
+					return nil, fmt.Errorf("missing ]")
+				}
+				v, err := p.parseCompare()
+				if err != nil {
+					return nil, err
+				}
+				list = append(list, v)
+				if p.tok == "," {
+					p.next()
+				}
+			}
+			p.next()
+			if list == nil {
+				list = []value{}
+			}
+			return list, nil
+		}
+	case 0:
+		return nil, fmt.Errorf("incomplete expression")
+	}
+	return nil, fmt.Errorf("unexpected %q", p.tok)
+}
+
+// interpolate replaces {expr} in a quoted or bare text.
+func interpolate(text string, vars lookup) string {
+	if s, err := strconv.Unquote(text); err == nil {
+		text = s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(text, '{')
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		j := strings.IndexByte(text[i:], '}')
+		if j < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i])
+		if v, err := evalExpr(text[i+1:i+j], vars); err == nil {
+			b.WriteString(plain(v))
+		} else {
+			b.WriteString("<" + err.Error() + ">")
+		}
+		text = text[i+j+1:]
+	}
+}

@@ -1,0 +1,579 @@
+// Package mockdap is dbg's built-in mock debug adapter: a real DAP server
+// that runs programs of a tiny line-based language (see program.go). It is
+// deterministic, needs nothing installed, and exercises everything the
+// session manager does: breakpoints (conditions, hit counts, log points,
+// functions, exceptions), stepping, stacks, scopes, variables, evaluate,
+// setVariable, pause, output and exit.
+package mockdap
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// Serve serves one client on rw until it disconnects or ctx ends.
+func Serve(ctx context.Context, rw io.ReadWriteCloser, log *dap.TrafficLog) error {
+	return dap.Serve(ctx, rw, NewHandler(), log)
+}
+
+// NewHandler returns a handler for one client connection.
+func NewHandler() dap.Handler { return &adapter{bps: map[int]*breakpoint{}, refs: map[int]any{}} }
+
+type breakpoint struct {
+	id        int
+	line      int
+	condition string
+	hit       string
+	logMsg    string
+	hits      int
+}
+
+// adapter is the state of one connection.
+//
+// Goroutines: requests arrive on the dap.Serve goroutine; one runner
+// goroutine executes the program between stops. mu guards the fields
+// below. While running is true the runner owns the machine and never
+// holds mu across instructions; inspection requests take mu and refuse
+// to run unless the program is stopped.
+type adapter struct {
+	mu        sync.Mutex
+	s         *dap.ServerConn
+	prog      *program
+	mach      *machine
+	args      []string
+	entry     bool
+	attached  bool
+	launched  bool
+	bps       map[int]*breakpoint // by id
+	bpLines   map[int][]int       // line -> ids
+	funcBPs   map[string]bool
+	excFilter map[string]bool
+	nextBP    int
+	running   bool
+	pause     bool
+	ended     bool
+	refs      map[int]any // variablesReference -> scope or list, valid while stopped
+	nextRef   int
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+}
+
+type scopeRef struct {
+	f      *frame
+	global bool
+}
+
+func (a *adapter) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Message) {
+	a.mu.Lock()
+	if a.s == nil {
+		a.s = s
+	}
+	a.mu.Unlock()
+	switch req.Command {
+	case "initialize":
+		s.Respond(req, godap.Capabilities{
+			SupportsConfigurationDoneRequest:  true,
+			SupportsConditionalBreakpoints:    true,
+			SupportsHitConditionalBreakpoints: true,
+			SupportsLogPoints:                 true,
+			SupportsFunctionBreakpoints:       true,
+			SupportsSetVariable:               true,
+			SupportsEvaluateForHovers:         true,
+			SupportsExceptionInfoRequest:      true,
+			SupportsTerminateRequest:          true,
+			ExceptionBreakpointFilters: []godap.ExceptionBreakpointsFilter{
+				{Filter: "uncaught", Label: "Uncaught exceptions", Default: true},
+				{Filter: "all", Label: "All exceptions"},
+			},
+		})
+	case "launch", "attach":
+		a.launch(s, req)
+	case "setBreakpoints":
+		a.setBreakpoints(s, req)
+	case "setFunctionBreakpoints":
+		a.setFunctionBreakpoints(s, req)
+	case "setExceptionBreakpoints":
+		var args godap.SetExceptionBreakpointsArguments
+		_ = dap.DecodeArgs(req, &args)
+		a.mu.Lock()
+		a.excFilter = map[string]bool{}
+		for _, f := range args.Filters {
+			a.excFilter[f] = true
+		}
+		a.mu.Unlock()
+		s.Respond(req, map[string]any{})
+	case "configurationDone":
+		s.Respond(req, nil)
+		a.mu.Lock()
+		entry := a.entry && !a.attached
+		a.mu.Unlock()
+		if entry {
+			a.stopped("entry", "", "", nil)
+		} else {
+			a.resume(runContinue)
+		}
+	case "threads":
+		s.Respond(req, godap.ThreadsResponseBody{Threads: []godap.Thread{{Id: 1, Name: "main"}}})
+	case "stackTrace":
+		a.stackTrace(s, req)
+	case "scopes":
+		a.scopes(s, req)
+	case "variables":
+		a.variables(s, req)
+	case "evaluate":
+		a.evaluate(s, req)
+	case "setVariable":
+		a.setVariable(s, req)
+	case "continue":
+		if !a.requireStopped(s, req) {
+			return
+		}
+		s.Respond(req, godap.ContinueResponseBody{AllThreadsContinued: true})
+		a.resume(runContinue)
+	case "next", "stepIn", "stepOut":
+		if !a.requireStopped(s, req) {
+			return
+		}
+		s.Respond(req, nil)
+		a.resume(map[string]stepMode{"next": runNext, "stepIn": runStepIn, "stepOut": runStepOut}[req.Command])
+	case "pause":
+		a.mu.Lock()
+		a.pause = true
+		a.mu.Unlock()
+		s.Respond(req, nil)
+	case "exceptionInfo":
+		a.mu.Lock()
+		text := ""
+		if a.mach != nil {
+			text = a.mach.thrown
+		}
+		a.mu.Unlock()
+		s.Respond(req, godap.ExceptionInfoResponseBody{ExceptionId: "MockError", Description: text, BreakMode: "unhandled"})
+	case "source":
+		a.mu.Lock()
+		content := ""
+		if a.prog != nil {
+			content = strings.Join(a.prog.lines, "\n")
+		}
+		a.mu.Unlock()
+		s.Respond(req, godap.SourceResponseBody{Content: content})
+	case "disconnect", "terminate":
+		a.shutdown()
+		s.Respond(req, nil)
+		if req.Command == "terminate" {
+			s.Event("terminated", godap.TerminatedEventBody{})
+		}
+	default:
+		s.RespondError(req, fmt.Sprintf("the mock adapter does not support %q", req.Command))
+	}
+}
+
+func (a *adapter) launch(s *dap.ServerConn, req *dap.Message) {
+	var args struct {
+		Program     string   `json:"program"`
+		Args        []string `json:"args"`
+		StopOnEntry bool     `json:"stopOnEntry"`
+	}
+	if err := dap.DecodeArgs(req, &args); err != nil {
+		s.RespondError(req, err.Error())
+		return
+	}
+	if args.Program == "" {
+		s.RespondError(req, "program is required: the path of a .mock file")
+		return
+	}
+	abs, _ := filepath.Abs(args.Program)
+	p, err := loadProgram(abs)
+	if err != nil {
+		s.RespondError(req, "cannot load program: "+err.Error())
+		return
+	}
+	a.mu.Lock()
+	a.prog, a.args, a.entry, a.attached = p, args.Args, args.StopOnEntry, req.Command == "attach"
+	a.mach = newMachine(p, args.Args, a.emitOutput)
+	a.launched = true
+	a.mu.Unlock()
+	s.Respond(req, nil)
+	s.Event("initialized", nil)
+	s.Event("process", godap.ProcessEventBody{Name: abs, StartMethod: req.Command, IsLocalProcess: true})
+	s.Event("thread", godap.ThreadEventBody{Reason: "started", ThreadId: 1})
+}
+
+func (a *adapter) emitOutput(category, text string) {
+	if s := a.conn(); s != nil {
+		s.Event("output", godap.OutputEventBody{Category: category, Output: text})
+	}
+}
+
+func (a *adapter) conn() *dap.ServerConn {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.s
+}
+
+func (a *adapter) setBreakpoints(s *dap.ServerConn, req *dap.Message) {
+	var args godap.SetBreakpointsArguments
+	if err := dap.DecodeArgs(req, &args); err != nil {
+		s.RespondError(req, err.Error())
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	// The mock debugs one program; breakpoints of other files never verify.
+	var lines map[int]bool
+	same := a.prog != nil && samePath(args.Source.Path, a.prog.path)
+	if same {
+		lines = a.prog.codeLines()
+	} else if a.prog == nil {
+		if p, err := loadProgram(args.Source.Path); err == nil {
+			lines = p.codeLines()
+			same = true
+		}
+	}
+	if a.bpLines == nil {
+		a.bpLines = map[int][]int{}
+	}
+	for line, ids := range a.bpLines {
+		for _, id := range ids {
+			delete(a.bps, id)
+		}
+		delete(a.bpLines, line)
+	}
+	out := make([]godap.Breakpoint, 0, len(args.Breakpoints))
+	for _, sb := range args.Breakpoints {
+		a.nextBP++
+		bp := godap.Breakpoint{Id: a.nextBP, Line: sb.Line, Source: &godap.Source{Path: args.Source.Path}}
+		line := sb.Line
+		if same && !lines[line] {
+			// Move to the next line with code, like real adapters do.
+			moved := 0
+			for l := line + 1; l <= line+20; l++ {
+				if lines[l] {
+					moved = l
+					break
+				}
+			}
+			line = moved
+		}
+		if !same || line == 0 {
+			bp.Verified = false
+			bp.Message = fmt.Sprintf("no code at line %d", sb.Line)
+			if !same {
+				bp.Message = "not part of the program being debugged"
+			}
+		} else {
+			bp.Verified = true
+			bp.Line = line
+			a.bps[bp.Id] = &breakpoint{id: bp.Id, line: line, condition: sb.Condition, hit: sb.HitCondition, logMsg: sb.LogMessage}
+			a.bpLines[line] = append(a.bpLines[line], bp.Id)
+		}
+		out = append(out, bp)
+	}
+	s.Respond(req, godap.SetBreakpointsResponseBody{Breakpoints: out})
+}
+
+func samePath(a, b string) bool {
+	ca, _ := filepath.Abs(a)
+	cb, _ := filepath.Abs(b)
+	return filepath.Clean(ca) == filepath.Clean(cb)
+}
+
+func (a *adapter) setFunctionBreakpoints(s *dap.ServerConn, req *dap.Message) {
+	var args godap.SetFunctionBreakpointsArguments
+	if err := dap.DecodeArgs(req, &args); err != nil {
+		s.RespondError(req, err.Error())
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.funcBPs = map[string]bool{}
+	out := make([]godap.Breakpoint, 0, len(args.Breakpoints))
+	for _, fb := range args.Breakpoints {
+		a.nextBP++
+		bp := godap.Breakpoint{Id: a.nextBP}
+		if a.prog != nil {
+			if fn, ok := a.prog.funcs[fb.Name]; ok {
+				bp.Verified, bp.Line = true, fn.line
+				a.funcBPs[fb.Name] = true
+			} else {
+				bp.Message = "no function " + fb.Name
+			}
+		}
+		out = append(out, bp)
+	}
+	s.Respond(req, godap.SetFunctionBreakpointsResponseBody{Breakpoints: out})
+}
+
+func (a *adapter) requireStopped(s *dap.ServerConn, req *dap.Message) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case a.mach == nil || a.ended:
+		s.RespondError(req, "the program is not running")
+		return false
+	case a.running:
+		s.RespondError(req, "the program is running; pause it first")
+		return false
+	}
+	return true
+}
+
+// resume starts the runner. The runner owns the machine until it stops.
+func (a *adapter) resume(mode stepMode) {
+	a.mu.Lock()
+	if a.mach == nil || a.running || a.ended {
+		a.mu.Unlock()
+		return
+	}
+	a.running, a.pause = true, false
+	a.refs, a.nextRef = map[int]any{}, 0
+	ctx, cancel := context.WithCancel(context.Background())
+	a.cancel = cancel
+	mach := a.mach
+	h := hooks{
+		breakAt:   a.breakAt,
+		breakFunc: func(name string) bool { a.mu.Lock(); defer a.mu.Unlock(); return a.funcBPs[name] },
+		breakExc: func(uncaught bool) bool {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			return a.excFilter["all"] || uncaught && a.excFilter["uncaught"]
+		},
+		paused: func() bool { a.mu.Lock(); defer a.mu.Unlock(); return a.pause },
+	}
+	a.wg.Add(1)
+	a.mu.Unlock()
+	a.conn().Event("continued", godap.ContinuedEventBody{ThreadId: 1, AllThreadsContinued: true})
+	go func() {
+		defer a.wg.Done()
+		ev := mach.run(ctx, mode, h)
+		a.mu.Lock()
+		a.running = false
+		a.mu.Unlock()
+		if ev.done {
+			a.finish(ev.exitCode)
+			return
+		}
+		a.stopped(ev.reason, ev.description, ev.text, ev.bpIDs)
+	}()
+}
+
+// breakAt decides whether a breakpoint on line stops, counting hits and
+// printing log points.
+func (a *adapter) breakAt(line int, vars lookup) (bool, []int) {
+	a.mu.Lock()
+	ids := append([]int(nil), a.bpLines[line]...)
+	a.mu.Unlock()
+	var hit []int
+	for _, id := range ids {
+		a.mu.Lock()
+		bp := a.bps[id]
+		a.mu.Unlock()
+		if bp == nil {
+			continue
+		}
+		if bp.condition != "" {
+			v, err := evalExpr(bp.condition, vars)
+			if err != nil || !truthy(v) {
+				continue
+			}
+		}
+		bp.hits++
+		if bp.hit != "" && !hitMatches(bp.hit, bp.hits) {
+			continue
+		}
+		if bp.logMsg != "" {
+			a.emitOutput("console", interpolate(bp.logMsg, vars)+"\n")
+			continue
+		}
+		hit = append(hit, id)
+	}
+	return len(hit) > 0, hit
+}
+
+// hitMatches understands "N", "==N", ">=N", ">N", "%N".
+func hitMatches(cond string, hits int) bool {
+	cond = strings.TrimSpace(cond)
+	op := strings.TrimRight(cond, "0123456789 ")
+	n, err := strconv.Atoi(strings.TrimSpace(cond[len(op):]))
+	if err != nil {
+		return true
+	}
+	switch strings.TrimSpace(op) {
+	case "", "==", "=":
+		return hits == n
+	case ">=":
+		return hits >= n
+	case ">":
+		return hits > n
+	case "<":
+		return hits < n
+	case "<=":
+		return hits <= n
+	case "%":
+		return n > 0 && hits%n == 0
+	}
+	return true
+}
+
+func (a *adapter) stopped(reason, description, text string, ids []int) {
+	a.conn().Event("stopped", godap.StoppedEventBody{Reason: reason, ThreadId: 1, AllThreadsStopped: true,
+		Description: description, Text: text, HitBreakpointIds: ids})
+}
+
+func (a *adapter) finish(code int) {
+	a.mu.Lock()
+	if a.ended {
+		a.mu.Unlock()
+		return
+	}
+	a.ended = true
+	a.mu.Unlock()
+	s := a.conn()
+	s.Event("thread", godap.ThreadEventBody{Reason: "exited", ThreadId: 1})
+	s.Event("exited", godap.ExitedEventBody{ExitCode: code})
+	s.Event("terminated", godap.TerminatedEventBody{})
+}
+
+func (a *adapter) shutdown() {
+	a.mu.Lock()
+	a.ended = true
+	cancel := a.cancel
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	a.wg.Wait()
+}
+
+// inspect runs f with the machine while it is stopped.
+func (a *adapter) inspect(s *dap.ServerConn, req *dap.Message, f func(m *machine) (any, error)) {
+	a.mu.Lock()
+	if a.mach == nil || a.running || a.ended || len(a.mach.frames) == 0 {
+		a.mu.Unlock()
+		s.RespondError(req, "the program is not stopped")
+		return
+	}
+	body, err := f(a.mach)
+	a.mu.Unlock()
+	if err != nil {
+		s.RespondError(req, err.Error())
+		return
+	}
+	s.Respond(req, body)
+}
+
+func (a *adapter) stackTrace(s *dap.ServerConn, req *dap.Message) {
+	a.inspect(s, req, func(m *machine) (any, error) {
+		var frames []godap.StackFrame
+		for _, f := range m.stack() {
+			frames = append(frames, godap.StackFrame{Id: f.id, Name: f.name(), Line: m.lineOf(f), Column: 1,
+				Source: &godap.Source{Name: filepath.Base(m.prog.path), Path: m.prog.path}})
+		}
+		return godap.StackTraceResponseBody{StackFrames: frames, TotalFrames: len(frames)}, nil
+	})
+}
+
+func (a *adapter) ref(v any) int {
+	a.nextRef++
+	a.refs[a.nextRef] = v
+	return a.nextRef
+}
+
+func (a *adapter) scopes(s *dap.ServerConn, req *dap.Message) {
+	var args godap.ScopesArguments
+	_ = dap.DecodeArgs(req, &args)
+	a.inspect(s, req, func(m *machine) (any, error) {
+		f, err := m.frameByID(args.FrameId)
+		if err != nil {
+			return nil, err
+		}
+		scopes := []godap.Scope{{Name: "Locals", PresentationHint: "locals", VariablesReference: a.ref(scopeRef{f: f}), NamedVariables: len(f.locals)}}
+		if f != m.frames[0] {
+			scopes = append(scopes, godap.Scope{Name: "Globals", VariablesReference: a.ref(scopeRef{f: m.frames[0], global: true}), NamedVariables: len(m.frames[0].locals), Expensive: false})
+		}
+		return godap.ScopesResponseBody{Scopes: scopes}, nil
+	})
+}
+
+func (a *adapter) variable(name string, v value) godap.Variable {
+	out := godap.Variable{Name: name, Value: formatValue(v), Type: typeName(v), EvaluateName: name}
+	if l, ok := v.([]value); ok && len(l) > 0 {
+		out.VariablesReference = a.ref(l)
+		out.IndexedVariables = len(l)
+	}
+	return out
+}
+
+func (a *adapter) variables(s *dap.ServerConn, req *dap.Message) {
+	var args godap.VariablesArguments
+	_ = dap.DecodeArgs(req, &args)
+	a.inspect(s, req, func(m *machine) (any, error) {
+		vars := []godap.Variable{}
+		switch x := a.refs[args.VariablesReference].(type) {
+		case scopeRef:
+			for _, n := range x.f.localNames() {
+				vars = append(vars, a.variable(n, x.f.locals[n]))
+			}
+		case []value:
+			start, count := args.Start, args.Count
+			if count <= 0 || start+count > len(x) {
+				count = len(x) - start
+			}
+			for i := start; i < start+count && i >= 0; i++ {
+				vars = append(vars, a.variable(fmt.Sprintf("[%d]", i), x[i]))
+			}
+		default:
+			return nil, fmt.Errorf("unknown variablesReference %d", args.VariablesReference)
+		}
+		return godap.VariablesResponseBody{Variables: vars}, nil
+	})
+}
+
+func (a *adapter) evaluate(s *dap.ServerConn, req *dap.Message) {
+	var args godap.EvaluateArguments
+	_ = dap.DecodeArgs(req, &args)
+	a.inspect(s, req, func(m *machine) (any, error) {
+		f := m.top()
+		if args.FrameId != 0 {
+			var err error
+			if f, err = m.frameByID(args.FrameId); err != nil {
+				return nil, err
+			}
+		}
+		v, err := evalExpr(args.Expression, m.lookupIn(f))
+		if err != nil {
+			return nil, err
+		}
+		vv := a.variable(args.Expression, v)
+		return godap.EvaluateResponseBody{Result: vv.Value, Type: vv.Type, VariablesReference: vv.VariablesReference}, nil
+	})
+}
+
+func (a *adapter) setVariable(s *dap.ServerConn, req *dap.Message) {
+	var args godap.SetVariableArguments
+	_ = dap.DecodeArgs(req, &args)
+	a.inspect(s, req, func(m *machine) (any, error) {
+		sc, ok := a.refs[args.VariablesReference].(scopeRef)
+		if !ok {
+			return nil, fmt.Errorf("variablesReference %d is not a scope", args.VariablesReference)
+		}
+		if _, ok := sc.f.locals[args.Name]; !ok {
+			return nil, fmt.Errorf("no variable %q in this scope", args.Name)
+		}
+		v, err := evalExpr(args.Value, m.lookupIn(sc.f))
+		if err != nil {
+			return nil, err
+		}
+		sc.f.locals[args.Name] = v
+		return godap.SetVariableResponseBody{Value: formatValue(v), Type: typeName(v)}, nil
+	})
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/dbg-dev/dbg/sessions"
+)
+
+type mcpOptions struct {
+	project string
+}
+
+func newMCPCmd(e *env) *cobra.Command {
+	opts := &mcpOptions{}
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the MCP tools over stdio",
+		Long:  "Serve every dbg tool to an MCP client over stdin/stdout. Sessions, adapters and debuggees end when the client disconnects.",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runMCP(cmd.Context(), e, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
+	return cmd
+}
+
+// newServer builds the MCP server with every capability's tools.
+func newServer(e *env, m *sessions.Manager) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg", Version: version}, &mcp.ServerOptions{
+		Instructions: "dbg debugs programs in many languages. Typical flow: create_debug_session → set_breakpoint → start_debugging → (wait_for_stop) → get_stack_trace / get_local_variables / evaluate_expression → step_over / continue_execution → close_debug_session. get_debug_tools_status says what to do next.",
+	})
+	tb := sessions.NewToolbox(srv, e.now)
+	sessions.RegisterTools(tb, m)
+	sessions.RegisterStatusTool(tb, m)
+	registerCapabilities(tb, m, e)
+	return srv
+}
+
+func runMCP(ctx context.Context, e *env, opts *mcpOptions) error {
+	m := e.newManager(opts.project)
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		m.Shutdown(sctx)
+	}()
+	srv := newServer(e, m)
+	return srv.Run(ctx, &mcp.StdioTransport{})
+}

@@ -1,0 +1,372 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	godap "github.com/google/go-dap"
+)
+
+// Breakpoint is a breakpoint as dbg tracks it. IDs are dbg's own and stay
+// stable across adapter restarts; the adapter's ids are mapped to them.
+type Breakpoint struct {
+	ID           int    `json:"id"`
+	File         string `json:"file,omitempty"`
+	Line         int    `json:"line,omitempty"`
+	Function     string `json:"function,omitempty"`
+	Condition    string `json:"condition,omitempty"`
+	HitCondition string `json:"hitCondition,omitempty"`
+	LogMessage   string `json:"logMessage,omitempty"`
+	Verified     bool   `json:"verified"`
+	ActualLine   int    `json:"actualLine,omitempty"` // where the adapter put it, when moved
+	Message      string `json:"message,omitempty"`    // why it is not verified
+	LineText     string `json:"lineText,omitempty"`   // the source text of the line
+
+	adapterID int
+}
+
+// breakpointSet holds a session's breakpoints. It is guarded by the
+// session's mu.
+type breakpointSet struct {
+	next   int
+	byFile map[string][]*Breakpoint
+	funcs  []*Breakpoint
+}
+
+func newBreakpointSet() *breakpointSet { return &breakpointSet{byFile: map[string][]*Breakpoint{}} }
+
+func (b *breakpointSet) all() []Breakpoint {
+	var out []Breakpoint
+	files := make([]string, 0, len(b.byFile))
+	for f := range b.byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		for _, bp := range b.byFile[f] {
+			out = append(out, *bp)
+		}
+	}
+	for _, bp := range b.funcs {
+		out = append(out, *bp)
+	}
+	return out
+}
+
+func (b *breakpointSet) byAdapterID(id int) *Breakpoint {
+	for _, list := range b.byFile {
+		for _, bp := range list {
+			if bp.adapterID == id {
+				return bp
+			}
+		}
+	}
+	for _, bp := range b.funcs {
+		if bp.adapterID == id {
+			return bp
+		}
+	}
+	return nil
+}
+
+// BreakpointSpec is a breakpoint to add.
+type BreakpointSpec struct {
+	File         string
+	Line         int
+	Function     string
+	Condition    string
+	HitCondition string
+	LogMessage   string
+}
+
+// SetBreakpoint adds a breakpoint. Before the session starts it is kept
+// and sent at launch; after, it is sent at once and the answer says
+// whether the adapter verified it and where it really is.
+func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
+	if spec.Function == "" {
+		if spec.File == "" || spec.Line <= 0 {
+			return Breakpoint{}, NewError(CodeInvalidArgument, "file and a positive line are required (or function for a function breakpoint)", "pass file (absolute or relative to the working directory) and line (1-based)")
+		}
+		abs, err := filepath.Abs(spec.File)
+		if err != nil {
+			return Breakpoint{}, NewError(CodeInvalidArgument, err.Error(), "pass an absolute file path")
+		}
+		st, err := os.Stat(abs)
+		if err != nil || st.IsDir() {
+			return Breakpoint{}, NewError(CodeInvalidArgument, fmt.Sprintf("file %s does not exist", abs), "pass the path of an existing source file")
+		}
+		if n := countLines(abs); n > 0 && spec.Line > n {
+			return Breakpoint{}, NewError(CodeInvalidArgument, fmt.Sprintf("line %d is past the end of %s (%d lines)", spec.Line, filepath.Base(abs), n), "pick a line between 1 and "+fmt.Sprint(n))
+		}
+		spec.File = abs
+	}
+	s.mu.Lock()
+	s.bps.next++
+	bp := &Breakpoint{ID: s.bps.next, File: spec.File, Line: spec.Line, Function: spec.Function,
+		Condition: spec.Condition, HitCondition: spec.HitCondition, LogMessage: spec.LogMessage}
+	if bp.File != "" {
+		bp.LineText = sourceLine(bp.File, bp.Line)
+		s.bps.byFile[bp.File] = append(s.bps.byFile[bp.File], bp)
+	} else {
+		s.bps.funcs = append(s.bps.funcs, bp)
+	}
+	live := s.conn != nil && s.state != StateTerminated && s.state != StateInitializing
+	if !live {
+		bp.Message = "pending: sent to the adapter when the session starts"
+	}
+	s.mu.Unlock()
+	if live {
+		var err error
+		if bp.File != "" {
+			err = s.syncFile(ctx, bp.File)
+		} else {
+			err = s.syncFunctions(ctx)
+		}
+		if err != nil {
+			return Breakpoint{}, err
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return *bp, nil
+}
+
+// RemoveBreakpoint removes one breakpoint by id.
+func (s *Session) RemoveBreakpoint(ctx context.Context, id int) error {
+	s.mu.Lock()
+	file, found, isFunc := "", false, false
+	for f, list := range s.bps.byFile {
+		for i, bp := range list {
+			if bp.ID == id {
+				s.bps.byFile[f] = append(list[:i:i], list[i+1:]...)
+				file, found = f, true
+				break
+			}
+		}
+	}
+	for i, bp := range s.bps.funcs {
+		if bp.ID == id {
+			s.bps.funcs = append(s.bps.funcs[:i:i], s.bps.funcs[i+1:]...)
+			found, isFunc = true, true
+			break
+		}
+	}
+	live := s.conn != nil && s.state != StateTerminated
+	var ids []string
+	for _, bp := range s.bps.all() {
+		ids = append(ids, fmt.Sprint(bp.ID))
+	}
+	s.mu.Unlock()
+	if !found {
+		return NewError(CodeInvalidArgument, fmt.Sprintf("no breakpoint %d", id), "use an id from list_breakpoints").WithOptions(ids...)
+	}
+	if !live {
+		return nil
+	}
+	if isFunc {
+		return s.syncFunctions(ctx)
+	}
+	return s.syncFile(ctx, file)
+}
+
+// ClearBreakpoints removes every breakpoint (of one file when file != "").
+func (s *Session) ClearBreakpoints(ctx context.Context, file string) (int, error) {
+	s.mu.Lock()
+	var files []string
+	n := 0
+	for f, list := range s.bps.byFile {
+		if file == "" || sameFile(f, file) {
+			n += len(list)
+			s.bps.byFile[f] = nil
+			files = append(files, f)
+		}
+	}
+	funcs := file == "" && len(s.bps.funcs) > 0
+	if file == "" {
+		n += len(s.bps.funcs)
+		s.bps.funcs = nil
+	}
+	live := s.conn != nil && s.state != StateTerminated
+	s.mu.Unlock()
+	if !live {
+		return n, nil
+	}
+	for _, f := range files {
+		if err := s.syncFile(ctx, f); err != nil {
+			return n, err
+		}
+	}
+	if funcs {
+		return n, s.syncFunctions(ctx)
+	}
+	return n, nil
+}
+
+// Breakpoints lists the session's breakpoints.
+func (s *Session) Breakpoints() []Breakpoint {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bps.all()
+}
+
+// syncFile sends a file's breakpoints and records the adapter's answer.
+func (s *Session) syncFile(ctx context.Context, file string) error {
+	s.mu.Lock()
+	list := append([]*Breakpoint(nil), s.bps.byFile[file]...)
+	quirks := s.adapter.Quirks()
+	s.mu.Unlock()
+	src := []godap.SourceBreakpoint{}
+	for _, bp := range list {
+		src = append(src, godap.SourceBreakpoint{Line: bp.Line, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage})
+	}
+	if len(src) == 0 && quirks.EmptyBreakpointsDoNotClear {
+		// The adapter ignores an empty list: park one unverifiable
+		// breakpoint past the end of the file instead.
+		src = append(src, godap.SourceBreakpoint{Line: countLines(file) + 1000})
+	}
+	var body godap.SetBreakpointsResponseBody
+	args := godap.SetBreakpointsArguments{Source: godap.Source{Path: file, Name: filepath.Base(file)}, Breakpoints: src}
+	if err := s.request(ctx, "setBreakpoints", args, &body); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, bp := range list {
+		if i < len(body.Breakpoints) {
+			applyAdapterBreakpoint(bp, body.Breakpoints[i])
+		}
+	}
+	return nil
+}
+
+func (s *Session) syncFunctions(ctx context.Context) error {
+	s.mu.Lock()
+	list := append([]*Breakpoint(nil), s.bps.funcs...)
+	supported := s.caps.SupportsFunctionBreakpoints
+	s.mu.Unlock()
+	if !supported {
+		if len(list) == 0 {
+			return nil
+		}
+		return NewError(CodeInvalidArgument, "this adapter does not support function breakpoints", "set a line breakpoint at the function's first line instead")
+	}
+	fbs := []godap.FunctionBreakpoint{}
+	for _, bp := range list {
+		fbs = append(fbs, godap.FunctionBreakpoint{Name: bp.Function, Condition: bp.Condition, HitCondition: bp.HitCondition})
+	}
+	var body godap.SetFunctionBreakpointsResponseBody
+	if err := s.request(ctx, "setFunctionBreakpoints", godap.SetFunctionBreakpointsArguments{Breakpoints: fbs}, &body); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, bp := range list {
+		if i < len(body.Breakpoints) {
+			applyAdapterBreakpoint(bp, body.Breakpoints[i])
+		}
+	}
+	return nil
+}
+
+func applyAdapterBreakpoint(bp *Breakpoint, ab godap.Breakpoint) {
+	bp.adapterID = ab.Id
+	bp.Verified = ab.Verified
+	bp.Message = ab.Message
+	if ab.Line > 0 && ab.Line != bp.Line {
+		bp.ActualLine = ab.Line
+		if bp.File != "" {
+			bp.LineText = sourceLine(bp.File, ab.Line)
+		}
+	} else {
+		bp.ActualLine = 0
+	}
+	if !bp.Verified && bp.Message == "" {
+		bp.Message = "not verified by the adapter yet (the code may not be loaded, or the line has no code)"
+	}
+}
+
+// syncAll sends every breakpoint and the exception filters (at launch).
+func (s *Session) syncAll(ctx context.Context) error {
+	s.mu.Lock()
+	files := make([]string, 0, len(s.bps.byFile))
+	for f := range s.bps.byFile {
+		files = append(files, f)
+	}
+	hasFuncs := len(s.bps.funcs) > 0
+	s.mu.Unlock()
+	sort.Strings(files)
+	for _, f := range files {
+		if err := s.syncFile(ctx, f); err != nil {
+			return err
+		}
+	}
+	if hasFuncs {
+		if err := s.syncFunctions(ctx); err != nil {
+			return err
+		}
+	}
+	return s.syncExceptions(ctx)
+}
+
+// SetExceptionBreakpoints sets the exception mode: "all", "uncaught" or
+// "none", or explicit adapter filter ids.
+func (s *Session) SetExceptionBreakpoints(ctx context.Context, mode string, filters []string) ([]string, error) {
+	if filters == nil {
+		switch mode {
+		case "all", "uncaught", "none", "":
+		default:
+			return nil, NewError(CodeInvalidArgument, fmt.Sprintf("breakOnExceptions %q is not one of all, uncaught, none", mode), "pass all, uncaught or none, or explicit filters")
+		}
+	}
+	s.mu.Lock()
+	s.excMode = mode
+	if filters != nil {
+		s.excMode = "filters:" + strings.Join(filters, ",")
+	}
+	live := s.conn != nil && s.state != StateTerminated
+	s.mu.Unlock()
+	if !live {
+		return s.exceptionFilters(), nil
+	}
+	return s.exceptionFilters(), s.syncExceptions(ctx)
+}
+
+func (s *Session) exceptionFilters() []string {
+	s.mu.Lock()
+	mode := s.excMode
+	s.mu.Unlock()
+	if rest, ok := strings.CutPrefix(mode, "filters:"); ok {
+		if rest == "" {
+			return []string{}
+		}
+		return strings.Split(rest, ",")
+	}
+	if mode == "" {
+		mode = "none"
+	}
+	f := s.adapter.ExceptionFilters(mode)
+	if f == nil {
+		f = []string{}
+	}
+	return f
+}
+
+func (s *Session) syncExceptions(ctx context.Context) error {
+	s.mu.Lock()
+	offered := len(s.caps.ExceptionBreakpointFilters) > 0
+	s.mu.Unlock()
+	if !offered {
+		return nil
+	}
+	return s.request(ctx, "setExceptionBreakpoints", godap.SetExceptionBreakpointsArguments{Filters: s.exceptionFilters()}, nil)
+}
+
+func sameFile(a, b string) bool {
+	aa, _ := filepath.Abs(a)
+	bb, _ := filepath.Abs(b)
+	return aa == bb
+}

@@ -1,0 +1,158 @@
+package sessions
+
+import (
+	"fmt"
+	"strings"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// onEvent runs on the DAP read goroutine: it updates state and wakes
+// waiters, and never sends requests.
+func (s *Session) onEvent(m *dap.Message) {
+	switch m.Event {
+	case "initialized":
+		s.mu.Lock()
+		if s.initDone != nil {
+			select {
+			case <-s.initDone:
+			default:
+				close(s.initDone)
+			}
+		}
+		s.mu.Unlock()
+	case "stopped":
+		var b godap.StoppedEventBody
+		_ = m.DecodeBody(&b)
+		s.onStopped(b)
+	case "continued":
+		var b godap.ContinuedEventBody
+		_ = m.DecodeBody(&b)
+		s.mu.Lock()
+		if s.state == StatePaused {
+			s.setStateLocked(StateRunning, "")
+		}
+		s.mu.Unlock()
+	case "output":
+		var b godap.OutputEventBody
+		_ = m.DecodeBody(&b)
+		cat := b.Category
+		if cat == "" {
+			cat = "console"
+		}
+		if cat == "telemetry" {
+			return
+		}
+		s.output.Write(cat, b.Output)
+		s.mu.Lock()
+		s.notifyLocked()
+		s.mu.Unlock()
+	case "process":
+		var b godap.ProcessEventBody
+		_ = m.DecodeBody(&b)
+		if b.SystemProcessId > 0 {
+			s.mu.Lock()
+			s.pid = b.SystemProcessId
+			s.mu.Unlock()
+		}
+	case "thread":
+		var b godap.ThreadEventBody
+		_ = m.DecodeBody(&b)
+		s.mu.Lock()
+		if b.Reason == "exited" {
+			delete(s.threads, b.ThreadId)
+		} else {
+			s.threads[b.ThreadId] = ""
+		}
+		s.mu.Unlock()
+	case "breakpoint":
+		var b godap.BreakpointEventBody
+		_ = m.DecodeBody(&b)
+		s.mu.Lock()
+		if bp := s.bps.byAdapterID(b.Breakpoint.Id); bp != nil && b.Reason != "removed" {
+			applyAdapterBreakpoint(bp, b.Breakpoint)
+		}
+		s.mu.Unlock()
+	case "exited":
+		var b godap.ExitedEventBody
+		_ = m.DecodeBody(&b)
+		s.mu.Lock()
+		code := b.ExitCode
+		s.exitCode = &code
+		s.notifyLocked()
+		s.mu.Unlock()
+	case "terminated":
+		s.output.Flush()
+		s.mu.Lock()
+		reason := "the program ended"
+		if s.exitCode != nil {
+			reason = fmt.Sprintf("the program exited with code %d", *s.exitCode)
+		}
+		s.setStateLocked(StateTerminated, reason)
+		s.mu.Unlock()
+	}
+}
+
+func (s *Session) onStopped(b godap.StoppedEventBody) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	reason := s.adapter.StopReason(b.Reason)
+	if s.adapter.Quirks().RepeatedPauseStops && reason == "pause" && s.state == StatePaused &&
+		s.lastStop != nil && s.lastStop.Reason == "pause" {
+		return
+	}
+	if s.state == StateTerminated {
+		return
+	}
+	var ids []int
+	for _, aid := range b.HitBreakpointIds {
+		if bp := s.bps.byAdapterID(aid); bp != nil {
+			ids = append(ids, bp.ID)
+		}
+	}
+	tid := b.ThreadId
+	if tid == 0 && s.lastStop != nil {
+		tid = s.lastStop.ThreadID
+	}
+	if tid == 0 {
+		for id := range s.threads {
+			if tid == 0 || id < tid {
+				tid = id
+			}
+		}
+	}
+	s.stopSeq++
+	s.lastStop = &StopInfo{Reason: reason, ThreadID: tid, Description: b.Description, Text: strings.TrimSpace(b.Text),
+		HitBreakpoint: ids, Time: s.m.cfg.Now()}
+	s.setStateLocked(StatePaused, "")
+}
+
+// onConnClosed runs when the adapter's stream ends.
+func (s *Session) onConnClosed(c *dap.Conn) {
+	<-c.Done()
+	s.output.Flush()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn != c || s.state == StateTerminated {
+		return
+	}
+	reason := "the debug adapter exited"
+	if s.exitCode != nil {
+		reason = fmt.Sprintf("the program exited with code %d", *s.exitCode)
+	} else if s.ep != nil && s.ep.Process != nil {
+		if tail := strings.TrimSpace(s.ep.Process.StderrTail()); tail != "" {
+			reason += ": " + lastLines(tail, 5)
+		}
+	}
+	s.setStateLocked(StateTerminated, reason)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,309 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	godap "github.com/google/go-dap"
+)
+
+// ExecResult is the answer of continue, step, pause and wait: where the
+// session stands when the call returns. Pending means the operation is
+// still under way (the program is running) and wait_for_stop will report
+// its end.
+type ExecResult struct {
+	State    State        `json:"state"`
+	Pending  bool         `json:"pending,omitempty"`
+	LastStop *StopInfo    `json:"lastStop,omitempty"`
+	Source   []SourceLine `json:"source,omitempty"` // lines around the stop
+	ExitCode *int         `json:"exitCode,omitempty"`
+	Reason   string       `json:"reason,omitempty"`
+	Message  string       `json:"message,omitempty"`
+}
+
+// Default grace periods of operations that wait for a stop.
+const (
+	stepGrace  = 3 * time.Second
+	pauseGrace = 3 * time.Second
+)
+
+// waitStop blocks until a stop newer than seq (with its location
+// resolved) or the end of the session, or ctx. It returns the session
+// summary and whether the wait ended by a stop or an end.
+func (s *Session) waitStop(ctx context.Context, seq int) (SessionInfo, bool) {
+	for {
+		s.mu.Lock()
+		st, cur, ch := s.state, s.stopSeq, s.changed
+		s.mu.Unlock()
+		if st == StateTerminated || st == StateError {
+			return s.Info(), true
+		}
+		if st == StatePaused && cur > seq {
+			s.resolveStop(ctx)
+			return s.Info(), true
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return s.Info(), false
+		}
+	}
+}
+
+// resolveStop fills in the location (and exception text) of the last
+// stop, once per stop.
+func (s *Session) resolveStop(ctx context.Context) {
+	s.mu.Lock()
+	ls, seq := s.lastStop, s.stopSeq
+	excInfo := s.caps.SupportsExceptionInfoRequest
+	s.mu.Unlock()
+	if ls == nil || ls.Location != nil {
+		return
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	var body godap.StackTraceResponseBody
+	loc := &Location{}
+	if err := s.request(rctx, "stackTrace", godap.StackTraceArguments{ThreadId: ls.ThreadID, Levels: 20}, &body); err == nil {
+		if f := firstUserFrame(body.StackFrames); f != nil {
+			loc = frameLocation(*f)
+		}
+	}
+	text := ls.Text
+	if ls.Reason == "exception" && excInfo {
+		var ei godap.ExceptionInfoResponseBody
+		if err := s.request(rctx, "exceptionInfo", godap.ExceptionInfoArguments{ThreadId: ls.ThreadID}, &ei); err == nil {
+			text = firstNonEmpty(ei.Description, firstNonEmpty(text, ei.ExceptionId))
+			if ei.ExceptionId != "" && ei.Description != "" {
+				text = ei.ExceptionId + ": " + ei.Description
+			}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopSeq == seq && s.lastStop != nil {
+		cp := *s.lastStop
+		cp.Location = loc
+		cp.Text = text
+		s.lastStop = &cp
+	}
+}
+
+// firstUserFrame skips frames without source (runtime internals).
+func firstUserFrame(frames []godap.StackFrame) *godap.StackFrame {
+	for i := range frames {
+		if frames[i].Source != nil && frames[i].Source.Path != "" && frames[i].Line > 0 {
+			return &frames[i]
+		}
+	}
+	if len(frames) > 0 {
+		return &frames[0]
+	}
+	return nil
+}
+
+func frameLocation(f godap.StackFrame) *Location {
+	loc := &Location{Line: f.Line, Column: f.Column, Function: f.Name}
+	if f.Source != nil {
+		loc.File = f.Source.Path
+		if loc.File == "" {
+			loc.File = f.Source.Name
+		}
+		loc.Text = sourceLine(loc.File, f.Line)
+	}
+	return loc
+}
+
+// currentThread is the thread of the last stop, else any known thread.
+func (s *Session) currentThread() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lastStop != nil && s.lastStop.ThreadID != 0 {
+		return s.lastStop.ThreadID
+	}
+	best := 0
+	for id := range s.threads {
+		if best == 0 || id < best {
+			best = id
+		}
+	}
+	if best == 0 {
+		best = 1
+	}
+	return best
+}
+
+// result turns a wait outcome into an ExecResult.
+func (s *Session) result(info SessionInfo, done bool) *ExecResult {
+	r := &ExecResult{State: info.State, LastStop: info.LastStop, ExitCode: info.ExitCode}
+	switch {
+	case info.State == StateTerminated || info.State == StateError:
+		r.Reason = info.Reason
+		r.Message = info.Reason
+	case info.State == StatePaused && done:
+		if l := info.LastStop.Location; l != nil && l.File != "" {
+			r.Source, _ = SourceContext(l.File, l.Line, 3)
+			r.Message = fmt.Sprintf("stopped (%s) at %s:%d", info.LastStop.Reason, l.File, l.Line)
+		} else {
+			r.Message = "stopped (" + info.LastStop.Reason + ")"
+		}
+	default:
+		r.State = StateRunning
+		r.Pending = true
+		r.Message = "running; call wait_for_stop to wait for the next stop"
+	}
+	return r
+}
+
+// requirePaused returns the stop sequence and thread to act on.
+func (s *Session) requirePaused(threadID int) (int, int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch s.state {
+	case StatePaused:
+	case StateRunning:
+		return 0, 0, NewError(CodeInvalidState, "session "+s.id+" is running", "call pause_execution, or wait_for_stop until it stops").WithNext(NextContinue)
+	case StateTerminated, StateError:
+		return 0, 0, NewError(CodeInvalidState, "session "+s.id+" has ended: "+s.reason, "restart_debugging, or create a new session")
+	default:
+		return 0, 0, NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, s.state), "start it with start_debugging first")
+	}
+	if threadID == 0 && s.lastStop != nil {
+		threadID = s.lastStop.ThreadID
+	}
+	if threadID == 0 {
+		threadID = 1
+	}
+	return s.stopSeq, threadID, nil
+}
+
+// markRunning records that the program resumed, unless a stop already
+// arrived after seq.
+func (s *Session) markRunning(seq int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopSeq == seq && s.state == StatePaused {
+		s.setStateLocked(StateRunning, "")
+	}
+}
+
+// Step runs "next", "stepIn" or "stepOut" and waits up to grace for the
+// new location.
+func (s *Session) Step(ctx context.Context, command string, threadID int, grace time.Duration) (*ExecResult, error) {
+	seq, tid, err := s.requirePaused(threadID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.request(ctx, command, map[string]any{"threadId": tid}, nil); err != nil {
+		return nil, err
+	}
+	s.markRunning(seq)
+	if grace <= 0 {
+		grace = stepGrace
+	}
+	wctx, cancel := context.WithTimeout(ctx, grace)
+	defer cancel()
+	return s.result(s.waitStop(wctx, seq)), nil
+}
+
+// Continue resumes the program. With wait > 0 it waits that long for the
+// next stop.
+func (s *Session) Continue(ctx context.Context, threadID int, wait time.Duration) (*ExecResult, error) {
+	seq, tid, err := s.requirePaused(threadID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.request(ctx, "continue", godap.ContinueArguments{ThreadId: tid}, nil); err != nil {
+		return nil, err
+	}
+	s.markRunning(seq)
+	if wait <= 0 {
+		return &ExecResult{State: StateRunning, Pending: true, Message: "running; call wait_for_stop to wait for the next stop"}, nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	return s.result(s.waitStop(wctx, seq)), nil
+}
+
+// Pause interrupts a running program.
+func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration) (*ExecResult, error) {
+	s.mu.Lock()
+	st, seq := s.state, s.stopSeq
+	s.mu.Unlock()
+	switch st {
+	case StatePaused:
+		return s.result(s.Info(), true), nil
+	case StateRunning:
+	default:
+		return nil, NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "pause works on a running program")
+	}
+	if threadID == 0 {
+		threadID = s.currentThread()
+	}
+	if err := s.request(ctx, "pause", godap.PauseArguments{ThreadId: threadID}, nil); err != nil {
+		return nil, err
+	}
+	if grace <= 0 {
+		grace = pauseGrace
+	}
+	wctx, cancel := context.WithTimeout(ctx, grace)
+	defer cancel()
+	return s.result(s.waitStop(wctx, seq)), nil
+}
+
+// WaitForStop blocks up to timeout for the next stop or the end. A session
+// that is already paused answers at once.
+func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*ExecResult, error) {
+	s.mu.Lock()
+	st, seq := s.state, s.stopSeq
+	s.mu.Unlock()
+	if st == StateCreated {
+		return nil, NewError(CodeInvalidState, "session "+s.id+" has not started", "call start_debugging first")
+	}
+	if st == StatePaused {
+		seq-- // report the current stop
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	info, done := s.waitStop(wctx, seq)
+	r := s.result(info, done)
+	if !done {
+		r.Message = fmt.Sprintf("no stop within %s; still running", timeout)
+	}
+	return r, nil
+}
+
+// RunToLine runs until file:line (a temporary breakpoint) or another stop.
+func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int, grace time.Duration) (*ExecResult, error) {
+	if _, _, err := s.requirePaused(threadID); err != nil {
+		return nil, err
+	}
+	bp, err := s.SetBreakpoint(ctx, BreakpointSpec{File: file, Line: line})
+	if err != nil {
+		return nil, err
+	}
+	if !bp.Verified {
+		_ = s.RemoveBreakpoint(ctx, bp.ID)
+		return nil, NewError(CodeInvalidArgument, fmt.Sprintf("line %d of %s cannot hold a breakpoint: %s", line, file, bp.Message), "pick a line with code")
+	}
+	if grace <= 0 {
+		grace = 10 * time.Second
+	}
+	res, err := s.Continue(ctx, threadID, grace)
+	if err != nil || !res.Pending {
+		_ = s.RemoveBreakpoint(context.WithoutCancel(ctx), bp.ID)
+		return res, err
+	}
+	// Still running: remove the temporary breakpoint at the next stop.
+	go func() {
+		wctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		s.mu.Lock()
+		seq := s.stopSeq
+		s.mu.Unlock()
+		s.waitStop(wctx, seq)
+		_ = s.RemoveBreakpoint(wctx, bp.ID)
+	}()
+	return res, nil
+}

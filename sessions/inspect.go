@@ -1,0 +1,350 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	godap "github.com/google/go-dap"
+)
+
+// Caps on what inspection returns, so one call cannot flood a client.
+const (
+	maxValueLen      = 1000
+	defaultVarLimit  = 100
+	maxVarLimit      = 1000
+	defaultStackSize = 50
+)
+
+// Thread is a debuggee thread.
+type Thread struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+}
+
+// Frame is one stack frame.
+type Frame struct {
+	ID     int    `json:"id"`
+	Name   string `json:"name"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	Text   string `json:"text,omitempty"`
+	Hint   string `json:"presentationHint,omitempty"`
+}
+
+// Scope is a frame's variable scope.
+type Scope struct {
+	Name               string `json:"name"`
+	VariablesReference int    `json:"variablesReference"`
+	Expensive          bool   `json:"expensive,omitempty"`
+	Hint               string `json:"presentationHint,omitempty"`
+	NamedVariables     int    `json:"namedVariables,omitempty"`
+}
+
+// Variable is one variable; VariablesReference > 0 means it has children.
+type Variable struct {
+	Name               string `json:"name"`
+	Value              string `json:"value"`
+	Type               string `json:"type,omitempty"`
+	VariablesReference int    `json:"variablesReference"`
+	EvaluateName       string `json:"evaluateName,omitempty"`
+	IndexedVariables   int    `json:"indexedVariables,omitempty"`
+	NamedVariables     int    `json:"namedVariables,omitempty"`
+	Truncated          bool   `json:"truncated,omitempty"`
+}
+
+// Truncation says what a capped answer left out.
+type Truncation struct {
+	Note      string `json:"note"`
+	Returned  int    `json:"returned,omitempty"`
+	Total     int    `json:"total,omitempty"`
+	NextStart int    `json:"nextStart,omitempty"`
+}
+
+// requireStopped guards inspection requests.
+func (s *Session) requireStopped() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch s.state {
+	case StatePaused:
+		return nil
+	case StateRunning:
+		return NewError(CodeInvalidState, "session "+s.id+" is running; values can only be read while it is paused", "call pause_execution or wait_for_stop first").WithNext(NextContinue)
+	case StateTerminated, StateError:
+		return NewError(CodeInvalidState, "session "+s.id+" has ended: "+s.reason, "restart_debugging, or create a new session")
+	}
+	return NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, s.state), "start it first")
+}
+
+// Threads lists the debuggee's threads.
+func (s *Session) Threads(ctx context.Context) ([]Thread, error) {
+	var body godap.ThreadsResponseBody
+	if err := s.request(ctx, "threads", nil, &body); err != nil {
+		return nil, err
+	}
+	out := make([]Thread, 0, len(body.Threads))
+	for _, t := range body.Threads {
+		out = append(out, Thread{ID: t.Id, Name: t.Name})
+	}
+	return out, nil
+}
+
+// StackTrace returns up to levels frames of a thread (0 = the stopped one).
+func (s *Session) StackTrace(ctx context.Context, threadID, startFrame, levels int) ([]Frame, int, error) {
+	if err := s.requireStopped(); err != nil {
+		return nil, 0, err
+	}
+	if threadID == 0 {
+		threadID = s.currentThread()
+	}
+	if levels <= 0 || levels > 500 {
+		levels = defaultStackSize
+	}
+	var body godap.StackTraceResponseBody
+	if err := s.request(ctx, "stackTrace", godap.StackTraceArguments{ThreadId: threadID, StartFrame: startFrame, Levels: levels}, &body); err != nil {
+		return nil, 0, err
+	}
+	out := make([]Frame, 0, len(body.StackFrames))
+	for _, f := range body.StackFrames {
+		loc := frameLocation(f)
+		out = append(out, Frame{ID: f.Id, Name: f.Name, File: loc.File, Line: f.Line, Column: f.Column, Text: loc.Text, Hint: f.PresentationHint})
+	}
+	return out, body.TotalFrames, nil
+}
+
+// topFrameID returns the id of the innermost frame with source.
+func (s *Session) topFrameID(ctx context.Context, threadID int) (int, error) {
+	frames, _, err := s.StackTrace(ctx, threadID, 0, 20)
+	if err != nil {
+		return 0, err
+	}
+	for _, f := range frames {
+		if f.File != "" && f.Line > 0 {
+			return f.ID, nil
+		}
+	}
+	if len(frames) == 0 {
+		return 0, NewError(CodeInvalidState, "the stopped thread has no frames", "pick another thread with list_threads")
+	}
+	return frames[0].ID, nil
+}
+
+// Scopes returns a frame's scopes (frameID 0 = the top frame).
+func (s *Session) Scopes(ctx context.Context, frameID int) ([]Scope, error) {
+	if err := s.requireStopped(); err != nil {
+		return nil, err
+	}
+	if frameID == 0 {
+		var err error
+		if frameID, err = s.topFrameID(ctx, 0); err != nil {
+			return nil, err
+		}
+	}
+	var body godap.ScopesResponseBody
+	if err := s.request(ctx, "scopes", godap.ScopesArguments{FrameId: frameID}, &body); err != nil {
+		return nil, err
+	}
+	out := make([]Scope, 0, len(body.Scopes))
+	for _, sc := range body.Scopes {
+		out = append(out, Scope{Name: sc.Name, VariablesReference: sc.VariablesReference, Expensive: sc.Expensive, Hint: sc.PresentationHint, NamedVariables: sc.NamedVariables})
+	}
+	return out, nil
+}
+
+// Variables reads the children of a variables reference, capped.
+func (s *Session) Variables(ctx context.Context, ref, start, limit int) ([]Variable, *Truncation, error) {
+	if err := s.requireStopped(); err != nil {
+		return nil, nil, err
+	}
+	if ref <= 0 {
+		return nil, nil, NewError(CodeInvalidArgument, "a positive variablesReference (scope) is required", "take one from get_scopes or from a variable with children")
+	}
+	if limit <= 0 {
+		limit = defaultVarLimit
+	}
+	if limit > maxVarLimit {
+		limit = maxVarLimit
+	}
+	args := godap.VariablesArguments{VariablesReference: ref}
+	if start > 0 {
+		args.Start, args.Count = start, limit
+	}
+	var body godap.VariablesResponseBody
+	if err := s.request(ctx, "variables", args, &body); err != nil {
+		return nil, nil, err
+	}
+	total := len(body.Variables)
+	vars := body.Variables
+	var tr *Truncation
+	if len(vars) > limit {
+		vars = vars[:limit]
+		tr = &Truncation{Note: fmt.Sprintf("showing %d of %d variables; pass start=%d for more", limit, total, start+limit), Returned: limit, Total: total, NextStart: start + limit}
+	}
+	out := make([]Variable, 0, len(vars))
+	cut := 0
+	for _, v := range vars {
+		vv := convertVariable(v)
+		if vv.Truncated {
+			cut++
+		}
+		out = append(out, vv)
+	}
+	if cut > 0 {
+		note := fmt.Sprintf("%d value(s) cut to %d characters; evaluate_expression reads one in full", cut, maxValueLen)
+		if tr == nil {
+			tr = &Truncation{Note: note}
+		} else {
+			tr.Note += "; " + note
+		}
+	}
+	return out, tr, nil
+}
+
+func convertVariable(v godap.Variable) Variable {
+	val, cut := capValue(v.Value)
+	return Variable{Name: v.Name, Value: val, Type: v.Type, VariablesReference: v.VariablesReference,
+		EvaluateName: v.EvaluateName, IndexedVariables: v.IndexedVariables, NamedVariables: v.NamedVariables, Truncated: cut}
+}
+
+func capValue(s string) (string, bool) {
+	if len(s) <= maxValueLen {
+		return s, false
+	}
+	cut := maxValueLen
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…", true
+}
+
+// LocalVariables reads the local scope of a frame (0 = top), optionally
+// only the named variables.
+func (s *Session) LocalVariables(ctx context.Context, frameID int, names []string) ([]Variable, *Truncation, Scope, error) {
+	scopes, err := s.Scopes(ctx, frameID)
+	if err != nil {
+		return nil, nil, Scope{}, err
+	}
+	if len(scopes) == 0 {
+		return nil, nil, Scope{}, NewError(CodeInvalidState, "the frame has no scopes", "try get_stack_trace and another frameId")
+	}
+	pick := scopes[0]
+	for _, sc := range scopes {
+		n := strings.ToLower(sc.Name)
+		if sc.Hint == "locals" || n == "locals" || n == "local" || strings.HasPrefix(n, "local") {
+			pick = sc
+			break
+		}
+	}
+	vars, tr, err := s.Variables(ctx, pick.VariablesReference, 0, maxVarLimit)
+	if err != nil {
+		return nil, nil, pick, err
+	}
+	if len(names) > 0 {
+		want := map[string]bool{}
+		for _, n := range names {
+			want[n] = true
+		}
+		filtered := vars[:0]
+		for _, v := range vars {
+			if want[v.Name] {
+				filtered = append(filtered, v)
+			}
+		}
+		vars = filtered
+	} else if len(vars) > defaultVarLimit {
+		tr = &Truncation{Note: fmt.Sprintf("showing %d of %d locals; pass names to pick", defaultVarLimit, len(vars)), Returned: defaultVarLimit, Total: len(vars)}
+		vars = vars[:defaultVarLimit]
+	}
+	return vars, tr, pick, nil
+}
+
+// EvalResult is an evaluation's answer.
+type EvalResult struct {
+	Result             string `json:"result"`
+	Type               string `json:"type,omitempty"`
+	VariablesReference int    `json:"variablesReference"`
+	Truncated          bool   `json:"truncated,omitempty"`
+}
+
+// Evaluate evaluates an expression in a frame (0 = top) of the stopped
+// program.
+func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalContext string) (*EvalResult, error) {
+	if strings.TrimSpace(expr) == "" {
+		return nil, NewError(CodeInvalidArgument, "expression is required", "pass an expression in the program's language")
+	}
+	if err := s.requireStopped(); err != nil {
+		return nil, err
+	}
+	if frameID == 0 {
+		var err error
+		if frameID, err = s.topFrameID(ctx, 0); err != nil {
+			return nil, err
+		}
+	}
+	if evalContext == "" {
+		evalContext = "repl"
+	}
+	var body godap.EvaluateResponseBody
+	if err := s.request(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frameID, Context: evalContext}, &body); err != nil {
+		return nil, evalError(expr, err)
+	}
+	val, cut := capValue(body.Result)
+	return &EvalResult{Result: val, Type: body.Type, VariablesReference: body.VariablesReference, Truncated: cut}, nil
+}
+
+func evalError(expr string, err error) error {
+	te := AsToolError(err)
+	if te.Code == CodeAdapterFailed {
+		return NewError(CodeInvalidArgument, fmt.Sprintf("cannot evaluate %q: %s", expr, strings.TrimPrefix(te.Message, "evaluate failed: ")), "check the expression against the variables in scope (get_local_variables)").Wrap(err)
+	}
+	return te
+}
+
+// SetVariable assigns value to name in a variables reference; with ref 0
+// the name is looked up in the top frame's scopes.
+func (s *Session) SetVariable(ctx context.Context, ref int, name, value string, frameID int) (*EvalResult, error) {
+	if name == "" {
+		return nil, NewError(CodeInvalidArgument, "name is required", "pass the variable's name as shown by get_variables")
+	}
+	if err := s.requireStopped(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	supported := s.caps.SupportsSetVariable
+	s.mu.Unlock()
+	if !supported {
+		return nil, NewError(CodeInvalidArgument, "this adapter cannot set variables", "use evaluate_expression with an assignment if the language allows it")
+	}
+	if ref == 0 {
+		scopes, err := s.Scopes(ctx, frameID)
+		if err != nil {
+			return nil, err
+		}
+		for _, sc := range scopes {
+			vars, _, err := s.Variables(ctx, sc.VariablesReference, 0, maxVarLimit)
+			if err != nil {
+				continue
+			}
+			for _, v := range vars {
+				if v.Name == name {
+					ref = sc.VariablesReference
+					break
+				}
+			}
+			if ref != 0 {
+				break
+			}
+		}
+		if ref == 0 {
+			return nil, NewError(CodeInvalidArgument, fmt.Sprintf("no variable %q in the frame's scopes", name), "check the name with get_local_variables")
+		}
+	}
+	var body godap.SetVariableResponseBody
+	if err := s.request(ctx, "setVariable", godap.SetVariableArguments{VariablesReference: ref, Name: name, Value: value}, &body); err != nil {
+		te := AsToolError(err)
+		return nil, NewError(CodeInvalidArgument, "cannot set "+name+": "+te.Message, "check the value's syntax and type").Wrap(err)
+	}
+	return &EvalResult{Result: body.Value, Type: body.Type, VariablesReference: body.VariablesReference}, nil
+}

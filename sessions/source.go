@@ -1,0 +1,74 @@
+package sessions
+
+import (
+	"bufio"
+	"os"
+	"strings"
+)
+
+// maxSourceBytes bounds the source files dbg reads for context.
+const maxSourceBytes = 8 << 20
+
+// readLines reads a source file's lines (nil when unreadable or huge).
+func readLines(path string) []string {
+	st, err := os.Stat(path)
+	if err != nil || st.IsDir() || st.Size() > maxSourceBytes {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines
+}
+
+func countLines(path string) int { return len(readLines(path)) }
+
+// sourceLine returns one line (1-based), trimmed, or "".
+func sourceLine(path string, line int) string {
+	lines := readLines(path)
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	return strings.TrimSpace(lines[line-1])
+}
+
+// SourceLine is one line of a source excerpt.
+type SourceLine struct {
+	Line    int    `json:"line"`
+	Text    string `json:"text"`
+	Current bool   `json:"current,omitempty"`
+}
+
+// SourceContext returns up to context lines around line.
+func SourceContext(path string, line, context int) ([]SourceLine, int) {
+	lines := readLines(path)
+	if len(lines) == 0 {
+		return nil, 0
+	}
+	if context < 0 {
+		context = 0
+	}
+	if context > 200 {
+		context = 200
+	}
+	from, to := line-context, line+context
+	if from < 1 {
+		from = 1
+	}
+	if to > len(lines) {
+		to = len(lines)
+	}
+	var out []SourceLine
+	for l := from; l <= to; l++ {
+		out = append(out, SourceLine{Line: l, Text: lines[l-1], Current: l == line})
+	}
+	return out, len(lines)
+}

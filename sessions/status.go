@@ -1,0 +1,182 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+)
+
+type statusIn struct {
+	ProjectPath string `json:"projectPath,omitempty" jsonschema:"project directory (default: the server's project)"`
+	SessionID   string `json:"sessionId,omitempty" jsonschema:"report this session's view"`
+}
+
+// Status is the answer of get_debug_tools_status.
+type Status struct {
+	Project      string            `json:"project"`
+	Sessions     []SessionInfo     `json:"sessions"`
+	Session      *SessionView      `json:"session,omitempty"`
+	Capabilities []CapabilityState `json:"capabilities"`
+	Sections     map[string]any    `json:"sections,omitempty"`
+	NextAction   string            `json:"nextAction"`
+	Hint         string            `json:"hint"`
+	ElapsedMs    float64           `json:"elapsedMs"`
+}
+
+// SessionView is one session's part of the status.
+type SessionView struct {
+	SessionInfo
+	Breakpoints []Breakpoint `json:"breakpoints"`
+}
+
+// statusBudget bounds how long contributors may take; a slow one is
+// reported UNKNOWN rather than delaying the answer.
+const statusBudget = 250 * time.Millisecond
+
+// BuildStatus assembles the status snapshot.
+func (m *Manager) BuildStatus(ctx context.Context, projectArg, sessionID string) (*Status, error) {
+	start := time.Now()
+	project, err := m.ResolveProject(projectArg)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{Project: project, Sessions: m.List(), Sections: map[string]any{}}
+	q := StatusQuery{Project: project}
+	var focus *Session
+	if sessionID != "" {
+		if focus, err = m.Get(sessionID); err != nil {
+			return nil, err
+		}
+		info := focus.Info()
+		q.Session = &info
+		st.Session = &SessionView{SessionInfo: info, Breakpoints: focus.Breakpoints()}
+	}
+	var sugg []Suggestion
+	st.Capabilities = append(st.Capabilities, m.debugCapability(ctx))
+	sugg = append(sugg, m.sessionSuggestions(st.Sessions, q.Session)...)
+
+	contribs := m.contributors()
+	parts := make([]*StatusPart, len(contribs))
+	cctx, cancel := context.WithTimeout(ctx, statusBudget)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i, c := range contribs {
+		wg.Add(1)
+		go func(i int, c StatusContributor) {
+			defer wg.Done()
+			p := c.Status(cctx, q)
+			parts[i] = &p
+		}(i, c)
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-cctx.Done():
+		<-done // contributors honour ctx; wait for them to return
+	}
+	for _, p := range parts {
+		if p == nil {
+			continue
+		}
+		if p.Section != "" {
+			st.Sections[p.Section] = p.Data
+		}
+		st.Capabilities = append(st.Capabilities, p.Capabilities...)
+		sugg = append(sugg, p.Suggestions...)
+	}
+	sort.SliceStable(sugg, func(i, j int) bool { return sugg[i].Priority > sugg[j].Priority })
+	st.NextAction, st.Hint = NextNone, "nothing to do"
+	if len(sugg) > 0 {
+		st.NextAction, st.Hint = sugg[0].Action, sugg[0].Hint
+	}
+	st.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
+	return st, nil
+}
+
+func (m *Manager) debugCapability(ctx context.Context) CapabilityState {
+	m.findMu.Lock()
+	found := 0
+	for _, e := range m.findCache {
+		if e.info.Found {
+			found++
+		}
+	}
+	m.findMu.Unlock()
+	if found > 0 || len(m.List()) > 0 {
+		return CapabilityState{Name: "debugSessions", State: Available, Reason: fmt.Sprintf("%d session(s) open", len(m.List()))}
+	}
+	// The mock adapter is built in, so debugging itself is always there.
+	return CapabilityState{Name: "debugSessions", State: Available, Reason: "adapters are probed on first use; list_supported_languages shows which are installed"}
+}
+
+func (m *Manager) sessionSuggestions(all []SessionInfo, focus *SessionInfo) []Suggestion {
+	list := all
+	if focus != nil {
+		list = []SessionInfo{*focus}
+	}
+	var out []Suggestion
+	paused := 0
+	for _, s := range list {
+		switch s.State {
+		case StatePaused:
+			paused++
+			where := ""
+			if s.LastStop != nil && s.LastStop.Location != nil {
+				where = fmt.Sprintf(" at %s:%d", s.LastStop.Location.File, s.LastStop.Location.Line)
+			}
+			out = append(out, Suggestion{Action: NextInspectStop, Priority: 90,
+				Hint: fmt.Sprintf("session %s stopped (%s)%s: read get_local_variables / get_stack_trace, then step or continue", s.ID, reasonOf(s), where)})
+		case StateRunning:
+			if n := len(m.breakpointsOf(s.ID)); n == 0 {
+				out = append(out, Suggestion{Action: NextSetBreakpoint, Priority: 60, Hint: "session " + s.ID + " runs with no breakpoint: set_breakpoint where you want to stop"})
+			} else {
+				out = append(out, Suggestion{Action: NextContinue, Priority: 50, Hint: "session " + s.ID + " runs: trigger the code path, then wait_for_stop"})
+			}
+		case StateCreated:
+			out = append(out, Suggestion{Action: NextSetBreakpoint, Priority: 55, Hint: "session " + s.ID + " is created: set_breakpoint, then start_debugging"})
+		case StateError:
+			out = append(out, Suggestion{Action: NextReconnect, Priority: 70, Hint: "session " + s.ID + " failed: " + s.Reason + "; close it and create a new one"})
+		case StateTerminated:
+			out = append(out, Suggestion{Action: NextReconnect, Priority: 20, Hint: "session " + s.ID + " ended (" + s.Reason + "): restart_debugging or close it"})
+		}
+	}
+	if paused > 1 && focus == nil {
+		out = append(out, Suggestion{Action: NextSelectDebuggerSession, Priority: 95, Hint: fmt.Sprintf("%d sessions are paused: pass sessionId to pick one", paused)})
+	}
+	if len(all) == 0 {
+		out = append(out, Suggestion{Action: NextCreateDebugSession, Priority: 10, Hint: "no debug session: create_debug_session, then set_breakpoint and start_debugging"})
+	}
+	return out
+}
+
+func reasonOf(s SessionInfo) string {
+	if s.LastStop == nil {
+		return "paused"
+	}
+	return s.LastStop.Reason
+}
+
+func (m *Manager) breakpointsOf(id string) []Breakpoint {
+	m.mu.Lock()
+	s := m.sessions[id]
+	m.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	return s.Breakpoints()
+}
+
+// RegisterStatusTool adds get_debug_tools_status.
+func RegisterStatusTool(tb *Toolbox, m *Manager) {
+	AddTool(tb, "get_debug_tools_status", "One snapshot of everything dbg knows for this project: debug sessions (state, last stop, pid), JVM connections and attachable JVMs, run configurations, Git repositories, each capability's state with a reason, and nextAction with a one-line hint. With sessionId: that session's view.",
+		func(ctx context.Context, in statusIn) (Status, error) {
+			st, err := m.BuildStatus(ctx, in.ProjectPath, in.SessionID)
+			if err != nil {
+				return Status{}, err
+			}
+			return *st, nil
+		})
+}
