@@ -21,6 +21,7 @@ func TestDartDiscoveryAndStart(t *testing.T) {
 	if !info.Found || info.Version != "3.5.4" || !info.Launch || !info.AttachPort {
 		t.Errorf("info %+v", info)
 	}
+	_ = os.Remove(filepath.Join(dir, "dart.args"))
 	ep, err := a.Start(context.Background(), Target{Mode: Launch})
 	if err != nil {
 		t.Fatal(err)

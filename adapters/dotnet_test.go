@@ -52,6 +52,7 @@ func TestDotnetDiscoveryAndStart(t *testing.T) {
 	if !info.Found || info.Version != "3.1.2" || info.Path != filepath.Join(dir, "netcoredbg") || !info.AttachPID {
 		t.Errorf("info %+v", info)
 	}
+	_ = os.Remove(filepath.Join(dir, "netcoredbg.args"))
 	ep, err := a.Start(context.Background(), Target{Mode: Launch})
 	if err != nil {
 		t.Fatal(err)
