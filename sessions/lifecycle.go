@@ -481,7 +481,10 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 		s.setStateLocked(StateRunning, "")
 	}
 	s.mu.Unlock()
-	s.m.recordProcesses(s)
+	go func() {
+		s.trackProcesses()
+		s.m.recordProcesses(s)
+	}()
 	return nil
 }
 
@@ -578,10 +581,8 @@ func (s *Session) stopEndpoint(ctx context.Context, ep *adapters.Endpoint, launc
 	if ep == nil {
 		return
 	}
-	var doomed []int
-	if ep.Process != nil {
-		doomed = descendants(ep.Process.Pid())
-	}
+	s.trackProcesses()
+	doomed := s.trackedAlive()
 	s.mu.Lock()
 	pid := s.pid
 	s.mu.Unlock()

@@ -83,3 +83,56 @@ func alive(pid int) bool {
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || !strings.HasPrefix(strings.TrimSpace(s[i+1:]), "Z")
 }
+
+// trackProcesses remembers the adapter's process tree (and, for launches,
+// the debuggee's), so that they can be killed at close even after the
+// adapter died and its children were re-parented.
+func (s *Session) trackProcesses() {
+	s.mu.Lock()
+	var roots []int
+	if s.ep != nil && s.ep.Process != nil {
+		roots = append(roots, s.ep.Process.Pid())
+	}
+	launched := s.target.Mode == "launch"
+	if launched && s.pid > 0 {
+		roots = append(roots, s.pid)
+	}
+	target := s.pid
+	s.mu.Unlock()
+	found := map[int]string{}
+	for _, r := range roots {
+		for _, p := range append(descendants(r), r) {
+			if !launched && (p == target) {
+				continue
+			}
+			found[p] = startTime(p)
+		}
+	}
+	if !launched && target > 0 {
+		for _, p := range descendants(target) {
+			delete(found, p)
+		}
+	}
+	s.mu.Lock()
+	if s.tracked == nil {
+		s.tracked = map[int]string{}
+	}
+	for p, st := range found {
+		s.tracked[p] = st
+	}
+	s.mu.Unlock()
+}
+
+// trackedAlive returns the tracked processes that still run (same start
+// time, so a reused pid is never killed).
+func (s *Session) trackedAlive() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []int
+	for p, st := range s.tracked {
+		if p != os.Getpid() && alive(p) && startTime(p) == st {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -102,6 +102,7 @@ type Session struct {
 	launchReq *StartRequest
 	children  []string
 	closing   bool
+	tracked   map[int]string // pid -> start time of processes the session owns
 }
 
 func newSession(m *Manager, lang string, a adapters.Adapter, req CreateRequest) *Session {

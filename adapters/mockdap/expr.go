@@ -107,7 +107,7 @@ func (p *exprParser) next() {
 		}
 		p.kind = 's'
 	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-		for p.pos < len(p.src) && (isIdent(p.src[start:p.pos+1])) {
+		for p.pos < len(p.src) && (isIdent(p.src[start : p.pos+1])) {
 			p.pos++
 		}
 		p.kind = 'i'
