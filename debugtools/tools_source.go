@@ -1,0 +1,313 @@
+package debugtools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dbg-dev/dbg/debugtools/javasrc"
+	"github.com/dbg-dev/dbg/sessions"
+)
+
+// maxSourceIndexes bounds the number of projects whose parsed sources are
+// kept in memory.
+const maxSourceIndexes = 8
+
+// sourceTools serves the tools that read the project's Java sources and
+// files: generate_method_args_template, search_http_url,
+// list_method_around_scripts and get_method_around_script. It needs no
+// JVM. Handlers run concurrently; the index cache is guarded by mu and
+// each index guards itself.
+type sourceTools struct {
+	m   *sessions.Manager
+	now func() time.Time
+
+	mu      sync.Mutex
+	indexes map[string]*cachedIndex
+}
+
+type cachedIndex struct {
+	ix   *javasrc.Index
+	used time.Time
+}
+
+// registerSourceTools adds the source-reading JVM tools to tb.
+func registerSourceTools(tb *sessions.Toolbox, m *sessions.Manager) {
+	st := &sourceTools{m: m, now: m.Now, indexes: map[string]*cachedIndex{}}
+	sessions.AddTool(tb, "generate_method_args_template",
+		"Generate the DebugTools argsJson template of a Java method from the project's sources: one {type, content} object per parameter, keyed by parameter name in declaration order. Overloads need parameterTypes. genParamType SIMPLE leaves objects empty, CURRENT expands the fields a class declares, ALL (default) also inherited fields. Reads sources only; nothing is invoked.",
+		st.argsTemplate)
+	sessions.AddTool(tb, "search_http_url",
+		"Search the HTTP endpoints declared in the project's Java sources (Spring @RequestMapping/@GetMapping/... with class-level prefixes, JAX-RS @Path/@GET/...). Filter by path substring, HTTP method (GET also matches generic mappings), module, keyword, or a concrete url. Returns the controller class and method to pass to generate_method_args_template and invoke_java_method.",
+		st.searchHTTP)
+	sessions.AddTool(tb, "list_method_around_scripts",
+		"List the saved Method Around scripts of the project (.idea/DebugTools/MethodAround/*.java): names without .java, sizes and modification times.",
+		st.listScripts)
+	sessions.AddTool(tb, "get_method_around_script",
+		"Read one saved Method Around script by the exact name list_method_around_scripts returns: its Java source and identity (content MD5).",
+		st.getScript)
+}
+
+// projectDir resolves the project of a call: projectPath, else the
+// directory of the named session, else the server's project.
+func (st *sourceTools) projectDir(projectPath, sessionID string) (string, error) {
+	if projectPath == "" && sessionID != "" {
+		s, err := st.m.Get(sessionID)
+		if err != nil {
+			return "", err
+		}
+		info := s.Info()
+		for _, p := range []string{info.Cwd, info.Program} {
+			if p != "" && filepath.IsAbs(p) {
+				if _, err := os.Stat(p); err == nil {
+					projectPath = p
+					break
+				}
+			}
+		}
+	}
+	return st.m.ResolveProject(projectPath)
+}
+
+// sourceRoot is the folder whose Java sources a call reads: projectPath
+// itself when it names a folder (so a source folder inside a larger tree
+// can be read alone), else the resolved project.
+func (st *sourceTools) sourceRoot(projectPath, sessionID string) (string, error) {
+	if projectPath != "" {
+		if abs, err := filepath.Abs(projectPath); err == nil {
+			if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+				return abs, nil
+			}
+		}
+	}
+	return st.projectDir(projectPath, sessionID)
+}
+
+// index returns the up-to-date source index of root.
+func (st *sourceTools) index(ctx context.Context, root string) (*javasrc.Index, error) {
+	st.mu.Lock()
+	c, ok := st.indexes[root]
+	if !ok {
+		if len(st.indexes) >= maxSourceIndexes {
+			var oldest string
+			for k, v := range st.indexes {
+				if oldest == "" || v.used.Before(st.indexes[oldest].used) {
+					oldest = k
+				}
+			}
+			delete(st.indexes, oldest)
+		}
+		c = &cachedIndex{ix: javasrc.NewIndex(root)}
+		st.indexes[root] = c
+	}
+	c.used = st.now()
+	st.mu.Unlock()
+	if err := c.ix.Refresh(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil, sessions.NewError(sessions.CodeTimeout, "reading the project's Java sources was interrupted", "retry").Retry().Wrap(err)
+		}
+		return nil, sessions.NewError(sessions.CodeNoProject, "cannot read the project's Java sources", "pass the project directory as projectPath").Wrap(err)
+	}
+	return c.ix, nil
+}
+
+// argsTemplateIn is the input of generate_method_args_template.
+type argsTemplateIn struct {
+	ClassName      string   `json:"className" jsonschema:"fully qualified name of the class that declares the method (nested classes as Outer.Inner or Outer$Inner)"`
+	MethodName     string   `json:"methodName" jsonschema:"the method name"`
+	ParameterTypes []string `json:"parameterTypes,omitempty" jsonschema:"parameter types in declaration order, to choose among overloads; fully qualified names are recommended, simple names work"`
+	GenParamType   string   `json:"genParamType,omitempty" jsonschema:"SIMPLE, CURRENT or ALL (default ALL)"`
+	Expansion      string   `json:"expansion,omitempty" jsonschema:"alias of genParamType"`
+	ProjectPath    string   `json:"projectPath,omitempty" jsonschema:"the project directory, a source folder, or a file inside the project (default: the server's project)"`
+	SessionID      string   `json:"sessionId,omitempty" jsonschema:"a debug session whose program directory names the project"`
+}
+
+// argsTemplateOut is the result of generate_method_args_template, with the
+// DebugTools fields first.
+type argsTemplateOut struct {
+	Success        bool                    `json:"success"`
+	ClassName      string                  `json:"className"`
+	MethodName     string                  `json:"methodName"`
+	ParameterNames []string                `json:"parameterNames"`
+	ParameterTypes []string                `json:"parameterTypes"`
+	ArgsJSON       string                  `json:"argsJson"`
+	GenParamType   string                  `json:"genParamType"`
+	ErrorMessage   *string                 `json:"errorMessage"`
+	Parameters     []javasrc.ParamTemplate `json:"parameters"`
+	File           string                  `json:"file"`
+	Line           int                     `json:"line"`
+}
+
+func (st *sourceTools) argsTemplate(ctx context.Context, in argsTemplateIn) (argsTemplateOut, error) {
+	var out argsTemplateOut
+	in.ClassName, in.MethodName = strings.TrimSpace(in.ClassName), strings.TrimSpace(in.MethodName)
+	if in.ClassName == "" || in.MethodName == "" {
+		return out, sessions.NewError(sessions.CodeInvalidArgument, "className and methodName are required",
+			"pass the fully qualified class name and the method name")
+	}
+	mode := in.GenParamType
+	if mode == "" {
+		mode = in.Expansion
+	}
+	exp, ok := javasrc.ParseExpansion(mode)
+	if !ok {
+		return out, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("unknown genParamType %q", mode),
+			"use SIMPLE, CURRENT or ALL").WithOptions(string(javasrc.ExpandSimple), string(javasrc.ExpandCurrent), string(javasrc.ExpandAll))
+	}
+	root, err := st.sourceRoot(in.ProjectPath, in.SessionID)
+	if err != nil {
+		return out, err
+	}
+	ix, err := st.index(ctx, root)
+	if err != nil {
+		return out, err
+	}
+	tp, err := ix.Template(javasrc.TemplateRequest{ClassName: in.ClassName, MethodName: in.MethodName,
+		ParameterTypes: in.ParameterTypes, Expansion: exp, Now: st.now()})
+	if err != nil {
+		return out, lookupError(err, in, ix.FileCount())
+	}
+	return argsTemplateOut{Success: true, ClassName: tp.ClassName, MethodName: tp.MethodName,
+		ParameterNames: tp.ParameterNames, ParameterTypes: tp.ParameterTypes, ArgsJSON: tp.ArgsJSON,
+		GenParamType: string(tp.Expansion), Parameters: tp.Parameters, File: tp.File, Line: tp.Line}, nil
+}
+
+// lookupError turns a failed method lookup into an INVALID_ARGUMENT
+// naming the choices.
+func lookupError(err error, in argsTemplateIn, files int) error {
+	var le *javasrc.LookupError
+	if !errors.As(err, &le) {
+		return err
+	}
+	details := map[string]any{"className": in.ClassName, "methodName": in.MethodName, "argsJson": "{}", "errorMessage": le.Message}
+	var hint string
+	switch le.Reason {
+	case "class_not_found":
+		hint = "pass the fully qualified name of a class declared in the project's sources"
+		if len(le.Options) > 0 {
+			hint = "did you mean one of availableOptions? pass it as className"
+		}
+		if files == 0 {
+			hint = "no .java files were found: pass the project (or its source folder) as projectPath"
+		}
+		details["javaFiles"] = files
+	case "method_not_found":
+		hint = "pass one of the class's methods (availableOptions) as methodName"
+	default:
+		hint = "the method is overloaded: pass parameterTypes of one of availableOptions, in declaration order"
+		details["candidates"] = le.Candidates
+	}
+	return sessions.NewError(sessions.CodeInvalidArgument, le.Message, hint).WithOptions(le.Options...).WithDetails(details).Wrap(err)
+}
+
+// searchHTTPIn is the input of search_http_url.
+type searchHTTPIn struct {
+	Path        string `json:"path,omitempty" jsonschema:"case-insensitive substring of the URL path"`
+	Method      string `json:"method,omitempty" jsonschema:"HTTP method such as GET or POST; GET also matches generic (method-less) mappings"`
+	ModuleName  string `json:"moduleName,omitempty" jsonschema:"exact module name (the folder holding src/)"`
+	Keyword     string `json:"keyword,omitempty" jsonschema:"case-insensitive substring of the path, class, method or comment"`
+	URL         string `json:"url,omitempty" jsonschema:"a concrete URL or path (e.g. http://localhost:8080/api/users/42) matched against the path templates"`
+	Limit       int    `json:"limit,omitempty" jsonschema:"maximum number of items, 1 to 200 (default 50)"`
+	ProjectPath string `json:"projectPath,omitempty" jsonschema:"the project directory, a source folder, or a file inside the project"`
+	SessionID   string `json:"sessionId,omitempty" jsonschema:"a debug session whose program directory names the project"`
+}
+
+// searchHTTPOut is the result of search_http_url.
+type searchHTTPOut struct {
+	Count      int               `json:"count"`
+	Total      int               `json:"total"` // matches before the limit
+	IndexState string            `json:"indexState"`
+	Items      []javasrc.Mapping `json:"items"`
+}
+
+var httpMethods = map[string]bool{"GET": true, "POST": true, "PUT": true, "DELETE": true, "PATCH": true,
+	"HEAD": true, "OPTIONS": true, "TRACE": true, javasrc.MethodAny: true}
+
+func (st *sourceTools) searchHTTP(ctx context.Context, in searchHTTPIn) (searchHTTPOut, error) {
+	out := searchHTTPOut{IndexState: "READY", Items: []javasrc.Mapping{}}
+	in.Method = strings.ToUpper(strings.TrimSpace(in.Method))
+	if in.Method != "" && !httpMethods[in.Method] {
+		return out, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("unknown HTTP method %q", in.Method),
+			"use GET, POST, PUT, DELETE, PATCH, HEAD or OPTIONS").WithOptions("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS")
+	}
+	limit := in.Limit
+	switch {
+	case limit == 0:
+		limit = 50
+	case limit < 1:
+		limit = 1
+	case limit > 200:
+		limit = 200
+	}
+	root, err := st.sourceRoot(in.ProjectPath, in.SessionID)
+	if err != nil {
+		return out, err
+	}
+	ix, err := st.index(ctx, root)
+	if err != nil {
+		return out, err
+	}
+	q := javasrc.HTTPQuery{Path: in.Path, Method: in.Method, ModuleName: in.ModuleName, Keyword: in.Keyword, URL: in.URL}
+	for _, m := range ix.HTTPMappings() {
+		if !q.Match(m) {
+			continue
+		}
+		out.Total++
+		if len(out.Items) < limit {
+			out.Items = append(out.Items, m)
+		}
+	}
+	out.Count = len(out.Items)
+	return out, nil
+}
+
+// scriptsIn is the input of list_method_around_scripts.
+type scriptsIn struct {
+	ProjectPath string `json:"projectPath,omitempty" jsonschema:"the project directory or a file inside it"`
+	SessionID   string `json:"sessionId,omitempty" jsonschema:"a debug session whose program directory names the project"`
+}
+
+// scriptsOut is the result of list_method_around_scripts.
+type scriptsOut struct {
+	Count   int                  `json:"count"`
+	Scripts []MethodAroundScript `json:"scripts"`
+}
+
+func (st *sourceTools) listScripts(_ context.Context, in scriptsIn) (scriptsOut, error) {
+	dir, err := st.projectDir(in.ProjectPath, in.SessionID)
+	if err != nil {
+		return scriptsOut{}, err
+	}
+	list, err := ListMethodAroundScripts(dir)
+	if err != nil {
+		return scriptsOut{}, err
+	}
+	return scriptsOut{Count: len(list), Scripts: list}, nil
+}
+
+// scriptIn is the input of get_method_around_script.
+type scriptIn struct {
+	Name        string `json:"name" jsonschema:"the exact name from list_method_around_scripts, without .java or directories"`
+	ProjectPath string `json:"projectPath,omitempty" jsonschema:"the project directory or a file inside it"`
+	SessionID   string `json:"sessionId,omitempty" jsonschema:"a debug session whose program directory names the project"`
+}
+
+func (st *sourceTools) getScript(_ context.Context, in scriptIn) (MethodAroundSource, error) {
+	if err := CheckScriptName(in.Name); err != nil {
+		return MethodAroundSource{}, err
+	}
+	dir, err := st.projectDir(in.ProjectPath, in.SessionID)
+	if err != nil {
+		return MethodAroundSource{}, err
+	}
+	src, err := ReadMethodAroundScript(dir, in.Name)
+	if err != nil {
+		return MethodAroundSource{}, err
+	}
+	return *src, nil
+}
