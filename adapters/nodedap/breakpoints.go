@@ -1,0 +1,538 @@
+package nodedap
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// bp is one DAP breakpoint and the CDP breakpoints that implement it.
+type bp struct {
+	id           int
+	source       string // absolute path; "" for function breakpoints
+	line         int    // requested line, 1-based
+	fn           string // function breakpoints: the name
+	condition    string // the CDP condition (condition and logpoint combined)
+	hitCond      hitCondition
+	verified     bool
+	actualLine   int
+	message      string
+	cdp          []string
+	locs         []location
+	hits         int
+	pending      bool // waits for a script whose source map has source
+	resolvedPath string
+}
+
+// breakpoints is the adapter's breakpoint table. It is guarded by
+// Handler.mu.
+type breakpoints struct {
+	nextID   int
+	bySource map[string][]*bp
+	fns      []*bp
+	byCDP    map[string]*bp
+}
+
+func newBreakpoints() breakpoints {
+	return breakpoints{bySource: map[string][]*bp{}, byCDP: map[string]*bp{}}
+}
+
+// dapBreakpoint is the DAP Breakpoint of b.
+func (b *bp) dapBreakpoint() map[string]any {
+	out := map[string]any{"id": b.id, "verified": b.verified}
+	if b.actualLine > 0 {
+		out["line"] = b.actualLine
+	} else if b.line > 0 {
+		out["line"] = b.line
+	}
+	if b.message != "" {
+		out["message"] = b.message
+	}
+	if b.resolvedPath != "" {
+		out["source"] = map[string]any{"name": filepath.Base(b.resolvedPath), "path": b.resolvedPath}
+	}
+	return out
+}
+
+// hitBy counts a hit on the breakpoints V8 reports and returns the DAP ids
+// of those whose hit condition passes, and whether one of them is a
+// function breakpoint. Call with Handler.mu held.
+func (t *breakpoints) hitBy(cdpIDs []string) (ids []int, known, fn bool) {
+	for _, id := range cdpIDs {
+		b := t.byCDP[id]
+		if b == nil {
+			continue
+		}
+		known = true
+		b.hits++
+		if b.hitCond.pass(b.hits) {
+			ids = append(ids, b.id)
+			if b.fn != "" {
+				fn = true
+			}
+		}
+	}
+	return ids, known, fn
+}
+
+// at returns the ids of breakpoints resolved at the line of loc.
+func (t *breakpoints) at(loc location) []int {
+	var ids []int
+	for _, b := range t.byCDP {
+		for _, l := range b.locs {
+			if l.ScriptID == loc.ScriptID && l.LineNumber == loc.LineNumber {
+				ids = append(ids, b.id)
+				break
+			}
+		}
+	}
+	return ids
+}
+
+// hitCondition is a parsed DAP hitCondition: "5", "== 5", ">= 5", "> 5",
+// "< 5", "<= 5" or "% 5".
+type hitCondition struct {
+	op string
+	n  int
+}
+
+var hitRE = regexp.MustCompile(`^\s*(==|>=|<=|>|<|%)?\s*(\d+)\s*$`)
+
+func parseHitCondition(s string) (hitCondition, error) {
+	if strings.TrimSpace(s) == "" {
+		return hitCondition{}, nil
+	}
+	m := hitRE.FindStringSubmatch(s)
+	if m == nil {
+		return hitCondition{}, fmt.Errorf("hit condition %q: want a count such as 3, >= 3 or %% 2", s)
+	}
+	n, _ := strconv.Atoi(m[2])
+	op := m[1]
+	if op == "" {
+		op = "=="
+	}
+	if op == "%" && n == 0 {
+		return hitCondition{}, fmt.Errorf("hit condition %q: modulo by zero", s)
+	}
+	return hitCondition{op: op, n: n}, nil
+}
+
+func (c hitCondition) pass(hits int) bool {
+	switch c.op {
+	case "":
+		return true
+	case "==":
+		return hits == c.n
+	case ">=":
+		return hits >= c.n
+	case "<=":
+		return hits <= c.n
+	case ">":
+		return hits > c.n
+	case "<":
+		return hits < c.n
+	case "%":
+		return hits%c.n == 0
+	}
+	return true
+}
+
+// buildCondition combines a condition and a logpoint message into one CDP
+// condition. A logpoint logs "{expr}"-interpolated text and never pauses.
+func buildCondition(cond, logMessage string) string {
+	if logMessage == "" {
+		return cond
+	}
+	log := "(console.log(" + interpolate(logMessage) + "), false)"
+	if strings.TrimSpace(cond) == "" {
+		return log
+	}
+	return "(" + cond + ") && " + log
+}
+
+// interpolate turns "x is {x}" into a JavaScript string expression.
+func interpolate(msg string) string {
+	var parts []string
+	lit := strings.Builder{}
+	flush := func() {
+		if lit.Len() > 0 {
+			b, _ := json.Marshal(lit.String())
+			parts = append(parts, string(b))
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(msg); i++ {
+		if msg[i] == '{' {
+			if j := strings.IndexByte(msg[i:], '}'); j > 1 {
+				flush()
+				parts = append(parts, "String(("+msg[i+1:i+j]+"))")
+				i += j
+				continue
+			}
+		}
+		lit.WriteByte(msg[i])
+	}
+	flush()
+	if len(parts) == 0 {
+		return `""`
+	}
+	return strings.Join(parts, " + ")
+}
+
+type sourceBreakpoint struct {
+	Line         int    `json:"line"`
+	Condition    string `json:"condition"`
+	HitCondition string `json:"hitCondition"`
+	LogMessage   string `json:"logMessage"`
+}
+
+type setBreakpointsArgs struct {
+	Source struct {
+		Path string `json:"path"`
+	} `json:"source"`
+	Breakpoints []sourceBreakpoint `json:"breakpoints"`
+	Lines       []int              `json:"lines"`
+}
+
+func (h *Handler) setBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
+	var a setBreakpointsArgs
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	if a.Source.Path == "" {
+		return nil, fmt.Errorf("setBreakpoints needs source.path")
+	}
+	if len(a.Breakpoints) == 0 {
+		for _, l := range a.Lines {
+			a.Breakpoints = append(a.Breakpoints, sourceBreakpoint{Line: l})
+		}
+	}
+	c, err := h.client()
+	if err != nil {
+		return nil, err
+	}
+	path, _ := filepath.Abs(a.Source.Path)
+	h.mu.Lock()
+	old := h.bps.bySource[path]
+	delete(h.bps.bySource, path)
+	h.forget(old)
+	h.mu.Unlock()
+	h.removeCDP(ctx, c, old)
+
+	var list []*bp
+	var out []map[string]any
+	for _, sb := range a.Breakpoints {
+		h.mu.Lock()
+		h.bps.nextID++
+		b := &bp{id: h.bps.nextID, source: path, line: sb.Line, condition: buildCondition(sb.Condition, sb.LogMessage)}
+		h.mu.Unlock()
+		if hc, err := parseHitCondition(sb.HitCondition); err != nil {
+			b.message = err.Error()
+		} else {
+			b.hitCond = hc
+			h.placeLine(ctx, c, b)
+		}
+		list = append(list, b)
+		out = append(out, b.dapBreakpoint())
+	}
+	h.mu.Lock()
+	h.bps.bySource[path] = list
+	h.mu.Unlock()
+	return map[string]any{"breakpoints": out}, nil
+}
+
+// forget drops bs from the CDP index. Call with mu held.
+func (h *Handler) forget(bs []*bp) {
+	for _, b := range bs {
+		for _, id := range b.cdp {
+			delete(h.bps.byCDP, id)
+		}
+	}
+}
+
+func (h *Handler) removeCDP(ctx context.Context, c *Client, bs []*bp) {
+	for _, b := range bs {
+		for _, id := range b.cdp {
+			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil)
+		}
+	}
+}
+
+// placeLine sets the CDP breakpoints of a line breakpoint: on every loaded
+// script whose source map covers the file, else on the file's own URL.
+// A file only a source map can reach that is not loaded yet stays pending.
+func (h *Handler) placeLine(ctx context.Context, c *Client, b *bp) {
+	targets := h.mappedTargets(b.source, b.line-1)
+	if len(targets) > 0 {
+		for _, t := range targets {
+			h.setByURL(ctx, c, b, map[string]any{"url": t.url, "lineNumber": t.line, "columnNumber": t.col})
+		}
+		return
+	}
+	h.mu.Lock()
+	sourceMaps := h.sourceMaps
+	h.mu.Unlock()
+	if sourceMaps && isCompiledSource(b.source) {
+		h.mu.Lock()
+		b.pending = true
+		b.message = "waiting for the compiled JavaScript of this file to load"
+		h.mu.Unlock()
+		return
+	}
+	h.setByURL(ctx, c, b, map[string]any{"urlRegex": urlRegex(b.source), "lineNumber": b.line - 1})
+}
+
+func (h *Handler) setByURL(ctx context.Context, c *Client, b *bp, params map[string]any) {
+	if b.condition != "" {
+		params["condition"] = b.condition
+	}
+	var res setBreakpointResult
+	if err := c.Call(ctx, "Debugger.setBreakpointByUrl", params, &res); err != nil {
+		h.mu.Lock()
+		b.message = err.Error()
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b.cdp = append(b.cdp, res.BreakpointID)
+	h.bps.byCDP[res.BreakpointID] = b
+	for _, l := range res.Locations {
+		h.resolvedLocked(b, l)
+	}
+	if !b.verified && b.message == "" {
+		b.message = "the script is not loaded yet"
+	}
+}
+
+// resolvedLocked records where V8 put b. Call with mu held.
+func (h *Handler) resolvedLocked(b *bp, l location) {
+	b.locs = append(b.locs, l)
+	b.verified, b.pending, b.message = true, false, ""
+	path, line := h.originalLocked(l)
+	if path != "" {
+		if b.source == "" || path == b.source {
+			b.actualLine = line + 1
+		}
+		if b.source == "" {
+			b.resolvedPath = path
+		}
+	}
+}
+
+func (h *Handler) onBreakpointResolved(id string, l location) {
+	h.mu.Lock()
+	b := h.bps.byCDP[id]
+	if b == nil {
+		h.mu.Unlock()
+		return
+	}
+	was := b.verified
+	h.resolvedLocked(b, l)
+	body := b.dapBreakpoint()
+	h.mu.Unlock()
+	if !was {
+		h.event("breakpoint", map[string]any{"reason": "changed", "breakpoint": body})
+	}
+}
+
+// resolvePending places pending breakpoints whose source sm maps, on the
+// script at url. It runs on the CDP event goroutine.
+func (h *Handler) resolvePending(sm *sourceMap, url string) {
+	h.mu.Lock()
+	c := h.cdp
+	var todo []*bp
+	for _, src := range sm.sources {
+		for _, b := range h.bps.bySource[src] {
+			if b.pending {
+				todo = append(todo, b)
+			}
+		}
+	}
+	h.mu.Unlock()
+	if c == nil || len(todo) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*1e9)
+	defer cancel()
+	for _, b := range todo {
+		gl, gc, _, ok := sm.generated(b.source, b.line-1)
+		if !ok {
+			continue
+		}
+		h.setByURL(ctx, c, b, map[string]any{"url": url, "lineNumber": gl, "columnNumber": gc})
+		h.mu.Lock()
+		body, verified := b.dapBreakpoint(), b.verified
+		h.mu.Unlock()
+		if verified {
+			h.event("breakpoint", map[string]any{"reason": "changed", "breakpoint": body})
+		}
+	}
+}
+
+// isCompiledSource reports whether path is a language that runs only
+// through a compiler (TypeScript, CoffeeScript...), so its breakpoints need
+// a source map.
+func isCompiledSource(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".js", ".cjs", ".mjs", ".jsx":
+		return false
+	}
+	return true
+}
+
+// urlRegex matches the URL node gives the script at path.
+func urlRegex(path string) string {
+	return "^" + regexp.QuoteMeta(fileURL(path)) + "$|^" + regexp.QuoteMeta(path) + "$"
+}
+
+type funcBreakpoint struct {
+	Name         string `json:"name"`
+	Condition    string `json:"condition"`
+	HitCondition string `json:"hitCondition"`
+}
+
+func (h *Handler) setFunctionBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
+	var a struct {
+		Breakpoints []funcBreakpoint `json:"breakpoints"`
+	}
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	c, err := h.client()
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	old := h.bps.fns
+	h.bps.fns = nil
+	h.forget(old)
+	h.mu.Unlock()
+	h.removeCDP(ctx, c, old)
+
+	var list []*bp
+	var out []map[string]any
+	for _, fb := range a.Breakpoints {
+		h.mu.Lock()
+		h.bps.nextID++
+		b := &bp{id: h.bps.nextID, fn: fb.Name, condition: fb.Condition}
+		h.mu.Unlock()
+		if hc, err := parseHitCondition(fb.HitCondition); err != nil {
+			b.message = err.Error()
+		} else {
+			b.hitCond = hc
+			h.placeFunction(ctx, c, b)
+		}
+		list = append(list, b)
+		out = append(out, b.dapBreakpoint())
+	}
+	h.mu.Lock()
+	h.bps.fns = list
+	h.mu.Unlock()
+	return map[string]any{"breakpoints": out}, nil
+}
+
+// placeFunction finds where a function is defined in the loaded user
+// scripts and breaks at the start of its body.
+func (h *Handler) placeFunction(ctx context.Context, c *Client, b *bp) {
+	name := b.fn
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	if !identRE.MatchString(name) {
+		b.message = fmt.Sprintf("%q is not a function name", b.fn)
+		return
+	}
+	for _, s := range h.userScripts() {
+		src, err := h.scriptSource(ctx, c, s)
+		if err != nil {
+			continue
+		}
+		line, col, ok := findFunction(src, name)
+		if !ok {
+			continue
+		}
+		h.setByURL(ctx, c, b, map[string]any{"url": s.url, "lineNumber": line, "columnNumber": col})
+		if b.verified {
+			return
+		}
+	}
+	if !b.verified {
+		b.message = fmt.Sprintf("function %s is not defined in any loaded script", b.fn)
+	}
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
+
+// findFunction finds the definition of a function, method or function-valued
+// variable named name in JavaScript source and returns the 0-based position
+// just inside its body.
+func findFunction(src, name string) (line, col int, ok bool) {
+	q := regexp.QuoteMeta(name)
+	pats := []string{
+		`function\s*\*?\s*` + q + `\s*\(`,
+		`(?:^|[^\w$.])` + q + `\s*[:=]\s*(?:async\s+)?(?:function\b[^{]*|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)`,
+		`(?m)^\s*(?:static\s+)?(?:async\s+)?\*?\s*` + q + `\s*\([^)]*\)\s*\{`,
+	}
+	best := -1
+	for _, p := range pats {
+		loc := regexp.MustCompile(p).FindStringIndex(src)
+		if loc != nil && (best < 0 || loc[0] < best) {
+			best = loc[1]
+		}
+	}
+	if best < 0 {
+		return 0, 0, false
+	}
+	// Step inside the body: just after its "{" or "=>".
+	rest := src[best:]
+	if i := strings.IndexAny(rest, "{"); i >= 0 && !strings.Contains(rest[:i], ";") {
+		best += i + 1
+	}
+	before := src[:best]
+	line = strings.Count(before, "\n")
+	col = best - (strings.LastIndexByte(before, '\n') + 1)
+	return line, col, true
+}
+
+func (h *Handler) setExceptionBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
+	var a struct {
+		Filters []string `json:"filters"`
+	}
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	c, err := h.client()
+	if err != nil {
+		return nil, err
+	}
+	state := "none"
+	var out []map[string]any
+	for _, f := range a.Filters {
+		switch f {
+		case "all":
+			state = "all"
+		case "uncaught":
+			if state == "none" {
+				state = "uncaught"
+			}
+		default:
+			out = append(out, map[string]any{"verified": false, "message": "unknown exception filter " + f})
+			continue
+		}
+		out = append(out, map[string]any{"verified": true})
+	}
+	if err := c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil); err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	h.exceptionFilter = state
+	h.mu.Unlock()
+	return map[string]any{"breakpoints": out}, nil
+}

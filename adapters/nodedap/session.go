@@ -1,0 +1,118 @@
+package nodedap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// defaultSkip keeps node's own code out of stepping and stack traces.
+var defaultSkip = []string{"<node_internals>/**"}
+
+// skipPatterns turns skipFiles globs into the inspector's blackbox regular
+// expressions (matched against script URLs).
+func skipPatterns(globs []string) []string {
+	var out []string
+	for _, g := range globs {
+		if strings.HasPrefix(g, "<node_internals>") {
+			out = append(out, "^node:")
+			continue
+		}
+		var b strings.Builder
+		for i := 0; i < len(g); i++ {
+			switch {
+			case strings.HasPrefix(g[i:], "**/"):
+				b.WriteString("(?:.*/)?")
+				i += 2
+			case strings.HasPrefix(g[i:], "**"):
+				b.WriteString(".*")
+				i++
+			case g[i] == '*':
+				b.WriteString("[^/]*")
+			case g[i] == '?':
+				b.WriteString("[^/]")
+			default:
+				b.WriteString(regexp.QuoteMeta(g[i : i+1]))
+			}
+		}
+		out = append(out, b.String()+"$")
+	}
+	return out
+}
+
+func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
+	var cfg LaunchConfig
+	if err := dap.DecodeArgs(req, &cfg); err != nil {
+		return err
+	}
+	h.mu.Lock()
+	if h.cdp != nil {
+		h.mu.Unlock()
+		return errors.New("this session already debugs a program")
+	}
+	h.stopOnEntry = cfg.StopOnEntry
+	h.sourceMaps = cfg.SourceMaps == nil || *cfg.SourceMaps
+	if cfg.OutputCapture == "console" {
+		h.capture = "console"
+	}
+	capture := h.capture
+	h.mu.Unlock()
+	if err := resolveProgram(&cfg); err != nil {
+		return err
+	}
+	cmd, err := nodeCommand(&cfg)
+	if err != nil {
+		return err
+	}
+	np, err := startNode(ctx, cmd, func(stream, line string) {
+		if capture == "std" {
+			h.output(stream, line+"\n")
+		}
+	})
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	h.proc = np
+	h.mu.Unlock()
+	skip := cfg.SkipFiles
+	if skip == nil {
+		skip = defaultSkip
+	}
+	fail := func(err error) error {
+		h.mu.Lock()
+		c := h.cdp
+		h.mu.Unlock()
+		if c != nil {
+			_ = c.Close()
+		}
+		np.proc.Kill()
+		return err
+	}
+	if err := h.connect(ctx, np.wsURL, skipPatterns(skip)); err != nil {
+		return fail(fmt.Errorf("connect to node's inspector: %w", err))
+	}
+	c, err := h.client()
+	if err != nil {
+		return fail(err)
+	}
+	if err := c.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil); err != nil {
+		return fail(err)
+	}
+	select {
+	case <-h.started:
+	case <-ctx.Done():
+		return fail(fmt.Errorf("node did not start %s: %w", cfg.Program, ctx.Err()))
+	}
+	h.mu.Lock()
+	startErr := h.startErr
+	h.mu.Unlock()
+	if startErr != nil {
+		return fail(fmt.Errorf("%s", startErr.Error()))
+	}
+	return nil
+}

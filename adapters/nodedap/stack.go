@@ -1,0 +1,278 @@
+package nodedap
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// pauseState is what the program looks like while it is paused. A new one
+// replaces it at every pause; frame ids and variable references of an older
+// pause are then unknown.
+type pauseState struct {
+	frames    []callFrame
+	base      int // DAP frame id of frames[0]
+	exception *remoteObject
+	entry     bool // the launch's break on start, not reported to the client
+}
+
+// frame returns the call frame of a DAP frame id.
+func (p *pauseState) frame(id int) (*callFrame, error) {
+	if p == nil {
+		return nil, errors.New("the program is not paused")
+	}
+	i := id - p.base
+	if i < 0 || i >= len(p.frames) {
+		return nil, fmt.Errorf("frame %d is not a frame of the current stop", id)
+	}
+	return &p.frames[i], nil
+}
+
+// onPaused handles Debugger.paused (on the CDP event goroutine).
+func (h *Handler) onPaused(ev *pausedEvent) {
+	h.mu.Lock()
+	c := h.cdp
+	h.mu.Unlock()
+	if ev.Reason == "instrumentation" {
+		// Pending breakpoints were placed when the script was parsed.
+		go h.resumeQuietly(c)
+		return
+	}
+	h.mu.Lock()
+	h.frameSeq++
+	p := &pauseState{frames: ev.CallFrames, base: h.frameSeq}
+	h.frameSeq += len(ev.CallFrames)
+	h.refs = map[int]*varRef{}
+	if !h.startDone {
+		// The launch's break on start.
+		h.startDone = true
+		p.entry = true
+		h.pause = p
+		close(h.started)
+		h.mu.Unlock()
+		return
+	}
+	hitIDs, known, fn := h.bps.hitBy(ev.HitBreakpoints)
+	stepping, pausing := h.stepping, h.pausing
+	if known && len(hitIDs) == 0 && !stepping && !pausing && ev.Reason != "exception" && ev.Reason != "promiseRejection" {
+		// Every breakpoint here is waiting for its hit count.
+		h.mu.Unlock()
+		go h.resumeQuietly(c)
+		return
+	}
+	h.stepping, h.pausing = false, false
+	body := map[string]any{"threadId": threadID, "allThreadsStopped": true}
+	switch {
+	case ev.Reason == "exception" || ev.Reason == "promiseRejection" || ev.Reason == "assert" || ev.Reason == "OOM":
+		var ex remoteObject
+		if json.Unmarshal(ev.Data, &ex) == nil {
+			p.exception = &ex
+			body["text"] = exceptionText(&ex)
+		}
+		body["reason"] = "exception"
+		body["description"] = "Paused on exception"
+	case len(hitIDs) > 0:
+		body["reason"] = "breakpoint"
+		if fn {
+			body["reason"] = "function breakpoint"
+		}
+		body["hitBreakpointIds"] = hitIDs
+	case stepping:
+		body["reason"] = "step"
+	case pausing || ev.Reason == "debugCommand":
+		body["reason"] = "pause"
+	default:
+		body["reason"] = "breakpoint"
+		body["description"] = "Paused on debugger statement"
+	}
+	h.pause = p
+	h.mu.Unlock()
+	h.event("stopped", body)
+}
+
+func (h *Handler) resumeQuietly(c *Client) {
+	if c == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = c.Call(ctx, "Debugger.resume", nil, nil)
+}
+
+// exceptionText is the message of a thrown value: "RangeError: too large"
+// for an Error, the value itself otherwise.
+func exceptionText(ex *remoteObject) string {
+	if ex.Type == "object" && ex.Subtype == "error" {
+		return firstLine(ex.Description)
+	}
+	if ex.Type == "string" {
+		var s string
+		if json.Unmarshal(ex.Value, &s) == nil {
+			return s
+		}
+	}
+	return formatValue(ex)
+}
+
+type stackTraceArgs struct {
+	ThreadID   int `json:"threadId"`
+	StartFrame int `json:"startFrame"`
+	Levels     int `json:"levels"`
+}
+
+func (h *Handler) stackTrace(req *dap.Message) (any, error) {
+	var a stackTraceArgs
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	p := h.pause
+	h.mu.Unlock()
+	if p == nil {
+		return nil, errors.New("the program is not paused")
+	}
+	var frames []map[string]any
+	for i := range p.frames {
+		f := &p.frames[i]
+		url := h.scriptURL(f.Location.ScriptID)
+		if strings.HasPrefix(url, "node:") {
+			continue // node's own frames (skipFiles <node_internals>)
+		}
+		path, line, col, _ := h.originalPos(f.Location)
+		name := f.FunctionName
+		if name == "" {
+			name = "(anonymous)"
+		}
+		fr := map[string]any{"id": p.base + i, "name": name, "line": line + 1, "column": col + 1}
+		switch {
+		case path != "":
+			fr["source"] = map[string]any{"name": filepath.Base(path), "path": path}
+		case url != "":
+			fr["source"] = map[string]any{"name": url}
+		}
+		frames = append(frames, fr)
+	}
+	total := len(frames)
+	if a.StartFrame > 0 {
+		if a.StartFrame >= len(frames) {
+			frames = nil
+		} else {
+			frames = frames[a.StartFrame:]
+		}
+	}
+	if a.Levels > 0 && len(frames) > a.Levels {
+		frames = frames[:a.Levels]
+	}
+	if frames == nil {
+		frames = []map[string]any{}
+	}
+	return map[string]any{"stackFrames": frames, "totalFrames": total}, nil
+}
+
+func (h *Handler) scopes(req *dap.Message) (any, error) {
+	var a struct {
+		FrameID int `json:"frameId"`
+	}
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	f, err := h.pause.frame(a.FrameID)
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	chain := f.ScopeChain
+	// The innermost block scopes and the function's own scope are one
+	// "Local" scope, as a reader of the code expects.
+	local := &varRef{callFrameID: f.CallFrameID, this: &f.This}
+	i := 0
+	for ; i < len(chain); i++ {
+		t := chain[i].Type
+		if t != "block" && t != "catch" && t != "with" && t != "local" {
+			break
+		}
+		local.parts = append(local.parts, scopePart{objectID: chain[i].Object.ObjectID, number: i})
+		if t == "local" {
+			i++
+			break
+		}
+	}
+	if len(local.parts) > 0 {
+		out = append(out, map[string]any{"name": "Local", "presentationHint": "locals", "variablesReference": h.newRefLocked(local), "expensive": false})
+	}
+	for ; i < len(chain); i++ {
+		s := chain[i]
+		ref := &varRef{callFrameID: f.CallFrameID, parts: []scopePart{{objectID: s.Object.ObjectID, number: i}}}
+		name := scopeName(s)
+		scope := map[string]any{"name": name, "variablesReference": h.newRefLocked(ref), "expensive": s.Type == "global"}
+		out = append(out, scope)
+	}
+	return map[string]any{"scopes": out}, nil
+}
+
+func scopeName(s scopeInfo) string {
+	var n string
+	switch s.Type {
+	case "closure":
+		n = "Closure"
+	case "global":
+		return "Global"
+	case "script":
+		return "Script"
+	case "module":
+		return "Module"
+	case "block":
+		n = "Block"
+	case "catch":
+		n = "Catch"
+	case "with":
+		n = "With"
+	case "eval":
+		n = "Eval"
+	case "local":
+		n = "Local"
+	default:
+		n = strings.ToUpper(s.Type[:1]) + s.Type[1:]
+	}
+	if s.Name != "" {
+		n += " (" + s.Name + ")"
+	}
+	return n
+}
+
+func (h *Handler) exceptionInfo() (any, error) {
+	h.mu.Lock()
+	p, filter := h.pause, h.exceptionFilter
+	h.mu.Unlock()
+	if p == nil || p.exception == nil {
+		return nil, errors.New("the program is not stopped on an exception")
+	}
+	ex := p.exception
+	mode := "unhandled"
+	if filter == "all" {
+		mode = "always"
+	}
+	id := ex.ClassName
+	if id == "" {
+		id = ex.Type
+	}
+	msg := exceptionText(ex)
+	return map[string]any{
+		"exceptionId": id,
+		"description": msg,
+		"breakMode":   mode,
+		"details": map[string]any{
+			"message":    msg,
+			"typeName":   id,
+			"stackTrace": ex.Description,
+		},
+	}, nil
+}

@@ -1,0 +1,420 @@
+package nodedap
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// varRef is what a DAP variablesReference stands for: one or more scope
+// objects of a call frame (merged, inner first), or one object.
+type varRef struct {
+	callFrameID string
+	parts       []scopePart   // scopes; empty for an object
+	objectID    string        // an object
+	entries     bool          // objectID is a Map or Set: list its entries
+	this        *remoteObject // the Local scope also lists "this"
+	names       map[string]int
+}
+
+type scopePart struct {
+	objectID string
+	number   int // index in the frame's scope chain
+}
+
+// newRefLocked registers r and returns its id. Call with mu held.
+func (h *Handler) newRefLocked(r *varRef) int {
+	h.refSeq++
+	h.refs[h.refSeq] = r
+	return h.refSeq
+}
+
+func (h *Handler) ref(id int) (*varRef, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r := h.refs[id]
+	if r == nil {
+		return nil, fmt.Errorf("variablesReference %d is not valid at this stop", id)
+	}
+	return r, nil
+}
+
+// variable builds a DAP Variable for a value, registering a reference when
+// it has children.
+func (h *Handler) variable(name string, o *remoteObject) map[string]any {
+	v := map[string]any{"name": name, "value": formatValue(o), "type": typeName(o), "variablesReference": 0}
+	if expandable(o) {
+		r := &varRef{objectID: o.ObjectID, entries: o.Subtype == "map" || o.Subtype == "set"}
+		h.mu.Lock()
+		v["variablesReference"] = h.newRefLocked(r)
+		h.mu.Unlock()
+		if o.Subtype == "array" || o.Subtype == "typedarray" {
+			if n := arrayLength(o.Description); n >= 0 {
+				v["indexedVariables"] = n
+			}
+		}
+	}
+	return v
+}
+
+// arrayLength reads n from "Array(n)" (-1 when absent).
+func arrayLength(desc string) int {
+	i := strings.IndexByte(desc, '(')
+	j := strings.IndexByte(desc, ')')
+	if i < 0 || j < i {
+		return -1
+	}
+	n := 0
+	for _, c := range desc[i+1 : j] {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+type variablesArgs struct {
+	VariablesReference int `json:"variablesReference"`
+	Start              int `json:"start"`
+	Count              int `json:"count"`
+}
+
+// maxChildren bounds how many children one variables request lists.
+const maxChildren = 1000
+
+func (h *Handler) variables(ctx context.Context, req *dap.Message) (any, error) {
+	var a variablesArgs
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	r, err := h.ref(a.VariablesReference)
+	if err != nil {
+		return nil, err
+	}
+	c, err := h.client()
+	if err != nil {
+		return nil, err
+	}
+	var vars []map[string]any
+	switch {
+	case len(r.parts) > 0:
+		vars, err = h.scopeVariables(ctx, c, r)
+	case r.entries:
+		vars, err = h.entryVariables(ctx, c, r.objectID)
+	default:
+		vars, err = h.objectVariables(ctx, c, r.objectID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if a.Start > 0 {
+		if a.Start >= len(vars) {
+			vars = nil
+		} else {
+			vars = vars[a.Start:]
+		}
+	}
+	if a.Count > 0 && len(vars) > a.Count {
+		vars = vars[:a.Count]
+	}
+	if vars == nil {
+		vars = []map[string]any{}
+	}
+	return map[string]any{"variables": vars}, nil
+}
+
+func (h *Handler) properties(ctx context.Context, c *Client, objectID string) (*propertiesResult, error) {
+	var res propertiesResult
+	err := c.Call(ctx, "Runtime.getProperties", map[string]any{
+		"objectId": objectID, "ownProperties": true, "generatePreview": true,
+	}, &res)
+	if err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, errors.New(res.ExceptionDetails.message())
+	}
+	return &res, nil
+}
+
+func (h *Handler) scopeVariables(ctx context.Context, c *Client, r *varRef) ([]map[string]any, error) {
+	names := map[string]int{}
+	var out []map[string]any
+	for _, part := range r.parts {
+		res, err := h.properties(ctx, c, part.objectID)
+		if err != nil {
+			return nil, err
+		}
+		for i := range res.Result {
+			p := &res.Result[i]
+			if _, seen := names[p.Name]; seen {
+				continue // an inner scope shadows it
+			}
+			names[p.Name] = part.number
+			out = append(out, h.property(p))
+		}
+	}
+	if r.this != nil && r.this.Type != "undefined" {
+		if _, seen := names["this"]; !seen {
+			out = append(out, h.variable("this", r.this))
+		}
+	}
+	h.mu.Lock()
+	r.names = names
+	h.mu.Unlock()
+	return out, nil
+}
+
+// property renders one property; accessors are shown, never called.
+func (h *Handler) property(p *propertyDescriptor) map[string]any {
+	if p.Value == nil {
+		v := map[string]any{"name": p.Name, "value": "(getter)", "type": "accessor", "variablesReference": 0,
+			"presentationHint": map[string]any{"kind": "property", "lazy": true}}
+		if p.Get == nil || p.Get.Type == "undefined" {
+			v["value"] = "(setter)"
+		}
+		return v
+	}
+	return h.variable(p.Name, p.Value)
+}
+
+func (h *Handler) objectVariables(ctx context.Context, c *Client, objectID string) ([]map[string]any, error) {
+	res, err := h.properties(ctx, c, objectID)
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	for i := range res.Result {
+		p := &res.Result[i]
+		if p.Name == "__proto__" {
+			continue
+		}
+		out = append(out, h.property(p))
+		if len(out) >= maxChildren {
+			return out, nil
+		}
+	}
+	for i := range res.PrivateProperties {
+		out = append(out, h.property(&res.PrivateProperties[i]))
+	}
+	for i := range res.InternalProperties {
+		p := &res.InternalProperties[i]
+		switch p.Name {
+		case "[[Prototype]]", "[[Scopes]]", "[[Entries]]", "[[FunctionLocation]]":
+			continue
+		}
+		out = append(out, h.property(p))
+	}
+	return out, nil
+}
+
+// entryVariables lists a Map's entries as key => value children and a
+// Set's as indexed values, followed by size.
+func (h *Handler) entryVariables(ctx context.Context, c *Client, objectID string) ([]map[string]any, error) {
+	res, err := h.properties(ctx, c, objectID)
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	var entriesID string
+	for _, p := range res.InternalProperties {
+		if p.Name == "[[Entries]]" && p.Value != nil {
+			entriesID = p.Value.ObjectID
+		}
+	}
+	if entriesID != "" {
+		list, err := h.properties(ctx, c, entriesID)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range list.Result {
+			if e.Value == nil || e.Value.ObjectID == "" {
+				continue
+			}
+			kv, err := h.properties(ctx, c, e.Value.ObjectID)
+			if err != nil {
+				return nil, err
+			}
+			var key, val *remoteObject
+			for _, f := range kv.Result {
+				switch f.Name {
+				case "key":
+					key = f.Value
+				case "value":
+					val = f.Value
+				}
+			}
+			name := e.Name
+			if key != nil {
+				name = formatValue(key)
+				if key.Type == "string" {
+					var s string
+					if json.Unmarshal(key.Value, &s) == nil {
+						name = s
+					}
+				}
+			}
+			out = append(out, h.variable(name, val))
+			if len(out) >= maxChildren {
+				break
+			}
+		}
+	}
+	for i := range res.Result {
+		p := &res.Result[i]
+		if p.Name == "size" || p.Name == "__proto__" {
+			continue
+		}
+		out = append(out, h.property(p))
+	}
+	return out, nil
+}
+
+type evaluateArgs struct {
+	Expression string `json:"expression"`
+	FrameID    int    `json:"frameId"`
+	Context    string `json:"context"`
+}
+
+func (h *Handler) evaluate(ctx context.Context, req *dap.Message) (any, error) {
+	var a evaluateArgs
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(a.Expression) == "" {
+		return nil, errors.New("evaluate needs an expression")
+	}
+	c, err := h.client()
+	if err != nil {
+		return nil, err
+	}
+	o, err := h.eval(ctx, c, a.Expression, a.FrameID, a.Context == "hover")
+	if err != nil {
+		return nil, err
+	}
+	v := h.variable("", o)
+	return map[string]any{"result": v["value"], "type": v["type"], "variablesReference": v["variablesReference"],
+		"indexedVariables": v["indexedVariables"]}, nil
+}
+
+// eval evaluates expr on a frame (the top frame when paused and frameID is
+// 0) or, while running, in the program's global scope.
+func (h *Handler) eval(ctx context.Context, c *Client, expr string, frameID int, noSideEffects bool) (*remoteObject, error) {
+	h.mu.Lock()
+	p := h.pause
+	h.mu.Unlock()
+	var res evalResult
+	if p != nil && len(p.frames) > 0 {
+		f := &p.frames[0]
+		if frameID != 0 {
+			var err error
+			h.mu.Lock()
+			f, err = p.frame(frameID)
+			h.mu.Unlock()
+			if err != nil {
+				return nil, err
+			}
+		}
+		err := c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
+			"callFrameId": f.CallFrameID, "expression": expr, "objectGroup": "dbg",
+			"includeCommandLineAPI": true, "generatePreview": true, "throwOnSideEffect": noSideEffects,
+		}, &res)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		err := c.Call(ctx, "Runtime.evaluate", map[string]any{
+			"expression": expr, "objectGroup": "dbg", "includeCommandLineAPI": true,
+			"generatePreview": true, "replMode": true, "awaitPromise": false,
+			"throwOnSideEffect": noSideEffects,
+		}, &res)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if res.ExceptionDetails != nil {
+		return nil, errors.New(firstLine(res.ExceptionDetails.message()))
+	}
+	return &res.Result, nil
+}
+
+type setVariableArgs struct {
+	VariablesReference int    `json:"variablesReference"`
+	Name               string `json:"name"`
+	Value              string `json:"value"`
+}
+
+func (h *Handler) setVariable(ctx context.Context, req *dap.Message) (any, error) {
+	var a setVariableArgs
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	r, err := h.ref(a.VariablesReference)
+	if err != nil {
+		return nil, err
+	}
+	c, err := h.client()
+	if err != nil {
+		return nil, err
+	}
+	frameID := 0
+	if r.callFrameID != "" {
+		h.mu.Lock()
+		if p := h.pause; p != nil {
+			for i, f := range p.frames {
+				if f.CallFrameID == r.callFrameID {
+					frameID = p.base + i
+				}
+			}
+		}
+		h.mu.Unlock()
+	}
+	val, err := h.eval(ctx, c, a.Value, frameID, false)
+	if err != nil {
+		return nil, fmt.Errorf("value %q: %w", a.Value, err)
+	}
+	if len(r.parts) > 0 {
+		h.mu.Lock()
+		known := r.names != nil
+		h.mu.Unlock()
+		if !known {
+			if _, err := h.scopeVariables(ctx, c, r); err != nil {
+				return nil, err
+			}
+		}
+		h.mu.Lock()
+		n, ok := r.names[a.Name]
+		h.mu.Unlock()
+		if !ok {
+			return nil, fmt.Errorf("no variable %q in this scope", a.Name)
+		}
+		err := c.Call(ctx, "Debugger.setVariableValue", map[string]any{
+			"scopeNumber": n, "variableName": a.Name, "newValue": callArgument(val), "callFrameId": r.callFrameID,
+		}, nil)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		var res evalResult
+		err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{
+			"objectId":            r.objectID,
+			"functionDeclaration": "function(k, v) { this[k] = v; return this[k]; }",
+			"arguments":           []any{map[string]any{"value": a.Name}, callArgument(val)},
+			"generatePreview":     true,
+		}, &res)
+		if err != nil {
+			return nil, err
+		}
+		if res.ExceptionDetails != nil {
+			return nil, errors.New(firstLine(res.ExceptionDetails.message()))
+		}
+		val = &res.Result
+	}
+	v := h.variable(a.Name, val)
+	return map[string]any{"value": v["value"], "type": v["type"], "variablesReference": v["variablesReference"]}, nil
+}
