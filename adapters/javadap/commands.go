@@ -655,3 +655,47 @@ func (c *Client) ThisObject(ctx context.Context, thread, frame uint64) (Value, e
 	v := r.value()
 	return v, r.err
 }
+
+// SetStaticValue writes a static field of a class.
+func (c *Client) SetStaticValue(ctx context.Context, class, field uint64, v Value) error {
+	w := c.writer()
+	w.refType(class)
+	w.i32(1)
+	w.field(field)
+	w.untagged(v)
+	_, err := c.call(ctx, "ClassType.SetValues", csClassType, 2, w)
+	return err
+}
+
+// SetArrayValue writes one array element.
+func (c *Client) SetArrayValue(ctx context.Context, arr uint64, index int, v Value) error {
+	w := c.writer()
+	w.object(arr)
+	w.i32(int32(index))
+	w.i32(1)
+	w.untagged(v)
+	_, err := c.call(ctx, "ArrayReference.SetValues", csArray, 3, w)
+	return err
+}
+
+// DisableCollection keeps an object alive until EnableCollection.
+func (c *Client) DisableCollection(ctx context.Context, obj uint64) error {
+	w := c.writer()
+	w.object(obj)
+	_, err := c.call(ctx, "ObjectReference.DisableCollection", csObject, 7, w)
+	return err
+}
+
+// EnableCollection undoes DisableCollection.
+func (c *Client) EnableCollection(ctx context.Context, obj uint64) error {
+	w := c.writer()
+	w.object(obj)
+	_, err := c.call(ctx, "ObjectReference.EnableCollection", csObject, 8, w)
+	return err
+}
+
+// ClearAllBreakpoints removes every breakpoint request.
+func (c *Client) ClearAllBreakpoints(ctx context.Context) error {
+	_, err := c.call(ctx, "EventRequest.ClearAllBreakpoints", csEventRequest, 3, nil)
+	return err
+}

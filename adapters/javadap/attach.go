@@ -1,0 +1,94 @@
+package javadap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/shirou/gopsutil/v4/process"
+)
+
+// jdwpAddressRE finds the address option of a -agentlib:jdwp (or
+// -Xrunjdwp) argument.
+var jdwpAddressRE = regexp.MustCompile(`(?:-agentlib:jdwp=|-Xrunjdwp:)(\S*)`)
+
+// JDWPAddressOfCommandLine returns the host:port a JVM's command line
+// asks its JDWP agent to listen on, or ok=false when the JVM has no
+// socket JDWP agent listening as a server.
+func JDWPAddressOfCommandLine(args []string) (addr string, ok bool) {
+	for _, a := range args {
+		m := jdwpAddressRE.FindStringSubmatch(a)
+		if m == nil {
+			continue
+		}
+		opts := map[string]string{}
+		for _, kv := range strings.Split(m[1], ",") {
+			if k, v, found := strings.Cut(kv, "="); found {
+				opts[k] = v
+			}
+		}
+		if opts["server"] != "y" || (opts["transport"] != "" && opts["transport"] != "dt_socket") {
+			continue
+		}
+		a := opts["address"]
+		if a == "" {
+			continue
+		}
+		if _, err := strconv.Atoi(a); err == nil {
+			return "127.0.0.1:" + a, true
+		}
+		host, port, err := net.SplitHostPort(a)
+		if err != nil || port == "0" {
+			continue
+		}
+		if host == "*" || host == "" || host == "0.0.0.0" {
+			host = "127.0.0.1"
+		}
+		return net.JoinHostPort(host, port), true
+	}
+	return "", false
+}
+
+// restartHint says how to make a JVM debuggable.
+const restartHint = "restart the JVM with -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:5005 " +
+	"(or JAVA_TOOL_OPTIONS=\"-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:5005\") and attach with port 5005"
+
+// attachAddress returns the JDWP address to attach to: host:port, or the
+// address found on a process's command line.
+func attachAddress(ctx context.Context, cfg AttachConfig) (string, error) {
+	if cfg.Port > 0 {
+		host := cfg.Host
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		return net.JoinHostPort(host, strconv.Itoa(cfg.Port)), nil
+	}
+	if cfg.ProcessID <= 0 {
+		return "", errors.New("attach needs port (the JVM's JDWP port) or processId")
+	}
+	p, err := process.NewProcessWithContext(ctx, int32(cfg.ProcessID))
+	if err != nil {
+		return "", fmt.Errorf("process %d: %w", cfg.ProcessID, err)
+	}
+	args, err := p.CmdlineSliceWithContext(ctx)
+	if err != nil {
+		return "", fmt.Errorf("read the command line of process %d: %w", cfg.ProcessID, err)
+	}
+	if addr, ok := JDWPAddressOfCommandLine(args); ok {
+		return addr, nil
+	}
+	if env, err := p.EnvironWithContext(ctx); err == nil {
+		for _, e := range env {
+			if v, ok := strings.CutPrefix(e, "JAVA_TOOL_OPTIONS="); ok {
+				if addr, ok := JDWPAddressOfCommandLine(strings.Fields(v)); ok {
+					return addr, nil
+				}
+			}
+		}
+	}
+	return "", fmt.Errorf("process %d has no JDWP agent listening on a fixed socket address; %s", cfg.ProcessID, restartHint)
+}

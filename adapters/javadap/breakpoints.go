@@ -1,0 +1,526 @@
+package javadap
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// breakpoint is a line or function breakpoint and the JDWP requests that
+// implement it (one per class and method with code at the line).
+type breakpoint struct {
+	id                                  int
+	path, base, pkg                     string // line breakpoints
+	line, actualLine                    int
+	condition, hitCondition, logMessage string
+	hits                                int
+	verified                            bool
+	message                             string
+	reqs                                []int32
+	classes                             map[uint64]bool
+
+	funcName, funcClass, funcMethod string // function breakpoints
+	isEntry                         bool
+}
+
+// breakpoints is the adapter's breakpoint state, guarded by Server.bpMu.
+type breakpoints struct {
+	nextID     int
+	byFile     map[string][]*breakpoint
+	funcs      []*breakpoint
+	entry      *breakpoint
+	byReq      map[int32]*breakpoint
+	prepares   map[string]bool // class-prepare requests made, by pattern
+	pkgs       map[string]string
+	excReq     int32
+	excCaught  bool
+	excUncaugh bool
+	excClasses map[string][]string // filter -> class names
+}
+
+func newBreakpoints() *breakpoints {
+	return &breakpoints{byFile: map[string][]*breakpoint{}, byReq: map[int32]*breakpoint{},
+		prepares: map[string]bool{}, pkgs: map[string]string{}}
+}
+
+type sourceBreakpoint struct {
+	Line         int    `json:"line"`
+	Condition    string `json:"condition"`
+	HitCondition string `json:"hitCondition"`
+	LogMessage   string `json:"logMessage"`
+}
+
+type setBreakpointsArgs struct {
+	Source struct {
+		Path string `json:"path"`
+		Name string `json:"name"`
+	} `json:"source"`
+	Breakpoints []sourceBreakpoint `json:"breakpoints"`
+	Lines       []int              `json:"lines"`
+}
+
+func (b *breakpoint) toDAP() map[string]any {
+	m := map[string]any{"id": b.id, "verified": b.verified}
+	if b.path != "" {
+		m["source"] = map[string]any{"name": b.base, "path": b.path}
+		line := b.line
+		if b.actualLine > 0 {
+			line = b.actualLine
+		}
+		m["line"] = line
+	} else if b.actualLine > 0 {
+		m["line"] = b.actualLine
+	}
+	if !b.verified && b.message != "" {
+		m["message"] = b.message
+	}
+	return m
+}
+
+func (s *Server) setBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
+	var a setBreakpointsArgs
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	if a.Source.Path == "" {
+		return nil, fmt.Errorf("setBreakpoints needs source.path")
+	}
+	if len(a.Breakpoints) == 0 {
+		for _, l := range a.Lines {
+			a.Breakpoints = append(a.Breakpoints, sourceBreakpoint{Line: l})
+		}
+	}
+	path, err := filepath.Abs(a.Source.Path)
+	if err != nil {
+		return nil, err
+	}
+	if s.vm == nil {
+		return nil, fmt.Errorf("setBreakpoints before launch or attach")
+	}
+	s.sources.addKnown(path)
+	s.bpMu.Lock()
+	defer s.bpMu.Unlock()
+	old := s.bps.byFile[path]
+	oldByLine := map[int]*breakpoint{}
+	for _, b := range old {
+		s.clearRequests(ctx, b)
+		oldByLine[b.line] = b
+	}
+	base := filepath.Base(path)
+	pkg, ok := s.bps.pkgs[path]
+	if !ok {
+		if src, err := os.ReadFile(path); err == nil {
+			pkg = strings.ReplaceAll(javaPackage(string(src)), ".", "/")
+		} else {
+			pkg = "?"
+		}
+		s.bps.pkgs[path] = pkg
+	}
+	var list []*breakpoint
+	var out []map[string]any
+	for _, sb := range a.Breakpoints {
+		b := &breakpoint{path: path, base: base, pkg: pkg, line: sb.Line, condition: sb.Condition,
+			hitCondition: sb.HitCondition, logMessage: sb.LogMessage, classes: map[uint64]bool{}}
+		if o, ok := oldByLine[sb.Line]; ok {
+			b.id, b.hits = o.id, o.hits
+		} else {
+			s.bps.nextID++
+			b.id = s.bps.nextID
+		}
+		list = append(list, b)
+	}
+	s.bps.byFile[path] = list
+	if len(list) > 0 {
+		if err := s.ensurePrepare(ctx, "src:"+base, Modifier{Kind: ModSourceNameMatch, Pattern: base}); err != nil {
+			return nil, err
+		}
+		classes, err := s.loadedClassesOfFile(ctx, base, pkg)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range list {
+			for _, c := range classes {
+				s.bindLine(ctx, b, c.ID, c.TypeTag)
+			}
+			if !b.verified {
+				b.message = fmt.Sprintf("%s:%d is not bound yet: no loaded class has code at this line; it binds when its class loads", base, b.line)
+			}
+		}
+	}
+	for _, b := range list {
+		out = append(out, b.toDAP())
+	}
+	if out == nil {
+		out = []map[string]any{}
+	}
+	return map[string]any{"breakpoints": out}, nil
+}
+
+// ensurePrepare makes one class-prepare request per key.
+func (s *Server) ensurePrepare(ctx context.Context, key string, mod Modifier) error {
+	if s.bps.prepares[key] {
+		return nil
+	}
+	if _, err := s.vm.SetEvent(ctx, EventClassPrepare, SuspendEventThread, mod); err != nil {
+		return fmt.Errorf("watch class loading for %s: %w", key, err)
+	}
+	s.bps.prepares[key] = true
+	return nil
+}
+
+// pkgMatches reports whether a class in package dir classPkg can come
+// from a file declaring package filePkg ("?" = unknown).
+func pkgMatches(filePkg, classPkg string) bool {
+	return filePkg == "?" || filePkg == classPkg
+}
+
+// loadedClassesOfFile finds loaded classes compiled from a source file.
+func (s *Server) loadedClassesOfFile(ctx context.Context, base, pkg string) ([]ClassInfo, error) {
+	all, err := s.vm.AllClasses(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []ClassInfo
+	for _, c := range all {
+		if c.TypeTag == 3 || c.Status&2 == 0 {
+			continue // arrays and unprepared classes
+		}
+		if pkg == "?" {
+			if isJDKClass(c.Signature) {
+				continue
+			}
+		} else if packageDir(c.Signature) != pkg {
+			continue
+		}
+		s.classes.setSignature(c.ID, c.Signature)
+		if s.classes.sourceFile(ctx, c.ID) == base {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// bindLine sets JDWP breakpoints for b in one class. Called with bpMu held.
+func (s *Server) bindLine(ctx context.Context, b *breakpoint, class uint64, tag byte) {
+	if b.classes[class] {
+		return
+	}
+	b.classes[class] = true
+	methods, err := s.classes.methodsOf(ctx, class)
+	if err != nil {
+		return
+	}
+	for _, m := range methods {
+		lt, err := s.classes.lineTable(ctx, class, m.ID)
+		if err != nil {
+			continue
+		}
+		found := false
+		var best uint64
+		for _, e := range lt.Lines {
+			if int(e.Line) == b.line && (!found || e.Index < best) {
+				found, best = true, e.Index
+			}
+		}
+		if !found {
+			continue
+		}
+		loc := Location{TypeTag: tag, Class: class, Method: m.ID, Index: best}
+		id, err := s.vm.SetEvent(ctx, EventBreakpoint, SuspendAll, Modifier{Kind: ModLocationOnly, Location: loc})
+		if err != nil {
+			b.message = err.Error()
+			continue
+		}
+		b.reqs = append(b.reqs, id)
+		s.bps.byReq[id] = b
+		b.verified = true
+		b.message = ""
+	}
+}
+
+func (s *Server) clearRequests(ctx context.Context, b *breakpoint) {
+	for _, r := range b.reqs {
+		_ = s.vm.ClearEvent(ctx, EventBreakpoint, r)
+		delete(s.bps.byReq, r)
+	}
+	b.reqs = nil
+}
+
+// classPrepared binds pending breakpoints in a class that just loaded.
+// It runs on the event pump.
+func (s *Server) classPrepared(ctx context.Context, e Event) {
+	s.classes.setSignature(e.RefType, e.Signature)
+	s.bpMu.Lock()
+	defer s.bpMu.Unlock()
+	base := ""
+	for path, list := range s.bps.byFile {
+		if len(list) == 0 {
+			continue
+		}
+		if base == "" {
+			base = s.classes.sourceFile(ctx, e.RefType)
+		}
+		if filepath.Base(path) != base || !pkgMatches(list[0].pkg, packageDir(e.Signature)) {
+			continue
+		}
+		for _, b := range list {
+			was := b.verified
+			s.bindLine(ctx, b, e.RefType, e.RefTypeTag)
+			if b.verified && !was {
+				s.conn.Event("breakpoint", map[string]any{"reason": "changed", "breakpoint": b.toDAP()})
+			}
+		}
+	}
+	fbs := append([]*breakpoint{}, s.bps.funcs...)
+	if s.bps.entry != nil {
+		fbs = append(fbs, s.bps.entry)
+	}
+	for _, b := range fbs {
+		if classMatches(b.funcClass, e.Signature) {
+			was := b.verified
+			s.bindMethod(ctx, b, e.RefType, e.RefTypeTag)
+			if b.verified && !was && !b.isEntry {
+				s.conn.Event("breakpoint", map[string]any{"reason": "changed", "breakpoint": b.toDAP()})
+			}
+		}
+	}
+}
+
+// classMatches reports whether a class name as a user wrote it
+// ("pkg.Outer.Inner", "Outer$Inner", "Inner") names the class of sig.
+func classMatches(name, sig string) bool {
+	full := javaTypeName(sig)
+	if full == name || strings.ReplaceAll(full, "$", ".") == name {
+		return true
+	}
+	if !strings.ContainsAny(name, ".$") {
+		return simpleClassName(sig) == name
+	}
+	return strings.HasSuffix(full, "."+name) || strings.HasSuffix(strings.ReplaceAll(full, "$", "."), "."+name)
+}
+
+type functionBreakpoint struct {
+	Name         string `json:"name"`
+	Condition    string `json:"condition"`
+	HitCondition string `json:"hitCondition"`
+}
+
+func (s *Server) setFunctionBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
+	var a struct {
+		Breakpoints []functionBreakpoint `json:"breakpoints"`
+	}
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	if s.vm == nil {
+		return nil, fmt.Errorf("setFunctionBreakpoints before launch or attach")
+	}
+	s.bpMu.Lock()
+	for _, b := range s.bps.funcs {
+		s.clearRequests(ctx, b)
+	}
+	s.bps.funcs = nil
+	var list []*breakpoint
+	for _, fb := range a.Breakpoints {
+		s.bps.nextID++
+		b := &breakpoint{id: s.bps.nextID, funcName: fb.Name, condition: fb.Condition, hitCondition: fb.HitCondition, classes: map[uint64]bool{}}
+		name := strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(fb.Name), "::", "#"), "#", ".")
+		name = strings.TrimSuffix(name, "()")
+		if i := strings.LastIndexByte(name, '.'); i > 0 && i < len(name)-1 {
+			b.funcClass, b.funcMethod = name[:i], name[i+1:]
+		} else {
+			b.message = fmt.Sprintf("function breakpoint %q: write Class.method (or pkg.Class.method)", fb.Name)
+		}
+		list = append(list, b)
+		s.bps.funcs = append(s.bps.funcs, b)
+	}
+	s.bpMu.Unlock()
+	out := []map[string]any{}
+	for _, b := range list {
+		if b.funcClass != "" {
+			if err := s.installFunctionBP(ctx, b); err != nil {
+				b.message = err.Error()
+			}
+		}
+		out = append(out, b.toDAP())
+	}
+	return map[string]any{"breakpoints": out}, nil
+}
+
+// installFunctionBP watches for the breakpoint's class and binds it in the
+// classes already loaded.
+func (s *Server) installFunctionBP(ctx context.Context, b *breakpoint) error {
+	s.bpMu.Lock()
+	defer s.bpMu.Unlock()
+	simple := b.funcClass
+	if i := strings.LastIndexAny(simple, ".$"); i >= 0 {
+		simple = simple[i+1:]
+	}
+	if err := s.ensurePrepare(ctx, "class:"+simple, Modifier{Kind: ModClassMatch, Pattern: "*" + simple}); err != nil {
+		return err
+	}
+	all, err := s.vm.AllClasses(ctx)
+	if err != nil {
+		return err
+	}
+	for _, c := range all {
+		if c.TypeTag != 3 && c.Status&2 != 0 && classMatches(b.funcClass, c.Signature) {
+			s.classes.setSignature(c.ID, c.Signature)
+			s.bindMethod(ctx, b, c.ID, c.TypeTag)
+		}
+	}
+	if !b.verified && b.message == "" {
+		b.message = fmt.Sprintf("class %s is not loaded yet; the breakpoint binds when it loads", b.funcClass)
+	}
+	return nil
+}
+
+// bindMethod sets breakpoints at the first line of every method named
+// b.funcMethod in class. Called with bpMu held.
+func (s *Server) bindMethod(ctx context.Context, b *breakpoint, class uint64, tag byte) {
+	if b.classes[class] {
+		return
+	}
+	b.classes[class] = true
+	methods, err := s.classes.methodsOf(ctx, class)
+	if err != nil {
+		return
+	}
+	for _, m := range methods {
+		if m.Name != b.funcMethod {
+			continue
+		}
+		lt, err := s.classes.lineTable(ctx, class, m.ID)
+		if err != nil {
+			continue
+		}
+		idx, line := lt.Start, 0
+		if len(lt.Lines) > 0 {
+			idx, line = lt.Lines[0].Index, int(lt.Lines[0].Line)
+		}
+		loc := Location{TypeTag: tag, Class: class, Method: m.ID, Index: idx}
+		id, err := s.vm.SetEvent(ctx, EventBreakpoint, SuspendAll, Modifier{Kind: ModLocationOnly, Location: loc})
+		if err != nil {
+			b.message = err.Error()
+			continue
+		}
+		b.reqs = append(b.reqs, id)
+		s.bps.byReq[id] = b
+		b.verified, b.message = true, ""
+		if b.actualLine == 0 {
+			b.actualLine = line
+		}
+	}
+}
+
+// breakpointHit applies hit counts, conditions and log messages; it
+// returns the stop, or nil to resume. Runs on the stop loop with mu held.
+func (s *Server) breakpointHit(ctx context.Context, e Event) *stopInfo {
+	s.bpMu.Lock()
+	b := s.bps.byReq[e.RequestID]
+	if b == nil {
+		s.bpMu.Unlock()
+		return nil
+	}
+	if b.isEntry {
+		s.clearRequests(ctx, b)
+		s.bps.entry = nil
+		s.bpMu.Unlock()
+		return &stopInfo{reason: "entry", thread: e.Thread, description: "Paused on entry"}
+	}
+	b.hits++
+	hits, hitCond, cond, logMsg, id, isFunc := b.hits, b.hitCondition, b.condition, b.logMessage, b.id, b.funcName != ""
+	s.bpMu.Unlock()
+	if hitCond != "" {
+		ok, err := hitConditionMet(hitCond, hits)
+		if err != nil {
+			s.console(fmt.Sprintf("breakpoint %d: %v", id, err))
+		} else if !ok {
+			return nil
+		}
+	}
+	if cond != "" {
+		v, err := s.evalAt(ctx, e.Thread, cond)
+		if err != nil {
+			s.console(fmt.Sprintf("breakpoint %d: condition %q failed: %v", id, cond, err))
+		} else if v.Tag != TagBoolean {
+			s.console(fmt.Sprintf("breakpoint %d: condition %q is not boolean", id, cond))
+		} else if v.Long == 0 {
+			return nil
+		}
+	}
+	if logMsg != "" {
+		s.conn.Event("output", map[string]any{"category": "console", "output": s.interpolate(ctx, e.Thread, logMsg) + "\n"})
+		return nil
+	}
+	reason := "breakpoint"
+	if isFunc {
+		reason = "function breakpoint"
+	}
+	return &stopInfo{reason: reason, thread: e.Thread, hitIDs: []int{id}}
+}
+
+func (s *Server) console(msg string) {
+	s.conn.Event("output", map[string]any{"category": "console", "output": msg + "\n"})
+}
+
+// hitConditionMet evaluates "N", "== N", ">= N", "> N", "< N", "<= N" or
+// "% N" against the hit count.
+func hitConditionMet(cond string, hits int) (bool, error) {
+	c := strings.TrimSpace(cond)
+	op := ">="
+	for _, p := range []string{">=", "<=", "==", ">", "<", "%", "="} {
+		if strings.HasPrefix(c, p) {
+			op, c = p, strings.TrimSpace(c[len(p):])
+			break
+		}
+	}
+	n, err := strconv.Atoi(c)
+	if err != nil {
+		return false, fmt.Errorf("hit condition %q: want a number, optionally after ==, >=, >, <, <= or %%", cond)
+	}
+	switch op {
+	case "==", "=":
+		return hits == n, nil
+	case ">":
+		return hits > n, nil
+	case "<":
+		return hits < n, nil
+	case "<=":
+		return hits <= n, nil
+	case "%":
+		return n > 0 && hits%n == 0, nil
+	}
+	return hits >= n, nil
+}
+
+// interpolate replaces {expr} in a log message with its value.
+func (s *Server) interpolate(ctx context.Context, thread uint64, msg string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '{')
+		if i < 0 {
+			b.WriteString(msg)
+			break
+		}
+		j := strings.IndexByte(msg[i:], '}')
+		if j < 0 {
+			b.WriteString(msg)
+			break
+		}
+		b.WriteString(msg[:i])
+		expr := msg[i+1 : i+j]
+		if v, err := s.evalAt(ctx, thread, expr); err != nil {
+			b.WriteString("<" + err.Error() + ">")
+		} else {
+			b.WriteString(s.javaString(ctx, thread, v))
+		}
+		msg = msg[i+j+1:]
+	}
+	return b.String()
+}

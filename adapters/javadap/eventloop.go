@@ -1,0 +1,159 @@
+package javadap
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// stopInfo is why the program stops.
+type stopInfo struct {
+	reason, description, text string
+	thread                    uint64
+	hitIDs                    []int
+}
+
+// pump reads JDWP events until the connection ends. It handles
+// class-prepare and thread events itself and queues the rest for stopLoop.
+func (s *Server) pump(vm *Client) {
+	ctx := s.ctx
+	defer s.stopQ.Close()
+	for {
+		set, err := vm.NextEventSet(ctx)
+		if err != nil {
+			return
+		}
+		var rest []Event
+		var prepared uint64
+		vmStart := false
+		for _, e := range set.Events {
+			switch e.Kind {
+			case EventVMStart:
+				vmStart = true
+				s.tmu.Lock()
+				s.mainThread = e.Thread
+				s.tmu.Unlock()
+				s.dapThread(e.Thread)
+			case EventThreadStart:
+				s.conn.Event("thread", map[string]any{"reason": "started", "threadId": s.dapThread(e.Thread)})
+			case EventThreadDeath:
+				s.conn.Event("thread", map[string]any{"reason": "exited", "threadId": s.dapThread(e.Thread)})
+			case EventClassPrepare:
+				s.classPrepared(ctx, e)
+				prepared = e.Thread
+			default:
+				rest = append(rest, e)
+			}
+		}
+		switch {
+		case len(rest) > 0:
+			s.stopQ.Push(&EventSet{SuspendPolicy: set.SuspendPolicy, Events: rest})
+		case vmStart:
+			// The VM stays suspended until configurationDone.
+		case set.SuspendPolicy == SuspendEventThread && prepared != 0:
+			_ = vm.ResumeThread(ctx, prepared)
+		case set.SuspendPolicy == SuspendAll:
+			_ = vm.ResumeAll(ctx)
+		}
+	}
+}
+
+// stopLoop decides, one event set at a time, whether the program stops.
+func (s *Server) stopLoop() {
+	for {
+		set, ok := s.stopQ.Pop(s.ctx)
+		if !ok {
+			return
+		}
+		s.mu.Lock()
+		if !s.closed {
+			ctx, cancel := context.WithTimeout(s.ctx, 60*time.Second)
+			s.handleStopSet(ctx, set)
+			cancel()
+		}
+		s.mu.Unlock()
+	}
+}
+
+func (s *Server) handleStopSet(ctx context.Context, set *EventSet) {
+	var stop *stopInfo
+	var thread uint64
+	for _, e := range set.Events {
+		thread = e.Thread
+		var r *stopInfo
+		switch e.Kind {
+		case EventBreakpoint:
+			r = s.breakpointHit(ctx, e)
+		case EventSingleStep:
+			r = s.stepEvent(ctx, e)
+		case EventException:
+			r = s.exceptionHit(ctx, e)
+		case EventVMDeath:
+			return
+		}
+		if r != nil && (stop == nil || stop.reason == "step") {
+			stop = r
+		}
+	}
+	if stop != nil {
+		s.clearStep(ctx)
+		s.suspends++
+		s.markStopped(ctx, stop.thread, stop.reason, stop.description, stop.text, stop.hitIDs)
+		return
+	}
+	switch set.SuspendPolicy {
+	case SuspendAll:
+		_ = s.vm.ResumeAll(ctx)
+	case SuspendEventThread:
+		_ = s.vm.ResumeThread(ctx, thread)
+	}
+}
+
+// markStopped records a stop and tells the client. Called with mu held.
+func (s *Server) markStopped(ctx context.Context, thread uint64, reason, description, text string, hitIDs []int) {
+	s.stopped = true
+	s.stopThread = thread
+	s.refs.reset()
+	body := map[string]any{"reason": reason, "threadId": s.dapThread(thread), "allThreadsStopped": true}
+	if description != "" {
+		body["description"] = description
+	}
+	if text != "" {
+		body["text"] = text
+	}
+	if len(hitIDs) > 0 {
+		body["hitBreakpointIds"] = hitIDs
+	}
+	s.conn.Event("stopped", body)
+}
+
+// resumeVM undoes every suspension the adapter holds. Called with mu held.
+func (s *Server) resumeVM(ctx context.Context) error {
+	s.stopped = false
+	s.refs.reset()
+	s.exceptions = map[uint64]*exceptionStop{}
+	n := s.suspends
+	if n < 1 {
+		n = 1
+	}
+	s.suspends = 0
+	for i := 0; i < n; i++ {
+		if err := s.vm.ResumeAll(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jdkPatterns are the classes justMyCode steps over.
+var jdkPatterns = []string{"java.*", "javax.*", "jdk.*", "sun.*", "com.sun.*", "org.jcp.*"}
+
+func isJDKClass(sig string) bool {
+	name := javaTypeName(sig)
+	for _, p := range jdkPatterns {
+		if strings.HasPrefix(name, strings.TrimSuffix(p, "*")) {
+			return true
+		}
+	}
+	return false
+}

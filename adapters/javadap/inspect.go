@@ -1,0 +1,674 @@
+package javadap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// maxChildren caps the variables of one container when the client asks
+// for no page.
+const maxChildren = 1000
+
+func (s *Server) threads(ctx context.Context) (any, error) {
+	out := []map[string]any{}
+	if s.vm == nil {
+		return map[string]any{"threads": out}, nil
+	}
+	ts, err := s.vm.AllThreads(ctx)
+	if err != nil {
+		if errors.Is(err, ErrVMGone) {
+			return map[string]any{"threads": out}, nil
+		}
+		return nil, err
+	}
+	for _, t := range ts {
+		name, err := s.vm.ThreadName(ctx, t)
+		if err != nil {
+			continue
+		}
+		out = append(out, map[string]any{"id": s.dapThread(t), "name": name})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i]["id"].(int) < out[j]["id"].(int) })
+	return map[string]any{"threads": out}, nil
+}
+
+type stackTraceArgs struct {
+	ThreadID   int `json:"threadId"`
+	StartFrame int `json:"startFrame"`
+	Levels     int `json:"levels"`
+}
+
+func (s *Server) stackTrace(ctx context.Context, req *dap.Message) (any, error) {
+	var a stackTraceArgs
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	if s.vm == nil || !s.stopped {
+		return nil, errNotStopped
+	}
+	t, err := s.thread(a.ThreadID)
+	if err != nil {
+		return nil, err
+	}
+	total, err := s.vm.FrameCount(ctx, t)
+	if err != nil {
+		return nil, fmt.Errorf("stack of thread %d: %w", a.ThreadID, err)
+	}
+	levels := a.Levels
+	if levels <= 0 || a.StartFrame+levels > total {
+		levels = total - a.StartFrame
+	}
+	out := []map[string]any{}
+	if levels > 0 {
+		frames, err := s.vm.Frames(ctx, t, a.StartFrame, levels)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range frames {
+			out = append(out, s.describeFrame(ctx, t, f))
+		}
+	}
+	return map[string]any{"stackFrames": out, "totalFrames": total}, nil
+}
+
+func (s *Server) describeFrame(ctx context.Context, t uint64, f Frame) map[string]any {
+	id := s.refs.addFrame(frameRef{thread: t, frame: f.ID, loc: f.Location})
+	sig, _ := s.classes.signature(ctx, f.Location.Class)
+	name := javaTypeName(sig)
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	if m, ok := s.classes.method(ctx, f.Location.Class, f.Location.Method); ok {
+		name += "." + m.Name
+	}
+	line := s.classes.lineOf(ctx, f.Location)
+	frame := map[string]any{"id": id, "name": name, "line": line, "column": 1}
+	file := s.classes.sourceFile(ctx, f.Location.Class)
+	if file != "" {
+		src := map[string]any{"name": file}
+		if p := s.sources.resolve(packageDir(sig), file); p != "" {
+			src["path"] = p
+		} else {
+			src["presentationHint"] = "deemphasize"
+		}
+		frame["source"] = src
+	}
+	if isJDKClass(sig) {
+		frame["presentationHint"] = "subtle"
+	}
+	return frame
+}
+
+func (s *Server) scopes(ctx context.Context, req *dap.Message) (any, error) {
+	var a struct {
+		FrameID int `json:"frameId"`
+	}
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	f, ok := s.refs.frame(a.FrameID)
+	if !ok {
+		return nil, fmt.Errorf("unknown frameId %d (frames are invalid once the program resumes)", a.FrameID)
+	}
+	locals := s.refs.add(&varRef{kind: refLocals, thread: f.thread, frame: f.frame, loc: f.loc})
+	out := []map[string]any{{"name": "Locals", "presentationHint": "locals", "variablesReference": locals, "expensive": false}}
+	if fields, err := s.classes.fieldsOf(ctx, f.loc.Class); err == nil {
+		n := 0
+		for _, fd := range fields {
+			if fd.IsStatic() {
+				n++
+			}
+		}
+		if n > 0 {
+			sig, _ := s.classes.signature(ctx, f.loc.Class)
+			st := s.refs.add(&varRef{kind: refStatics, thread: f.thread, class: f.loc.Class, path: javaTypeName(sig)})
+			out = append(out, map[string]any{"name": "Static", "variablesReference": st, "namedVariables": n, "expensive": false})
+		}
+	}
+	return map[string]any{"scopes": out}, nil
+}
+
+type variablesArgs struct {
+	VariablesReference int `json:"variablesReference"`
+	Start              int `json:"start"`
+	Count              int `json:"count"`
+}
+
+func (s *Server) variables(ctx context.Context, req *dap.Message) (any, error) {
+	var a variablesArgs
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	r := s.refs.get(a.VariablesReference)
+	if r == nil {
+		return nil, fmt.Errorf("unknown variablesReference %d (references are invalid once the program resumes)", a.VariablesReference)
+	}
+	vars, err := s.children(ctx, r, a.Start, a.Count)
+	if err != nil {
+		return nil, err
+	}
+	if vars == nil {
+		vars = []map[string]any{}
+	}
+	return map[string]any{"variables": vars}, nil
+}
+
+// local is a visible local variable of a frame.
+type local struct {
+	VarInfo
+	value Value
+}
+
+// frameLocals reads the variables in scope at a frame's location.
+func (s *Server) frameLocals(ctx context.Context, thread, frame uint64, loc Location) ([]local, error) {
+	vt, err := s.classes.varTable(ctx, loc.Class, loc.Method)
+	if err != nil {
+		return nil, err
+	}
+	var vis []VarInfo
+	for _, v := range vt {
+		if v.CodeIndex <= loc.Index && loc.Index < v.CodeIndex+uint64(v.Length) && v.Name != "this" {
+			vis = append(vis, v)
+		}
+	}
+	sort.SliceStable(vis, func(i, j int) bool { return vis[i].Slot < vis[j].Slot })
+	if len(vis) == 0 {
+		return nil, nil
+	}
+	slots := make([]SlotRequest, len(vis))
+	for i, v := range vis {
+		slots[i] = SlotRequest{Slot: v.Slot, Tag: tagOfSignature(v.Signature)}
+	}
+	vals, err := s.vm.FrameValues(ctx, thread, frame, slots)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]local, 0, len(vis))
+	for i, v := range vis {
+		if i < len(vals) {
+			out = append(out, local{VarInfo: v, value: vals[i]})
+		}
+	}
+	return out, nil
+}
+
+func (s *Server) children(ctx context.Context, r *varRef, start, count int) ([]map[string]any, error) {
+	switch r.kind {
+	case refLocals:
+		var out []map[string]any
+		if this, err := s.vm.ThisObject(ctx, r.thread, r.frame); err == nil && this.Object != 0 {
+			out = append(out, s.variable(ctx, r.thread, "this", this, "this"))
+		}
+		ls, err := s.frameLocals(ctx, r.thread, r.frame, r.loc)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range ls {
+			out = append(out, s.variable(ctx, r.thread, l.Name, l.value, l.Name))
+		}
+		if vt, _ := s.classes.varTable(ctx, r.loc.Class, r.loc.Method); vt == nil {
+			out = append(out, map[string]any{"name": "<locals>", "value": "no local variable information: compile with javac -g", "variablesReference": 0})
+		}
+		return out, nil
+	case refStatics:
+		fields, err := s.classes.fieldsOf(ctx, r.class)
+		if err != nil {
+			return nil, err
+		}
+		var ids []uint64
+		var names []string
+		for _, f := range fields {
+			if f.IsStatic() {
+				ids = append(ids, f.ID)
+				names = append(names, f.Name)
+			}
+		}
+		vals, err := s.vm.StaticValues(ctx, r.class, ids)
+		if err != nil {
+			return nil, err
+		}
+		var out []map[string]any
+		for i, v := range vals {
+			out = append(out, s.variable(ctx, r.thread, names[i], v, r.path+"."+names[i]))
+		}
+		return out, nil
+	case refObject:
+		fs, vals, err := s.objectFields(ctx, r.obj.Object)
+		if err != nil {
+			return nil, err
+		}
+		var out []map[string]any
+		for i, f := range fs {
+			out = append(out, s.variable(ctx, r.thread, f.Name, vals[i], r.path+"."+f.Name))
+		}
+		return out, nil
+	case refArray, refCollection:
+		arr := r.obj.Object
+		if r.kind == refCollection {
+			arr = r.elems
+		}
+		first, n := page(start, count, r.length)
+		if n == 0 {
+			return nil, nil
+		}
+		vals, err := s.vm.ArrayValues(ctx, arr, first, n)
+		if err != nil {
+			return nil, err
+		}
+		var out []map[string]any
+		for i, v := range vals {
+			idx := first + i
+			path := fmt.Sprintf("%s[%d]", r.path, idx)
+			if r.kind == refCollection {
+				path = fmt.Sprintf("%s.get(%d)", r.path, idx)
+			}
+			out = append(out, s.variable(ctx, r.thread, "["+strconv.Itoa(idx)+"]", v, path))
+		}
+		return out, nil
+	case refMap:
+		first, n := page(start, count, r.length)
+		if n == 0 {
+			return nil, nil
+		}
+		entries, err := s.vm.ArrayValues(ctx, r.elems, first, n)
+		if err != nil {
+			return nil, err
+		}
+		var out []map[string]any
+		for _, e := range entries {
+			k, err1 := s.invoke(ctx, r.thread, e, "getKey", nil)
+			v, err2 := s.invoke(ctx, r.thread, e, "getValue", nil)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			name := s.shortValue(ctx, r.thread, k)
+			out = append(out, s.variable(ctx, r.thread, name, v, r.path+".get("+name+")"))
+		}
+		return out, nil
+	}
+	return nil, errors.New("bad variables reference")
+}
+
+// page clamps a requested page to [0, length), capped at maxChildren.
+func page(start, count, length int) (int, int) {
+	if start < 0 {
+		start = 0
+	}
+	if start >= length {
+		return start, 0
+	}
+	if count <= 0 || count > maxChildren {
+		count = maxChildren
+	}
+	if start+count > length {
+		count = length - start
+	}
+	return start, count
+}
+
+// objectFields returns the instance fields of an object, superclass
+// fields after the class's own.
+func (s *Server) objectFields(ctx context.Context, obj uint64) ([]FieldInfo, []Value, error) {
+	_, rt, err := s.vm.ObjectType(ctx, obj)
+	if err != nil {
+		return nil, nil, err
+	}
+	var fs []FieldInfo
+	for _, c := range s.classes.classChain(ctx, rt) {
+		all, err := s.classes.fieldsOf(ctx, c)
+		if err != nil {
+			continue
+		}
+		for _, f := range all {
+			if !f.IsStatic() {
+				fs = append(fs, f)
+			}
+		}
+	}
+	ids := make([]uint64, len(fs))
+	for i, f := range fs {
+		ids[i] = f.ID
+	}
+	if len(ids) == 0 {
+		return nil, nil, nil
+	}
+	vals, err := s.vm.FieldValues(ctx, obj, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(vals) < len(fs) {
+		fs = fs[:len(vals)]
+	}
+	return fs, vals, nil
+}
+
+// variable renders one DAP variable.
+func (s *Server) variable(ctx context.Context, thread uint64, name string, v Value, path string) map[string]any {
+	d := s.describe(ctx, thread, v, path)
+	m := map[string]any{"name": name, "value": d.value, "type": d.typ, "variablesReference": d.ref}
+	if path != "" {
+		m["evaluateName"] = path
+	}
+	if d.indexed > 0 {
+		m["indexedVariables"] = d.indexed
+	}
+	if d.named > 0 {
+		m["namedVariables"] = d.named
+	}
+	return m
+}
+
+type description struct {
+	value, typ     string
+	ref            int
+	indexed, named int
+}
+
+var boxedTypes = map[string]bool{
+	"Ljava/lang/Integer;": true, "Ljava/lang/Long;": true, "Ljava/lang/Short;": true, "Ljava/lang/Byte;": true,
+	"Ljava/lang/Character;": true, "Ljava/lang/Boolean;": true, "Ljava/lang/Float;": true, "Ljava/lang/Double;": true,
+}
+
+// describe formats a value for display and registers a reference for its
+// children. Strings are quoted, boxed primitives show their value, and
+// collections and maps show their size and first elements.
+func (s *Server) describe(ctx context.Context, thread uint64, v Value, path string) description {
+	switch {
+	case v.Tag == TagVoid:
+		return description{value: "void", typ: "void"}
+	case v.IsPrimitive():
+		return description{value: primitiveString(v), typ: typeNameOfTag(v.Tag)}
+	case v.Object == 0:
+		return description{value: "null", typ: "null"}
+	}
+	_, rt, err := s.vm.ObjectType(ctx, v.Object)
+	if err != nil {
+		return description{value: "<" + err.Error() + ">"}
+	}
+	sig, _ := s.classes.signature(ctx, rt)
+	typ := javaTypeName(sig)
+	simple := typ
+	if i := strings.LastIndexByte(simple, '.'); i >= 0 {
+		simple = simple[i+1:]
+	}
+	switch {
+	case v.Tag == TagString || sig == "Ljava/lang/String;":
+		str, err := s.vm.StringValue(ctx, v.Object)
+		if err != nil {
+			return description{value: "<" + err.Error() + ">", typ: "String"}
+		}
+		return description{value: quoteJava(str), typ: "String"}
+	case strings.HasPrefix(sig, "["):
+		n, _ := s.vm.ArrayLength(ctx, v.Object)
+		ref := 0
+		if n > 0 {
+			ref = s.refs.add(&varRef{kind: refArray, thread: thread, obj: v, length: n, path: path})
+		}
+		elem := strings.TrimSuffix(typ, "[]")
+		return description{value: fmt.Sprintf("%s[%d]", elem, n), typ: typ, ref: ref, indexed: n}
+	case boxedTypes[sig]:
+		if p, ok := s.unbox(ctx, v); ok {
+			return description{value: primitiveString(p), typ: simple}
+		}
+	case thread != 0 && s.classes.implements(ctx, rt, "Ljava/util/Collection;"):
+		if arr, err := s.invoke(ctx, thread, v, "toArray", nil, "()[Ljava/lang/Object;"); err == nil && arr.Object != 0 {
+			n, _ := s.vm.ArrayLength(ctx, arr.Object)
+			ref := s.refs.add(&varRef{kind: refCollection, thread: thread, obj: v, elems: arr.Object, length: n, path: path})
+			return description{value: fmt.Sprintf("%s size=%d %s", simple, n, s.preview(ctx, thread, arr.Object, n, false)), typ: typ, ref: ref, indexed: n}
+		}
+	case thread != 0 && s.classes.implements(ctx, rt, "Ljava/util/Map;"):
+		if set, err := s.invoke(ctx, thread, v, "entrySet", nil); err == nil && set.Object != 0 {
+			if arr, err := s.invoke(ctx, thread, set, "toArray", nil, "()[Ljava/lang/Object;"); err == nil && arr.Object != 0 {
+				n, _ := s.vm.ArrayLength(ctx, arr.Object)
+				ref := s.refs.add(&varRef{kind: refMap, thread: thread, obj: v, elems: arr.Object, length: n, path: path})
+				return description{value: fmt.Sprintf("%s size=%d %s", simple, n, s.preview(ctx, thread, arr.Object, n, true)), typ: typ, ref: ref, named: n}
+			}
+		}
+	}
+	ref := s.refs.add(&varRef{kind: refObject, thread: thread, obj: v, path: path})
+	return description{value: fmt.Sprintf("%s@%d", simple, v.Object), typ: typ, ref: ref}
+}
+
+// preview shows the first elements of an array of elements or map entries.
+func (s *Server) preview(ctx context.Context, thread, arr uint64, n int, entries bool) string {
+	const max = 5
+	k := n
+	if k > max {
+		k = max
+	}
+	vals, err := s.vm.ArrayValues(ctx, arr, 0, k)
+	if err != nil {
+		return ""
+	}
+	var parts []string
+	for _, e := range vals {
+		if entries {
+			key, err1 := s.invoke(ctx, thread, e, "getKey", nil)
+			val, err2 := s.invoke(ctx, thread, e, "getValue", nil)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			parts = append(parts, s.shortValue(ctx, thread, key)+"="+s.shortValue(ctx, thread, val))
+		} else {
+			parts = append(parts, s.shortValue(ctx, thread, e))
+		}
+	}
+	if n > max {
+		parts = append(parts, "...")
+	}
+	if entries {
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// shortValue formats a value on one line without creating references.
+func (s *Server) shortValue(ctx context.Context, thread uint64, v Value) string {
+	switch {
+	case v.IsPrimitive():
+		return primitiveString(v)
+	case v.Object == 0:
+		return "null"
+	}
+	_, rt, err := s.vm.ObjectType(ctx, v.Object)
+	if err != nil {
+		return "?"
+	}
+	sig, _ := s.classes.signature(ctx, rt)
+	if sig == "Ljava/lang/String;" {
+		str, _ := s.vm.StringValue(ctx, v.Object)
+		return quoteJava(str)
+	}
+	if boxedTypes[sig] {
+		if p, ok := s.unbox(ctx, v); ok {
+			return primitiveString(p)
+		}
+	}
+	name := javaTypeName(sig)
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return fmt.Sprintf("%s@%d", name, v.Object)
+}
+
+// unbox reads the value field of a boxed primitive.
+func (s *Server) unbox(ctx context.Context, v Value) (Value, bool) {
+	if !v.IsObject() || v.Object == 0 {
+		return Value{}, false
+	}
+	_, rt, err := s.vm.ObjectType(ctx, v.Object)
+	if err != nil {
+		return Value{}, false
+	}
+	sig, _ := s.classes.signature(ctx, rt)
+	if !boxedTypes[sig] {
+		return Value{}, false
+	}
+	fields, err := s.classes.fieldsOf(ctx, rt)
+	if err != nil {
+		return Value{}, false
+	}
+	for _, f := range fields {
+		if f.Name == "value" && !f.IsStatic() {
+			vals, err := s.vm.FieldValues(ctx, v.Object, []uint64{f.ID})
+			if err == nil && len(vals) == 1 {
+				return vals[0], true
+			}
+		}
+	}
+	return Value{}, false
+}
+
+func quoteJava(s string) string {
+	const max = 10000
+	if len(s) > max {
+		return strconv.Quote(s[:max]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// findMethod looks a method up by name (and signature, or argument count
+// when sig is "") in a type, its superclasses and its interfaces.
+func (s *Server) findMethod(ctx context.Context, rt uint64, name, sig string, argc int) (uint64, MethodInfo, bool) {
+	var cands []uint64
+	cands = append(cands, s.classes.classChain(ctx, rt)...)
+	for _, c := range append([]uint64{}, cands...) {
+		if ifs, err := s.vm.Interfaces(ctx, c); err == nil {
+			cands = append(cands, ifs...)
+		}
+	}
+	for _, c := range cands {
+		ms, err := s.classes.methodsOf(ctx, c)
+		if err != nil {
+			continue
+		}
+		for _, m := range ms {
+			if m.Name != name {
+				continue
+			}
+			if sig != "" && m.Signature != sig {
+				continue
+			}
+			if sig == "" && len(paramSigs(m.Signature)) != argc {
+				continue
+			}
+			return c, m, true
+		}
+	}
+	return 0, MethodInfo{}, false
+}
+
+// invoke calls an instance method on a suspended thread. sig, when given,
+// selects the overload.
+func (s *Server) invoke(ctx context.Context, thread uint64, obj Value, name string, args []Value, sig ...string) (Value, error) {
+	if obj.Object == 0 {
+		return Value{}, fmt.Errorf("cannot call %s() on null", name)
+	}
+	_, rt, err := s.vm.ObjectType(ctx, obj.Object)
+	if err != nil {
+		return Value{}, err
+	}
+	want := ""
+	if len(sig) > 0 {
+		want = sig[0]
+	}
+	class, m, ok := s.findMethod(ctx, rt, name, want, len(args))
+	if !ok {
+		tsig, _ := s.classes.signature(ctx, rt)
+		return Value{}, fmt.Errorf("%s has no method %s with %d argument(s)", javaTypeName(tsig), name, len(args))
+	}
+	return s.invokeMethod(ctx, thread, obj, class, m, args)
+}
+
+func (s *Server) invokeMethod(ctx context.Context, thread uint64, obj Value, class uint64, m MethodInfo, args []Value) (Value, error) {
+	args, err := s.convertArgs(ctx, thread, m, args)
+	if err != nil {
+		return Value{}, err
+	}
+	var ret Value
+	var exc uint64
+	if m.IsStatic() {
+		ret, exc, err = s.vm.InvokeStatic(ctx, class, thread, m.ID, args)
+	} else {
+		ret, exc, err = s.vm.InvokeMethod(ctx, obj.Object, thread, class, m.ID, args)
+	}
+	if err != nil {
+		if IsErrorCode(err, ErrCodeThreadNotSuspended) || IsErrorCode(err, ErrCodeInvalidThread) {
+			return Value{}, fmt.Errorf("cannot call %s(): the thread is not stopped at a breakpoint or step (%w)", m.Name, err)
+		}
+		return Value{}, err
+	}
+	if exc != 0 {
+		return Value{}, fmt.Errorf("%s() threw %s", m.Name, s.throwableText(ctx, thread, exc))
+	}
+	return ret, nil
+}
+
+// throwableText is "java.lang.X: message" for an exception object.
+func (s *Server) throwableText(ctx context.Context, thread, exc uint64) string {
+	_, rt, err := s.vm.ObjectType(ctx, exc)
+	if err != nil {
+		return "an exception"
+	}
+	sig, _ := s.classes.signature(ctx, rt)
+	text := javaTypeName(sig)
+	if _, m, ok := s.findMethod(ctx, rt, "getMessage", "()Ljava/lang/String;", 0); ok {
+		if ret, e, err := s.vm.InvokeMethod(ctx, exc, thread, rt, m.ID, nil); err == nil && e == 0 && ret.Object != 0 {
+			if msg, err := s.vm.StringValue(ctx, ret.Object); err == nil {
+				text += ": " + msg
+			}
+		}
+	}
+	return text
+}
+
+// paramSigs splits a method signature's parameter list.
+func paramSigs(sig string) []string {
+	var out []string
+	if len(sig) == 0 || sig[0] != '(' {
+		return nil
+	}
+	i := 1
+	for i < len(sig) && sig[i] != ')' {
+		j := i
+		for j < len(sig) && sig[j] == '[' {
+			j++
+		}
+		if j < len(sig) && sig[j] == 'L' {
+			k := strings.IndexByte(sig[j:], ';')
+			if k < 0 {
+				return out
+			}
+			j += k
+		}
+		out = append(out, sig[i:j+1])
+		i = j + 1
+	}
+	return out
+}
+
+func (s *Server) source(req *dap.Message) (any, error) {
+	var a struct {
+		Source struct {
+			Path string `json:"path"`
+		} `json:"source"`
+	}
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	if a.Source.Path == "" {
+		return nil, errors.New("source has no path")
+	}
+	b, err := os.ReadFile(a.Source.Path)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"content": string(b), "mimeType": "text/x-java"}, nil
+}
