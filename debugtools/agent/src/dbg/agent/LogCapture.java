@@ -1,0 +1,320 @@
+package dbg.agent;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogManager;
+import java.util.logging.LogRecord;
+import java.util.logging.SimpleFormatter;
+import java.util.regex.Pattern;
+
+/**
+ * Captures System.out/err, java.util.logging and (when present) Logback
+ * into a bounded buffer (entries and bytes). ANSI escapes are stripped.
+ * Thread-safe.
+ */
+final class LogCapture {
+    private static final int MAX_ENTRIES = 5000;
+    private static final int MAX_BYTES = 2 << 20;
+    private static final int MAX_MESSAGE = 16 << 10;
+    private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-?]*[ -/]*[@-~]|\u001B[@-Z\\\\-_]");
+
+    private final ArrayDeque<Map<String, Object>> entries = new ArrayDeque<>();
+    private long nextSeq = 1;
+    private long bytes;
+    private long dropped;
+    private final List<String> sources = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private static final ThreadLocal<Boolean> INSIDE = new ThreadLocal<>();
+
+    void install(java.lang.instrument.Instrumentation inst) {
+        try {
+            System.setOut(new PrintStream(new Tee(System.out, "INFO", "System.out"), true));
+            System.setErr(new PrintStream(new Tee(System.err, "ERROR", "System.err"), true));
+            addSource("System.out/err");
+        } catch (Throwable t) {
+            addProblem("System.out/err: " + t);
+        }
+        try {
+            java.util.logging.Logger root = LogManager.getLogManager().getLogger("");
+            root.addHandler(new JulHandler());
+            addSource("java.util.logging");
+        } catch (Throwable t) {
+            addProblem("java.util.logging: " + t);
+        }
+        installLogback(inst);
+    }
+
+    private synchronized void addSource(String s) {
+        sources.add(s);
+    }
+
+    private synchronized void addProblem(String s) {
+        problems.add(s);
+    }
+
+    synchronized Map<String, Object> status() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("available", !sources.isEmpty());
+        m.put("sources", new ArrayList<>(sources));
+        m.put("problems", new ArrayList<>(problems));
+        m.put("entries", entries.size());
+        m.put("dropped", dropped);
+        return m;
+    }
+
+    synchronized long lastSeq() {
+        return nextSeq - 1;
+    }
+
+    void add(String level, String logger, String thread, String message, String throwable) {
+        if (Boolean.TRUE.equals(INSIDE.get())) {
+            return;
+        }
+        message = clean(message);
+        throwable = throwable == null ? null : clean(throwable);
+        Map<String, Object> e = new LinkedHashMap<>();
+        long now = System.currentTimeMillis();
+        synchronized (this) {
+            e.put("seq", nextSeq++);
+            e.put("timestamp", now);
+            e.put("time", java.time.Instant.ofEpochMilli(now).toString());
+            e.put("level", level);
+            e.put("logger", logger);
+            e.put("thread", thread);
+            e.put("message", message);
+            e.put("throwable", throwable);
+            long size = 64 + message.length() + (throwable == null ? 0 : throwable.length());
+            e.put("_size", size);
+            entries.addLast(e);
+            bytes += size;
+            while (entries.size() > MAX_ENTRIES || bytes > MAX_BYTES) {
+                Map<String, Object> old = entries.removeFirst();
+                bytes -= (Long) old.get("_size");
+                dropped++;
+            }
+        }
+    }
+
+    private static String clean(String s) {
+        if (s == null) {
+            return "";
+        }
+        s = ANSI.matcher(s).replaceAll("");
+        if (s.length() > MAX_MESSAGE) {
+            s = s.substring(0, MAX_MESSAGE) + "...";
+        }
+        return s;
+    }
+
+    /** Entries with seq > since, newest limit, filtered by level (minimum), keyword and thread. */
+    synchronized List<Map<String, Object>> since(long since, int limit, String level, String keyword, String thread) {
+        int min = rank(level);
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Map<String, Object> e : entries) {
+            if ((Long) e.get("seq") <= since) {
+                continue;
+            }
+            if (level != null && !level.isEmpty() && rank((String) e.get("level")) < min) {
+                continue;
+            }
+            if (thread != null && !thread.equals(e.get("thread"))) {
+                continue;
+            }
+            if (keyword != null && !keyword.isEmpty()) {
+                String k = keyword.toLowerCase();
+                String text = (e.get("message") + "\n" + e.get("logger") + "\n" + (e.get("throwable") == null ? "" : e.get("throwable"))).toLowerCase();
+                if (!text.contains(k)) {
+                    continue;
+                }
+            }
+            Map<String, Object> copy = new LinkedHashMap<>(e);
+            copy.remove("_size");
+            out.add(copy);
+        }
+        if (limit > 0 && out.size() > limit) {
+            out = new ArrayList<>(out.subList(out.size() - limit, out.size()));
+        }
+        return out;
+    }
+
+    static int rank(String level) {
+        if (level == null) {
+            return 0;
+        }
+        switch (level.toUpperCase()) {
+            case "TRACE": case "FINEST": case "FINER": return 1;
+            case "DEBUG": case "FINE": case "CONFIG": return 2;
+            case "INFO": return 3;
+            case "WARN": case "WARNING": return 4;
+            case "ERROR": case "SEVERE": case "FATAL": return 5;
+            default: return 0;
+        }
+    }
+
+    static String julLevel(Level l) {
+        int v = l.intValue();
+        if (v >= Level.SEVERE.intValue()) {
+            return "ERROR";
+        }
+        if (v >= Level.WARNING.intValue()) {
+            return "WARN";
+        }
+        if (v >= Level.INFO.intValue()) {
+            return "INFO";
+        }
+        if (v >= Level.FINE.intValue()) {
+            return "DEBUG";
+        }
+        return "TRACE";
+    }
+
+    private final class JulHandler extends Handler {
+        private final SimpleFormatter fmt = new SimpleFormatter();
+
+        @Override
+        public void publish(LogRecord r) {
+            if (r == null) {
+                return;
+            }
+            String msg;
+            try {
+                msg = fmt.formatMessage(r);
+            } catch (RuntimeException e) {
+                msg = String.valueOf(r.getMessage());
+            }
+            add(julLevel(r.getLevel()), r.getLoggerName(), Thread.currentThread().getName(), msg,
+                    r.getThrown() == null ? null : Invoker.stackTrace(r.getThrown()));
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+    }
+
+    /** Passes bytes through to the original stream and records complete lines. */
+    private final class Tee extends OutputStream {
+        private final PrintStream orig;
+        private final String level;
+        private final String logger;
+        private final ThreadLocal<ByteArrayOutputStream> line = ThreadLocal.withInitial(ByteArrayOutputStream::new);
+
+        Tee(PrintStream orig, String level, String logger) {
+            this.orig = orig;
+            this.level = level;
+            this.logger = logger;
+        }
+
+        @Override
+        public void write(int b) {
+            orig.write(b);
+            collect(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            orig.write(b, off, len);
+            collect(b, off, len);
+        }
+
+        @Override
+        public void flush() {
+            orig.flush();
+        }
+
+        private void collect(byte[] b, int off, int len) {
+            ByteArrayOutputStream buf = line.get();
+            for (int i = off; i < off + len; i++) {
+                if (b[i] == '\n') {
+                    String s = new String(buf.toByteArray(), StandardCharsets.UTF_8);
+                    buf.reset();
+                    if (s.endsWith("\r")) {
+                        s = s.substring(0, s.length() - 1);
+                    }
+                    add(level, logger, Thread.currentThread().getName(), s, null);
+                } else if (buf.size() < MAX_MESSAGE) {
+                    buf.write(b[i]);
+                }
+            }
+        }
+    }
+
+    /** Adds a proxy appender to Logback's root logger when Logback is the SLF4J backend. */
+    private void installLogback(java.lang.instrument.Instrumentation inst) {
+        try {
+            ClassLoader cl;
+            Class<?> lf = null;
+            for (Class<?> c : inst.getAllLoadedClasses()) {
+                if (c.getName().equals("org.slf4j.LoggerFactory")) {
+                    lf = c;
+                }
+            }
+            if (lf == null) {
+                return;
+            }
+            cl = lf.getClassLoader();
+            Object factory = lf.getMethod("getILoggerFactory").invoke(null);
+            if (!factory.getClass().getName().equals("ch.qos.logback.classic.LoggerContext")) {
+                return;
+            }
+            Object root = factory.getClass().getMethod("getLogger", String.class).invoke(factory, "ROOT");
+            Class<?> appender = Class.forName("ch.qos.logback.core.Appender", false, cl);
+            InvocationHandler h = (proxy, m, args) -> logbackCall(proxy, m, args);
+            Object p = Proxy.newProxyInstance(cl, new Class<?>[] {appender}, h);
+            root.getClass().getMethod("addAppender", appender).invoke(root, p);
+            addSource("logback");
+        } catch (Throwable t) {
+            addProblem("logback: " + t);
+        }
+    }
+
+    private Object logbackCall(Object proxy, Method m, Object[] args) throws Exception {
+        switch (m.getName()) {
+            case "doAppend":
+                Object ev = args[0];
+                String level = String.valueOf(ev.getClass().getMethod("getLevel").invoke(ev));
+                String logger = String.valueOf(ev.getClass().getMethod("getLoggerName").invoke(ev));
+                String thread = String.valueOf(ev.getClass().getMethod("getThreadName").invoke(ev));
+                String msg = String.valueOf(ev.getClass().getMethod("getFormattedMessage").invoke(ev));
+                Object tp = ev.getClass().getMethod("getThrowableProxy").invoke(ev);
+                String thr = null;
+                if (tp != null) {
+                    thr = tp.getClass().getMethod("getClassName").invoke(tp) + ": " + tp.getClass().getMethod("getMessage").invoke(tp);
+                }
+                add(level, logger, thread, msg, thr);
+                return null;
+            case "getName":
+                return "dbg";
+            case "isStarted":
+                return true;
+            case "hashCode":
+                return System.identityHashCode(proxy);
+            case "equals":
+                return proxy == args[0];
+            case "toString":
+                return "dbg-appender";
+            default:
+                Class<?> r = m.getReturnType();
+                if (r == boolean.class) {
+                    return false;
+                }
+                if (r.isPrimitive() && r != void.class) {
+                    return 0;
+                }
+                return null;
+        }
+    }
+}

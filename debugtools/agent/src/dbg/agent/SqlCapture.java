@@ -1,0 +1,130 @@
+package dbg.agent;
+
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Recent SQL statements with bound parameters, durations and failures,
+ * in a bounded buffer. Capture works by retransforming the JDBC driver's
+ * Connection and Statement classes (already loaded ones too), so
+ * connections opened before the agent arrived are covered. When that is
+ * impossible, status() says why. Thread-safe.
+ */
+final class SqlCapture {
+    private static final int MAX_ENTRIES = 2000;
+    private static final int MAX_BYTES = 2 << 20;
+
+    private final Instrumentation inst;
+    private final ArrayDeque<Map<String, Object>> entries = new ArrayDeque<>();
+    private long nextSeq = 1;
+    private long bytes;
+    private long dropped;
+    private volatile boolean available;
+    private volatile String reason = "not installed";
+    private final List<String> instrumented = new ArrayList<>();
+
+    SqlCapture(Instrumentation inst) {
+        this.inst = inst;
+    }
+
+    void install() {
+        SqlHooks.install(this);
+        if (!inst.isRetransformClassesSupported()) {
+            reason = "the JVM does not support class retransformation";
+            return;
+        }
+        try {
+            // Loaded only now: it links against the JDK's internal ASM,
+            // which SqlInstrumenter opens to the agent first.
+            SqlInstrumenter.install(inst, this);
+            available = true;
+            reason = null;
+        } catch (Throwable t) {
+            reason = "JDBC classes cannot be instrumented: " + t;
+        }
+    }
+
+    synchronized void instrumented(String cls) {
+        if (instrumented.size() < 200) {
+            instrumented.add(cls);
+        }
+    }
+
+    void problem(String why) {
+        if (reason == null) {
+            reason = why;
+        }
+    }
+
+    synchronized Map<String, Object> status() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("available", available);
+        m.put("mode", available ? "retransform" : "none");
+        m.put("reason", available ? (instrumented.isEmpty() ? "no JDBC driver class is loaded yet; statements are captured once one loads" : null) : reason);
+        m.put("instrumentedClasses", new ArrayList<>(instrumented));
+        m.put("entries", entries.size());
+        m.put("dropped", dropped);
+        return m;
+    }
+
+    boolean available() {
+        return available;
+    }
+
+    synchronized long lastSeq() {
+        return nextSeq - 1;
+    }
+
+    void record(String sql, List<String> params, long nanos, String error) {
+        if (sql == null) {
+            sql = "<unknown statement>";
+        }
+        Map<String, Object> e = new LinkedHashMap<>();
+        long now = System.currentTimeMillis();
+        synchronized (this) {
+            e.put("seq", nextSeq++);
+            e.put("timestamp", now);
+            e.put("time", java.time.Instant.ofEpochMilli(now).toString());
+            e.put("sql", sql.length() > 20000 ? sql.substring(0, 20000) + "..." : sql);
+            e.put("parameters", params);
+            e.put("durationMillis", nanos / 1_000_000.0);
+            e.put("error", error);
+            e.put("thread", Thread.currentThread().getName());
+            long size = 64 + sql.length() + params.toString().length();
+            e.put("_size", size);
+            entries.addLast(e);
+            bytes += size;
+            while (entries.size() > MAX_ENTRIES || bytes > MAX_BYTES) {
+                Map<String, Object> old = entries.removeFirst();
+                bytes -= (Long) old.get("_size");
+                dropped++;
+            }
+        }
+    }
+
+    synchronized List<Map<String, Object>> since(long since, int limit, String keyword, String thread) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Map<String, Object> e : entries) {
+            if ((Long) e.get("seq") <= since) {
+                continue;
+            }
+            if (thread != null && !thread.equals(e.get("thread"))) {
+                continue;
+            }
+            if (keyword != null && !keyword.isEmpty() && !String.valueOf(e.get("sql")).toLowerCase().contains(keyword.toLowerCase())) {
+                continue;
+            }
+            Map<String, Object> copy = new LinkedHashMap<>(e);
+            copy.remove("_size");
+            out.add(copy);
+        }
+        if (limit > 0 && out.size() > limit) {
+            out = new ArrayList<>(out.subList(out.size() - limit, out.size()));
+        }
+        return out;
+    }
+}

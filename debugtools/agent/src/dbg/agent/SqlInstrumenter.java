@@ -1,0 +1,71 @@
+package dbg.agent;
+
+import java.lang.instrument.Instrumentation;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Opens the JDK's internal ASM to the agent, registers SqlTransformer
+ * and retransforms the JDBC classes already loaded. Holds no ASM
+ * references itself, so it links before the packages are opened.
+ */
+final class SqlInstrumenter {
+    private SqlInstrumenter() {}
+
+    static void install(Instrumentation inst, SqlCapture capture) throws Exception {
+        Module base = Object.class.getModule();
+        Module me = SqlInstrumenter.class.getModule();
+        Map<String, Set<Module>> exports = new HashMap<>();
+        exports.put("jdk.internal.org.objectweb.asm", Set.of(me));
+        exports.put("jdk.internal.org.objectweb.asm.commons", Set.of(me));
+        inst.redefineModule(base, Set.of(), exports, Map.of(), Set.of(), Map.of());
+
+        SqlTransformer t = new SqlTransformer(capture);
+        List<Class<?>> targets = new ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            int kind = SqlTransformer.kindOf(c);
+            if (kind == 0 || c.isInterface() || !inst.isModifiableClass(c) || c.getName().startsWith("dbg.agent.")
+                    || java.lang.reflect.Proxy.isProxyClass(c) || c.getName().contains("$$Lambda")) {
+                continue;
+            }
+            if (!hooksVisible(c.getClassLoader())) {
+                capture.problem(c.getName() + " is loaded by a class loader that cannot see the agent");
+                continue;
+            }
+            Module m = c.getModule();
+            if (m.isNamed() && !m.canRead(me)) {
+                inst.redefineModule(m, Set.of(me), Map.of(), Map.of(), Set.of(), Map.of());
+            }
+            t.target(c.getName().replace('.', '/'), kind);
+            targets.add(c);
+        }
+        inst.addTransformer(t, true);
+        for (Class<?> c : targets) {
+            try {
+                inst.retransformClasses(c);
+            } catch (Throwable e) {
+                capture.problem("retransform " + c.getName() + ": " + e);
+            }
+        }
+    }
+
+    static boolean hooksVisible(ClassLoader cl) {
+        if (cl == null) {
+            return false;
+        }
+        try {
+            return Class.forName(SqlHooks.class.getName(), false, cl) == SqlHooks.class;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    static boolean isJdbc(Class<?> c) {
+        return Statement.class.isAssignableFrom(c) || Connection.class.isAssignableFrom(c);
+    }
+}

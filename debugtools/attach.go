@@ -1,0 +1,273 @@
+package debugtools
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ErrNotAttachable is returned, wrapped, for targets dbg refuses to
+// signal: not a HotSpot JVM, or one that would die of SIGQUIT or ignore it.
+var ErrNotAttachable = errors.New("debugtools: JVM cannot be attached")
+
+// AttachError says why an attach failed; Code is the JVM's return code
+// when it answered.
+type AttachError struct {
+	PID  int
+	Code int
+	Msg  string
+}
+
+func (e *AttachError) Error() string {
+	return fmt.Sprintf("attach to pid %d failed (code %d): %s", e.PID, e.Code, e.Msg)
+}
+
+// CheckAttachable refuses JVMs that must not get SIGQUIT: a JVM started
+// with -XX:+DisableAttachMechanism ignores attach requests, and with -Xrs
+// or -XX:+ReduceSignalUsage SIGQUIT is not handled (it would kill the
+// process). Non-HotSpot JVMs speak another attach protocol.
+func CheckAttachable(j *JVM) error {
+	opts := j.VMOptions()
+	last := map[string]bool{}
+	for _, o := range opts {
+		switch o {
+		case "-XX:+DisableAttachMechanism":
+			last["attach"] = true
+		case "-XX:-DisableAttachMechanism":
+			last["attach"] = false
+		case "-Xrs":
+			last["xrs"] = true
+		case "-XX:+ReduceSignalUsage":
+			last["rsu"] = true
+		case "-XX:-ReduceSignalUsage":
+			last["rsu"] = false
+		}
+	}
+	switch {
+	case last["attach"]:
+		return fmt.Errorf("%w: pid %d runs with -XX:+DisableAttachMechanism; restart it without that option", ErrNotAttachable, j.PID)
+	case last["xrs"]:
+		return fmt.Errorf("%w: pid %d runs with -Xrs, so SIGQUIT would terminate it; restart it without -Xrs", ErrNotAttachable, j.PID)
+	case last["rsu"]:
+		return fmt.Errorf("%w: pid %d runs with -XX:+ReduceSignalUsage, so SIGQUIT would terminate it", ErrNotAttachable, j.PID)
+	}
+	if !isHotSpot(j) {
+		return fmt.Errorf("%w: pid %d is not a HotSpot JVM (%s)", ErrNotAttachable, j.PID, orUnknown(j.VMName))
+	}
+	return nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown VM"
+	}
+	return s
+}
+
+// isHotSpot looks at the VM name from hsperfdata, else at the JVM library
+// mapped into the process.
+func isHotSpot(j *JVM) bool {
+	if j.VMName != "" {
+		n := strings.ToLower(j.VMName)
+		return !strings.Contains(n, "j9") && (strings.Contains(n, "hotspot") || strings.Contains(n, "openjdk") || strings.Contains(n, "graalvm") || strings.Contains(n, "server vm") || strings.Contains(n, "client vm"))
+	}
+	f, err := os.Open(fmt.Sprintf("/proc/%d/maps", j.PID))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	hot := false
+	for sc.Scan() {
+		l := sc.Text()
+		if strings.Contains(l, "libj9vm") || strings.Contains(l, "libj9") {
+			return false
+		}
+		if strings.HasSuffix(l, "/libjvm.so") {
+			hot = true
+		}
+	}
+	return hot
+}
+
+// AttachOptions tune Attach.
+type AttachOptions struct {
+	// SocketTimeout bounds the wait for the attach socket after SIGQUIT
+	// (default 10s, within ctx).
+	SocketTimeout time.Duration
+}
+
+// targetPaths maps paths between dbg and the target's mount namespace.
+type targetPaths struct {
+	root string // /proc/<pid>/root
+	tmp  string // the target's /tmp, seen from dbg
+}
+
+func pathsFor(pid int) targetPaths {
+	root := fmt.Sprintf("/proc/%d/root", pid)
+	return targetPaths{root: root, tmp: filepath.Join(root, "tmp")}
+}
+
+// SameMountNamespace reports whether pid sees dbg's file system.
+func SameMountNamespace(pid int) bool {
+	a, err1 := os.Readlink("/proc/self/ns/mnt")
+	b, err2 := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", pid))
+	return err1 == nil && err2 == nil && a == b
+}
+
+// LoadAgent attaches to the JVM j with the HotSpot dynamic attach
+// protocol and loads the java agent jar (a path inside the target's file
+// system) with args. It returns once the JVM answered the load command.
+// It never signals a JVM that CheckAttachable refuses.
+func LoadAgent(ctx context.Context, j *JVM, jar, args string, opt AttachOptions) error {
+	if err := CheckAttachable(j); err != nil {
+		return err
+	}
+	if opt.SocketTimeout <= 0 {
+		opt.SocketTimeout = 10 * time.Second
+	}
+	if os.Geteuid() != 0 && os.Geteuid() != j.UID {
+		return &AttachError{PID: j.PID, Code: -1, Msg: fmt.Sprintf("the JVM runs as uid %d and dbg as uid %d; run dbg as that user", j.UID, os.Geteuid())}
+	}
+	conn, err := openAttachSocket(ctx, j, opt.SocketTimeout)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = conn.SetDeadline(dl)
+	} else {
+		_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+	}
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Now()) })
+	defer stop()
+	req := "1\x00load\x00instrument\x00false\x00" + jar
+	if args != "" {
+		req += "=" + args
+	}
+	req += "\x00"
+	if _, err := io.WriteString(conn, req); err != nil {
+		return fmt.Errorf("attach pid %d: send load: %w", j.PID, err)
+	}
+	reply, err := io.ReadAll(io.LimitReader(conn, 64<<10))
+	if err != nil && len(reply) == 0 {
+		if ctx.Err() != nil {
+			return fmt.Errorf("attach pid %d: %w", j.PID, ctx.Err())
+		}
+		return fmt.Errorf("attach pid %d: read reply: %w", j.PID, err)
+	}
+	return parseLoadReply(j.PID, string(reply))
+}
+
+// parseLoadReply reads the attach listener's answer: the command status
+// on the first line, then the agent's return code ("return code: N" on
+// JDK 9+, a bare number on JDK 8) or an error text.
+func parseLoadReply(pid int, reply string) error {
+	lines := strings.Split(strings.TrimRight(reply, "\n"), "\n")
+	status, err := strconv.Atoi(strings.TrimSpace(lines[0]))
+	if err != nil {
+		return &AttachError{PID: pid, Code: -1, Msg: "unexpected reply: " + truncate(reply, 200)}
+	}
+	rest := strings.TrimSpace(strings.Join(lines[1:], "\n"))
+	if status != 0 {
+		return &AttachError{PID: pid, Code: status, Msg: orText(rest, "the JVM refused the load command")}
+	}
+	if rest == "" {
+		return nil
+	}
+	first := strings.TrimSpace(strings.SplitN(rest, "\n", 2)[0])
+	num := strings.TrimSpace(strings.TrimPrefix(first, "return code:"))
+	if code, err := strconv.Atoi(num); err == nil {
+		if code != 0 {
+			return &AttachError{PID: pid, Code: code, Msg: "the agent failed to start (agentmain threw, or the jar is unreadable by the target); see the target's stderr"}
+		}
+		return nil
+	}
+	return &AttachError{PID: pid, Code: -1, Msg: truncate(rest, 400)}
+}
+
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+// openAttachSocket connects to the JVM's attach listener, starting it
+// with .attach_pid + SIGQUIT when it is not running yet.
+func openAttachSocket(ctx context.Context, j *JVM, wait time.Duration) (net.Conn, error) {
+	tp := pathsFor(j.PID)
+	sock := filepath.Join(tp.tmp, ".java_pid"+strconv.Itoa(j.NSPID))
+	if c, err := dialUnix(ctx, sock); err == nil {
+		return c, nil
+	}
+	// The JVM looks for the trigger file in its working directory, then
+	// in its temp directory.
+	var trigger string
+	for _, dir := range []string{fmt.Sprintf("/proc/%d/cwd", j.PID), tp.tmp} {
+		p := filepath.Join(dir, ".attach_pid"+strconv.Itoa(j.NSPID))
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY, 0o660)
+		if err != nil {
+			continue
+		}
+		f.Close()
+		if os.Geteuid() == 0 {
+			_ = os.Chown(p, j.UID, j.GID)
+		}
+		trigger = p
+		break
+	}
+	if trigger == "" {
+		return nil, &AttachError{PID: j.PID, Code: -1, Msg: "cannot create the .attach_pid trigger file in the target's working or temp directory"}
+	}
+	defer os.Remove(trigger)
+	if err := syscall.Kill(j.PID, syscall.SIGQUIT); err != nil {
+		return nil, &AttachError{PID: j.PID, Code: -1, Msg: "SIGQUIT: " + err.Error()}
+	}
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	delay := 10 * time.Millisecond
+	for {
+		if c, err := dialUnix(ctx, sock); err == nil {
+			return c, nil
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("attach pid %d: waiting for the attach socket: %w", j.PID, ctx.Err())
+		case <-deadline.C:
+			t.Stop()
+			return nil, &AttachError{PID: j.PID, Code: -1, Msg: fmt.Sprintf("the attach listener did not start within %s (socket %s)", wait, sock)}
+		case <-t.C:
+		}
+		if delay < 200*time.Millisecond {
+			delay *= 2
+		}
+	}
+}
+
+func dialUnix(ctx context.Context, path string) (net.Conn, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	var d net.Dialer
+	d.Timeout = 2 * time.Second
+	return d.DialContext(ctx, "unix", path)
+}
