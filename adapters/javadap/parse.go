@@ -63,9 +63,11 @@ func (e *callExpr) String() string {
 	}
 	return s
 }
-func (e *indexExpr) String() string  { return e.x.String() + "[" + e.i.String() + "]" }
-func (e *unaryExpr) String() string  { return e.op + e.x.String() }
-func (e *binaryExpr) String() string { return "(" + e.x.String() + " " + e.op + " " + e.y.String() + ")" }
+func (e *indexExpr) String() string { return e.x.String() + "[" + e.i.String() + "]" }
+func (e *unaryExpr) String() string { return e.op + e.x.String() }
+func (e *binaryExpr) String() string {
+	return "(" + e.x.String() + " " + e.op + " " + e.y.String() + ")"
+}
 
 type token struct {
 	kind string // "num", "str", "char", "id", "op", "eof"
