@@ -61,3 +61,231 @@ func TestLaunchLoop(t *testing.T) {
 		t.Errorf("inspector noise in output: %q", out)
 	}
 }
+
+func TestClosureScopes(t *testing.T) {
+	c := newClient(t)
+	script := fixture(t, "closure.js")
+	c.launch(map[string]any{"program": script})
+	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:closure")})
+	c.req("configurationDone", nil)
+	want(t, "reason", c.stopped().Reason, "breakpoint")
+	f := c.frames()[0]
+	want(t, "function", f.Name, "increment")
+	scopes := c.scopes(f.ID)
+	want(t, "step", c.vars(scopes["Local"])["step"].Value, "1")
+	var closure map[string]variable
+	for name, ref := range scopes {
+		if strings.HasPrefix(name, "Closure") {
+			closure = c.vars(ref)
+		}
+	}
+	if closure == nil {
+		t.Fatalf("no closure scope in %v", scopes)
+	}
+	want(t, "count", closure["count"].Value, "10")
+	want(t, "label", closure["label"].Value, `"counter"`)
+	if _, ok := scopes["Global"]; !ok {
+		t.Errorf("no Global scope in %v", scopes)
+	}
+	// The caller's frame is the module's top level.
+	fs := c.frames()
+	if len(fs) < 2 || fs[1].Line != lineOf(t, script, "console.log(inc(1))") {
+		t.Errorf("caller frame %+v", fs)
+	}
+	for _, fr := range fs {
+		if strings.HasPrefix(fr.Source.Path, "node:") || fr.Source.Path == "" {
+			t.Errorf("internal frame shown: %+v", fr)
+		}
+	}
+}
+
+func TestAsyncStepInto(t *testing.T) {
+	c := newClient(t)
+	script := fixture(t, "async.js")
+	c.launch(map[string]any{"program": script})
+	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:async-call")})
+	c.req("configurationDone", nil)
+	want(t, "reason", c.stopped().Reason, "breakpoint")
+	c.req("stepIn", map[string]any{"threadId": 1})
+	want(t, "reason", c.stopped().Reason, "step")
+	f := c.frames()[0]
+	want(t, "function", f.Name, "fetchValue")
+	want(t, "line", f.Line, lineOf(t, script, "BP:async-enter"))
+	want(t, "x", c.locals()["x"].Value, "20")
+	c.req("next", map[string]any{"threadId": 1})
+	c.stopped()
+	c.req("next", map[string]any{"threadId": 1}) // over the await
+	c.stopped()
+	f = c.frames()[0]
+	want(t, "line after await", f.Line, lineOf(t, script, "BP:after-await"))
+	want(t, "doubled", c.locals()["doubled"].Value, "40")
+	c.req("stepOut", map[string]any{"threadId": 1})
+	want(t, "reason", c.stopped().Reason, "step")
+	want(t, "after stepOut", c.frames()[0].Name, "main")
+	c.req("continue", map[string]any{"threadId": 1})
+	c.event("terminated")
+	if !strings.Contains(c.outputText(), "value 41") {
+		t.Errorf("output %q", c.outputText())
+	}
+}
+
+func TestClassVariables(t *testing.T) {
+	c := newClient(t)
+	script := fixture(t, "class.js")
+	c.launch(map[string]any{"program": script})
+	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:deposit")})
+	c.req("configurationDone", nil)
+	c.stopped()
+	loc := c.locals()
+	want(t, "amount", loc["amount"].Value, "50")
+	this := loc["this"]
+	if this.VariablesReference == 0 {
+		t.Fatalf("this not expandable: %+v", this)
+	}
+	fields := c.vars(this.VariablesReference)
+	want(t, "owner", fields["owner"].Value, `"ada"`)
+	want(t, "balance", fields["balance"].Value, "100")
+	want(t, "history", fields["history"].Value, "[100]")
+	hist := c.vars(fields["history"].VariablesReference)
+	want(t, "history[0]", hist["0"].Value, "100")
+
+	tags := c.vars(fields["tags"].VariablesReference)
+	want(t, "tags.tier", tags["tier"].Value, `"gold"`)
+	want(t, "tags.region", tags["region"].Value, `"eu"`)
+	if !strings.Contains(fields["tags"].Value, "tier") {
+		t.Errorf("map preview %q", fields["tags"].Value)
+	}
+	flags := c.vars(fields["flags"].VariablesReference)
+	want(t, "flags[0]", flags["0"].Value, `"active"`)
+	want(t, "flags[1]", flags["1"].Value, `"verified"`)
+
+	// A getter is shown, never run.
+	top := c.frames()[1]
+	view := c.eval("view", top.ID)
+	vv := c.vars(view.VariablesReference)
+	want(t, "getter", vv["expensive"].Value, "(getter)")
+	want(t, "plain", vv["plain"].Value, "1")
+	want(t, "getterCalls", c.eval("getterCalls", top.ID).Value, "0")
+
+	// setVariable on an object property.
+	c.req("setVariable", map[string]any{"variablesReference": this.VariablesReference, "name": "balance", "value": "1000"})
+	c.req("continue", map[string]any{"threadId": 1})
+	c.event("terminated")
+	if !strings.Contains(c.outputText(), "balance 1050 getterCalls 0 1") {
+		t.Errorf("output %q", c.outputText())
+	}
+}
+
+func TestExceptions(t *testing.T) {
+	script := fixture(t, "throw.js")
+	line := lineOf(t, script, "BP:throw")
+	t.Run("uncaught", func(t *testing.T) {
+		c := newClient(t)
+		c.launch(map[string]any{"program": script})
+		c.req("setExceptionBreakpoints", map[string]any{"filters": []string{"uncaught"}})
+		c.req("configurationDone", nil)
+		st := c.stopped()
+		want(t, "reason", st.Reason, "exception")
+		want(t, "text", st.Text, "RangeError: value 3 is too large")
+		want(t, "line", c.frames()[0].Line, line)
+		info := body[struct {
+			ExceptionID string
+			Description string
+			BreakMode   string
+		}](t, c.req("exceptionInfo", map[string]any{"threadId": 1}))
+		want(t, "exceptionId", info.ExceptionID, "RangeError")
+		want(t, "description", info.Description, "RangeError: value 3 is too large")
+		want(t, "breakMode", info.BreakMode, "unhandled")
+		c.req("continue", map[string]any{"threadId": 1})
+		want(t, "exit code", body[struct{ ExitCode int }](t, c.event("exited")).ExitCode, 1)
+		if !strings.Contains(c.outputText(), "caught value 5 is too large") {
+			t.Errorf("output %q", c.outputText())
+		}
+	})
+	t.Run("all", func(t *testing.T) {
+		c := newClient(t)
+		c.launch(map[string]any{"program": script})
+		c.req("setExceptionBreakpoints", map[string]any{"filters": []string{"all"}})
+		c.req("configurationDone", nil)
+		st := c.stopped()
+		want(t, "reason", st.Reason, "exception")
+		want(t, "text", st.Text, "RangeError: value 5 is too large")
+	})
+}
+
+func TestConditionsHitCountsLogpoints(t *testing.T) {
+	script := fixture(t, "loop.js")
+	line := lineOf(t, script, "BP:loop")
+	t.Run("condition", func(t *testing.T) {
+		c := newClient(t)
+		c.launch(map[string]any{"program": script})
+		c.setBreakpoints(script, map[string]any{"line": line, "condition": "i === 3"})
+		c.req("configurationDone", nil)
+		c.stopped()
+		want(t, "i", c.locals()["i"].Value, "3")
+		c.req("continue", map[string]any{"threadId": 1})
+		c.event("terminated")
+	})
+	t.Run("hitCondition", func(t *testing.T) {
+		c := newClient(t)
+		c.launch(map[string]any{"program": script})
+		c.setBreakpoints(script, map[string]any{"line": line, "hitCondition": ">= 4"})
+		c.req("configurationDone", nil)
+		c.stopped()
+		want(t, "i", c.locals()["i"].Value, "3")
+		c.req("continue", map[string]any{"threadId": 1})
+		c.stopped()
+		want(t, "i", c.locals()["i"].Value, "4")
+	})
+	t.Run("bad hitCondition", func(t *testing.T) {
+		c := newClient(t)
+		c.launch(map[string]any{"program": script})
+		bps := c.setBreakpoints(script, map[string]any{"line": line, "hitCondition": "often"})
+		if bps[0].Verified || !strings.Contains(bps[0].Message, "hit condition") {
+			t.Fatalf("%+v", bps[0])
+		}
+	})
+	t.Run("logpoint", func(t *testing.T) {
+		c := newClient(t)
+		c.launch(map[string]any{"program": script})
+		c.setBreakpoints(script, map[string]any{"line": line, "logMessage": "at {i} with {total}"})
+		c.req("configurationDone", nil)
+		c.event("terminated")
+		if c.maybeEvent("stopped", 0) != nil {
+			t.Fatal("a logpoint stopped the program")
+		}
+		for _, s := range []string{"at 0 with 0", "at 4 with 6"} {
+			if !strings.Contains(c.outputText(), s) {
+				t.Errorf("output lacks %q: %q", s, c.outputText())
+			}
+		}
+	})
+}
+
+func TestFunctionBreakpoint(t *testing.T) {
+	c := newClient(t)
+	script := fixture(t, "class.js")
+	c.launch(map[string]any{"program": script})
+	m := c.req("setFunctionBreakpoints", map[string]any{"breakpoints": []map[string]any{{"name": "Account.deposit"}, {"name": "nosuch"}}})
+	bps := body[struct{ Breakpoints []dapBreakpoint }](t, m).Breakpoints
+	if !bps[0].Verified || bps[0].Line != lineOf(t, script, "BP:deposit") {
+		t.Fatalf("deposit: %+v", bps[0])
+	}
+	if bps[1].Verified || !strings.Contains(bps[1].Message, "nosuch") {
+		t.Fatalf("nosuch: %+v", bps[1])
+	}
+	c.req("configurationDone", nil)
+	st := c.stopped()
+	want(t, "reason", st.Reason, "function breakpoint")
+	want(t, "function", c.frames()[0].Name, "deposit")
+}
+
+func TestStopOnEntry(t *testing.T) {
+	c := newClient(t)
+	script := fixture(t, "loop.js")
+	c.launch(map[string]any{"program": script, "stopOnEntry": true})
+	c.req("configurationDone", nil)
+	want(t, "reason", c.stopped().Reason, "entry")
+	want(t, "line", c.frames()[0].Line, lineOf(t, script, "let total = 0"))
+	c.req("disconnect", map[string]any{"terminateDebuggee": true})
+}
