@@ -1,0 +1,300 @@
+package ide
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/dbg-dev/dbg/sessions"
+)
+
+// Options configures the ide capabilities. Zero values are usable
+// defaults.
+type Options struct {
+	// Context is the server's lifetime: when it ends, every process the
+	// runner started is stopped (whole process groups).
+	Context context.Context
+	// Getenv resolves ${env:X} in launch.json (nil = os.Getenv).
+	Getenv func(string) string
+	// GitPath is the git executable ("" = "git" on PATH).
+	GitPath string
+	// GitTimeout bounds each git command (default 2 minutes).
+	GitTimeout time.Duration
+	// Runner tunes the run-configuration runner.
+	Runner RunnerOptions
+}
+
+// IDE holds the run-configuration runner and the Git reader of one
+// server. It is safe for concurrent use.
+type IDE struct {
+	m       *sessions.Manager
+	opts    Options
+	runner  *Runner
+	git     *Git
+	configs *configCache
+	status  *gitStatusCache
+}
+
+// New returns the ide capabilities of a server. Its processes stop when
+// opts.Context ends or Close is called.
+func New(m *sessions.Manager, opts Options) *IDE {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	var reg processRegistry
+	if m != nil {
+		reg = m
+	}
+	x := &IDE{m: m, opts: opts, runner: NewRunner(reg, opts.Runner), git: newGit(opts.GitPath, opts),
+		configs: newConfigCache(opts.Getenv)}
+	x.status = newGitStatusCache(x.git)
+	if opts.Context != nil {
+		context.AfterFunc(opts.Context, func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = x.Close(ctx)
+		})
+	}
+	return x
+}
+
+// Close stops every run-configuration process.
+func (x *IDE) Close(ctx context.Context) error { return x.runner.Close(ctx) }
+
+// Runner returns the run-configuration runner.
+func (x *IDE) Runner() *Runner { return x.runner }
+
+// Register adds the run-configuration and Git tools to tb and registers
+// the "runConfigurations" and "git" status contributors with m. The
+// processes it starts stop when opts.Context ends.
+func Register(tb *sessions.Toolbox, m *sessions.Manager, opts Options) {
+	New(m, opts).Install(tb)
+}
+
+// Install adds the tools to tb and the status contributors to the
+// manager.
+func (x *IDE) Install(tb *sessions.Toolbox) {
+	sessions.AddTool(tb, "get_restartable_run_configurations",
+		"List the project's saved run configurations (IntelliJ .idea/runConfigurations, .run, workspace.xml; VS Code launch.json) with name, typeId, typeName, source, the command line dbg runs, and whether it runs now.",
+		x.listConfigurations)
+	sessions.AddTool(tb, "restart_run_configuration",
+		"Start a run configuration as a process owned by dbg, or restart it when it runs. Use the exact name from get_restartable_run_configurations. Its output is readable with the logs tools.",
+		x.restartConfiguration)
+	sessions.AddTool(tb, "debug_run_configuration",
+		"Create a debug session from a run configuration: launch.json entries go to their adapter, IntelliJ Application and Spring Boot configurations to the Java adapter.",
+		x.debugConfiguration)
+	sessions.AddTool(tb, "get_git_repositories",
+		"List every Git repository of the project (including linked worktrees and submodules): root, state, HEAD, branch, upstream, remotes, dirty, ahead/behind. Later Git tools take root as repositoryRoot.",
+		x.gitRepositories)
+	sessions.AddTool(tb, "get_git_remotes",
+		"List a repository's remotes with fetch and push URLs, credentials redacted (like a read-only git remote -v).",
+		x.gitRemotes)
+	sessions.AddTool(tb, "git_fetch",
+		"Fetch from a configured remote (default: the upstream's remote, then origin, then the only one). Never prompts.",
+		x.gitFetch)
+	sessions.AddTool(tb, "git_pull",
+		"Pull the current branch from its upstream with strategy ff_only (default), rebase or merge. Refused on a detached HEAD or without upstream; a conflict is reported and left for you to resolve or abort.",
+		x.gitPull)
+	sessions.AddTool(tb, "git_push",
+		"Push the current branch to a configured remote; setUpstream records it as upstream. Never forces, takes no refspec, never skips hooks.",
+		x.gitPush)
+	if x.m != nil {
+		x.m.RegisterCapability("runConfigurations", runConfigStatus{x})
+		x.m.RegisterCapability("git", gitStatus{x})
+	}
+}
+
+func (x *IDE) project(arg string) (string, error) {
+	if x.m == nil {
+		if arg == "" {
+			return "", sessions.NewError(sessions.CodeNoProject, "no project", "pass projectPath")
+		}
+		return filepath.Abs(arg)
+	}
+	return x.m.ResolveProject(arg)
+}
+
+// ProjectInput is the common input of every ide tool.
+type ProjectInput struct {
+	ProjectPath string `json:"projectPath,omitempty" jsonschema:"the project directory (default: the server's project)"`
+}
+
+// ConfigurationView is one configuration as the tools list it.
+type ConfigurationView struct {
+	Name        string            `json:"name"`
+	TypeID      string            `json:"typeId"`
+	TypeName    string            `json:"typeName"`
+	Source      string            `json:"source"`
+	Restartable bool              `json:"restartable"`
+	Command     []string          `json:"command,omitempty"`
+	Cwd         string            `json:"cwd,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
+	Members     []string          `json:"members,omitempty"`
+	Unsupported string            `json:"unsupported,omitempty"`
+	Running     bool              `json:"running"`
+	PID         int               `json:"pid,omitempty"`
+}
+
+// ListConfigurationsResult is the answer of get_restartable_run_configurations.
+type ListConfigurationsResult struct {
+	ProjectName    string              `json:"projectName"`
+	ProjectPath    string              `json:"projectPath"`
+	Configurations []ConfigurationView `json:"configurations"`
+	Warnings       []string            `json:"warnings,omitempty"`
+}
+
+var secretKeyRE = regexp.MustCompile(`(?i)(pass(word|wd)?|secret|token|credential|api[_-]?key|private[_-]?key|auth)`)
+
+// redactArg hides the value of KEY=VALUE arguments whose key names a
+// secret (-Dspring.datasource.password=..., --token=...).
+func redactArg(a string) string {
+	k, _, ok := strings.Cut(a, "=")
+	if ok && secretKeyRE.MatchString(k) {
+		return k + "=" + Redacted
+	}
+	return RedactText(a)
+}
+
+func redactArgs(args []string) []string {
+	if args == nil {
+		return nil
+	}
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = redactArg(a)
+	}
+	return out
+}
+
+func redactEnv(env map[string]string) map[string]string {
+	if env == nil {
+		return nil
+	}
+	out := make(map[string]string, len(env))
+	for k, v := range env {
+		if secretKeyRE.MatchString(k) {
+			out[k] = Redacted
+		} else {
+			out[k] = RedactText(v)
+		}
+	}
+	return out
+}
+
+// running returns the live pid of a configuration (0 = none).
+func (x *IDE) running(c RunConfiguration) int {
+	for _, p := range x.runner.Processes() {
+		if p.Running && p.Name == c.Name && p.Source == c.Source {
+			return p.PID
+		}
+	}
+	return 0
+}
+
+func (x *IDE) view(c RunConfiguration) ConfigurationView {
+	v := ConfigurationView{Name: c.Name, TypeID: c.TypeID, TypeName: c.TypeName, Source: c.Source, Restartable: c.Runnable(),
+		Command: redactArgs(c.Command), Cwd: c.Cwd, Env: redactEnv(c.Env), Members: c.Members, Unsupported: c.Unsupported}
+	if pid := x.running(c); pid != 0 {
+		v.Running, v.PID = true, pid
+	}
+	return v
+}
+
+func (x *IDE) listConfigurations(ctx context.Context, in ProjectInput) (ListConfigurationsResult, error) {
+	dir, err := x.project(in.ProjectPath)
+	if err != nil {
+		return ListConfigurationsResult{}, err
+	}
+	res := x.configs.load(dir)
+	out := ListConfigurationsResult{ProjectName: filepath.Base(dir), ProjectPath: dir, Configurations: []ConfigurationView{}, Warnings: res.Warnings}
+	for _, c := range res.Configurations {
+		out.Configurations = append(out.Configurations, x.view(c))
+	}
+	return out, nil
+}
+
+// ConfigurationInput names one run configuration.
+type ConfigurationInput struct {
+	ProjectPath       string `json:"projectPath,omitempty" jsonschema:"the project directory (default: the server's project)"`
+	ConfigurationName string `json:"configurationName" jsonschema:"the exact name from get_restartable_run_configurations"`
+	Source            string `json:"source,omitempty" jsonschema:"the source file of the configuration, when several share the name"`
+}
+
+// find resolves a configuration by exact name, refusing empty, unknown
+// and ambiguous names.
+func (x *IDE) find(dir, name, source string) (RunConfiguration, error) {
+	res := x.configs.load(dir)
+	names := Names(res.Configurations)
+	if strings.TrimSpace(name) == "" {
+		return RunConfiguration{}, sessions.NewError(sessions.CodeInvalidArgument, "configurationName is required",
+			"pass one of availableOptions (from get_restartable_run_configurations)").WithOptions(names...)
+	}
+	c, err := FindRunConfiguration(res.Configurations, name, source)
+	var amb *AmbiguousError
+	switch {
+	case errors.As(err, &amb):
+		return RunConfiguration{}, sessions.NewError(sessions.CodeInvalidArgument, amb.Error(),
+			"pass source as well, one of availableOptions").WithOptions(amb.Sources...)
+	case err != nil:
+		te := sessions.NewError(sessions.CodeRunConfigNotFound, fmt.Sprintf("no run configuration named %q in %s", name, dir),
+			"use the exact name of one of availableOptions").WithOptions(names...)
+		if len(names) == 0 {
+			te.Hint = "the project has no saved run configuration (.idea/runConfigurations, .run, .idea/workspace.xml or .vscode/launch.json)"
+		}
+		return RunConfiguration{}, te
+	}
+	return c, nil
+}
+
+// RestartResult is the answer of restart_run_configuration.
+type RestartResult struct {
+	RunResult
+	Hint string `json:"hint,omitempty"`
+}
+
+func (x *IDE) restartConfiguration(ctx context.Context, in ConfigurationInput) (RestartResult, error) {
+	dir, err := x.project(in.ProjectPath)
+	if err != nil {
+		return RestartResult{}, err
+	}
+	c, err := x.find(dir, in.ConfigurationName, in.Source)
+	if err != nil {
+		return RestartResult{}, err
+	}
+	if !c.Runnable() {
+		te := sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("%q cannot be restarted: %s", c.Name, c.Unsupported), "")
+		if c.Kind == KindCompound {
+			te.WithOptions(c.Members...)
+			te.Hint = "restart each of availableOptions"
+		} else if c.Request == "attach" {
+			te.Hint = "use debug_run_configuration to attach"
+		}
+		return RestartResult{}, te
+	}
+	res, err := x.runner.Restart(ctx, c)
+	var several *SeveralRunningError
+	switch {
+	case errors.As(err, &several):
+		return RestartResult{}, sessions.NewError(sessions.CodeInvalidState, several.Error(),
+			"stop the extra instances first; dbg does not guess which one to restart").WithDetails(map[string]any{"pids": several.PIDs})
+	case errors.Is(err, ErrRunnerClosed):
+		return RestartResult{}, sessions.NewError(sessions.CodeInvalidState, err.Error(), "the server is shutting down")
+	case err != nil:
+		return RestartResult{}, sessions.NewError(sessions.CodeInvalidState, fmt.Sprintf("cannot start %q: %s", c.Name, RedactText(err.Error())),
+			"check that the command exists on PATH and the working directory is right").WithDetails(map[string]any{"command": redactArgs(c.Command), "cwd": c.Cwd}).Wrap(err)
+	}
+	res.Command = redactArgs(res.Command)
+	for i, l := range res.Output {
+		res.Output[i] = RedactText(l)
+	}
+	out := RestartResult{RunResult: res, Hint: fmt.Sprintf("read its output with read_target_application_logs (pid %d)", res.PID)}
+	if res.Exited {
+		out.Hint = "the process exited at once; its output is in output"
+	}
+	return out, nil
+}
