@@ -50,7 +50,9 @@ func (g Go) Start(ctx context.Context, t Target) (*Endpoint, error) {
 	}
 	if t.Mode == Attach && t.PID == 0 && t.Port != 0 {
 		// A headless `dlv dap` or `dlv --headless --accept-multiclient` already listens.
-		c, err := dap.Dial(withTimeout(ctx, 10*time.Second), fmt.Sprintf("%s:%d", hostOr(t.Host), t.Port))
+		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		c, err := dap.Dial(dctx, fmt.Sprintf("%s:%d", hostOr(t.Host), t.Port))
 		if err != nil {
 			return nil, err
 		}
@@ -86,12 +88,6 @@ func (g Go) Start(ctx context.Context, t Target) (*Endpoint, error) {
 		return nil, fmt.Errorf("dlv did not connect: %w", err)
 	}
 	return &Endpoint{Conn: conn, Process: proc}, nil
-}
-
-func withTimeout(ctx context.Context, d time.Duration) context.Context {
-	c, cancel := context.WithTimeout(ctx, d)
-	go func() { <-c.Done(); cancel() }()
-	return c
 }
 
 // goModuleDir is the directory dlv runs in: the module root of the

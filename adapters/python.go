@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/dbg-dev/dbg/dap"
 )
@@ -59,6 +60,17 @@ func (p Python) Find(ctx context.Context) Info {
 
 // Start implements Adapter.
 func (p Python) Start(ctx context.Context, t Target) (*Endpoint, error) {
+	if t.Mode == Attach && t.Port != 0 {
+		// `debugpy.listen` / `python -m debugpy --listen` serves its own
+		// adapter on that port: talk to it directly.
+		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		c, err := dap.Dial(dctx, fmt.Sprintf("%s:%d", hostOr(t.Host), t.Port))
+		if err != nil {
+			return nil, fmt.Errorf("connect to debugpy at port %d: %w", t.Port, err)
+		}
+		return &Endpoint{Conn: c}, nil
+	}
 	py := p.python(t)
 	if commandVersion(ctx, py, "-c", "import debugpy; print(debugpy.__version__)") == "" {
 		return nil, &NotFoundError{Language: "python", What: "debugpy (for " + py + ")", Install: "dbg adapters install python"}

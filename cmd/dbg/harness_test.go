@@ -301,3 +301,14 @@ func startTarget(t testing.TB, ready string, name string, args ...string) (*exec
 	}
 	return cmd, out
 }
+
+// goBuild builds a Go fixture with debug information.
+func goBuild(t testing.TB, dir, out string) string {
+	t.Helper()
+	cmd := exec.Command("go", "build", "-gcflags=all=-N -l", "-o", out, ".")
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", dir, err, b)
+	}
+	return out
+}
