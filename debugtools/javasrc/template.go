@@ -32,8 +32,13 @@ func ParseExpansion(s string) (Expansion, bool) {
 	return "", false
 }
 
-// maxTemplateDepth bounds the nesting of generated objects.
-const maxTemplateDepth = 6
+// maxTemplateDepth bounds the nesting of generated objects, and
+// maxTemplateFields the number of fields expanded in one template (wide
+// models would otherwise grow exponentially with the depth).
+const (
+	maxTemplateDepth  = 6
+	maxTemplateFields = 5000
+)
 
 // TemplateRequest selects a method and an expansion.
 type TemplateRequest struct {
@@ -268,7 +273,7 @@ func (ix *Index) Template(req TemplateRequest) (*Template, error) {
 	if req.Now.IsZero() {
 		req.Now = time.Now()
 	}
-	g := &generator{s: s, mode: req.Expansion, now: req.Now}
+	g := &generator{s: s, mode: req.Expansion, now: req.Now, budget: maxTemplateFields}
 	sc := s.methodScope(mr)
 	t := &Template{ClassName: mr.owner.QualifiedName, MethodName: mr.m.Name, Expansion: req.Expansion,
 		ParameterNames: []string{}, ParameterTypes: []string{}, Parameters: []ParamTemplate{},
@@ -302,10 +307,11 @@ func (ix *Index) Template(req TemplateRequest) (*Template, error) {
 
 // generator builds placeholder values. It is used by one goroutine.
 type generator struct {
-	s     *snapshot
-	mode  Expansion
-	now   time.Time
-	stack []*TypeDecl // objects being expanded, for the cycle guard
+	s      *snapshot
+	mode   Expansion
+	now    time.Time
+	stack  []*TypeDecl // objects being expanded, for the cycle guard
+	budget int         // fields left to expand
 }
 
 var (
@@ -499,7 +505,7 @@ func (g *generator) keyText(r rtype) string {
 // object expands a project class (or record) into its fields.
 func (g *generator) object(r rtype, depth int) *jsonNode {
 	obj := jsonObject()
-	if g.mode == ExpandSimple || depth >= maxTemplateDepth {
+	if g.mode == ExpandSimple || depth >= maxTemplateDepth || g.budget <= 0 {
 		return obj
 	}
 	for _, d := range g.stack {
@@ -510,6 +516,9 @@ func (g *generator) object(r rtype, depth int) *jsonNode {
 	g.stack = append(g.stack, r.decl)
 	defer func() { g.stack = g.stack[:len(g.stack)-1] }()
 	for _, f := range g.fields(r) {
+		if g.budget--; g.budget < 0 {
+			break
+		}
 		obj.set(f.name, g.value(f.typ, depth+1))
 	}
 	return obj

@@ -3,6 +3,7 @@ package javasrc
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -276,5 +277,75 @@ func TestJavaServiceFixture(t *testing.T) {
 	var le *LookupError
 	if _, err := ix.Template(TemplateRequest{ClassName: "com.example.shop.OrderService", MethodName: "add"}); !errors.As(err, &le) || len(le.Options) != 2 {
 		t.Errorf("add overloads err = %v", err)
+	}
+}
+
+// indexOf builds an index from in-memory sources (relative path -> source).
+func indexOf(files map[string]string) *Index {
+	ix := NewIndex("/project")
+	for rel, src := range files {
+		ix.files[rel] = &fileEntry{file: Parse(rel, src)}
+	}
+	ix.gen++
+	ix.snap = ix.build()
+	return ix
+}
+
+func FuzzTemplate(f *testing.F) {
+	f.Add(`package p; class A extends B { B b; java.util.List<A> as; void m(A a, B b, int... xs) {} }
+class B extends A { A a; java.util.Map<String, B> m; }`)
+	f.Add(`package p; class N<T extends N<T>> { T t; Optional<Optional<T>> o; void m(N<?> n, T t) {} }
+enum E { X, Y; void m(E e) {} } @RestController @RequestMapping(P.X) class C implements I { @GetMapping(X + Y) void m(C c) {} }
+interface I { String X = Y; String Y = X + "/y"; }`)
+	f.Add(`package p; record R<T>(T t, R<T> self) { void m(R<String> r) {} } class S extends S {} class T extends T2<T> { void m(T t) {} } class T2<X> extends T<X> {}`)
+	f.Fuzz(func(t *testing.T, src string) {
+		ix := indexOf(map[string]string{"src/main/java/p/A.java": src})
+		s := ix.current()
+		for _, td := range s.all {
+			for _, m := range td.Methods {
+				for _, e := range []Expansion{ExpandSimple, ExpandCurrent, ExpandAll} {
+					tp, err := ix.Template(TemplateRequest{ClassName: td.BinaryName, MethodName: m.Name, ParameterTypes: nil, Expansion: e, Now: fixedNow})
+					if err == nil && !json.Valid([]byte(tp.ArgsJSON)) {
+						t.Fatalf("invalid argsJson %s", tp.ArgsJSON)
+					}
+				}
+			}
+		}
+		for _, m := range ix.HTTPMappings() {
+			if !strings.HasPrefix(m.Path, "/") {
+				t.Fatalf("path %q", m.Path)
+			}
+		}
+	})
+}
+
+func TestTemplateBudget(t *testing.T) {
+	// Ten fields of ten types, each with ten fields of the next level:
+	// 10^6 fields at depth 6 without a budget.
+	var b strings.Builder
+	b.WriteString("package p;\n")
+	for level := 0; level < 7; level++ {
+		for i := 0; i < 10; i++ {
+			fmt.Fprintf(&b, "class L%d_%d {", level, i)
+			if level < 6 {
+				for j := 0; j < 10; j++ {
+					fmt.Fprintf(&b, " L%d_%d f%d;", level+1, j, j)
+				}
+			}
+			b.WriteString(" }\n")
+		}
+	}
+	b.WriteString("class S { void m(L0_0 x) {} }\n")
+	ix := indexOf(map[string]string{"src/main/java/p/S.java": b.String()})
+	start := time.Now()
+	tp, err := ix.Template(TemplateRequest{ClassName: "p.S", MethodName: "m", Expansion: ExpandAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(tp.ArgsJSON, ":"); n > maxTemplateFields+10 {
+		t.Errorf("%d fields generated, budget %d", n, maxTemplateFields)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("template took %v", d)
 	}
 }
