@@ -36,9 +36,14 @@ type cachedIndex struct {
 	used time.Time
 }
 
-// registerSourceTools adds the source-reading JVM tools to tb.
-func registerSourceTools(tb *sessions.Toolbox, m *sessions.Manager) {
-	st := &sourceTools{m: m, now: m.Now, indexes: map[string]*cachedIndex{}}
+// registerSourceTools adds the source-reading JVM tools to tb. The clock
+// (date placeholders, cache bookkeeping) is cfg.Now, else the manager's.
+func registerSourceTools(tb *sessions.Toolbox, m *sessions.Manager, cfg Config) {
+	now := cfg.Now
+	if now == nil {
+		now = m.Now
+	}
+	st := &sourceTools{m: m, now: now, indexes: map[string]*cachedIndex{}}
 	sessions.AddTool(tb, "generate_method_args_template",
 		"Generate the DebugTools argsJson template of a Java method from the project's sources: one {type, content} object per parameter, keyed by parameter name in declaration order. Overloads need parameterTypes. genParamType SIMPLE leaves objects empty, CURRENT expands the fields a class declares, ALL (default) also inherited fields. Reads sources only; nothing is invoked.",
 		st.argsTemplate)

@@ -27,7 +27,7 @@ func newSourceClient(t *testing.T) *sourceClient {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
 	tb := sessions.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }})
-	registerSourceTools(tb, m)
+	registerSourceTools(tb, m, Config{})
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
