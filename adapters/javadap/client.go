@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -85,8 +86,9 @@ func IsErrorCode(err error, code uint16) bool {
 // goroutine; writes are serialised. Events are delivered in order by
 // Events; the queue is unbounded so a slow consumer never blocks replies.
 type Client struct {
-	conn  net.Conn
-	sizes IDSizes
+	conn    net.Conn
+	sizes   IDSizes
+	invokes atomic.Uint64 // method invocations sent; they invalidate frame ids
 
 	wmu sync.Mutex
 
@@ -131,6 +133,9 @@ func NewClient(conn net.Conn) *Client {
 	go c.readLoop()
 	return c
 }
+
+// InvokeCount returns how many method invocations have been sent.
+func (c *Client) InvokeCount() uint64 { return c.invokes.Load() }
 
 // Sizes returns the VM's id sizes.
 func (c *Client) Sizes() IDSizes {

@@ -277,6 +277,7 @@ func (c *Client) InvokeStatic(ctx context.Context, class, thread, method uint64,
 		w.value(a)
 	}
 	w.i32(InvokeSingleThreaded)
+	c.invokes.Add(1)
 	r, err := c.call(ctx, "ClassType.InvokeMethod", csClassType, 3, w)
 	if err != nil {
 		return Value{}, 0, err
@@ -394,6 +395,7 @@ func (c *Client) InvokeMethod(ctx context.Context, obj, thread, class, method ui
 		w.value(a)
 	}
 	w.i32(InvokeSingleThreaded)
+	c.invokes.Add(1)
 	r, err := c.call(ctx, "ObjectReference.InvokeMethod", csObject, 6, w)
 	if err != nil {
 		return Value{}, 0, err

@@ -15,7 +15,7 @@ import (
 type evalEnv struct {
 	s      *Server
 	thread uint64
-	frame  uint64
+	depth  int
 	loc    Location
 }
 
@@ -69,7 +69,7 @@ func (s *Server) envFor(ctx context.Context, frameID int) (*evalEnv, error) {
 		if !ok {
 			return nil, fmt.Errorf("unknown frameId %d (frames are invalid once the program resumes)", frameID)
 		}
-		return &evalEnv{s: s, thread: f.thread, frame: f.frame, loc: f.loc}, nil
+		return &evalEnv{s: s, thread: f.thread, depth: f.depth, loc: f.loc}, nil
 	}
 	return s.topEnv(ctx, s.stopThread)
 }
@@ -82,7 +82,7 @@ func (s *Server) topEnv(ctx context.Context, thread uint64) (*evalEnv, error) {
 	if len(fs) == 0 {
 		return nil, errors.New("the thread has no frames")
 	}
-	return &evalEnv{s: s, thread: thread, frame: fs[0].ID, loc: fs[0].Location}, nil
+	return &evalEnv{s: s, thread: thread, depth: 0, loc: fs[0].Location}, nil
 }
 
 // evalAt evaluates an expression in a thread's top frame (conditions and
@@ -229,14 +229,14 @@ func dottedName(e expr) string {
 // of the frame's class, or a class.
 func (env *evalEnv) lookup(ctx context.Context, name string) (evalVal, error) {
 	s := env.s
-	this, _ := s.vm.ThisObject(ctx, env.thread, env.frame)
+	this, _ := s.thisAt(ctx, env.thread, env.depth)
 	if name == "this" {
 		if this.Object == 0 {
 			return evalVal{}, errors.New("no this in a static method")
 		}
 		return val(this), nil
 	}
-	ls, err := s.frameLocals(ctx, env.thread, env.frame, env.loc)
+	ls, err := s.frameLocals(ctx, env.thread, env.depth, env.loc)
 	if err != nil {
 		return evalVal{}, err
 	}
@@ -352,7 +352,7 @@ func (env *evalEnv) call(ctx context.Context, e *callExpr) (evalVal, error) {
 	s := env.s
 	var target evalVal
 	if e.x == nil {
-		this, _ := s.vm.ThisObject(ctx, env.thread, env.frame)
+		this, _ := s.thisAt(ctx, env.thread, env.depth)
 		if this.Object != 0 {
 			target = val(this)
 		} else {
@@ -862,7 +862,7 @@ func (s *Server) setVariable(ctx context.Context, req *dap.Message) (any, error)
 	var env *evalEnv
 	var err error
 	if r.kind == refLocals {
-		env = &evalEnv{s: s, thread: r.thread, frame: r.frame, loc: r.loc}
+		env = &evalEnv{s: s, thread: r.thread, depth: r.depth, loc: r.loc}
 	} else if env, err = s.topEnv(ctx, r.thread); err != nil {
 		return nil, err
 	}
@@ -876,7 +876,7 @@ func (s *Server) setVariable(ctx context.Context, req *dap.Message) (any, error)
 	var written Value
 	switch r.kind {
 	case refLocals:
-		ls, err := s.frameLocals(ctx, r.thread, r.frame, r.loc)
+		ls, err := s.frameLocals(ctx, r.thread, r.depth, r.loc)
 		if err != nil {
 			return nil, err
 		}
@@ -889,7 +889,11 @@ func (s *Server) setVariable(ctx context.Context, req *dap.Message) (any, error)
 			if written, err = s.coerce(ctx, r.thread, nv.v, l.Signature); err != nil {
 				return nil, err
 			}
-			if err := s.vm.SetFrameValue(ctx, r.thread, r.frame, l.Slot, written); err != nil {
+			fid, err := s.frameID(ctx, r.thread, r.depth)
+			if err != nil {
+				return nil, err
+			}
+			if err := s.vm.SetFrameValue(ctx, r.thread, fid, l.Slot, written); err != nil {
 				return nil, err
 			}
 		}

@@ -78,6 +78,7 @@ func (s *Server) stopLoop() {
 func (s *Server) handleStopSet(ctx context.Context, set *EventSet) {
 	var stop *stopInfo
 	var thread uint64
+	clear(s.frameIDs) // the VM ran since they were read
 	for _, e := range set.Events {
 		thread = e.Thread
 		var r *stopInfo
@@ -114,6 +115,7 @@ func (s *Server) markStopped(ctx context.Context, thread uint64, reason, descrip
 	s.stopped = true
 	s.stopThread = thread
 	s.refs.reset()
+	clear(s.frameIDs)
 	body := map[string]any{"reason": reason, "threadId": s.dapThread(thread), "allThreadsStopped": true}
 	if description != "" {
 		body["description"] = description
@@ -131,6 +133,7 @@ func (s *Server) markStopped(ctx context.Context, thread uint64, reason, descrip
 func (s *Server) resumeVM(ctx context.Context) error {
 	s.stopped = false
 	s.refs.reset()
+	clear(s.frameIDs)
 	s.exceptions = map[uint64]*exceptionStop{}
 	n := s.suspends
 	if n < 1 {

@@ -71,15 +71,16 @@ func (s *Server) stackTrace(ctx context.Context, req *dap.Message) (any, error) 
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range frames {
-			out = append(out, s.describeFrame(ctx, t, f))
+		for i, f := range frames {
+			s.rememberFrame(t, a.StartFrame+i, f.ID)
+			out = append(out, s.describeFrame(ctx, t, a.StartFrame+i, f))
 		}
 	}
 	return map[string]any{"stackFrames": out, "totalFrames": total}, nil
 }
 
-func (s *Server) describeFrame(ctx context.Context, t uint64, f Frame) map[string]any {
-	id := s.refs.addFrame(frameRef{thread: t, frame: f.ID, loc: f.Location})
+func (s *Server) describeFrame(ctx context.Context, t uint64, depth int, f Frame) map[string]any {
+	id := s.refs.addFrame(frameRef{thread: t, depth: depth, loc: f.Location})
 	sig, _ := s.classes.signature(ctx, f.Location.Class)
 	name := javaTypeName(sig)
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
@@ -117,7 +118,7 @@ func (s *Server) scopes(ctx context.Context, req *dap.Message) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown frameId %d (frames are invalid once the program resumes)", a.FrameID)
 	}
-	locals := s.refs.add(&varRef{kind: refLocals, thread: f.thread, frame: f.frame, loc: f.loc})
+	locals := s.refs.add(&varRef{kind: refLocals, thread: f.thread, depth: f.depth, loc: f.loc})
 	out := []map[string]any{{"name": "Locals", "presentationHint": "locals", "variablesReference": locals, "expensive": false}}
 	if fields, err := s.classes.fieldsOf(ctx, f.loc.Class); err == nil {
 		n := 0
@@ -167,7 +168,7 @@ type local struct {
 }
 
 // frameLocals reads the variables in scope at a frame's location.
-func (s *Server) frameLocals(ctx context.Context, thread, frame uint64, loc Location) ([]local, error) {
+func (s *Server) frameLocals(ctx context.Context, thread uint64, depth int, loc Location) ([]local, error) {
 	vt, err := s.classes.varTable(ctx, loc.Class, loc.Method)
 	if err != nil {
 		return nil, err
@@ -186,6 +187,10 @@ func (s *Server) frameLocals(ctx context.Context, thread, frame uint64, loc Loca
 	for i, v := range vis {
 		slots[i] = SlotRequest{Slot: v.Slot, Tag: tagOfSignature(v.Signature)}
 	}
+	frame, err := s.frameID(ctx, thread, depth)
+	if err != nil {
+		return nil, err
+	}
 	vals, err := s.vm.FrameValues(ctx, thread, frame, slots)
 	if err != nil {
 		return nil, err
@@ -203,10 +208,10 @@ func (s *Server) children(ctx context.Context, r *varRef, start, count int) ([]m
 	switch r.kind {
 	case refLocals:
 		var out []map[string]any
-		if this, err := s.vm.ThisObject(ctx, r.thread, r.frame); err == nil && this.Object != 0 {
+		if this, err := s.thisAt(ctx, r.thread, r.depth); err == nil && this.Object != 0 {
 			out = append(out, s.variable(ctx, r.thread, "this", this, "this"))
 		}
-		ls, err := s.frameLocals(ctx, r.thread, r.frame, r.loc)
+		ls, err := s.frameLocals(ctx, r.thread, r.depth, r.loc)
 		if err != nil {
 			return nil, err
 		}

@@ -1,5 +1,10 @@
 package javadap
 
+import (
+	"context"
+	"fmt"
+)
+
 // refKind is what a variablesReference points at.
 type refKind int
 
@@ -16,7 +21,7 @@ const (
 type varRef struct {
 	kind   refKind
 	thread uint64
-	frame  uint64
+	depth  int // frame index in the thread's stack
 	loc    Location
 	class  uint64 // statics
 	obj    Value  // object or array
@@ -26,8 +31,9 @@ type varRef struct {
 }
 
 type frameRef struct {
-	thread, frame uint64
-	loc           Location
+	thread uint64
+	depth  int
+	loc    Location
 }
 
 // refTable holds the variable and frame references handed to the client
@@ -67,4 +73,49 @@ func (t *refTable) frame(id int) (frameRef, bool) {
 		return frameRef{}, false
 	}
 	return t.frames[id-1], true
+}
+
+// cachedFrame is a JDWP frame id and the invocation count it was read at:
+// a method invocation on the thread invalidates its frame ids.
+type cachedFrame struct {
+	id  uint64
+	gen uint64
+}
+
+// rememberFrame caches the id of a thread's frame at depth. Called with
+// Server.mu held.
+func (s *Server) rememberFrame(thread uint64, depth int, id uint64) {
+	s.frameIDs[frameKey{thread, depth}] = cachedFrame{id: id, gen: s.vm.InvokeCount()}
+}
+
+type frameKey struct {
+	thread uint64
+	depth  int
+}
+
+// frameID returns a live JDWP frame id for a thread's frame at depth,
+// re-reading it after method invocations. Called with Server.mu held.
+func (s *Server) frameID(ctx context.Context, thread uint64, depth int) (uint64, error) {
+	k := frameKey{thread, depth}
+	if f, ok := s.frameIDs[k]; ok && f.gen == s.vm.InvokeCount() {
+		return f.id, nil
+	}
+	fs, err := s.vm.Frames(ctx, thread, depth, 1)
+	if err != nil {
+		return 0, err
+	}
+	if len(fs) == 0 {
+		return 0, fmt.Errorf("thread has no frame %d", depth)
+	}
+	s.rememberFrame(thread, depth, fs[0].ID)
+	return fs[0].ID, nil
+}
+
+// thisAt returns the this object of a frame (null in static methods).
+func (s *Server) thisAt(ctx context.Context, thread uint64, depth int) (Value, error) {
+	id, err := s.frameID(ctx, thread, depth)
+	if err != nil {
+		return Value{}, err
+	}
+	return s.vm.ThisObject(ctx, thread, id)
 }

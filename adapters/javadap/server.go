@@ -48,6 +48,7 @@ type Server struct {
 	suspends   int // ResumeAll calls needed to undo the current stop
 	step       *stepState
 	refs       *refTable
+	frameIDs   map[frameKey]cachedFrame
 	exceptions map[uint64]*exceptionStop
 	closed     bool
 	stopQ      *queue[*EventSet]
@@ -66,7 +67,7 @@ type Server struct {
 
 // NewServer returns a handler for one DAP connection.
 func NewServer() *Server {
-	return &Server{refs: newRefTable(), exceptions: map[uint64]*exceptionStop{}, justMyCode: true,
+	return &Server{refs: newRefTable(), frameIDs: map[frameKey]cachedFrame{}, exceptions: map[uint64]*exceptionStop{}, justMyCode: true,
 		threadIDs: map[uint64]int{}, threadObjs: map[int]uint64{}, bps: newBreakpoints()}
 }
 

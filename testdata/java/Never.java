@@ -1,6 +1,6 @@
 public class Never {
     public static void main(String[] args) {
-        System.out.println("never-main ran");
+        System.out.println("never-main ran"); // BP:nevermain
     }
 
     static class Unused {

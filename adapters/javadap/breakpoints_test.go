@@ -1,0 +1,128 @@
+package javadap
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestInnerLambdaAnonymousBreakpoints(t *testing.T) {
+	cp := compileFixtures(t)
+	c := newClient(t)
+	inner, lambda, anon := fixtureLine(t, "Inner.java", "inner"), fixtureLine(t, "Inner.java", "lambda"), fixtureLine(t, "Inner.java", "anon")
+	c.launch(map[string]any{"mainClass": "Inner", "classpath": cp}, func() {
+		c.setBreakpoints("Inner.java", bp(inner), bp(lambda), bp(anon))
+	})
+	s := c.stopped()
+	if s.line != inner || s.name != "Inner$Counter.bump" {
+		t.Fatalf("inner class stop %+v", s)
+	}
+	if l := c.locals(s.frame); l["by"] != "2" || !strings.HasPrefix(l["this"], "Inner$Counter@") {
+		t.Errorf("inner locals %v", l)
+	}
+	if got := c.eval(s.frame, "count + by"); got != "2" {
+		t.Errorf("count + by = %s", got)
+	}
+	c.cont(s.thread)
+	s = c.stopped()
+	if s.line != anon || s.name != "Inner$1.run" {
+		t.Fatalf("anonymous class stop %+v", s)
+	}
+	c.cont(s.thread)
+	s = c.stopped()
+	if s.line != lambda || !strings.Contains(s.name, "lambda$") {
+		t.Fatalf("lambda stop %+v", s)
+	}
+	if l := c.locals(s.frame); l["x"] != "21" {
+		t.Errorf("lambda locals %v", l)
+	}
+	c.cont(s.thread)
+	c.waitOutput("twice=42")
+	c.exited()
+}
+
+func TestConditionHitCountLogpointAndFunctionBreakpoints(t *testing.T) {
+	cp := compileFixtures(t)
+	c := newClient(t)
+	loop, square := fixtureLine(t, "Loop.java", "loop"), fixtureLine(t, "Loop.java", "square")
+	c.launch(map[string]any{"mainClass": "Loop", "classpath": cp}, func() {
+		c.setBreakpoints("Loop.java",
+			map[string]any{"line": loop, "logMessage": "sum is {sum} at i={i}"},
+			map[string]any{"line": square, "condition": "x == 2"})
+		r := c.req("setFunctionBreakpoints", map[string]any{"breakpoints": []any{
+			map[string]any{"name": "Loop.square", "hitCondition": "== 2"},
+			map[string]any{"name": "nodot"},
+		}})
+		bps := r["breakpoints"].([]any)
+		if len(bps) != 2 || bps[1].(map[string]any)["verified"] != false || !strings.Contains(bps[1].(map[string]any)["message"].(string), "Class.method") {
+			t.Errorf("function breakpoints %v", bps)
+		}
+	})
+	// Second call of square: x == 1, stopped by the function breakpoint.
+	s := c.stopped()
+	if s.reason != "function breakpoint" || s.name != "Loop.square" {
+		t.Fatalf("function breakpoint stop %+v\n%s", s, c.Output())
+	}
+	if l := c.locals(s.frame); l["x"] != "1" {
+		t.Errorf("hit count 2 should stop at x=1: %v", l)
+	}
+	c.cont(s.thread)
+	s = c.stopped()
+	if s.reason != "breakpoint" || s.line != square {
+		t.Fatalf("conditional stop %+v", s)
+	}
+	if l := c.locals(s.frame); l["x"] != "2" {
+		t.Errorf("condition x == 2 stopped at %v", l)
+	}
+	c.cont(s.thread)
+	c.exited()
+	out := c.Output()
+	for _, want := range []string{"sum is 0 at i=0\n", "sum is 0 at i=1\n", "sum is 1 at i=2\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log point output missing %q in %q", want, out)
+		}
+	}
+}
+
+func TestBreakpointInClassNeverLoaded(t *testing.T) {
+	cp := compileFixtures(t)
+	c := newClient(t)
+	line, mainLine := fixtureLine(t, "Never.java", "unused"), fixtureLine(t, "Never.java", "nevermain")
+	var got []any
+	c.launch(map[string]any{"mainClass": "Never", "classpath": cp}, func() {
+		got = c.setBreakpoints("Never.java", bp(line), bp(mainLine))
+	})
+	s := c.stopped()
+	if s.line != mainLine {
+		t.Fatalf("stop %+v", s)
+	}
+	// The main class loaded (it shares the source file) but the nested
+	// class never does: the breakpoint stays unverified with a reason.
+	b := c.setBreakpoints("Never.java", bp(line), bp(mainLine))[0].(map[string]any)
+	if b["verified"] != false || !strings.Contains(b["message"].(string), "binds when its class loads") {
+		t.Errorf("breakpoint in a class never loaded: %v", b)
+	}
+	if got[0].(map[string]any)["id"] != b["id"] {
+		t.Errorf("re-setting a breakpoint on the same line changed its id: %v vs %v", got[0], b)
+	}
+	c.cont(s.thread)
+	c.waitOutput("never-main ran")
+	if code := c.exited(); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+}
+
+func TestHitConditionParsing(t *testing.T) {
+	for _, tc := range []struct {
+		cond string
+		hits int
+		want bool
+	}{{"3", 2, false}, {"3", 3, true}, {">= 3", 4, true}, {"== 2", 3, false}, {"% 2", 4, true}, {"% 2", 3, false}, {"> 1", 2, true}, {"< 2", 1, true}} {
+		got, err := hitConditionMet(tc.cond, tc.hits)
+		if err != nil || got != tc.want {
+			t.Errorf("hitConditionMet(%q, %d) = %v, %v", tc.cond, tc.hits, got, err)
+		}
+	}
+	if _, err := hitConditionMet("lots", 1); err == nil {
+		t.Error("bad hit condition accepted")
+	}
+}
