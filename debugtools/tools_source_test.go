@@ -288,3 +288,61 @@ func TestMethodAroundTools(t *testing.T) {
 		t.Errorf("empty = %+v", empty.Data)
 	}
 }
+
+// TestTemplatesBindInFixtureJVM generates templates from the fixture
+// service's sources and runs them, lightly edited, in the running fixture
+// through dbg's agent: the templates' shapes are what the agent binds.
+func TestTemplatesBindInFixtureJVM(t *testing.T) {
+	root := absPath(t, "../testdata/java-service/src/main/java")
+	c := newSourceClient(t)
+	gen := func(method string, types []string) argsTemplateOut {
+		t.Helper()
+		args := map[string]any{"className": "com.example.shop.OrderService", "methodName": method, "projectPath": root}
+		if types != nil {
+			args["parameterTypes"] = types
+		}
+		env, _ := call[argsTemplateOut](c, "generate_method_args_template", args)
+		if !env.Success {
+			t.Fatalf("template %s: %+v", method, env.Error)
+		}
+		return *env.Data
+	}
+	placeOrder := gen("placeOrder", nil)
+	describe := gen("describe", nil)
+	add := gen("add", []string{"int", "int"})
+
+	s := newTestService(t)
+	_, conn := attachFixture(t, s)
+	run := func(tp argsTemplateOut, argsJSON string) string {
+		t.Helper()
+		o, err := ParseOrderedObject(argsJSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		res, ok, err := conn.Client.Run(ctx, &RunDTO{TargetClassName: tp.ClassName, TargetMethodName: tp.MethodName,
+			TargetMethodParameterTypes: tp.ParameterTypes, TargetMethodContent: *o})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok || res.PrintResult == nil {
+			thr := ""
+			if res.Throwable != nil {
+				thr = *res.Throwable
+			}
+			t.Fatalf("%s(%s) failed: %s", tp.MethodName, argsJSON, thr)
+		}
+		return *res.PrintResult
+	}
+	edited := strings.NewReplacer(`"id":0`, `"id":4711`, `"customer":""`, `"customer":"Template"`, `"amount":0.0`, `"amount":2.5`).Replace(placeOrder.ArgsJSON)
+	if got := run(placeOrder, edited); !strings.Contains(got, "id=4711, customer=Template, amount=2.5, status=NEW") {
+		t.Errorf("placeOrder = %s", got)
+	}
+	if got := run(describe, describe.ArgsJSON); got != "new/0" {
+		t.Errorf("describe = %s", got)
+	}
+	if got := run(add, strings.Replace(add.ArgsJSON, `"content":0}}`, `"content":5}}`, 1)); got != "5" {
+		t.Errorf("add = %s (args %s)", got, add.ArgsJSON)
+	}
+}

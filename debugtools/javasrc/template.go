@@ -400,8 +400,6 @@ func (g *generator) contentType(r rtype) string {
 		return "simple"
 	case g.isEnum(r):
 		return "enum"
-	case collections[r.name] && g.isEnum(r.arg(0)):
-		return "enum"
 	case r.name == "java.lang.Class":
 		return "class"
 	case fileTypes[r.name]:
@@ -444,7 +442,7 @@ func (g *generator) value(r rtype, depth int) *jsonNode {
 	case "boolean":
 		return jsonRaw("false")
 	case "char":
-		return jsonString("")
+		return jsonString("a") // a primitive char cannot be empty
 	case "java.util.Optional":
 		return g.value(r.arg(0), depth)
 	}

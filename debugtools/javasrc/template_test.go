@@ -191,7 +191,9 @@ func TestTemplateKinds(t *testing.T) {
 		{"tag", "roles", "json_entity", "com.example.web.model.Role[]", `["ADMIN"]`, "", nil},
 		{"sum", "grid", "json_entity", "int[][]", `[[0]]`, "", nil},
 		{"echo", "value", "simple", "java.lang.Number", `""`, "", nil},
-		{"anyOf", "roles", "enum", "java.util.Set", `["ADMIN"]`, "", []string{"ADMIN", "USER", "GUEST"}},
+		// A collection of enums is JSON (the enum type binds single constants
+		// only), with the constants listed.
+		{"anyOf", "roles", "json_entity", "java.util.Set", `["ADMIN"]`, "", []string{"ADMIN", "USER", "GUEST"}},
 		{"audited", "audit", "bean", "com.example.web.service.AuditService", "", "", nil},
 		{"apply", "fn", "lambda", "java.util.function.Function", "null", "", nil},
 		{"read", "file", "file", "java.io.File", `""`, "", nil},
