@@ -170,6 +170,18 @@ func TestTemplateToolOnJavaService(t *testing.T) {
 	if !env.Success || env.Data.Parameters[0].ContentType != "enum" {
 		t.Errorf("describe = %+v %+v", env.Data, env.Error)
 	}
+	urls, _ := call[searchHTTPOut](c, "search_http_url", map[string]any{"path": "/api/orders", "projectPath": root})
+	var got []string
+	for _, it := range urls.Data.Items {
+		got = append(got, it.Method+" "+it.Path+" "+it.ClassName+"#"+it.MethodName+" "+it.File)
+	}
+	wantURLs := []string{
+		"POST /api/orders com.example.shop.OrderController#place com/example/shop/OrderController.java",
+		"GET /api/orders/{id} com.example.shop.OrderController#get com/example/shop/OrderController.java",
+	}
+	if !reflect.DeepEqual(got, wantURLs) {
+		t.Errorf("search = %v", got)
+	}
 }
 
 func TestSearchHTTPURLTool(t *testing.T) {
