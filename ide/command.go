@@ -80,6 +80,7 @@ func javaCommand(rc *RunConfiguration, mx *macros) {
 		return
 	}
 	cp := javaClasspath(mx.moduleDir(rc.Module), rc.Module)
+	rc.classpath = cp
 	rc.Command = append([]string{"java"}, rc.VMArgs...)
 	rc.Command = append(rc.Command, "-cp", cp, rc.Program)
 	rc.Command = append(rc.Command, rc.Args...)
@@ -160,6 +161,7 @@ func goCommand(rc *RunConfiguration, pattern string) {
 	rc.Command = append([]string{"go", verb}, rc.VMArgs...)
 	rc.Command = append(rc.Command, rc.Program)
 	if pattern != "" {
+		rc.testPattern = pattern
 		rc.Command = append(rc.Command, "-run", pattern)
 	}
 	rc.Command = append(rc.Command, rc.Args...)
@@ -170,6 +172,8 @@ func pythonCommand(rc *RunConfiguration, interpreter string, module bool) {
 		rc.Unsupported = "the configuration names no script or module"
 		return
 	}
+	rc.pythonMod = module
+	rc.interpreter = interpreter
 	if interpreter == "" {
 		interpreter = "python3"
 	}
@@ -186,6 +190,7 @@ func nodeCommand(rc *RunConfiguration, runtime string) {
 		rc.Unsupported = "the configuration names no program"
 		return
 	}
+	rc.interpreter = runtime
 	if runtime == "" {
 		runtime = "node"
 	}

@@ -238,7 +238,8 @@ func launchConfig(e map[string]any, project string) RunConfiguration {
 			rc.Unsupported = "the configuration names no mainClass"
 			return rc
 		}
-		rc.Command = append(append([]string{"java"}, rc.VMArgs...), "-cp", strings.Join(cp, string(os.PathListSeparator)), rc.Program)
+		rc.classpath = strings.Join(cp, string(os.PathListSeparator))
+		rc.Command = append(append([]string{"java"}, rc.VMArgs...), "-cp", rc.classpath, rc.Program)
 		rc.Command = append(rc.Command, rc.Args...)
 	default:
 		rc.Unsupported = fmt.Sprintf("dbg cannot run launch configurations of type %q", typ)

@@ -69,6 +69,11 @@ type RunConfiguration struct {
 	Launch map[string]any `json:"-"`
 
 	Unsupported string `json:"unsupported,omitempty"`
+
+	classpath   string // Java: the classpath of Command
+	pythonMod   bool   // Python: Program is a module name
+	testPattern string // Go test: the -run pattern
+	interpreter string // Python, Node: the runtime, when the configuration names one
 }
 
 // Runnable reports whether dbg can start the configuration as a process.

@@ -8,9 +8,11 @@ import (
 	"github.com/dbg-dev/dbg/sessions"
 )
 
-// Priority of START_RUN_CONFIGURATION among status suggestions: low, so
-// anything about a live session or JVM wins.
-const startRunConfigPriority = 10
+// Priority of START_RUN_CONFIGURATION among status suggestions: above
+// CREATE_DEBUG_SESSION (10), since a project with a saved configuration
+// and nothing running is best started first; below anything about a
+// live session or JVM (20 and up).
+const startRunConfigPriority = 15
 
 // runConfigStatus is the "runConfigurations" status contributor.
 type runConfigStatus struct{ x *IDE }

@@ -266,6 +266,11 @@ func (x *IDE) restartConfiguration(ctx context.Context, in ConfigurationInput) (
 	if err != nil {
 		return RestartResult{}, err
 	}
+	return x.restart(ctx, c)
+}
+
+// restart starts or restarts a configuration, with tool errors.
+func (x *IDE) restart(ctx context.Context, c RunConfiguration) (RestartResult, error) {
 	if !c.Runnable() {
 		te := sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("%q cannot be restarted: %s", c.Name, c.Unsupported), "")
 		if c.Kind == KindCompound {
