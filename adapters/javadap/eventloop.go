@@ -2,6 +2,8 @@ package javadap
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 	"strings"
 	"time"
 )
@@ -18,6 +20,7 @@ type stopInfo struct {
 func (s *Server) pump(vm *Client) {
 	ctx := s.ctx
 	defer s.stopQ.Close()
+	defer s.recoverPanic("event pump")
 	for {
 		set, err := vm.NextEventSet(ctx)
 		if err != nil {
@@ -60,19 +63,25 @@ func (s *Server) pump(vm *Client) {
 
 // stopLoop decides, one event set at a time, whether the program stops.
 func (s *Server) stopLoop() {
+	defer s.recoverPanic("stop loop")
 	for {
 		set, ok := s.stopQ.Pop(s.ctx)
 		if !ok {
 			return
 		}
-		s.mu.Lock()
-		if !s.closed {
-			ctx, cancel := context.WithTimeout(s.ctx, 60*time.Second)
-			s.handleStopSet(ctx, set)
-			cancel()
-		}
-		s.mu.Unlock()
+		s.handleLocked(set)
 	}
+}
+
+func (s *Server) handleLocked(set *EventSet) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 60*time.Second)
+	defer cancel()
+	s.handleStopSet(ctx, set)
 }
 
 func (s *Server) handleStopSet(ctx context.Context, set *EventSet) {
@@ -107,6 +116,15 @@ func (s *Server) handleStopSet(ctx context.Context, set *EventSet) {
 		_ = s.vm.ResumeAll(ctx)
 	case SuspendEventThread:
 		_ = s.vm.ResumeThread(ctx, thread)
+	}
+}
+
+// recoverPanic turns a panic of an adapter goroutine into a console
+// message and ends the session instead of the process.
+func (s *Server) recoverPanic(where string) {
+	if r := recover(); r != nil {
+		s.console(fmt.Sprintf("internal error in the Java adapter's %s: %v\n%s", where, r, debug.Stack()))
+		go s.Close()
 	}
 }
 

@@ -226,7 +226,7 @@ func (s *Server) launch(ctx context.Context, req *dap.Message) (any, error) {
 		s.entry = true
 		if jc.mainClass != "" {
 			s.bpMu.Lock()
-			s.bps.entry = &breakpoint{funcClass: jc.mainClass, funcMethod: "main", isEntry: true}
+			s.bps.entry = &breakpoint{funcClass: jc.mainClass, funcMethod: "main", isEntry: true, classes: map[uint64]bool{}}
 			s.bpMu.Unlock()
 			if err := s.installFunctionBP(ctx, s.bps.entry); err != nil {
 				return nil, err

@@ -1,0 +1,107 @@
+package javadap
+
+import (
+	"testing"
+)
+
+func TestJVMExitsDuringStep(t *testing.T) {
+	cp := compileFixtures(t)
+	c := newClient(t)
+	print := fixtureLine(t, "Loop.java", "print")
+	c.launch(map[string]any{"mainClass": "Loop", "classpath": cp}, func() {
+		c.setBreakpoints("Loop.java", bp(print))
+	})
+	s := c.stopped()
+	c.req("next", map[string]any{"threadId": s.thread}) // to System.err.println
+	s = c.stopped()
+	if s.line != print+1 {
+		t.Fatalf("after next %+v", s)
+	}
+	c.req("next", map[string]any{"threadId": s.thread}) // to the end of main
+	s = c.stopped()
+	// Stepping past the end of main ends the program: no stop, an exit.
+	if _, err := c.try("next", map[string]any{"threadId": s.thread}); err != nil {
+		t.Fatalf("next at the end of main: %v", err)
+	}
+	if code := c.exited(); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+	c.waitOutput("done\n")
+	if _, err := c.try("next", map[string]any{"threadId": s.thread}); err == nil {
+		t.Error("step after exit succeeded")
+	}
+	if th := c.req("threads", nil); len(th["threads"].([]any)) != 0 {
+		t.Errorf("threads after exit: %v", th)
+	}
+}
+
+func TestTwoThreads(t *testing.T) {
+	cp := compileFixtures(t)
+	c := newClient(t)
+	worker, mainLine := fixtureLine(t, "Threads.java", "worker"), fixtureLine(t, "Threads.java", "main")
+	c.launch(map[string]any{"mainClass": "Threads", "classpath": cp}, func() {
+		c.setBreakpoints("Threads.java", bp(worker), bp(mainLine))
+	})
+	s := c.stopped()
+	if s.line != worker {
+		t.Fatalf("worker stop %+v", s)
+	}
+	th := c.req("threads", nil)
+	names := map[string]int{}
+	for _, x := range th["threads"].([]any) {
+		m := x.(map[string]any)
+		names[m["name"].(string)] = int(m["id"].(float64))
+	}
+	if names["worker-1"] != s.thread || names["main"] == 0 {
+		t.Fatalf("threads %v, stopped thread %d", names, s.thread)
+	}
+	if l := c.locals(s.frame); l["local"] != "10" {
+		t.Errorf("worker locals %v", l)
+	}
+	// The main thread is suspended too, inside Thread.join.
+	st := c.req("stackTrace", map[string]any{"threadId": names["main"]})
+	if frames := st["stackFrames"].([]any); len(frames) < 2 {
+		t.Errorf("main stack %v", frames)
+	}
+	c.cont(s.thread)
+	s = c.stopped()
+	if s.line != mainLine || s.thread != names["main"] {
+		t.Fatalf("main stop %+v", s)
+	}
+	if got := c.eval(s.frame, "shared"); got != "10" {
+		t.Errorf("shared = %s", got)
+	}
+	c.cont(s.thread)
+	c.waitOutput("shared=10")
+	c.exited()
+}
+
+func TestPauseAndStopOnEntry(t *testing.T) {
+	cp := compileFixtures(t)
+	c := newClient(t)
+	c.launch(map[string]any{"mainClass": "Spin", "classpath": cp, "stopOnEntry": true}, nil)
+	s := c.stopped()
+	if s.reason != "entry" || s.name != "Spin.main" || s.line != 3 {
+		t.Fatalf("entry stop %+v", s)
+	}
+	c.cont(s.thread)
+	c.waitOutput("tick 20")
+	c.req("pause", map[string]any{"threadId": s.thread})
+	s = c.stopped()
+	if s.reason != "pause" {
+		t.Fatalf("pause stop %+v", s)
+	}
+	st := c.req("stackTrace", map[string]any{"threadId": s.thread})
+	found := false
+	for _, f := range st["stackFrames"].([]any) {
+		if f.(map[string]any)["name"] == "Spin.main" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("Spin.main not on the paused stack: %v", st)
+	}
+	c.cont(s.thread)
+	c.req("disconnect", map[string]any{})
+	c.exited()
+}
