@@ -12,7 +12,7 @@ type Mapping struct {
 	Method               string   `json:"method"` // GET, POST, ...; ALL for a mapping without a method
 	Path                 string   `json:"path"`
 	ModuleName           string   `json:"moduleName"`
-	ClassName            string   `json:"className"`
+	ClassName            string   `json:"className"` // binary name, as the agent loads it
 	MethodName           string   `json:"methodName"`
 	TargetMethodIdentity string   `json:"targetMethodIdentity"`
 	ParameterTypes       []string `json:"parameterTypes"`
@@ -234,9 +234,9 @@ func (s *snapshot) mapping(t *TypeDecl, hm mappedMethod, verb, p, framework, roo
 	rel := s.rel[t.File]
 	line := hm.m.Line
 	file := s.rel[hm.owner.File]
-	return Mapping{Method: verb, Path: p, ModuleName: moduleOf(rel, root), ClassName: t.QualifiedName,
+	return Mapping{Method: verb, Path: p, ModuleName: moduleOf(rel, root), ClassName: t.BinaryName,
 		MethodName: hm.m.Name, ParameterTypes: sig.ParameterTypes, Comment: comment(hm.m), Framework: framework,
-		TargetMethodIdentity: t.QualifiedName + "#" + hm.m.Name + "(" + strings.Join(sig.ParameterTypes, ",") + ")",
+		TargetMethodIdentity: t.BinaryName + "#" + hm.m.Name + "(" + strings.Join(sig.ParameterTypes, ",") + ")",
 		File:                 file, Line: line}
 }
 

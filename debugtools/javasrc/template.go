@@ -60,7 +60,8 @@ type ParamTemplate struct {
 
 // Template is a generated argument template.
 type Template struct {
-	ClassName      string
+	ClassName string // binary name (a.b.Outer$Inner), as the agent loads it
+
 	MethodName     string
 	ParameterNames []string
 	ParameterTypes []string
@@ -120,7 +121,7 @@ func (s *snapshot) findMethod(className, methodName string, parameterTypes []str
 		simple := lastDot(strings.ReplaceAll(className, "$", "."))
 		for _, t := range s.all {
 			if strings.EqualFold(t.Name, simple) {
-				opts = append(opts, t.QualifiedName)
+				opts = append(opts, t.BinaryName)
 			}
 		}
 		return methodRef{}, &LookupError{Reason: "class_not_found", Options: opts,
@@ -275,13 +276,13 @@ func (ix *Index) Template(req TemplateRequest) (*Template, error) {
 	}
 	g := &generator{s: s, mode: req.Expansion, now: req.Now, budget: maxTemplateFields}
 	sc := s.methodScope(mr)
-	t := &Template{ClassName: mr.owner.QualifiedName, MethodName: mr.m.Name, Expansion: req.Expansion,
+	t := &Template{ClassName: mr.owner.BinaryName, MethodName: mr.m.Name, Expansion: req.Expansion,
 		ParameterNames: []string{}, ParameterTypes: []string{}, Parameters: []ParamTemplate{},
 		File: s.rel[mr.owner.File], Line: mr.m.Line}
 	if ts := s.types[strings.ReplaceAll(strings.TrimSpace(req.ClassName), "$", ".")]; len(ts) > 0 {
-		t.ClassName = ts[0].QualifiedName
+		t.ClassName = ts[0].BinaryName
 	} else if ts := s.types[strings.TrimSpace(req.ClassName)]; len(ts) > 0 {
-		t.ClassName = ts[0].QualifiedName
+		t.ClassName = ts[0].BinaryName
 	}
 	args := jsonObject()
 	for i, p := range mr.m.Params {

@@ -321,6 +321,33 @@ interface I { String X = Y; String Y = X + "/y"; }`)
 	})
 }
 
+func TestTemplateNestedClass(t *testing.T) {
+	ix := indexOf(map[string]string{"src/main/java/p/Outer.java": `package p;
+public class Outer {
+	public static class Inner {
+		public enum Mode { FAST, SLOW }
+		public String m(Outer.Inner self, Mode mode, Inner[] more) { return ""; }
+	}
+}`})
+	for _, name := range []string{"p.Outer$Inner", "p.Outer.Inner"} {
+		tp, err := ix.Template(TemplateRequest{ClassName: name, MethodName: "m"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tp.ClassName != "p.Outer$Inner" || !reflect.DeepEqual(tp.ParameterTypes, []string{"p.Outer.Inner", "p.Outer.Inner.Mode", "p.Outer.Inner[]"}) {
+			t.Errorf("%s: class %s types %v", name, tp.ClassName, tp.ParameterTypes)
+		}
+		if tp.ArgsJSON != `{"self":{"type":"json_entity","content":{}},"mode":{"type":"enum","content":"FAST"},"more":{"type":"json_entity","content":[{}]}}` {
+			t.Errorf("argsJson = %s", tp.ArgsJSON)
+		}
+	}
+	_, err := ix.Template(TemplateRequest{ClassName: "x.Inner", MethodName: "m"})
+	var le *LookupError
+	if !errors.As(err, &le) || !reflect.DeepEqual(le.Options, []string{"p.Outer$Inner"}) {
+		t.Errorf("suggestion = %v", err)
+	}
+}
+
 func TestTemplateBudget(t *testing.T) {
 	// Ten fields of ten types, each with ten fields of the next level:
 	// 10^6 fields at depth 6 without a budget.
