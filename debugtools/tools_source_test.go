@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -356,5 +357,53 @@ func TestTemplatesBindInFixtureJVM(t *testing.T) {
 	}
 	if got := run(add, strings.Replace(add.ArgsJSON, `"content":0}}`, `"content":5}}`, 1)); got != "5" {
 		t.Errorf("add = %s (args %s)", got, add.ArgsJSON)
+	}
+}
+
+func TestSourceToolsFollowTheSession(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
+	tb := sessions.NewToolbox(srv, nil)
+	m := sessions.NewManager(sessions.Config{Adapters: adapters.NewRegistry(adapters.Mock{}), Project: t.TempDir()})
+	t.Cleanup(func() {
+		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer scancel()
+		m.Shutdown(sctx)
+	})
+	registerSourceTools(tb, m, Config{})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Close() })
+	c := &sourceClient{t: t, cs: cs}
+
+	s, _, err := m.Create(ctx, sessions.CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	project := absPath(t, webProject)
+	if _, err := m.Start(ctx, s.ID(), sessions.StartRequest{ScriptPath: absPath(t, "../testdata/mock/forever.mock"), Cwd: project}); err != nil {
+		t.Fatal(err)
+	}
+	// Without sessionId the server's (empty) project is used; with it, the
+	// session's working directory.
+	env, _ := call[scriptsOut](c, "list_method_around_scripts", map[string]any{})
+	if !env.Success || env.Data.Count != 0 {
+		t.Errorf("server project: %+v %+v", env.Data, env.Error)
+	}
+	env, _ = call[scriptsOut](c, "list_method_around_scripts", map[string]any{"sessionId": s.ID()})
+	if !env.Success || env.Data.Count != 2 {
+		t.Errorf("session project: %+v %+v", env.Data, env.Error)
+	}
+	urls, _ := call[searchHTTPOut](c, "search_http_url", map[string]any{"sessionId": s.ID(), "path": "/health"})
+	if !urls.Success || urls.Data.Count != 1 {
+		t.Errorf("session search: %+v %+v", urls.Data, urls.Error)
 	}
 }
