@@ -48,6 +48,9 @@ func (e *litExpr) String() string {
 	if e.isS {
 		return strconv.Quote(e.str)
 	}
+	if e.v.IsObject() {
+		return "null"
+	}
 	return primitiveString(e.v)
 }
 func (e *nameExpr) String() string  { return e.name }
