@@ -112,37 +112,42 @@ func aheadBehind(r *git.Repository, a, b plumbing.Hash, budget int) (ahead, behi
 }
 
 // aheadBehindCache remembers counts by commit pair; a pair's answer
-// never changes. It is safe for concurrent use and bounded.
+// never changes. A walk that ran out of budget is remembered with its
+// budget, so only a larger budget tries again. It is safe for concurrent
+// use and bounded.
 type aheadBehindCache struct {
 	mu sync.Mutex
-	m  map[[2]plumbing.Hash][2]int
+	m  map[[2]plumbing.Hash]aheadBehindEntry
+}
+
+type aheadBehindEntry struct {
+	ahead, behind int
+	known         bool
+	budget        int
 }
 
 const aheadBehindCacheSize = 512
 
 // get returns the counts for head and upstream, computing them once.
-// A walk over budget is remembered as unknown too (ok = false).
 func (c *aheadBehindCache) get(r *git.Repository, head, upstream string, budget int) (ahead, behind int, ok bool) {
 	key := [2]plumbing.Hash{plumbing.NewHash(head), plumbing.NewHash(upstream)}
-	if c != nil {
-		c.mu.Lock()
-		v, hit := c.m[key]
-		c.mu.Unlock()
-		if hit {
-			return v[0], v[1], v[0] >= 0
-		}
+	if c == nil {
+		a, b, err := aheadBehind(r, key[0], key[1], budget)
+		return a, b, err == nil
+	}
+	c.mu.Lock()
+	e, hit := c.m[key]
+	c.mu.Unlock()
+	if hit && (e.known || e.budget >= budget) {
+		return e.ahead, e.behind, e.known
 	}
 	a, b, err := aheadBehind(r, key[0], key[1], budget)
-	if err != nil {
-		a, b = -1, -1
+	e = aheadBehindEntry{ahead: a, behind: b, known: err == nil, budget: budget}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= aheadBehindCacheSize {
+		c.m = map[[2]plumbing.Hash]aheadBehindEntry{}
 	}
-	if c != nil {
-		c.mu.Lock()
-		if c.m == nil || len(c.m) >= aheadBehindCacheSize {
-			c.m = map[[2]plumbing.Hash][2]int{}
-		}
-		c.m[key] = [2]int{a, b}
-		c.mu.Unlock()
-	}
-	return a, b, err == nil
+	c.m[key] = e
+	c.mu.Unlock()
+	return a, b, e.known
 }

@@ -1,0 +1,162 @@
+package ide
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbg-dev/dbg/sessions"
+)
+
+func capState(caps []sessions.CapabilityState, name string) string {
+	for _, c := range caps {
+		if c.Name == name {
+			return c.State
+		}
+	}
+	return ""
+}
+
+func TestStatusRunConfigurations(t *testing.T) {
+	need(t, "python3")
+	dir := copyFixture(t, "intellij-app")
+	c := newToolClient(t, dir, Options{})
+	ctx := context.Background()
+
+	st, err := c.m.BuildStatus(ctx, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.NextAction != sessions.NextStartRunConfiguration || !strings.Contains(st.Hint, "restart_run_configuration") {
+		t.Errorf("nextAction = %s (%s)", st.NextAction, st.Hint)
+	}
+	if capState(st.Capabilities, "runConfigurations") != sessions.Available || capState(st.Capabilities, "git") != sessions.NotConfigured {
+		t.Errorf("capabilities = %+v", st.Capabilities)
+	}
+	sec, ok := st.Sections["runConfigurations"].(RunConfigSection)
+	if !ok || sec.Count != 8 || sec.Running != 0 {
+		t.Fatalf("section = %#v", st.Sections["runConfigurations"])
+	}
+
+	var res RestartResult
+	c.ok(t, "restart_run_configuration", map[string]any{"configurationName": "worker"}, &res)
+	st, _ = c.m.BuildStatus(ctx, "", "")
+	sec = st.Sections["runConfigurations"].(RunConfigSection)
+	if sec.Running != 1 || st.NextAction == sessions.NextStartRunConfiguration {
+		t.Errorf("with worker running: %+v, next %s", sec, st.NextAction)
+	}
+	for _, s := range sec.Configurations {
+		if s.Name == "worker" && (!s.Running || s.PID != res.PID) {
+			t.Errorf("worker = %+v", s)
+		}
+	}
+
+	// A project without configurations.
+	empty := t.TempDir()
+	st, _ = c.m.BuildStatus(ctx, empty, "")
+	if capState(st.Capabilities, "runConfigurations") != sessions.NotConfigured || st.NextAction != sessions.NextCreateDebugSession {
+		t.Errorf("empty project: %+v next %s", st.Capabilities, st.NextAction)
+	}
+}
+
+func TestStatusGit(t *testing.T) {
+	w := newGitWorld(t)
+	c := newToolClient(t, w.work, Options{})
+	ctx := context.Background()
+	get := func() GitSummary {
+		t.Helper()
+		st, err := c.m.BuildStatus(ctx, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if capState(st.Capabilities, "git") != sessions.Available {
+			t.Fatalf("git capability: %+v", st.Capabilities)
+		}
+		sec := st.Sections["git"].(GitSection)
+		if len(sec.Repositories) != 1 || !sec.GitCommand {
+			t.Fatalf("git section = %+v", sec)
+		}
+		return sec.Repositories[0]
+	}
+	r := get()
+	if r.Branch != "main" || r.Upstream != "origin/main" || r.Dirty == nil || *r.Dirty || deref(r.Ahead) != 0 || deref(r.Behind) != 0 {
+		t.Errorf("clean clone = %+v", r)
+	}
+	// A commit changes HEAD's ref and the index: the cache sees it at once.
+	head := commitFile(t, w.work, "n.txt", "n\n", "new")
+	r = get()
+	if r.Head != head[:12] || deref(r.Ahead) != 1 {
+		t.Errorf("after commit = %+v (head %s)", r, head)
+	}
+	// A staged change (index written) makes it dirty at once.
+	writeFile(t, filepath.Join(w.work, "a.txt"), "edited\n")
+	gitT(t, w.work, "add", "a.txt")
+	if r = get(); r.Dirty == nil || !*r.Dirty {
+		t.Errorf("after staging = %+v", r)
+	}
+
+	// The session view: the repository and commit of the session's program.
+	part := gitStatus{c.x}.Status(ctx, sessions.StatusQuery{Project: w.work,
+		Session: &sessions.SessionInfo{ID: "python-1", Program: filepath.Join(w.work, "a.txt")}})
+	sv := part.Data.(GitSection).Session
+	if sv == nil || sv.RepositoryRoot != w.work || sv.Commit != head || sv.Branch != "main" || sv.Dirty == nil || !*sv.Dirty {
+		t.Errorf("session view = %+v", sv)
+	}
+}
+
+// makeHistory writes n linear commits on main with git fast-import.
+func makeHistory(t testing.TB, dir string, n int) {
+	t.Helper()
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		msg := fmt.Sprintf("commit %d\n", i)
+		content := fmt.Sprintf("%d\n", i)
+		fmt.Fprintf(&b, "commit refs/heads/main\nmark :%d\ncommitter T <t@example.com> %d +0000\ndata %d\n%s", i, 1700000000+i, len(msg), msg)
+		if i > 1 {
+			fmt.Fprintf(&b, "from :%d\n", i-1)
+		}
+		fmt.Fprintf(&b, "M 644 inline f.txt\ndata %d\n%s\n", len(content), content)
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(b.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fast-import: %v\n%s", err, out)
+	}
+}
+
+func TestAheadBehindWalksOnlyTheDivergence(t *testing.T) {
+	isolateGit(t)
+	dir := t.TempDir()
+	gitT(t, dir, "init", "-q", "-b", "main")
+	makeHistory(t, dir, 10000)
+	gitT(t, dir, "reset", "-q", "--hard", "main")
+	// The upstream is 5 commits behind, and has one commit of its own.
+	gitT(t, dir, "branch", "up", "main~5")
+	gitT(t, dir, "worktree", "add", "-q", filepath.Join(dir, "..", "up-wt"), "up")
+	commitFile(t, filepath.Join(dir, "..", "up-wt"), "g.txt", "g\n", "upstream only")
+	gitT(t, dir, "config", "branch.main.remote", ".")
+	gitT(t, dir, "config", "branch.main.merge", "refs/heads/up")
+
+	start := time.Now()
+	loc, _ := locateGit(dir)
+	rep := readRepository(loc, readOptions{aheadBehindBudget: 100, cache: &aheadBehindCache{}})
+	if deref(rep.Ahead) != 5 || deref(rep.Behind) != 1 {
+		t.Fatalf("ahead/behind = %v/%v within a 100-commit budget (upstream %s)", deref(rep.Ahead), deref(rep.Behind), rep.Upstream)
+	}
+	t.Logf("read with ahead/behind over 10,000 commits: %v", time.Since(start))
+
+	// Over budget: unknown, not wrong.
+	r, _ := openRepo(dir)
+	var c aheadBehindCache
+	if _, _, ok := c.get(r, gitT(t, dir, "rev-parse", "main"), gitT(t, dir, "rev-parse", "main~3000"), 100); ok {
+		t.Error("a 3000-commit walk fit in a budget of 100")
+	}
+	if a, b, ok := c.get(r, gitT(t, dir, "rev-parse", "main"), gitT(t, dir, "rev-parse", "main~3000"), 10000); !ok || a != 3000 || b != 0 {
+		t.Errorf("full walk = %d/%d %v", a, b, ok)
+	}
+}
