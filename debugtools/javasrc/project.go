@@ -12,10 +12,13 @@ import (
 	"time"
 )
 
-// Limits of a project scan.
+// Limits of a project scan: .java files read, the size of one file, and
+// directory entries visited (so that a project path such as a home
+// directory cannot make every call walk for minutes).
 const (
 	maxFiles    = 50000
 	maxFileSize = 4 << 20
+	maxEntries  = 400000
 )
 
 // skipDirs are folders never searched for sources: build outputs,
@@ -71,8 +74,11 @@ func (ix *Index) Refresh(ctx context.Context) error {
 	}
 	seen := map[string]bool{}
 	changed := false
-	count := 0
+	count, entries := 0, 0
 	err := filepath.WalkDir(ix.root, func(path string, d fs.DirEntry, err error) error {
+		if entries++; entries > maxEntries {
+			return filepath.SkipAll
+		}
 		if err != nil {
 			if path == ix.root {
 				return err
