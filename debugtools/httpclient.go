@@ -33,7 +33,9 @@ type HTTPError struct {
 	Body   string
 }
 
-func (e *HTTPError) Error() string { return fmt.Sprintf("agent HTTP %d: %s", e.Status, truncate(e.Body, 300)) }
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("agent HTTP %d: %s", e.Status, truncate(e.Body, 300))
+}
 
 // Get fetches path with query q and returns the body.
 func (h *HTTPClient) Get(ctx context.Context, path string, q url.Values) ([]byte, error) {

@@ -41,6 +41,9 @@ type Connection struct {
 	HTTPPort        int
 	CreatedAt       time.Time
 	External        bool // a user-supplied agent jar
+	// DefaultLoader is the target's default class loader (from
+	// /allClassLoader at connect time), nil when unknown.
+	DefaultLoader *ClassLoaderDTO
 
 	Client *AgentClient
 	HTTP   *HTTPClient
@@ -318,6 +321,15 @@ func (s *Service) awaitAgent(ctx context.Context, pid int, name, portFileHost st
 					HTTPPort: httpPort, CreatedAt: s.cfg.Now(), External: external, Client: cl}
 				if httpPort > 0 {
 					c.HTTP = NewHTTPClient(host, httpPort)
+					lctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+					if loaders, err := c.HTTP.ClassLoaders(lctx); err == nil {
+						for _, l := range loaders {
+							if l.Default {
+								c.DefaultLoader = &ClassLoaderDTO{Name: l.Name, Identity: l.Identity}
+							}
+						}
+					}
+					cancel()
 				}
 				s.add(c)
 				return c, nil

@@ -32,11 +32,24 @@ final class SqlTransformer implements ClassFileTransformer {
     private static final Set<String> EXECUTE = Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate",
             "executeBatch", "executeLargeBatch");
 
+    private static final Set<String> SETTERS = setters();
+
     private final SqlCapture capture;
     private final Map<String, Integer> targets = new ConcurrentHashMap<>();
 
     SqlTransformer(SqlCapture capture) {
         this.capture = capture;
+    }
+
+    /** The parameter setters of PreparedStatement and CallableStatement (index-based ones are instrumented). */
+    private static Set<String> setters() {
+        Set<String> s = new java.util.HashSet<>();
+        for (java.lang.reflect.Method m : PreparedStatement.class.getMethods()) {
+            if (m.getName().startsWith("set")) {
+                s.add(m.getName());
+            }
+        }
+        return s;
     }
 
     static int kindOf(Class<?> c) {
@@ -153,7 +166,7 @@ final class SqlTransformer implements ClassFileTransformer {
                 boolean withSql = args.length > 0 && args[0].getDescriptor().equals("Ljava/lang/String;");
                 return new Execute(mv, access, name, desc, withSql);
             }
-            if ((kind & PREPARED) != 0 && name.startsWith("set") && args.length >= 2 && args[0].getSort() == Type.INT
+            if ((kind & PREPARED) != 0 && (access & Opcodes.ACC_PUBLIC) != 0 && SETTERS.contains(name) && args.length >= 2 && args[0].getSort() == Type.INT
                     && ret.getSort() == Type.VOID) {
                 return new SetParam(mv, access, name, desc, args[1], name.equals("setNull"));
             }

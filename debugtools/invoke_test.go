@@ -1,0 +1,90 @@
+package debugtools
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func runOn(t *testing.T, c *Connection, class, method string, types []string, args string) (*RunResult, bool) {
+	t.Helper()
+	o, err := ParseOrderedObject(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, ok, err := c.Client.Run(ctx, &RunDTO{TargetClassName: class, TargetMethodName: method, TargetMethodParameterTypes: types, TargetMethodContent: *o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, ok
+}
+
+func str(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
+}
+
+func TestAgentInvokeDirect(t *testing.T) {
+	s := newTestService(t)
+	_, c := attachFixture(t, s)
+	const svc = "com.example.shop.OrderService"
+
+	res, ok := runOn(t, c, svc, "greet", nil, `{"name":{"type":"simple","content":"Ada"}}`)
+	if !ok || str(res.PrintResult) != "Hello, Ada!" || res.ResultClassType != "SIMPLE" {
+		t.Fatalf("greet: %+v %s", res, str(res.Throwable))
+	}
+	// Overloads: parameterTypes choose; key order binds.
+	res, ok = runOn(t, c, svc, "add", []string{"java.lang.String", "java.lang.String"}, `{"b":{"type":"simple","content":"x"},"a":{"type":"simple","content":"y"}}`)
+	if !ok || str(res.PrintResult) != "xy" {
+		t.Fatalf("add(String,String): %+v %s", res, str(res.Throwable))
+	}
+	res, ok = runOn(t, c, svc, "add", nil, `{"a":{"type":"simple","content":"1"},"b":{"type":"simple","content":"2"}}`)
+	if ok || !strings.Contains(str(res.Throwable), "overloaded") {
+		t.Fatalf("ambiguous add: %+v", res)
+	}
+	res, ok = runOn(t, c, "com.example.shop.PriceUtil", "withVat", nil, `{"net":{"type":"simple","content":"10"},"percent":{"type":"simple","content":"19"}}`)
+	if !ok || str(res.PrintResult) != "11.9" {
+		t.Fatalf("static: %+v %s", res, str(res.Throwable))
+	}
+	res, ok = runOn(t, c, svc, "describe", nil, `{"status":{"type":"enum","content":"PAID"}}`)
+	if !ok || str(res.PrintResult) != "paid/1" {
+		t.Fatalf("enum: %+v %s", res, str(res.Throwable))
+	}
+	res, ok = runOn(t, c, svc, "placeOrder", nil, `{"order":{"type":"json_entity","content":"{\"id\":7,\"customer\":\"Grace\",\"amount\":12.5,\"status\":\"SHIPPED\",\"items\":[\"a\",\"b\"]}"}}`)
+	if !ok || !strings.Contains(str(res.PrintResult), "customer=Grace") || res.ResultClassType != "OBJECT" || res.OffsetPath == nil {
+		t.Fatalf("pojo: %+v %s", res, str(res.Throwable))
+	}
+	ctx := context.Background()
+	js, err := c.HTTP.ResultView(ctx, *res.OffsetPath, "JSON")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order map[string]any
+	if err := json.Unmarshal([]byte(js), &order); err != nil || order["customer"] != "Grace" || order["status"] != "SHIPPED" {
+		t.Fatalf("JSON view %s: %v", js, err)
+	}
+	dbgView, err := c.HTTP.ResultView(ctx, *res.OffsetPath, "DEBUG")
+	if err != nil || !strings.Contains(dbgView, `"name":"customer"`) {
+		t.Fatalf("DEBUG view %s: %v", dbgView, err)
+	}
+	res, ok = runOn(t, c, svc, "fail", nil, `{"reason":{"type":"simple","content":"no stock"}}`)
+	if ok || !strings.Contains(str(res.Throwable), "IllegalStateException: refused: no stock") || !strings.Contains(str(res.Throwable), "at com.example.shop.OrderService.fail(") {
+		t.Fatalf("throw: %+v", res)
+	}
+	sql, err := c.HTTP.SQL(ctx, 0, 50, "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("sql: %+v", sql)
+	logs, err := c.HTTP.Logs(ctx, 0, 50, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("logs: %+v", logs)
+}

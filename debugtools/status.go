@@ -1,0 +1,165 @@
+package debugtools
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/dbg-dev/dbg/sessions"
+)
+
+// jvmStatus is the "jvm" contributor of get_debug_tools_status. It is
+// cheap: connections are in memory, the JVM scan is cached by the
+// service, and each agent's /status answer is cached for two seconds.
+type jvmStatus struct {
+	t *jvmTools
+
+	mu    sync.Mutex
+	cache map[string]agentStatusEntry
+}
+
+type agentStatusEntry struct {
+	at     time.Time
+	status agentStatus
+	err    error
+}
+
+type agentStatus struct {
+	Compiler bool `json:"compiler"`
+	Logs     struct {
+		Available bool     `json:"available"`
+		Problems  []string `json:"problems"`
+	} `json:"logs"`
+	SQL struct {
+		Available bool    `json:"available"`
+		Reason    *string `json:"reason"`
+	} `json:"sql"`
+	Spring struct {
+		Present bool
+		Ready   bool
+	} `json:"-"`
+}
+
+// StatusData is the "jvm" section of the status report.
+type StatusData struct {
+	Connections    []ConnectionOut `json:"connections"`
+	AttachableJVMs []JVMOut        `json:"attachableJvms"`
+}
+
+func (s *jvmStatus) agent(ctx context.Context, c *Connection) (agentStatus, error) {
+	s.mu.Lock()
+	if s.cache == nil {
+		s.cache = map[string]agentStatusEntry{}
+	}
+	e, ok := s.cache[c.ID]
+	s.mu.Unlock()
+	if ok && time.Since(e.at) < 2*time.Second {
+		return e.status, e.err
+	}
+	var st agentStatus
+	var err error
+	if c.HTTP == nil {
+		err = fmt.Errorf("no HTTP port")
+	} else {
+		actx, cancel := context.WithTimeout(ctx, 700*time.Millisecond)
+		err = c.HTTP.GetJSON(actx, "/status", nil, &st)
+		if err == nil {
+			st.Spring.Present, st.Spring.Ready, _ = c.HTTP.SpringReady(actx)
+		}
+		cancel()
+	}
+	s.mu.Lock()
+	s.cache[c.ID] = agentStatusEntry{at: time.Now(), status: st, err: err}
+	s.mu.Unlock()
+	return st, err
+}
+
+// Status implements sessions.StatusContributor.
+func (s *jvmStatus) Status(ctx context.Context, q sessions.StatusQuery) sessions.StatusPart {
+	t := s.t
+	conns := t.svc.Connections()
+	if q.Session != nil {
+		var mine []*Connection
+		for _, c := range conns {
+			if q.Session.PID != 0 && c.PID == q.Session.PID {
+				mine = append(mine, c)
+			}
+		}
+		conns = mine
+	}
+	data := StatusData{Connections: []ConnectionOut{}, AttachableJVMs: []JVMOut{}}
+	for _, c := range conns {
+		data.Connections = append(data.Connections, connOut(c))
+	}
+	jvms, jerr := t.listJVMs(ctx, Common{ProjectPath: q.Project})
+	if jerr == nil {
+		for _, j := range jvms.JVMs {
+			if j.Attachable && !j.Connected {
+				data.AttachableJVMs = append(data.AttachableJVMs, j)
+			}
+		}
+	}
+	part := sessions.StatusPart{Section: "jvm", Data: data}
+	cap := func(name, state, reason string) {
+		part.Capabilities = append(part.Capabilities, sessions.CapabilityState{Name: name, State: state, Reason: reason})
+	}
+	switch len(conns) {
+	case 0:
+		reason := "no DebugTools connection"
+		if len(data.AttachableJVMs) > 0 {
+			reason += fmt.Sprintf("; %d attachable JVM(s)", len(data.AttachableJVMs))
+			part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: sessions.NextAttachJVM, Priority: 50,
+				Hint: fmt.Sprintf("attach a JVM with attach_local_jvm (pid %s: %s)", data.AttachableJVMs[0].PID, data.AttachableJVMs[0].DisplayName)})
+		}
+		for _, n := range []string{"invokeJavaMethod", "classLoaderQuery", "resultFetch", "logs", "sql"} {
+			cap(n, sessions.NotConfigured, reason)
+		}
+		return part
+	case 1:
+	default:
+		part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: sessions.NextSelectConnection, Priority: 40,
+			Hint: fmt.Sprintf("%d connections: pass connectionId to invoke_java_method", len(conns))})
+	}
+	c := conns[0]
+	st, err := s.agent(ctx, c)
+	cap("invokeJavaMethod", sessions.Available, "connection "+c.ID)
+	if c.HTTP == nil || err != nil {
+		why := "agent HTTP endpoint unreachable"
+		if err != nil {
+			why += ": " + err.Error()
+		}
+		cap("classLoaderQuery", sessions.Unavailable, why)
+		cap("resultFetch", sessions.Unavailable, why)
+		cap("logs", sessions.Unknown, why)
+		cap("sql", sessions.Unknown, why)
+	} else {
+		cap("classLoaderQuery", sessions.Available, "")
+		cap("resultFetch", sessions.Available, "")
+		if st.Logs.Available {
+			cap("logs", sessions.Available, "")
+		} else {
+			cap("logs", sessions.Unavailable, fmt.Sprint(st.Logs.Problems))
+		}
+		switch {
+		case st.SQL.Available:
+			r := ""
+			if st.SQL.Reason != nil {
+				r = *st.SQL.Reason
+			}
+			cap("sql", sessions.Available, r)
+		case st.SQL.Reason != nil:
+			cap("sql", sessions.Unavailable, *st.SQL.Reason)
+		default:
+			cap("sql", sessions.Unavailable, "SQL capture is not active")
+		}
+	}
+	if err == nil && st.Spring.Present && !st.Spring.Ready {
+		part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: sessions.NextWaitForSpring, Priority: 60,
+			Hint: "the Spring context of " + c.ApplicationName + " is still starting; wait, or use run_and_invoke which waits"})
+	} else if len(conns) == 1 {
+		part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: sessions.NextInvoke, Priority: 20,
+			Hint: "invoke a method with invoke_java_method (connection " + c.ID + ")"})
+	}
+	return part
+}

@@ -1,0 +1,229 @@
+package debugtools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbg-dev/dbg/sessions"
+)
+
+// Register adds the JVM tools (SPEC §3) and the "jvm" status contributor.
+// The service it creates lives as long as the process; RegisterWith lets
+// the caller own it.
+func Register(tb *sessions.Toolbox, m *sessions.Manager, cfg Config) {
+	RegisterWith(tb, m, NewService(cfg), cfg)
+}
+
+// RegisterWith is Register over an existing Service, which the caller
+// closes.
+func RegisterWith(tb *sessions.Toolbox, m *sessions.Manager, svc *Service, cfg Config) {
+	t := &jvmTools{m: m, svc: svc}
+	sessions.AddTool(tb, "list_debug_tools_connections",
+		"List the DebugTools agent connections to JVMs (connectionId, application, pid, host, ports, state, default class loader). Read-only: attaches nothing.",
+		t.listConnections)
+	sessions.AddTool(tb, "list_attachable_jvms",
+		"List local JVMs that can be attached (pid, displayName from the main class, attachName, and the project's run configuration or module when the main class matches). IDE and Gradle daemons are left out.",
+		t.listJVMs)
+	sessions.AddTool(tb, "attach_local_jvm",
+		"Load the DebugTools agent into a local JVM (HotSpot dynamic attach; no IDE needed). success says the attach was triggered; connectionId is set only when the agent answered within waitForConnectionMillis. JVMs started with -XX:+DisableAttachMechanism or -Xrs are refused.",
+		t.attach)
+	sessions.AddTool(tb, "invoke_java_method",
+		"Invoke a Java method in the target JVM through a DebugTools connection: a Spring bean, else a live instance, else a new one; static methods need none. argsJson maps parameter names to {type, content} in declaration order. resultView JSON or DEBUG also fetches that rendering into resultJson.",
+		t.invoke)
+	sessions.AddTool(tb, "read_target_application_logs",
+		"Read bounded recent logs: of the target JVM through its connection (System.out/err, java.util.logging, Logback), of a debug session of any language (sessionId: its captured output), or of a process dbg started (pid). Pass next as since to read only newer entries.",
+		t.logs)
+	sessions.AddTool(tb, "get_last_sql_statements",
+		"Read the recent JDBC statements of the target JVM with bound parameters, durations and failures (also on connections opened before the agent arrived). SQL_HISTORY_UNAVAILABLE says why when capture is impossible.",
+		t.sql)
+	sessions.AddTool(tb, "run_and_invoke",
+		"Attach to the JVM when needed (connectionId, pid, the session's JVM, or the only JVM), wait until it is ready (Spring context active), invoke the method, and return the result with the logs and SQL the call produced.",
+		t.runAndInvoke)
+	registerSourceTools(tb, m, cfg)
+	m.RegisterCapability("jvm", &jvmStatus{t: t})
+}
+
+type jvmTools struct {
+	m   *sessions.Manager
+	svc *Service
+}
+
+// flexString is a string argument that also accepts a JSON number (pids).
+type flexString string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *flexString) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*f = flexString(strings.TrimSpace(s))
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return &json.UnmarshalTypeError{Value: string(b), Type: stringType}
+	}
+	*f = flexString(n.String())
+	return nil
+}
+
+// Common are the arguments every JVM tool takes.
+type Common struct {
+	SessionID   string `json:"sessionId,omitempty" jsonschema:"a debug session: its JVM is the target (found and attached on demand)"`
+	ProjectPath string `json:"projectPath,omitempty" jsonschema:"the project directory or a file inside it (default: the server's project)"`
+}
+
+// ClassLoaderOut names a class loader.
+type ClassLoaderOut struct {
+	Name     string `json:"name"`
+	Identity string `json:"identity"`
+}
+
+// ConnectionOut is one entry of list_debug_tools_connections.
+type ConnectionOut struct {
+	ConnectionID       string            `json:"connectionId"`
+	ApplicationName    string            `json:"applicationName"`
+	PID                *string           `json:"pid"`
+	Source             string            `json:"source"`
+	Host               string            `json:"host"`
+	Port               int               `json:"port"`
+	HTTPPort           *int              `json:"httpPort"`
+	Remark             *string           `json:"remark"`
+	State              string            `json:"state"`
+	Active             bool              `json:"active"`
+	DefaultClassLoader *ClassLoaderOut   `json:"defaultClassLoader"`
+	Headers            map[string]string `json:"headers"`
+	PrintSQLType       *string           `json:"printSqlType"`
+}
+
+type connectionsOut struct {
+	Count       int             `json:"count"`
+	Connections []ConnectionOut `json:"connections"`
+}
+
+func connOut(c *Connection) ConnectionOut {
+	pid := strconv.Itoa(c.PID)
+	o := ConnectionOut{ConnectionID: c.ID, ApplicationName: c.ApplicationName, PID: &pid, Source: "LOCAL", Host: c.Host,
+		Port: c.Port, State: c.State(), Active: c.State() == "CONNECTED", Headers: map[string]string{}}
+	if c.HTTPPort > 0 {
+		hp := c.HTTPPort
+		o.HTTPPort = &hp
+	}
+	if c.DefaultLoader != nil {
+		o.DefaultClassLoader = &ClassLoaderOut{Name: c.DefaultLoader.Name, Identity: c.DefaultLoader.Identity}
+	}
+	return o
+}
+
+func (t *jvmTools) listConnections(ctx context.Context, in Common) (connectionsOut, error) {
+	conns := t.svc.Connections()
+	if in.SessionID != "" {
+		pid, err := t.sessionPID(in.SessionID)
+		if err != nil {
+			return connectionsOut{}, err
+		}
+		var mine []*Connection
+		for _, c := range conns {
+			if c.PID == pid {
+				mine = append(mine, c)
+			}
+		}
+		conns = mine
+	}
+	out := connectionsOut{Connections: []ConnectionOut{}}
+	for _, c := range conns {
+		out.Connections = append(out.Connections, connOut(c))
+	}
+	out.Count = len(out.Connections)
+	return out, nil
+}
+
+// sessionPID returns the debuggee pid of a session.
+func (t *jvmTools) sessionPID(id string) (int, error) {
+	s, err := t.m.Get(id)
+	if err != nil {
+		return 0, err
+	}
+	info := s.Info()
+	if info.PID == 0 {
+		return 0, sessions.NewError(sessions.CodeNoConnection, fmt.Sprintf("session %s has no known process id", info.ID),
+			"wait until the session runs, or pass connectionId or pid").WithNext(sessions.NextAttachJVM)
+	}
+	return info.PID, nil
+}
+
+// resolveConn picks the connection a call targets: connectionId, else the
+// session's JVM (attached on demand), else the only connection.
+func (t *jvmTools) resolveConn(ctx context.Context, connectionID string, c Common) (*Connection, error) {
+	if connectionID != "" {
+		if conn, ok := t.svc.Connection(connectionID); ok {
+			return conn, nil
+		}
+		return nil, sessions.NewError(sessions.CodeConnectionNotFound, fmt.Sprintf("no DebugTools connection %q", connectionID),
+			"pass one of availableOptions, or attach with attach_local_jvm").WithOptions(t.connIDs()...).WithNext(sessions.NextSelectConnection)
+	}
+	if c.SessionID != "" {
+		pid, err := t.sessionPID(c.SessionID)
+		if err != nil {
+			return nil, err
+		}
+		if conn := t.svc.ConnectionByPID(pid); conn != nil {
+			return conn, nil
+		}
+		res, err := t.svc.Attach(ctx, pid, "", 30*time.Second)
+		if err != nil {
+			return nil, attachError(pid, err)
+		}
+		if res.Conn == nil {
+			return nil, sessions.NewError(sessions.CodeAttachFailed, res.Message, "retry, or check the target's stderr").Retry()
+		}
+		return res.Conn, nil
+	}
+	conns := t.svc.Connections()
+	switch len(conns) {
+	case 1:
+		return conns[0], nil
+	case 0:
+		var pids []string
+		if jvms, err := t.svc.JVMs(ctx); err == nil {
+			for _, j := range jvms {
+				pids = append(pids, fmt.Sprintf("%d (%s)", j.PID, j.DisplayName))
+			}
+		}
+		return nil, sessions.NewError(sessions.CodeNoConnection, "No active DebugTools connection found",
+			"attach a JVM with attach_local_jvm (candidates in availableOptions) or use run_and_invoke").WithOptions(pids...).WithNext(sessions.NextAttachJVM)
+	default:
+		return nil, sessions.NewError(sessions.CodeConnectionAmbiguous, fmt.Sprintf("%d DebugTools connections are active", len(conns)),
+			"pass connectionId: one of availableOptions").WithOptions(t.connIDs()...).WithNext(sessions.NextSelectConnection)
+	}
+}
+
+func (t *jvmTools) connIDs() []string {
+	var ids []string
+	for _, c := range t.svc.Connections() {
+		ids = append(ids, c.ID)
+	}
+	return ids
+}
+
+// attachError turns an attach failure into ATTACH_FAILED with a hint.
+func attachError(pid int, err error) *sessions.ToolError {
+	var te *sessions.ToolError
+	if errors.As(err, &te) {
+		return te
+	}
+	hint := "check that pid is a running HotSpot JVM of your user"
+	switch {
+	case errors.Is(err, ErrNotAttachable):
+		hint = "restart the JVM without the option named in the message, or debug it with create_debug_session over JDWP"
+	case errors.Is(err, ErrAgentBuild):
+		hint = "install a JDK (javac) or set JAVA_HOME; or point " + AgentJarEnv + " at an agent jar"
+	case errors.Is(err, context.DeadlineExceeded):
+		return sessions.NewError(sessions.CodeTimeout, fmt.Sprintf("attach to pid %d timed out: %v", pid, err), "retry with a longer wait").Retry().Wrap(err)
+	}
+	return sessions.NewError(sessions.CodeAttachFailed, err.Error(), hint).WithDetails(map[string]any{"pid": strconv.Itoa(pid)}).Wrap(err)
+}

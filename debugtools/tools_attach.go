@@ -1,0 +1,162 @@
+package debugtools
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbg-dev/dbg/sessions"
+)
+
+// JVMOut is one entry of list_attachable_jvms.
+type JVMOut struct {
+	PID               string  `json:"pid"`
+	DisplayName       string  `json:"displayName"`
+	AttachName        string  `json:"attachName"`
+	ConfigurationName *string `json:"configurationName"`
+	ModuleName        *string `json:"moduleName"`
+	ProjectName       *string `json:"projectName"`
+	Attachable        bool    `json:"attachable"`
+	Reason            string  `json:"reason,omitempty"` // why not attachable
+	Connected         bool    `json:"connected"`
+}
+
+type jvmsOut struct {
+	Count int      `json:"count"`
+	JVMs  []JVMOut `json:"jvms"`
+}
+
+func (t *jvmTools) listJVMs(ctx context.Context, in Common) (jvmsOut, error) {
+	project, _ := t.m.ResolveProject(in.ProjectPath)
+	jvms, err := t.svc.JVMs(ctx)
+	if err != nil {
+		return jvmsOut{}, sessions.NewError(sessions.CodeInternal, "cannot list processes: "+err.Error(), "").Wrap(err)
+	}
+	out := jvmsOut{JVMs: []JVMOut{}}
+	for i := range jvms {
+		j := &jvms[i]
+		o := JVMOut{PID: strconv.Itoa(j.PID), DisplayName: j.DisplayName, AttachName: j.AttachName, Attachable: true,
+			Connected: t.svc.ConnectionByPID(j.PID) != nil}
+		if err := CheckAttachable(j); err != nil {
+			o.Attachable, o.Reason = false, err.Error()
+		}
+		if project != "" {
+			o.ConfigurationName, o.ModuleName, o.ProjectName = linkProject(project, j.MainClass)
+		}
+		out.JVMs = append(out.JVMs, o)
+	}
+	out.Count = len(out.JVMs)
+	return out, nil
+}
+
+var mainClassOpt = regexp.MustCompile(`(?s)<configuration\b[^>]*\bname="([^"]+)"[^>]*>.*?<option name="MAIN_CLASS_NAME" value="([^"]+)"`)
+
+// linkProject ties a main class to the project: the run configuration
+// naming it, the module whose sources hold it, and the project's name.
+func linkProject(project, mainClass string) (config, module, proj *string) {
+	if mainClass == "" || strings.HasSuffix(mainClass, ".jar") {
+		return nil, nil, nil
+	}
+	rel := filepath.FromSlash(strings.ReplaceAll(mainClass, ".", "/")) + ".java"
+	visited := 0
+	_ = filepath.WalkDir(project, func(p string, d os.DirEntry, err error) error {
+		if err != nil || module != nil {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if visited++; visited > 4000 {
+			return filepath.SkipAll
+		}
+		switch d.Name() {
+		case ".git", "node_modules", "build", "target", "out", ".gradle", ".idea":
+			return filepath.SkipDir
+		}
+		if d.Name() == "java" {
+			if _, err := os.Stat(filepath.Join(p, rel)); err == nil {
+				modDir := p
+				if strings.HasSuffix(filepath.ToSlash(p), "src/main/java") {
+					modDir = filepath.Dir(filepath.Dir(filepath.Dir(p)))
+				}
+				name := filepath.Base(modDir)
+				module = &name
+				return filepath.SkipAll
+			}
+		}
+		return nil
+	})
+	var files []string
+	for _, g := range []string{".idea/runConfigurations/*.xml", ".run/*.run.xml", ".idea/workspace.xml"} {
+		m, _ := filepath.Glob(filepath.Join(project, g))
+		files = append(files, m...)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, mm := range mainClassOpt.FindAllStringSubmatch(string(b), -1) {
+			if mm[2] == mainClass {
+				name := mm[1]
+				config = &name
+				break
+			}
+		}
+		if config != nil {
+			break
+		}
+	}
+	if module != nil || config != nil {
+		name := filepath.Base(project)
+		proj = &name
+	}
+	return config, module, proj
+}
+
+type attachIn struct {
+	PID                     flexString    `json:"pid" jsonschema:"the JVM's process id (required)"`
+	AttachName              string        `json:"attachName,omitempty" jsonschema:"application name for the connection (default: from the main class)"`
+	WaitForConnectionMillis sessions.Int  `json:"waitForConnectionMillis,omitempty" jsonschema:"wait this long for the agent's connection (0 = only trigger the attach)"`
+	Common
+}
+
+// AttachOut is the answer of attach_local_jvm.
+type AttachOut struct {
+	Success      bool    `json:"success"`
+	PID          string  `json:"pid"`
+	AttachName   *string `json:"attachName"`
+	Message      string  `json:"message"`
+	ConnectionID *string `json:"connectionId"`
+	Host         *string `json:"host"`
+	Port         *int    `json:"port"`
+	HTTPPort     *int    `json:"httpPort"`
+}
+
+func (t *jvmTools) attach(ctx context.Context, in attachIn) (AttachOut, error) {
+	pid, err := strconv.Atoi(string(in.PID))
+	if err != nil || pid <= 0 {
+		return AttachOut{}, sessions.NewError(sessions.CodeInvalidArgument, "pid must be a process id, got "+strconv.Quote(string(in.PID)),
+			"call list_attachable_jvms and pass one of its pids")
+	}
+	wait := time.Duration(in.WaitForConnectionMillis) * time.Millisecond
+	res, err := t.svc.Attach(ctx, pid, in.AttachName, wait)
+	if err != nil {
+		return AttachOut{}, attachError(pid, err)
+	}
+	name := res.AttachName
+	out := AttachOut{Success: true, PID: strconv.Itoa(pid), AttachName: &name, Message: res.Message}
+	if c := res.Conn; c != nil {
+		id, host, port := c.ID, c.Host, c.Port
+		out.ConnectionID, out.Host, out.Port = &id, &host, &port
+		if c.HTTPPort > 0 {
+			hp := c.HTTPPort
+			out.HTTPPort = &hp
+		}
+	}
+	return out, nil
+}

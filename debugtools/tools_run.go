@@ -1,0 +1,172 @@
+package debugtools
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/dbg-dev/dbg/sessions"
+)
+
+type runInvokeIn struct {
+	invokeIn
+	PID                     flexString   `json:"pid,omitempty" jsonschema:"the JVM to attach when there is no connection yet"`
+	AttachName              string       `json:"attachName,omitempty" jsonschema:"application name for a new connection"`
+	WaitForConnectionMillis sessions.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"how long to wait for a new connection (default 30000)"`
+	ReadyTimeoutMillis      sessions.Int `json:"readyTimeoutMillis,omitempty" jsonschema:"how long to wait for the Spring context to be ready (default 60000)"`
+	LogLimit                sessions.Int `json:"logLimit,omitempty" jsonschema:"log entries to return from the call (default 100)"`
+	SQLLimit                sessions.Int `json:"sqlLimit,omitempty" jsonschema:"SQL statements to return from the call (default 50)"`
+}
+
+// RunInvokeOut is the answer of run_and_invoke.
+type RunInvokeOut struct {
+	ConnectionID string         `json:"connectionId"`
+	Attached     bool           `json:"attached"`
+	Ready        bool           `json:"ready"`
+	Invocation   InvokeOut      `json:"invocation"`
+	Logs         []LogEntry     `json:"logs"`
+	LogsError    *string        `json:"logsError"`
+	SQL          []SQLStatement `json:"sql"`
+	SQLError     *string        `json:"sqlError"`
+}
+
+func (t *jvmTools) runAndInvoke(ctx context.Context, in runInvokeIn) (RunInvokeOut, error) {
+	dto, view, timeout, err := t.buildRun(in.invokeIn)
+	if err != nil {
+		return RunInvokeOut{}, err
+	}
+	var out RunInvokeOut
+	conn, attached, err := t.connectFor(ctx, in)
+	if err != nil {
+		return RunInvokeOut{}, err
+	}
+	out.ConnectionID, out.Attached = conn.ID, attached
+	out.Ready = true
+	if conn.HTTP != nil {
+		wait := 60 * time.Second
+		if in.ReadyTimeoutMillis > 0 {
+			wait = time.Duration(in.ReadyTimeoutMillis) * time.Millisecond
+		}
+		ready, err := waitReady(ctx, conn.HTTP, wait)
+		if err != nil {
+			return RunInvokeOut{}, err
+		}
+		out.Ready = ready
+	}
+	var logMark, sqlMark int64 = -1, -1
+	if conn.HTTP != nil {
+		if p, err := conn.HTTP.Logs(ctx, 0, 1, "", ""); err == nil && p.Available {
+			logMark = p.Next
+		}
+		if p, err := conn.HTTP.SQL(ctx, 0, 1, ""); err == nil && p.Available {
+			sqlMark = p.Next
+		}
+	}
+	inv, err := t.invokeOn(ctx, conn, dto, view, timeout)
+	if err != nil {
+		return RunInvokeOut{}, err
+	}
+	out.Invocation = inv
+	out.Logs, out.SQL = []LogEntry{}, []SQLStatement{}
+	if logMark < 0 {
+		out.LogsError = ptr("logs are not available from this connection")
+	} else if p, err := conn.HTTP.Logs(ctx, logMark, clampLimit(in.LogLimit, 100, 1000), "", ""); err != nil {
+		out.LogsError = ptr(err.Error())
+	} else if p.Entries != nil {
+		out.Logs = p.Entries
+	}
+	if sqlMark < 0 {
+		out.SQLError = ptr("SQL history is not available from this connection")
+	} else if p, err := conn.HTTP.SQL(ctx, sqlMark, clampLimit(in.SQLLimit, 50, 500), ""); err != nil {
+		out.SQLError = ptr(err.Error())
+	} else if p.Statements != nil {
+		out.SQL = p.Statements
+	}
+	return out, nil
+}
+
+// connectFor finds or makes the connection run_and_invoke uses.
+func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection, bool, error) {
+	wait := 30 * time.Second
+	if in.WaitForConnectionMillis > 0 {
+		wait = time.Duration(in.WaitForConnectionMillis) * time.Millisecond
+	}
+	attach := func(pid int) (*Connection, bool, error) {
+		if c := t.svc.ConnectionByPID(pid); c != nil {
+			return c, false, nil
+		}
+		res, err := t.svc.Attach(ctx, pid, in.AttachName, wait)
+		if err != nil {
+			return nil, false, attachError(pid, err)
+		}
+		if res.Conn == nil {
+			return nil, false, sessions.NewError(sessions.CodeTimeout, res.Message, "raise waitForConnectionMillis").Retry()
+		}
+		return res.Conn, true, nil
+	}
+	if in.ConnectionID != "" || in.SessionID != "" {
+		c, err := t.resolveConn(ctx, in.ConnectionID, in.Common)
+		return c, false, err
+	}
+	if in.PID != "" {
+		pid, err := strconv.Atoi(string(in.PID))
+		if err != nil {
+			return nil, false, sessions.NewError(sessions.CodeInvalidArgument, "pid must be a number", "")
+		}
+		return attach(pid)
+	}
+	if conns := t.svc.Connections(); len(conns) > 0 {
+		c, err := t.resolveConn(ctx, "", in.Common)
+		return c, false, err
+	}
+	jvms, err := t.svc.JVMs(ctx)
+	if err != nil {
+		return nil, false, sessions.NewError(sessions.CodeInternal, err.Error(), "")
+	}
+	var cands []JVM
+	for _, j := range jvms {
+		if CheckAttachable(&j) == nil {
+			cands = append(cands, j)
+		}
+	}
+	switch len(cands) {
+	case 0:
+		return nil, false, sessions.NewError(sessions.CodeNoConnection, "no connection and no attachable JVM",
+			"start the service (restart_run_configuration) or pass pid").WithNext(sessions.NextStartRunConfiguration)
+	case 1:
+		return attach(cands[0].PID)
+	}
+	var opts []string
+	for _, j := range cands {
+		opts = append(opts, fmt.Sprintf("%d (%s)", j.PID, j.DisplayName))
+	}
+	return nil, false, sessions.NewError(sessions.CodeConnectionAmbiguous, "several JVMs could be the target", "pass pid: one of availableOptions").
+		WithOptions(opts...).WithNext(sessions.NextAttachJVM)
+}
+
+// waitReady polls /spring/ready until the context is active. Without
+// Spring the JVM is ready at once.
+func waitReady(ctx context.Context, h *HTTPClient, wait time.Duration) (bool, error) {
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	for {
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		present, ready, err := h.SpringReady(rctx)
+		cancel()
+		if err == nil && (!present || ready) {
+			return true, nil
+		}
+		t := time.NewTimer(200 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return false, ctx.Err()
+		case <-deadline.C:
+			t.Stop()
+			return false, sessions.NewError(sessions.CodeTimeout, fmt.Sprintf("the Spring context was not ready within %s", wait),
+				"wait and retry, or raise readyTimeoutMillis").Retry().WithNext(sessions.NextWaitForSpring)
+		case <-t.C:
+		}
+	}
+}
