@@ -33,20 +33,20 @@ const (
 )
 
 type invokeIn struct {
-	ClassName                   string            `json:"className" jsonschema:"fully qualified class name (required)"`
-	MethodName                  string            `json:"methodName" jsonschema:"method name (required)"`
-	ConnectionID                string            `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
-	ParameterTypes              []string          `json:"parameterTypes,omitempty" jsonschema:"parameter types in declaration order, to pick an overload"`
-	ArgsJSON                    string            `json:"argsJson,omitempty" jsonschema:"arguments: {name: {type, content}} in declaration order; type is simple, enum, json_entity, bean, class or file"`
-	Headers                     map[string]any    `json:"headers,omitempty" jsonschema:"headers for this invocation (values are strings)"`
-	XxlJobParam                 string            `json:"xxlJobParam,omitempty" jsonschema:"XXL-JOB parameter for the invocation context"`
-	TraceMethodDTO              *TraceMethodDTO   `json:"traceMethodDTO,omitempty" jsonschema:"trace settings: traceMethod, traceMaxDepth, traceMyBatis, traceSQL, ..."`
-	MethodAroundContent         string            `json:"methodAroundContent,omitempty" jsonschema:"Method Around Java source (onBefore/onAfter/onException/onFinally)"`
-	MethodAroundName            string            `json:"methodAroundName,omitempty" jsonschema:"a saved Method Around script name (list_method_around_scripts); explicit content wins"`
-	MethodAroundContentIdentity string            `json:"methodAroundContentIdentity,omitempty" jsonschema:"identity of the Method Around content (default: its MD5)"`
-	ClassLoaderIdentity         string            `json:"classLoaderIdentity,omitempty" jsonschema:"target class loader identity (default: the connection's default)"`
-	TimeoutMillis               sessions.Int      `json:"timeoutMillis,omitempty" jsonschema:"how long to wait for the JVM's answer (default 30000)"`
-	ResultView                  string            `json:"resultView,omitempty" jsonschema:"TO_STRING (default), JSON, DEBUG or NONE"`
+	ClassName                   string          `json:"className" jsonschema:"fully qualified class name (required)"`
+	MethodName                  string          `json:"methodName" jsonschema:"method name (required)"`
+	ConnectionID                string          `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
+	ParameterTypes              []string        `json:"parameterTypes,omitempty" jsonschema:"parameter types in declaration order, to pick an overload"`
+	ArgsJSON                    string          `json:"argsJson,omitempty" jsonschema:"arguments: {name: {type, content}} in declaration order; type is simple, enum, json_entity, bean, class or file"`
+	Headers                     map[string]any  `json:"headers,omitempty" jsonschema:"headers for this invocation (values are strings)"`
+	XxlJobParam                 string          `json:"xxlJobParam,omitempty" jsonschema:"XXL-JOB parameter for the invocation context"`
+	TraceMethodDTO              *TraceMethodDTO `json:"traceMethodDTO,omitempty" jsonschema:"trace settings: traceMethod, traceMaxDepth, traceMyBatis, traceSQL, ..."`
+	MethodAroundContent         string          `json:"methodAroundContent,omitempty" jsonschema:"Method Around Java source (onBefore/onAfter/onException/onFinally)"`
+	MethodAroundName            string          `json:"methodAroundName,omitempty" jsonschema:"a saved Method Around script name (list_method_around_scripts); explicit content wins"`
+	MethodAroundContentIdentity string          `json:"methodAroundContentIdentity,omitempty" jsonschema:"identity of the Method Around content (default: its MD5)"`
+	ClassLoaderIdentity         string          `json:"classLoaderIdentity,omitempty" jsonschema:"target class loader identity (default: the connection's default)"`
+	TimeoutMillis               sessions.Int    `json:"timeoutMillis,omitempty" jsonschema:"how long to wait for the JVM's answer (default 30000)"`
+	ResultView                  string          `json:"resultView,omitempty" jsonschema:"TO_STRING (default), JSON, DEBUG or NONE"`
 	Common
 }
 
