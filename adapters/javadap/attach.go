@@ -70,6 +70,14 @@ func attachAddress(ctx context.Context, cfg AttachConfig) (string, error) {
 	if cfg.ProcessID <= 0 {
 		return "", errors.New("attach needs port (the JVM's JDWP port) or processId")
 	}
+	return AttachAddressOfPID(ctx, cfg.ProcessID)
+}
+
+// AttachAddressOfPID returns the JDWP address of a running JVM, read from
+// its command line (or JAVA_TOOL_OPTIONS). A JVM without a JDWP socket
+// agent is an error that says how to restart it with one.
+func AttachAddressOfPID(ctx context.Context, pid int) (string, error) {
+	cfg := AttachConfig{ProcessID: pid}
 	p, err := process.NewProcessWithContext(ctx, int32(cfg.ProcessID))
 	if err != nil {
 		return "", fmt.Errorf("process %d: %w", cfg.ProcessID, err)

@@ -1,0 +1,180 @@
+package adapters
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/dbg-dev/dbg/adapters/javadap"
+)
+
+// Java is the built-in Java adapter: a DAP server over JDWP (package
+// javadap) that runs inside dbg and needs nothing but a JDK.
+//
+// Launch accepts a ".java" source file (compiled with javac -g, or run
+// with the JDK's source launcher), a ".jar", or a main class name with
+// adapterConfig.classpath. adapterConfig may also carry mainClass,
+// classpath and vmArgs. Attach takes a JDWP host and port, or the pid of a
+// JVM whose command line names a JDWP address.
+type Java struct{}
+
+// javaInstall is how a JDK is installed on Debian and Ubuntu.
+const javaInstall = "apt-get install -y openjdk-17-jdk-headless"
+
+// Language implements Adapter.
+func (Java) Language() string { return "java" }
+
+// Find implements Adapter. The adapter is built in; what must be found is
+// a JVM to launch programs with.
+func (Java) Find(ctx context.Context) Info {
+	info := Info{Language: "java", Adapter: "built-in (JDWP)", Builtin: true, Launch: true, AttachPID: true, AttachPort: true,
+		InstallCommand: javaInstall, Aliases: []string{"jvm", "jdwp"}}
+	p, err := findJavaBinary("")
+	if err != nil {
+		info.Note = "no java found: launching needs a JDK (attach by port works without one)"
+		return info
+	}
+	info.Found, info.Path = true, p
+	info.Version = commandVersion(ctx, p, "-version")
+	if _, err := exec.LookPath(filepath.Join(filepath.Dir(p), "javac")); err != nil {
+		info.Note = "javac not found next to java: .java programs run with the source launcher, without local variable names"
+	}
+	return info
+}
+
+// findJavaBinary returns explicit, $JAVA_HOME/bin/java or java from PATH.
+func findJavaBinary(explicit string) (string, error) {
+	if explicit != "" {
+		if _, err := os.Stat(explicit); err != nil {
+			return "", fmt.Errorf("executablePath %s: %w", explicit, err)
+		}
+		return explicit, nil
+	}
+	if home := os.Getenv("JAVA_HOME"); home != "" {
+		p := filepath.Join(home, "bin", "java")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	p, err := lookPath("java")
+	if err != nil {
+		return "", &NotFoundError{Language: "java", What: "a JDK (java)", Install: "dbg adapters install java"}
+	}
+	return p, nil
+}
+
+// InstallCommands implements Installer.
+func (Java) InstallCommands() [][]string {
+	return [][]string{{"apt-get", "install", "-y", "openjdk-17-jdk-headless"}}
+}
+
+// Start implements Adapter: the adapter runs in-process.
+func (Java) Start(_ context.Context, t Target) (*Endpoint, error) {
+	if t.Mode == Launch {
+		if _, err := findJavaBinary(t.ExecutablePath); err != nil {
+			return nil, err
+		}
+	}
+	srv := javadap.NewServer()
+	return InProcess(srv, nil, srv.Close), nil
+}
+
+// LaunchArgs implements Adapter.
+func (Java) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
+	args := map[string]any{"stopOnEntry": t.StopOnEntry}
+	if len(t.Args) > 0 {
+		args["args"] = t.Args
+	}
+	if t.Cwd != "" {
+		args["cwd"] = absPath(t.Cwd)
+	}
+	if len(t.Env) > 0 {
+		args["env"] = t.Env
+	}
+	if t.ExecutablePath != "" {
+		args["javaPath"] = t.ExecutablePath
+	}
+	if t.JustMyCode != nil {
+		args["justMyCode"] = *t.JustMyCode
+	}
+	if len(t.SourcePaths) > 0 {
+		args["sourcePaths"] = t.SourcePaths
+	}
+	mainClass, _ := t.Extra["mainClass"].(string)
+	prog := t.Program
+	switch {
+	case strings.HasSuffix(prog, ".java") || strings.HasSuffix(prog, ".jar"):
+		abs := absPath(prog)
+		if _, err := os.Stat(abs); err != nil {
+			return nil, fmt.Errorf("scriptPath %s: %w", prog, err)
+		}
+		args["program"] = abs
+	case prog != "" && mainClass == "":
+		if strings.ContainsAny(prog, `/\`) {
+			return nil, fmt.Errorf("scriptPath %q: give a .java file, a .jar, or a main class name (with adapterConfig.classpath)", prog)
+		}
+		args["mainClass"] = prog
+	case prog == "" && mainClass == "":
+		return nil, errors.New("scriptPath is required: a .java file, a .jar, or a main class name with adapterConfig.classpath")
+	}
+	if _, ok := t.Extra["classpath"]; !ok && args["mainClass"] != nil {
+		cp := t.Cwd
+		if cp == "" {
+			cp, _ = os.Getwd()
+		}
+		args["classpath"] = absPath(cp)
+	}
+	return merge(args, t.Extra), nil
+}
+
+// AttachArgs implements Adapter. By pid, the JDWP address is read from the
+// process's command line now, so a JVM without one fails early with the
+// flags to restart it with.
+func (Java) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
+	args := map[string]any{"stopOnEntry": t.StopOnEntry}
+	if t.JustMyCode != nil {
+		args["justMyCode"] = *t.JustMyCode
+	}
+	if len(t.SourcePaths) > 0 {
+		args["sourcePaths"] = t.SourcePaths
+	}
+	switch {
+	case t.Port > 0:
+		host := t.Host
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		args["host"], args["port"] = host, t.Port
+	case t.PID > 0:
+		addr, err := javadap.AttachAddressOfPID(ctx, t.PID)
+		if err != nil {
+			return nil, err
+		}
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		n, _ := strconv.Atoi(port)
+		args["host"], args["port"], args["processId"] = host, n, t.PID
+	default:
+		if _, ok := t.Extra["port"]; !ok {
+			return nil, errors.New("java attach needs port (the JVM's JDWP port) or processId")
+		}
+	}
+	return merge(args, t.Extra), nil
+}
+
+// StopReason implements Adapter.
+func (Java) StopReason(r string) string { return r }
+
+// ExceptionFilters implements Adapter.
+func (Java) ExceptionFilters(mode string) []string { return standardFilters(mode, "caught", "uncaught") }
+
+// Quirks implements Adapter.
+func (Java) Quirks() Quirks { return Quirks{} }
