@@ -174,7 +174,9 @@ func (Java) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
 func (Java) StopReason(r string) string { return r }
 
 // ExceptionFilters implements Adapter.
-func (Java) ExceptionFilters(mode string) []string { return standardFilters(mode, "caught", "uncaught") }
+func (Java) ExceptionFilters(mode string) []string {
+	return standardFilters(mode, "caught", "uncaught")
+}
 
 // Quirks implements Adapter.
 func (Java) Quirks() Quirks { return Quirks{} }
