@@ -264,6 +264,8 @@ type rubyProxy struct {
 	bpReqs      map[int][]int           // setBreakpoints seq → requested lines
 	fnReqs      map[int]int             // setFunctionBreakpoints seq → count
 	pauseSent   bool                    // a stopped(pause) was reported since the last resume
+	stoppedOnce sync.Once
+	stoppedCh   chan struct{} // closed at rdbg's first stopped event
 	injected    int
 	pending     []string // output lines before the client connected
 	connected   bool
@@ -274,7 +276,8 @@ type rubyProxy struct {
 
 func newRubyProxy(up net.Conn, proc *dap.Process, attach, stopOnEntry bool) *rubyProxy {
 	return &rubyProxy{up: up, proc: proc, attach: attach, stopOnEntry: stopOnEntry,
-		bps: map[string]map[int]bool{}, bpReqs: map[int][]int{}, fnReqs: map[int]int{}, done: make(chan struct{})}
+		bps: map[string]map[int]bool{}, bpReqs: map[int][]int{}, fnReqs: map[int]int{}, done: make(chan struct{}),
+		stoppedCh: make(chan struct{})}
 }
 
 // endpoint starts the proxy and returns the session's end.
@@ -412,6 +415,11 @@ func (px *rubyProxy) fromClient() {
 			px.mu.Lock()
 			px.attach = true
 			px.mu.Unlock()
+			// rdbg already pauses the program when a client connects;
+			// its "attach" would signal a second pause that can land
+			// after a continue or a disconnect (and crash old rdbg).
+			px.sendDown(&dap.Message{Type: "response", RequestSeq: m.Seq, Command: m.Command, Success: rubyTrue()})
+			continue
 		case "continue", "next", "stepIn", "stepOut", "reverseContinue", "stepBack":
 			px.mu.Lock()
 			px.pauseSent = false
@@ -420,10 +428,35 @@ func (px *rubyProxy) fromClient() {
 			px.mu.Lock()
 			px.pauseSent = false
 			px.mu.Unlock()
+		case "disconnect":
+			px.mu.Lock()
+			attach := px.attach
+			px.mu.Unlock()
+			if attach {
+				// The pause signal of "attach" may not have been handled
+				// yet; if it lands after the disconnect, old rdbg dies
+				// writing its stop to the closed socket. Wait for it.
+				t := time.NewTimer(3 * time.Second)
+				select {
+				case <-px.stoppedCh:
+				case <-t.C:
+				case <-px.done:
+				}
+				t.Stop()
+			}
 		case "configurationDone":
 			px.mu.Lock()
 			entry := px.stopOnEntry && !px.attach
+			attach := px.attach
 			px.mu.Unlock()
+			if attach {
+				// rdbg has paused the attached program with a signal at
+				// "attach". Its configurationDone would queue a "p"
+				// command that fails inside the signal handler and
+				// report a second pause; answer it here instead.
+				px.sendDown(&dap.Message{Type: "response", RequestSeq: m.Seq, Command: m.Command, Success: rubyTrue()})
+				continue
+			}
 			if entry {
 				// rdbg waits at the first line until configurationDone
 				// continues it; stay there and say so.
@@ -507,6 +540,7 @@ func (px *rubyProxy) keepEvent(m *dap.Message) bool {
 		ThreadID    int    `json:"threadId"`
 	}
 	_ = m.DecodeBody(&st)
+	px.stoppedOnce.Do(func() { close(px.stoppedCh) })
 	px.mu.Lock()
 	defer px.mu.Unlock()
 	switch st.Reason {

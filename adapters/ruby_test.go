@@ -105,7 +105,7 @@ func TestRubyAttachByPort(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	select {
 	case <-p.Exited():
-		t.Fatal("program ended after detach")
+		t.Fatalf("program ended after detach: %v\n%s", p.ExitErr(), p.StderrTail())
 	default:
 	}
 }
