@@ -453,9 +453,17 @@ func natAttachScenario(t *testing.T, a Adapter, program string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	natAttachBinary(t, a, bin, Target{Mode: Attach, Cwd: program})
+}
+
+// natAttachBinary runs bin until killed and attaches to it with target
+// (its PID filled in).
+func natAttachBinary(t *testing.T, a Adapter, bin string, target Target) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
 	cmd := natSpin(t, bin)
 	time.Sleep(200 * time.Millisecond)
-	target := Target{Mode: Attach, PID: cmd.Process.Pid, Cwd: program}
+	target.PID = cmd.Process.Pid
 	args, err := a.AttachArgs(ctx, target)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,143 @@
+package adapters
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/dbg-dev/dbg/adapters/cobol"
+)
+
+// COBOL is the adapter of language "cobol": GnuCOBOL programs built with
+// `cobc -x -g` and debugged under the C adapter (LLDB), through an
+// in-process proxy ([cobol.Proxy]) that speaks COBOL: breakpoints and
+// stops are .cob lines, and the variables of a COBOL frame are the
+// WORKING-STORAGE items by their COBOL names with decoded values.
+//
+// Attach by pid works like C's; give the .cob source as the program to
+// see COBOL names (without it, variables are the C view).
+//
+// A COBOL value holds no per-session state and is safe for concurrent use.
+type COBOL struct {
+	c *Native
+}
+
+// NewCOBOL returns the cobol adapter.
+func NewCOBOL() *COBOL { return &COBOL{c: NewC()} }
+
+// Language returns "cobol".
+func (a *COBOL) Language() string { return "cobol" }
+
+// Find reports cobc and the C debug adapter under it.
+func (a *COBOL) Find(ctx context.Context) Info {
+	info := a.c.Find(ctx)
+	info.Language = "cobol"
+	info.InstallCommand = "dbg adapters install cobol"
+	info.Aliases = []string{"cob", "cbl", "gnucobol"}
+	cobc, err := exec.LookPath("cobc")
+	if err != nil {
+		info.Found = false
+		info.Note = "cobol: cobc (GnuCOBOL) not found in PATH; install it with `dbg adapters install cobol`"
+		return info
+	}
+	if !info.Found {
+		info.Note = "cobol: no C debug adapter (lldb-dap/lldb-vscode) found; install it with `dbg adapters install cobol`"
+		return info
+	}
+	cobcVersion := nativeVersionRE.FindString(natRunQuiet(ctx, cobc, "--version"))
+	info.Adapter = "cobc " + cobcVersion + " + " + info.Adapter
+	info.Note = "builds with cobc -x -g; .cob lines and WORKING-STORAGE names (DISPLAY, COMP-3, COMP, alphanumeric decoded)"
+	return info
+}
+
+// InstallCommands installs GnuCOBOL 3.1 and LLDB 16 from Debian bookworm.
+func (a *COBOL) InstallCommands() [][]string {
+	return [][]string{
+		{"apt-get", "update"},
+		{"apt-get", "install", "-y", "--no-install-recommends", "gnucobol3=3.1.2-5+b1", "lldb-16=1:16.0.6-15~deb12u1", "gcc"},
+	}
+}
+
+// isCOBOLSource reports whether p names a COBOL source file.
+func isCOBOLSource(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".cob", ".cbl", ".cobol":
+		return true
+	}
+	return false
+}
+
+// program builds (or finds in the build cache) the program of t.
+func (a *COBOL) program(ctx context.Context, t Target) (*cobol.Program, error) {
+	if t.Program == "" || !isCOBOLSource(t.Program) {
+		return nil, nil
+	}
+	src := t.Program
+	if !filepath.IsAbs(src) && t.Cwd != "" {
+		src = filepath.Join(t.Cwd, src)
+	}
+	return cobol.Build(ctx, src)
+}
+
+// Start builds the program (so the proxy knows its data items), starts
+// the C adapter, and puts the COBOL proxy in front of it.
+func (a *COBOL) Start(ctx context.Context, t Target) (*Endpoint, error) {
+	if _, err := exec.LookPath("cobc"); err != nil && t.Mode != Attach {
+		return nil, errors.New("cobol: cobc (GnuCOBOL) not found in PATH; install it with `dbg adapters install cobol`")
+	}
+	prog, err := a.program(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	ep, err := a.c.Start(ctx, t)
+	if err != nil {
+		return nil, fmt.Errorf("%w (cobol uses the C adapter: `dbg adapters install cobol`)", err)
+	}
+	conn, stop := cobol.NewProxy(prog, ep.Conn)
+	inner := ep.Cleanup
+	return &Endpoint{Conn: conn, Process: ep.Process, Cleanup: func() {
+		stop()
+		if inner != nil {
+			inner()
+		}
+	}}, nil
+}
+
+// LaunchArgs builds the program and returns the C adapter's launch
+// arguments for its binary, run in the source's directory by default.
+func (a *COBOL) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
+	if t.Program == "" {
+		return nil, errors.New("no program to launch: give a .cob source or a binary built with cobc -g")
+	}
+	prog, err := a.program(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	ct := t
+	if prog != nil {
+		ct.Program = prog.Binary
+		if ct.Cwd == "" {
+			ct.Cwd = filepath.Dir(prog.Source)
+		}
+	}
+	return a.c.LaunchArgs(ctx, ct)
+}
+
+// AttachArgs returns the C adapter's attach arguments.
+func (a *COBOL) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
+	ct := t
+	ct.Cwd = ""
+	return a.c.AttachArgs(ctx, ct)
+}
+
+// StopReason maps like C's.
+func (a *COBOL) StopReason(reason string) string { return a.c.StopReason(reason) }
+
+// ExceptionFilters: COBOL runtime errors stop as signals; none.
+func (a *COBOL) ExceptionFilters(mode string) []string { return nil }
+
+// Quirks: attach by "pid" as the C adapter.
+func (a *COBOL) Quirks() Quirks { return a.c.Quirks() }

@@ -1,0 +1,111 @@
+package adapters
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbg-dev/dbg/adapters/cobol"
+)
+
+func natNeedCOBOL(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("cobc"); err != nil {
+		t.Skip("cobc not installed (scripts/deps/native.sh installs gnucobol3)")
+	}
+	natNeed(t, NewCOBOL())
+}
+
+func TestCOBOLLaunch(t *testing.T) {
+	natNeedCOBOL(t)
+	a := NewCOBOL()
+	src := natRepoFile(t, "testdata/cobol/loop.cob")
+	line := natLineOf(t, src, "ADD WS-SQUARE TO WS-TOTAL")
+	target := Target{Mode: Launch, Program: src}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	args, err := a.LaunchArgs(ctx, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.begin("launch", args, map[string][]int{src: {line}})
+	st := c.stopped(30 * time.Second)
+	f := c.topFrame(st.ThreadID)
+	if st.Reason != "breakpoint" || f.Line != line || f.Source.Path != src {
+		t.Fatalf("stopped (%s) at %s:%d, want breakpoint at %s:%d", st.Reason, f.Source.Path, f.Line, src, line)
+	}
+	l := c.locals(f.ID)
+	want := map[string]string{"WS-TOTAL": "100", "WS-I": "0", "WS-SQUARE": "0", "WS-NAME": `"COBOL     "`, "WS-REC": `"000wABC"`}
+	for k, v := range want {
+		if l[k].Value != v {
+			t.Errorf("%s = %q, want %q (locals %+v)", k, l[k].Value, v, l)
+		}
+	}
+	rec := c.vars(l["WS-REC"].VariablesReference)
+	if rec["WS-COUNT"].Value != "-7" || rec["WS-CODE"].Value != `"ABC"` {
+		t.Errorf("WS-REC children %+v, want WS-COUNT=-7 WS-CODE=\"ABC\"", rec)
+	}
+	if l["WS-SQUARE"].Type != "PIC S9(5) COMP-3" {
+		t.Errorf("WS-SQUARE type %q", l["WS-SQUARE"].Type)
+	}
+	// Next iteration: the paragraph has squared WS-I.
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	st = c.stopped(30 * time.Second)
+	f = c.topFrame(st.ThreadID)
+	l = c.locals(f.ID)
+	if l["WS-I"].Value != "1" || l["WS-SQUARE"].Value != "1" || l["WS-TOTAL"].Value != "100" {
+		t.Errorf("second stop: WS-I=%q WS-SQUARE=%q WS-TOTAL=%q, want 1 1 100", l["WS-I"].Value, l["WS-SQUARE"].Value, l["WS-TOTAL"].Value)
+	}
+	if got := c.evaluate("ws-square", f.ID); got != "1" {
+		t.Errorf("evaluate ws-square = %q, want 1", got)
+	}
+	c.req("next", map[string]any{"threadId": st.ThreadID})
+	st2 := c.stopped(30 * time.Second)
+	f2 := c.topFrame(st2.ThreadID)
+	if f2.Line != line+1 || f2.Source.Path != src {
+		t.Errorf("step went to %s:%d, want %s:%d (the DISPLAY)", f2.Source.Path, f2.Line, src, line+1)
+	}
+	if got := c.evaluate("WS-TOTAL", f2.ID); got != "101" {
+		t.Errorf("after the ADD, WS-TOTAL = %q, want 101", got)
+	}
+	if code := c.runToEnd(st.ThreadID, src); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+	c.waitEvent("terminated", 15*time.Second, nil)
+	if out := c.Output(); !strings.Contains(out, "DONE TOTAL=00130") {
+		t.Errorf("output %q lacks DONE TOTAL=00130", out)
+	}
+}
+
+func TestCOBOLAttach(t *testing.T) {
+	natNeedCOBOL(t)
+	src := natRepoFile(t, "testdata/cobol/spin.cob")
+	prog, err := cobol.Build(context.Background(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	natAttachBinary(t, NewCOBOL(), prog.Binary, Target{Mode: Attach, Program: src})
+}
+
+func TestCOBOLBuildError(t *testing.T) {
+	natNeedCOBOL(t)
+	_, err := NewCOBOL().LaunchArgs(context.Background(), Target{Mode: Launch, Program: natRepoFile(t, "testdata/cobol/broken.cob")})
+	if err == nil || !strings.Contains(err.Error(), "broken.cob:") || !strings.Contains(strings.ToLower(err.Error()), "error") {
+		t.Errorf("error %v lacks cobc's message", err)
+	}
+}
+
+func TestCOBOLMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	a := NewCOBOL()
+	info := a.Find(context.Background())
+	if info.Found || !strings.Contains(info.Note, "dbg adapters install cobol") {
+		t.Errorf("info %+v", info)
+	}
+	if _, err := a.Start(context.Background(), Target{Mode: Launch, Program: "x.cob"}); err == nil || !strings.Contains(err.Error(), "dbg adapters install cobol") {
+		t.Errorf("start error %v", err)
+	}
+}
