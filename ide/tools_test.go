@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -25,10 +26,14 @@ type envelope struct {
 	Error   *sessions.ToolError `json:"error"`
 }
 
-func newToolClient(t *testing.T, project string, opts Options) *toolClient {
+func newToolClient(t *testing.T, project string, opts Options, reg ...*adapters.Registry) *toolClient {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	m := sessions.NewManager(sessions.Config{Project: project})
+	cfg := sessions.Config{Project: project}
+	if len(reg) > 0 {
+		cfg.Adapters = reg[0]
+	}
+	m := sessions.NewManager(cfg)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
 	tb := sessions.NewToolbox(srv, nil)
 	if opts.Runner.StopGrace == 0 {
@@ -49,6 +54,7 @@ func newToolClient(t *testing.T, project string, opts Options) *toolClient {
 		cctx, ccancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer ccancel()
 		_ = x.Close(cctx)
+		m.Shutdown(cctx)
 		_ = cs.Close()
 		_ = ss.Close()
 		cancel()

@@ -1,0 +1,120 @@
+package ide
+
+import (
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/sessions"
+)
+
+func needDebugpy(t *testing.T) {
+	t.Helper()
+	need(t, "python3")
+	if err := exec.Command("python3", "-c", "import debugpy").Run(); err != nil {
+		t.Skip("debugpy is not installed (scripts/deps/ide.sh installs it)")
+	}
+}
+
+func TestDebugRunConfigurationPython(t *testing.T) {
+	needDebugpy(t)
+	dir := copyFixture(t, "vscode-app")
+	c := newToolClient(t, dir, Options{}, adapters.Default())
+	var res DebugResult
+	c.ok(t, "debug_run_configuration", map[string]any{"configurationName": "Python: worker"}, &res)
+	if res.Mode != DebugSession || res.Language != "python" || res.SessionID == "" || res.Start == nil {
+		t.Fatalf("result = %+v", res)
+	}
+	s, err := c.m.Get(res.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "debuggee output", func() bool { return strings.Contains(s.Output().Text(""), "vscode worker started") })
+	if st := s.Info().State; st != sessions.StateRunning {
+		t.Errorf("state = %s", st)
+	}
+	// Entries dbg cannot debug are refused with the reason.
+	if te, _ := c.fail(t, "debug_run_configuration", map[string]any{"configurationName": "Server + Worker"}, sessions.CodeInvalidArgument); len(te.AvailableOptions) != 2 {
+		t.Errorf("compound = %+v", te)
+	}
+	c.fail(t, "debug_run_configuration", map[string]any{"configurationName": "nope"}, sessions.CodeRunConfigNotFound)
+}
+
+func TestDebugRunConfigurationJVMWithoutJavaAdapter(t *testing.T) {
+	need(t, "javac", "java")
+	dir := copyFixture(t, "intellij-app")
+	out, err := exec.Command("javac", "-d", filepath.Join(dir, "app", "target", "classes"),
+		filepath.Join(dir, "app", "src", "main", "java", "com", "example", "Main.java")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	c := newToolClient(t, dir, Options{}) // no adapters at all
+	var res DebugResult
+	c.ok(t, "debug_run_configuration", map[string]any{"configurationName": "Main"}, &res)
+	if res.Mode != DebugJVM || res.PID == 0 {
+		t.Fatalf("result = %+v", res)
+	}
+	waitOutput(t, c.m, res.PID, "args=one,two words,three")
+	// Maven configurations have no debug mapping.
+	c.fail(t, "debug_run_configuration", map[string]any{"configurationName": "Package"}, sessions.CodeInvalidArgument)
+}
+
+func TestPlanDebug(t *testing.T) {
+	dir := fixture(t, "intellij-app")
+	res := LoadRunConfigurations(dir, nil)
+	get := func(name string) RunConfiguration {
+		c, err := FindRunConfiguration(res.Configurations, name, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	p, err := planDebug(dir, get("OrderApplication"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.create.Language != "java" || p.start.ScriptPath != "com.example.OrderApplication" || p.start.Cwd != filepath.Join(dir, "app") ||
+		!reflect.DeepEqual(p.start.DAPLaunchArgs["classpath"], []string{filepath.Join(dir, "app", "target", "classes")}) ||
+		p.start.Env["APP_MODE"] != "local" {
+		t.Errorf("spring boot plan = %+v %+v", p.create, p.start)
+	}
+	p, err = planDebug(dir, get("server tests"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.create.Language != "go" || p.start.DAPLaunchArgs["mode"] != "test" || !reflect.DeepEqual(p.start.Args, []string{"-test.run", "^TestServe$"}) || !p.start.StopOnEntry {
+		t.Errorf("go test plan = %+v", p.start)
+	}
+
+	vs := fixture(t, "vscode-app")
+	vres := LoadRunConfigurations(vs, func(string) string { return "" })
+	vc, _ := FindRunConfiguration(vres.Configurations, "Attach to 9229", "")
+	if p, err = planDebug(vs, vc, false); err != nil || p.start != nil || p.create.Port != 9229 || p.create.Language != "javascript" {
+		t.Errorf("attach plan = %+v %v", p, err)
+	}
+	vc, _ = FindRunConfiguration(vres.Configurations, "Python: module", "")
+	if p, err = planDebug(vs, vc, false); err != nil || p.start.ScriptPath != "-m http.server" {
+		t.Errorf("module plan = %+v %v", p.start, err)
+	}
+	vc, _ = FindRunConfiguration(vres.Configurations, "Go: api", "")
+	if p, err = planDebug(vs, vc, false); err != nil || p.start.AdapterLaunchConfig["buildFlags"] != "-tags=dev" || p.start.AdapterLaunchConfig["mode"] != nil {
+		t.Errorf("go plan = %+v %v", p.start, err)
+	}
+}
+
+func TestGoPackageDir(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/app\n\ngo 1.22\n")
+	if got := goPackageDir(dir, dir, "example.com/app/server"); got != filepath.Join(dir, "server") {
+		t.Errorf("got %s", got)
+	}
+	if got := goPackageDir(dir, dir, "example.com/app"); got != dir {
+		t.Errorf("root package: %s", got)
+	}
+	if got := goPackageDir(dir, filepath.Join(dir, "x"), "other.org/y"); got != filepath.Join(dir, "x") {
+		t.Errorf("foreign package: %s", got)
+	}
+}
