@@ -174,11 +174,11 @@ func TestTemplateToolOnJavaService(t *testing.T) {
 	urls, _ := call[searchHTTPOut](c, "search_http_url", map[string]any{"path": "/api/orders", "projectPath": root})
 	var got []string
 	for _, it := range urls.Data.Items {
-		got = append(got, it.Method+" "+it.Path+" "+it.ClassName+"#"+it.MethodName+" "+it.File)
+		got = append(got, it.Method+" "+it.Path+" "+it.ClassName+"#"+it.MethodName+" "+it.File+" "+it.ModuleName)
 	}
 	wantURLs := []string{
-		"POST /api/orders com.example.shop.OrderController#place com/example/shop/OrderController.java",
-		"GET /api/orders/{id} com.example.shop.OrderController#get com/example/shop/OrderController.java",
+		"POST /api/orders com.example.shop.OrderController#place com/example/shop/OrderController.java java-service",
+		"GET /api/orders/{id} com.example.shop.OrderController#get com/example/shop/OrderController.java java-service",
 	}
 	if !reflect.DeepEqual(got, wantURLs) {
 		t.Errorf("search = %v", got)

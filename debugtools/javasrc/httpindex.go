@@ -371,10 +371,12 @@ func joinPath(a, b string) string {
 }
 
 // moduleOf names the module of a source file: the folder holding its
-// "src" directory, or the project folder.
+// "src" directory (which may lie above the indexed root when a source
+// folder is indexed alone), or the project folder.
 func moduleOf(rel, root string) string {
-	if i := strings.Index("/"+rel, "/src/"); i > 0 {
-		return path.Base(rel[:i-1])
+	full := strings.TrimSuffix(strings.ReplaceAll(root, "\\", "/"), "/") + "/" + rel
+	if i := strings.LastIndex(full, "/src/"); i > 0 {
+		return path.Base(full[:i])
 	}
 	return path.Base(strings.ReplaceAll(root, "\\", "/"))
 }

@@ -132,3 +132,16 @@ public class C implements Paths {
 		t.Errorf("java-service mappings = %v", got)
 	}
 }
+
+func TestModuleOf(t *testing.T) {
+	for _, c := range []struct{ rel, root, want string }{
+		{"src/main/java/p/A.java", "/w/shop", "shop"},
+		{"users/src/main/java/p/A.java", "/w/shop", "users"},
+		{"p/A.java", "/w/shop/orders/src/main/java", "orders"},
+		{"p/A.java", "/w/loose", "loose"},
+	} {
+		if got := moduleOf(c.rel, c.root); got != c.want {
+			t.Errorf("moduleOf(%q, %q) = %q, want %q", c.rel, c.root, got, c.want)
+		}
+	}
+}
