@@ -136,8 +136,21 @@ func openInspector(ctx context.Context, pid int) (string, error) {
 	if !strings.Contains(strings.ToLower(name), "node") && !strings.Contains(cmdline, "node") {
 		return "", fmt.Errorf("process %d (%s) is not node", pid, name)
 	}
-	if u := inspectorOf(ctx, pid); u != "" {
-		return u, nil
+	port := inspectPort(cmdline)
+	// Probe only ports that may be the inspector's: a GET to the program's
+	// own HTTP port would be a real request to it.
+	before := listeningPorts(ctx, pid)
+	if before[port] {
+		if u := inspectorAt(ctx, port); u != "" {
+			return u, nil
+		}
+	}
+	if strings.Contains(cmdline, "--inspect") && !strings.Contains(cmdline, "--inspect-port") {
+		for p := range before {
+			if u := inspectorAt(ctx, p); u != "" {
+				return u, nil
+			}
+		}
 	}
 	if err := syscall.Kill(pid, syscall.SIGUSR1); err != nil {
 		return "", fmt.Errorf("signal node %d to open its inspector: %w", pid, err)
@@ -149,11 +162,15 @@ func openInspector(ctx context.Context, pid int) (string, error) {
 	for {
 		select {
 		case <-tick.C:
-			if u := inspectorOf(ctx, pid); u != "" {
-				return u, nil
+			for p := range listeningPorts(ctx, pid) {
+				if before[p] && p != port {
+					continue
+				}
+				if u := inspectorAt(ctx, p); u != "" {
+					return u, nil
+				}
 			}
 		case <-deadline.C:
-			port := inspectPort(cmdline)
 			if holder := listener(ctx, port); holder != 0 && holder != pid {
 				return "", fmt.Errorf("node %d could not open its inspector: port %d is taken by process %d; stop that process or start node with --inspect-port=0", pid, port, holder)
 			}
@@ -164,31 +181,34 @@ func openInspector(ctx context.Context, pid int) (string, error) {
 	}
 }
 
-// inspectorOf returns the WebSocket URL of an inspector pid listens on.
-func inspectorOf(ctx context.Context, pid int) string {
+// listeningPorts returns the local TCP ports pid listens on.
+func listeningPorts(ctx context.Context, pid int) map[int]bool {
+	out := map[int]bool{}
 	conns, err := psnet.ConnectionsPidWithContext(ctx, "tcp", int32(pid))
+	if err != nil {
+		return out
+	}
+	for _, c := range conns {
+		if c.Status == "LISTEN" {
+			out[int(c.Laddr.Port)] = true
+		}
+	}
+	return out
+}
+
+// inspectorAt returns the WebSocket URL of the inspector on a local port.
+func inspectorAt(ctx context.Context, port int) string {
+	lctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	defer cancel()
+	ts, err := ListTargets(lctx, "127.0.0.1", port)
 	if err != nil {
 		return ""
 	}
-	for _, c := range conns {
-		if c.Status != "LISTEN" {
-			continue
-		}
-		host := c.Laddr.IP
-		if host == "" || host == "0.0.0.0" || host == "::" {
-			host = "127.0.0.1"
-		}
-		lctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-		ts, err := ListTargets(lctx, host, int(c.Laddr.Port))
-		cancel()
-		if err != nil {
-			continue
-		}
-		if u, err := pickTarget(ts); err == nil {
-			return u
-		}
+	u, err := pickTarget(ts)
+	if err != nil {
+		return ""
 	}
-	return ""
+	return u
 }
 
 var inspectPortRE = regexp.MustCompile(`--inspect(?:-brk|-port)?=(?:[^\s:]*:)?(\d+)`)

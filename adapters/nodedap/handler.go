@@ -400,9 +400,29 @@ func (h *Handler) configurationDone(ctx context.Context) error {
 		h.mu.Unlock()
 		h.event("stopped", map[string]any{"reason": "entry", "threadId": threadID, "allThreadsStopped": true})
 	default:
-		return c.Call(ctx, "Debugger.resume", nil, nil)
+		return h.run(ctx, c, "Debugger.resume")
 	}
 	return nil
+}
+
+// run sends a command that resumes the program. The pause is forgotten
+// before the command goes out, so that no request sees a stale one and a
+// new pause arriving meanwhile is kept.
+func (h *Handler) run(ctx context.Context, c *Client, method string) error {
+	h.mu.Lock()
+	old := h.pause
+	h.pause = nil
+	h.refs = map[int]*varRef{}
+	h.mu.Unlock()
+	err := c.Call(ctx, method, nil, nil)
+	if err != nil {
+		h.mu.Lock()
+		if h.pause == nil {
+			h.pause = old
+		}
+		h.mu.Unlock()
+	}
+	return err
 }
 
 func (h *Handler) resume(ctx context.Context, method string, step bool) error {
@@ -417,10 +437,7 @@ func (h *Handler) resume(ctx context.Context, method string, step bool) error {
 	if !paused {
 		return errors.New("the program is not paused")
 	}
-	if err := c.Call(ctx, method, nil, nil); err != nil {
-		return err
-	}
-	return nil
+	return h.run(ctx, c, method)
 }
 
 func (h *Handler) pauseReq(ctx context.Context) error {

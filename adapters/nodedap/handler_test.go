@@ -289,3 +289,25 @@ func TestStopOnEntry(t *testing.T) {
 	want(t, "line", c.frames()[0].Line, lineOf(t, script, "let total = 0"))
 	c.req("disconnect", map[string]any{"terminateDebuggee": true})
 }
+
+func TestPause(t *testing.T) {
+	c := newClient(t)
+	script := fixture(t, "spin.js")
+	c.launch(map[string]any{"program": script})
+	c.req("configurationDone", nil)
+	c.req("pause", map[string]any{"threadId": 1})
+	want(t, "reason", c.stopped().Reason, "pause")
+	f := c.frames()[0]
+	want(t, "path", f.Source.Path, script)
+	if n := c.eval("n", f.ID).Value; n == "0" || n == "" {
+		t.Fatalf("n = %q", n)
+	}
+	// Stepping from the loop reaches tick.
+	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:tick")})
+	c.req("continue", map[string]any{"threadId": 1})
+	want(t, "reason", c.stopped().Reason, "breakpoint")
+	want(t, "function", c.frames()[0].Name, "tick")
+	pid := c.eval("process.pid", 0).Value
+	c.req("disconnect", map[string]any{"terminateDebuggee": true})
+	waitGone(t, pid)
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // mustHaveNode skips when node is not installed (scripts/deps/node.sh
@@ -87,4 +88,20 @@ func compiledTS(t testing.TB) string {
 		t.Fatalf("tsc: %v\n%s", tsErr, tsOut)
 	}
 	return filepath.Join(proj, "build")
+}
+
+// waitGone waits until process pid (decimal) no longer exists.
+func waitGone(t testing.TB, pid string) {
+	t.Helper()
+	for i := 0; i < 200; i++ {
+		if _, err := os.Stat("/proc/" + pid); err != nil {
+			return
+		}
+		b, _ := os.ReadFile("/proc/" + pid + "/stat")
+		if fields := strings.Fields(string(b)); len(fields) > 2 && fields[2] == "Z" {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatalf("process %s still runs", pid)
 }

@@ -112,7 +112,19 @@ func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
 	startErr := h.startErr
 	h.mu.Unlock()
 	if startErr != nil {
-		return fail(fmt.Errorf("%s", startErr.Error()))
+		return fail(errors.New(withoutInternalFrames(startErr.Error())))
 	}
 	return nil
+}
+
+// withoutInternalFrames drops the "at node:internal/..." lines of a stack.
+func withoutInternalFrames(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "at ") && strings.Contains(l, "node:internal/") {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.TrimSpace(strings.Join(keep, "\n"))
 }

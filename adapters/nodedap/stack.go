@@ -66,6 +66,13 @@ func (h *Handler) onPaused(ev *pausedEvent) {
 		go h.resumeQuietly(c)
 		return
 	}
+	if pausing && !stepping && len(hitIDs) == 0 && ev.Reason != "exception" && h.allInternalLocked(ev.CallFrames) {
+		// A pause that landed in node's own code: step on into the
+		// program's code, as skipFiles asks.
+		h.mu.Unlock()
+		go h.stepQuietly(c, "Debugger.stepInto")
+		return
+	}
 	h.stepping, h.pausing = false, false
 	body := map[string]any{"threadId": threadID, "allThreadsStopped": true}
 	switch {
@@ -96,13 +103,27 @@ func (h *Handler) onPaused(ev *pausedEvent) {
 	h.event("stopped", body)
 }
 
-func (h *Handler) resumeQuietly(c *Client) {
+func (h *Handler) resumeQuietly(c *Client) { h.stepQuietly(c, "Debugger.resume") }
+
+func (h *Handler) stepQuietly(c *Client, method string) {
 	if c == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = c.Call(ctx, "Debugger.resume", nil, nil)
+	_ = h.run(ctx, c, method)
+}
+
+// allInternalLocked reports whether every frame is node's own code. Call
+// with mu held.
+func (h *Handler) allInternalLocked(frames []callFrame) bool {
+	for _, f := range frames {
+		s := h.scripts[f.Location.ScriptID]
+		if s == nil || !s.internal() {
+			return false
+		}
+	}
+	return true
 }
 
 // exceptionText is the message of a thrown value: "RangeError: too large"

@@ -1,6 +1,4 @@
 // A script that ends before its breakpoint is ever reached.
 console.log('bye');
-
-function never() {
-  return 1; // BP:never
-}
+process.exit(0);
+console.log('unreachable'); // BP:never
