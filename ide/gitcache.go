@@ -20,14 +20,21 @@ const (
 // gitStatusCache makes the git status section cheap: the repository
 // search and each repository's read (with the dirty check) are reused
 // while nothing under .git changed. Ahead/behind come from the commit
-// pair cache, so history is walked once per pair, with a budget. It is
-// safe for concurrent use.
+// pair cache, so history is walked once per pair, with a budget.
+//
+// When a cached read has only aged (nothing under .git changed), status
+// answers with it at once and refreshes it in the background, one
+// refresh per repository at a time. When there is no usable read, status
+// waits for a fresh one until its context ends, then answers with a
+// cheap read (HEAD, branch, upstream; no dirty state). It is safe for
+// concurrent use.
 type gitStatusCache struct {
 	git *Git
 
 	mu       sync.Mutex
 	discover map[string]discoverEntry
 	repos    map[string]repoEntry
+	inflight map[string]chan struct{} // key -> closed when the refresh ends
 }
 
 type discoverEntry struct {
@@ -44,7 +51,7 @@ type repoEntry struct {
 const gitCacheSize = 256
 
 func newGitStatusCache(g *Git) *gitStatusCache {
-	return &gitStatusCache{git: g, discover: map[string]discoverEntry{}, repos: map[string]repoEntry{}}
+	return &gitStatusCache{git: g, discover: map[string]discoverEntry{}, repos: map[string]repoEntry{}, inflight: map[string]chan struct{}{}}
 }
 
 // repoStamp fingerprints what a repository read depends on.
@@ -64,47 +71,115 @@ func repoStamp(loc gitLocation, prev Repository) string {
 	return fileStamp(files)
 }
 
+// refresh runs fn once per key at a time and returns a channel closed
+// when the current run ends.
+func (c *gitStatusCache) refresh(key string, fn func()) <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ch, ok := c.inflight[key]; ok {
+		return ch
+	}
+	ch := make(chan struct{})
+	c.inflight[key] = ch
+	go func() {
+		defer func() {
+			c.mu.Lock()
+			delete(c.inflight, key)
+			c.mu.Unlock()
+			close(ch)
+		}()
+		fn()
+	}()
+	return ch
+}
+
 func (c *gitStatusCache) locations(ctx context.Context, project string) []gitLocation {
-	now := time.Now()
 	c.mu.Lock()
 	e, ok := c.discover[project]
 	c.mu.Unlock()
-	if ok && now.Sub(e.at) < discoverTTL {
+	if ok && time.Since(e.at) < discoverTTL {
 		return e.locs
 	}
-	locs, err := findRepositories(ctx, project)
-	if err != nil {
+	done := c.refresh("discover\x00"+project, func() {
+		// Detached from the caller: a search that outlives one status
+		// call still serves the next one.
+		locs, err := findRepositories(context.Background(), project)
+		if err != nil {
+			return
+		}
+		c.mu.Lock()
+		if len(c.discover) >= gitCacheSize {
+			c.discover = map[string]discoverEntry{}
+		}
+		c.discover[project] = discoverEntry{at: time.Now(), locs: locs}
+		c.mu.Unlock()
+	})
+	if ok {
+		return e.locs // aged: answer now, the refresh serves the next call
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
 		return nil
 	}
 	c.mu.Lock()
-	if len(c.discover) >= gitCacheSize {
-		c.discover = map[string]discoverEntry{}
-	}
-	c.discover[project] = discoverEntry{at: now, locs: locs}
+	e = c.discover[project]
 	c.mu.Unlock()
-	return locs
+	return e.locs
 }
 
-// repository reads one repository, reusing a fresh cached read.
-func (c *gitStatusCache) repository(loc gitLocation) Repository {
-	now := time.Now()
+// repository reads one repository for status, from the cache when it
+// is usable.
+func (c *gitStatusCache) repository(ctx context.Context, loc gitLocation) Repository {
 	c.mu.Lock()
 	e, ok := c.repos[loc.root]
 	c.mu.Unlock()
-	stamp := repoStamp(loc, e.rep)
-	if ok && e.stamp == stamp && now.Sub(e.at) < repoTTL {
+	sameStamp := ok && e.stamp == repoStamp(loc, e.rep)
+	if sameStamp && time.Since(e.at) < repoTTL {
 		return e.rep
 	}
-	rep := readRepository(loc, readOptions{dirty: true, aheadBehindBudget: statusAheadBehindAt, cache: c.git.cache})
-	// The stamp of the new read covers its own branch and upstream.
-	stamp = repoStamp(loc, rep)
-	c.mu.Lock()
-	if len(c.repos) >= gitCacheSize {
-		c.repos = map[string]repoEntry{}
+	done := c.refreshRepo(loc)
+	if sameStamp {
+		return e.rep // only aged: answer now, refreshed for the next call
 	}
-	c.repos[loc.root] = repoEntry{at: now, stamp: stamp, rep: rep}
-	c.mu.Unlock()
-	return rep
+	for try := 0; try < 2; try++ {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return readRepository(loc, readOptions{})
+		}
+		c.mu.Lock()
+		e = c.repos[loc.root]
+		c.mu.Unlock()
+		if e.stamp == repoStamp(loc, e.rep) {
+			break
+		}
+		// The read that ended began before the latest change: once more.
+		done = c.refreshRepo(loc)
+	}
+	return e.rep
+}
+
+// refreshRepo rereads a repository in the background. The stamp is taken
+// before the read, so a change during the read shows up as a stamp
+// mismatch on the next call rather than being hidden.
+func (c *gitStatusCache) refreshRepo(loc gitLocation) <-chan struct{} {
+	return c.refresh("repo\x00"+loc.root, func() {
+		c.mu.Lock()
+		prev := c.repos[loc.root].rep
+		c.mu.Unlock()
+		at, stamp := time.Now(), repoStamp(loc, prev)
+		rep := readRepository(loc, readOptions{dirty: true, aheadBehindBudget: statusAheadBehindAt, cache: c.git.cache})
+		if rep.Branch != prev.Branch || rep.Upstream != prev.Upstream {
+			stamp = repoStamp(loc, rep) // watch the new branch's refs
+		}
+		c.mu.Lock()
+		if len(c.repos) >= gitCacheSize {
+			c.repos = map[string]repoEntry{}
+		}
+		c.repos[loc.root] = repoEntry{at: at, stamp: stamp, rep: rep}
+		c.mu.Unlock()
+	})
 }
 
 // repositories returns the project's repositories for status.
@@ -112,7 +187,7 @@ func (c *gitStatusCache) repositories(ctx context.Context, project string) []Rep
 	locs := c.locations(ctx, project)
 	out := make([]Repository, 0, len(locs))
 	for _, l := range locs {
-		out = append(out, c.repository(l))
+		out = append(out, c.repository(ctx, l))
 	}
 	return out
 }

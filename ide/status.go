@@ -128,7 +128,7 @@ func (s gitStatus) Status(ctx context.Context, q sessions.StatusQuery) sessions.
 				continue
 			}
 			if loc, ok := repositoryAt(p); ok {
-				r := s.x.status.repository(loc)
+				r := s.x.status.repository(ctx, loc)
 				sec.Session = &SessionGitSummary{RepositoryRoot: r.Root, Commit: r.Head, Branch: r.Branch, Dirty: r.Dirty}
 				break
 			}

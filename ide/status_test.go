@@ -99,6 +99,22 @@ func TestStatusGit(t *testing.T) {
 		t.Errorf("after staging = %+v", r)
 	}
 
+	// An edit that touches nothing under .git shows once the read has aged;
+	// status keeps answering from the cache meanwhile.
+	gitT(t, w.work, "commit", "-q", "-m", "staged")
+	if r = get(); r.Dirty == nil || *r.Dirty {
+		t.Fatalf("after commit = %+v", r)
+	}
+	writeFile(t, filepath.Join(w.work, "n.txt"), "edited in the worktree\n")
+	start := time.Now()
+	for r = get(); !*r.Dirty; r = get() {
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("an unstaged edit never showed as dirty")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	head = gitT(t, w.work, "rev-parse", "HEAD")
+
 	// The session view: the repository and commit of the session's program.
 	part := gitStatus{c.x}.Status(ctx, sessions.StatusQuery{Project: w.work,
 		Session: &sessions.SessionInfo{ID: "python-1", Program: filepath.Join(w.work, "a.txt")}})
