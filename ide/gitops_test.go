@@ -1,11 +1,14 @@
 package ide
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
 )
@@ -371,4 +374,41 @@ func TestGitNoRepository(t *testing.T) {
 	}
 	c.fail(t, "git_pull", nil, sessions.CodeGitFailed)
 	c.fail(t, "get_git_remotes", map[string]any{"projectPath": filepath.Join(dir, "missing")}, sessions.CodeNoProject)
+}
+
+func TestGitNeverPromptsAndTimesOut(t *testing.T) {
+	w := newGitWorld(t)
+	// A remote asking for a password: git must fail at once, not prompt.
+	auth := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("WWW-Authenticate", `Basic realm="x"`)
+		rw.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer auth.Close()
+	// A remote that never answers.
+	hang := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+	defer close(hang)
+	gitT(t, w.work, "remote", "add", "auth", auth.URL+"/x.git")
+	gitT(t, w.work, "remote", "add", "slow", slow.URL+"/x.git")
+	c := newToolClient(t, w.work, Options{GitTimeout: 2 * time.Second})
+
+	start := time.Now()
+	te, text := c.fail(t, "git_fetch", map[string]any{"remote": "auth"}, sessions.CodeGitFailed)
+	if !strings.Contains(text, "terminal prompts disabled") {
+		t.Errorf("git was allowed to prompt: %s", text)
+	}
+	if d := time.Since(start); d > 10*time.Second || te.Retryable {
+		t.Errorf("auth fetch took %v: %+v", d, te)
+	}
+	start = time.Now()
+	te, _ = c.fail(t, "git_fetch", map[string]any{"remote": "slow"}, sessions.CodeGitFailed)
+	if d := time.Since(start); d > 10*time.Second || !te.Retryable || !strings.Contains(te.Message, "timed out") {
+		t.Errorf("slow fetch took %v: %+v", d, te)
+	}
 }
