@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"sync"
 	"time"
 
@@ -43,7 +45,17 @@ type Client struct {
 // Dial connects to an inspector WebSocket URL (ws://host:port/uuid).
 // onEvent may be nil.
 func Dial(ctx context.Context, wsURL string, onEvent func(*Message)) (*Client, error) {
-	ws, _, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{CompressionMode: websocket.CompressionDisabled})
+	var d net.Dialer
+	hc := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := d.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return newQuickAckConn(c), nil
+		},
+	}}
+	ws, _, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{CompressionMode: websocket.CompressionDisabled, HTTPClient: hc})
 	if err != nil {
 		return nil, fmt.Errorf("cdp: connect %s: %w", wsURL, err)
 	}
