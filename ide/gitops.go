@@ -208,6 +208,9 @@ func (g *Git) Fetch(ctx context.Context, project, root, remote string, prune boo
 	if err != nil {
 		return OpResult{}, err
 	}
+	if _, err := g.cmd.lookPath(); err != nil {
+		return g.goGitFetch(ctx, rep, remote, prune)
+	}
 	args := []string{"fetch"}
 	if prune {
 		args = append(args, "--prune")
@@ -289,6 +292,12 @@ func (g *Git) Pull(ctx context.Context, project, root, strategy string) (OpResul
 		return OpResult{}, sessions.NewError(sessions.CodeGitFailed, fmt.Sprintf("branch %s has no upstream", rep.Branch),
 			"set one with git_push(setUpstream: true) or git branch --set-upstream-to=REMOTE/BRANCH")
 	}
+	if _, err := g.cmd.lookPath(); err != nil {
+		if strategy != PullFFOnly || rep.upstreamRemote == "." {
+			return OpResult{}, needGitCommand("a " + strategy + " pull")
+		}
+		return g.goGitPullFF(ctx, rep)
+	}
 	res := OpResult{RepositoryRoot: rep.Root, Remote: rep.upstreamRemote, Branch: rep.Branch, Upstream: rep.Upstream, Strategy: strategy, HeadBefore: rep.Head}
 	out, err := g.cmd.run(ctx, rep.Root, args...)
 	after := readRepository(gitLocation{root: rep.Root, gitDir: rep.gitDir, commonDir: rep.commonDir, kind: rep.Kind}, readOptions{})
@@ -350,6 +359,9 @@ func (g *Git) Push(ctx context.Context, project, root, remote string, setUpstrea
 	remote, err = chooseRemote(rep, remote)
 	if err != nil {
 		return OpResult{}, err
+	}
+	if _, err := g.cmd.lookPath(); err != nil {
+		return OpResult{}, needGitCommand("push (so the repository's hooks run)")
 	}
 	target := "refs/heads/" + rep.Branch
 	if remote == rep.upstreamRemote && strings.HasPrefix(rep.upstreamMerge, "refs/heads/") {

@@ -1,6 +1,7 @@
 package ide
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -410,5 +411,40 @@ func TestGitNeverPromptsAndTimesOut(t *testing.T) {
 	te, _ = c.fail(t, "git_fetch", map[string]any{"remote": "slow"}, sessions.CodeGitFailed)
 	if d := time.Since(start); d > 10*time.Second || !te.Retryable || !strings.Contains(te.Message, "timed out") {
 		t.Errorf("slow fetch took %v: %+v", d, te)
+	}
+}
+
+func TestGitWithoutGitCommand(t *testing.T) {
+	w := newGitWorld(t)
+	c := newToolClient(t, w.work, Options{GitPath: "/nonexistent/dbg-no-git"})
+	w.seedCommit(t, "r.txt", "r\n")
+	var op OpResult
+	c.ok(t, "git_fetch", nil, &op)
+	if gitT(t, w.work, "rev-parse", "origin/main") != gitT(t, w.seed, "rev-parse", "HEAD") {
+		t.Fatal("go-git fetch did not update origin/main")
+	}
+	w.seedCommit(t, "r2.txt", "r2\n")
+	c.ok(t, "git_pull", nil, &op)
+	if op.Updated == nil || !*op.Updated || gitT(t, w.work, "rev-parse", "HEAD") != gitT(t, w.seed, "rev-parse", "HEAD") {
+		t.Fatalf("go-git fast-forward = %+v", op)
+	}
+	if _, err := os.Stat(filepath.Join(w.work, "r2.txt")); err != nil {
+		t.Errorf("the worktree was not updated: %v", err)
+	}
+	if te, _ := c.fail(t, "git_pull", map[string]any{"strategy": "merge"}, sessions.CodeGitFailed); !strings.Contains(te.Hint, "install git") {
+		t.Errorf("merge without git = %+v", te)
+	}
+	if te, _ := c.fail(t, "git_push", nil, sessions.CodeGitFailed); !strings.Contains(te.Message, "hooks") {
+		t.Errorf("push without git = %+v", te)
+	}
+	commitFile(t, w.work, "l.txt", "l\n", "local")
+	w.seedCommit(t, "r3.txt", "r3\n")
+	c.ok(t, "git_fetch", nil, &op)
+	if te, _ := c.fail(t, "git_pull", nil, sessions.CodeGitFailed); !strings.Contains(te.Message, "diverged") {
+		t.Errorf("diverged without git = %+v", te)
+	}
+	part := gitStatus{c.x}.Status(context.Background(), sessions.StatusQuery{Project: w.work})
+	if sec := part.Data.(GitSection); sec.GitCommand || !strings.Contains(part.Capabilities[0].Reason, "go-git") {
+		t.Errorf("status without git = %+v", part)
 	}
 }

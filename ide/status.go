@@ -140,7 +140,7 @@ func (s gitStatus) Status(ctx context.Context, q sessions.StatusQuery) sessions.
 		part.Capabilities = []sessions.CapabilityState{{Name: "git", State: sessions.NotConfigured, Reason: "the project is not in a Git repository"}}
 	case gitErr != nil:
 		part.Capabilities = []sessions.CapabilityState{{Name: "git", State: sessions.Available,
-			Reason: fmt.Sprintf("%d repository(ies); reads only: the git command is not installed, so fetch, pull and push are unavailable", len(reps))}}
+			Reason: fmt.Sprintf("%d repository(ies); the git command is not installed: fetch and fast-forward pulls go through go-git, rebase and merge pulls and push are unavailable", len(reps))}}
 	default:
 		part.Capabilities = []sessions.CapabilityState{{Name: "git", State: sessions.Available, Reason: fmt.Sprintf("%d repository(ies)", len(reps))}}
 	}
