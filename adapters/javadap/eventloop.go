@@ -32,6 +32,11 @@ func (s *Server) pump(vm *Client) {
 		for _, e := range set.Events {
 			switch e.Kind {
 			case EventVMStart:
+				select {
+				case <-s.vmStarted:
+				default:
+					close(s.vmStarted)
+				}
 				vmStart = true
 				s.tmu.Lock()
 				s.mainThread = e.Thread

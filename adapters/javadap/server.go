@@ -52,6 +52,7 @@ type Server struct {
 	exceptions map[uint64]*exceptionStop
 	closed     bool
 	stopQ      *queue[*EventSet]
+	vmStarted  chan struct{} // closed by the pump on VM_START
 	termOnce   sync.Once
 	exitCode   int
 
@@ -219,6 +220,15 @@ func (s *Server) launch(ctx context.Context, req *dap.Message) (any, error) {
 		roots = append(roots, wd)
 	}
 	s.start(vm, roots)
+	// The VM suspends itself when it sends VM_START; resuming it before
+	// that would be lost, so launch answers only once it has arrived.
+	select {
+	case <-s.vmStarted:
+	case <-vm.Done():
+		return nil, fmt.Errorf("the JVM ended before it started: %s", proc.StderrTail())
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for the JVM to start: %w", ctx.Err())
+	}
 	out.setSink(func(stream, line string) {
 		s.conn.Event("output", map[string]any{"category": stream, "output": line + "\n"})
 	})
@@ -277,6 +287,7 @@ func (s *Server) start(vm *Client, roots []string) {
 	s.classes = newClassCache(vm)
 	s.sources = newSourceMapper(roots)
 	s.stopQ = newQueue[*EventSet]()
+	s.vmStarted = make(chan struct{})
 	ctx := s.ctx
 	_, _ = vm.SetEvent(ctx, EventThreadStart, SuspendNone)
 	_, _ = vm.SetEvent(ctx, EventThreadDeath, SuspendNone)

@@ -12,10 +12,12 @@ func TestJVMExitsDuringStep(t *testing.T) {
 		c.setBreakpoints("Loop.java", bp(print))
 	})
 	s := c.stopped()
-	c.req("next", map[string]any{"threadId": s.thread}) // to System.err.println
+	// stepIn on a line that calls only JDK methods stays in user code
+	// (justMyCode): it lands on the next line of main.
+	c.req("stepIn", map[string]any{"threadId": s.thread})
 	s = c.stopped()
-	if s.line != print+1 {
-		t.Fatalf("after next %+v", s)
+	if s.line != print+1 || s.name != "Loop.main" {
+		t.Fatalf("after stepIn over JDK code %+v", s)
 	}
 	c.req("next", map[string]any{"threadId": s.thread}) // to the end of main
 	s = c.stopped()
