@@ -40,8 +40,34 @@ type AgentBuilder struct {
 	// CacheDir is the cache root (default os.UserCacheDir()/dbg/agent).
 	CacheDir string
 
-	mu    sync.Mutex
-	built map[string]string // hash -> jar
+	mu       sync.Mutex
+	built    map[string]string // hash -> jar
+	versions map[string]string // javac path@mtime -> "javac -version" output
+}
+
+// javacVersion runs "javac -version" once per compiler binary.
+func (b *AgentBuilder) javacVersion(ctx context.Context, javac string) ([]byte, error) {
+	key := javac
+	if st, err := os.Stat(javac); err == nil {
+		key = fmt.Sprintf("%s@%d", javac, st.ModTime().UnixNano())
+	}
+	b.mu.Lock()
+	v, ok := b.versions[key]
+	b.mu.Unlock()
+	if ok {
+		return []byte(v), nil
+	}
+	out, err := exec.CommandContext(ctx, javac, "-version").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("%s -version: %w", javac, err)
+	}
+	b.mu.Lock()
+	if b.versions == nil {
+		b.versions = map[string]string{}
+	}
+	b.versions[key] = string(out)
+	b.mu.Unlock()
+	return out, nil
 }
 
 // FindJavac picks a compiler: the target's own JDK, else JAVA_HOME, else
@@ -67,9 +93,9 @@ func FindJavac(targetJavaHome string) (string, error) {
 // Jar returns the path of the agent jar compiled with javac, building it
 // when the cache has none.
 func (b *AgentBuilder) Jar(ctx context.Context, javac string) (string, error) {
-	version, err := exec.CommandContext(ctx, javac, "-version").CombinedOutput()
+	version, err := b.javacVersion(ctx, javac)
 	if err != nil {
-		return "", fmt.Errorf("%s -version: %w", javac, err)
+		return "", err
 	}
 	h := sha256.New()
 	h.Write(version)

@@ -242,7 +242,7 @@ func openAttachSocket(ctx context.Context, j *JVM, wait time.Duration) (net.Conn
 	}
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
-	delay := 10 * time.Millisecond
+	delay := 5 * time.Millisecond
 	for {
 		if c, err := dialUnix(ctx, sock); err == nil {
 			return c, nil
@@ -257,7 +257,7 @@ func openAttachSocket(ctx context.Context, j *JVM, wait time.Duration) (net.Conn
 			return nil, &AttachError{PID: j.PID, Code: -1, Msg: fmt.Sprintf("the attach listener did not start within %s (socket %s)", wait, sock)}
 		case <-t.C:
 		}
-		if delay < 200*time.Millisecond {
+		if delay < 25*time.Millisecond {
 			delay *= 2
 		}
 	}

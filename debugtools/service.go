@@ -290,7 +290,7 @@ type portFile struct {
 // awaitAgent polls for the agent's ports and connects.
 func (s *Service) awaitAgent(ctx context.Context, pid int, name, portFileHost string, port, httpPort int, external bool) (*Connection, error) {
 	host := "127.0.0.1"
-	delay := 10 * time.Millisecond
+	delay := 5 * time.Millisecond
 	for {
 		var addr string
 		if portFileHost != "" {
@@ -342,7 +342,7 @@ func (s *Service) awaitAgent(ctx context.Context, pid int, name, portFileHost st
 			return nil, fmt.Errorf("%w: %v", ErrAgentNoReply, ctx.Err())
 		case <-t.C:
 		}
-		if delay < 200*time.Millisecond {
+		if delay < 25*time.Millisecond {
 			delay *= 2
 		}
 	}

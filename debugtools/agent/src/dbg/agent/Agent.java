@@ -27,6 +27,7 @@ public final class Agent {
     final LogCapture logs = new LogCapture();
     final SqlCapture sql;
     final Invoker invoker;
+    long startupMillis;
     TcpServer tcp;
     HttpApi http;
 
@@ -54,6 +55,7 @@ public final class Agent {
     }
 
     private static synchronized void start(String rawArgs, Instrumentation inst) {
+        long t0 = System.nanoTime();
         Map<String, String> args = parseArgs(rawArgs);
         try {
             Agent a = instance;
@@ -63,11 +65,12 @@ public final class Agent {
                 a.tcp = new TcpServer(a, host, intArg(args, "port"));
                 a.http = new HttpApi(a, host, intArg(args, "httpPort"));
                 a.logs.install(inst);
-                a.sql.install();
+                a.sql.installAsync();
                 a.tcp.start();
                 a.http.start();
                 instance = a;
             }
+            a.startupMillis = (System.nanoTime() - t0) / 1_000_000;
             writePortFile(args.get("portFile"), a, null);
         } catch (Throwable t) {
             writePortFile(args.get("portFile"), null, t);
@@ -111,6 +114,7 @@ public final class Agent {
             m.put("httpPort", a.http.port());
             m.put("applicationName", a.applicationName);
             m.put("host", a.tcp.host());
+            m.put("startupMillis", a.startupMillis);
         }
         if (failure != null) {
             m.put("error", String.valueOf(failure));

@@ -210,6 +210,7 @@ final class HttpApi {
     }
 
     private Object sql(Map<String, String> q) {
+        agent.sql.awaitInstalled(10_000);
         Map<String, Object> m = new LinkedHashMap<>(agent.sql.status());
         m.put("next", agent.sql.lastSeq());
         m.put("statements", agent.sql.since(longParam(q, "since"), intParam(q, "limit", 50), q.get("keyword"), null));

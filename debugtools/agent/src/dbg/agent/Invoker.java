@@ -51,6 +51,7 @@ final class Invoker {
     }
 
     private void run(Map<?, ?> dto, Map<String, Object> res) throws Throwable {
+        agent.sql.awaitInstalled(10_000);
         res.put("identity", dto.get("identity"));
         String className = str(dto.get("targetClassName"));
         String methodName = str(dto.get("targetMethodName"));

@@ -31,6 +31,34 @@ final class SqlCapture {
         this.inst = inst;
     }
 
+    private final java.util.concurrent.CountDownLatch installed = new java.util.concurrent.CountDownLatch(1);
+
+    /**
+     * Installs capture on a background thread, so the agent answers
+     * sooner; invocations wait for it (awaitInstalled) so the statements
+     * they run are captured.
+     */
+    void installAsync() {
+        reason = "installing";
+        Thread t = new Thread(() -> {
+            try {
+                install();
+            } finally {
+                installed.countDown();
+            }
+        }, "dbg-agent-sql-install");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    void awaitInstalled(long millis) {
+        try {
+            installed.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     void install() {
         SqlHooks.install(this);
         if (!inst.isRetransformClassesSupported()) {
