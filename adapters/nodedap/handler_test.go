@@ -311,3 +311,28 @@ func TestPause(t *testing.T) {
 	c.req("disconnect", map[string]any{"terminateDebuggee": true})
 	waitGone(t, pid)
 }
+
+func TestBreakpointInModuleLoadedLater(t *testing.T) {
+	c := newClient(t)
+	main := fixture(t, "require_lazy.js")
+	lib := fixture(t, "lib/shapes.js")
+	line := lineOf(t, lib, "BP:area")
+	c.launch(map[string]any{"program": main})
+	bps := c.setBreakpoints(lib, map[string]any{"line": line})
+	if bps[0].Verified {
+		t.Fatalf("verified before the module loaded: %+v", bps[0])
+	}
+	c.req("configurationDone", nil)
+	ev := body[struct {
+		Reason     string
+		Breakpoint dapBreakpoint
+	}](t, c.event("breakpoint"))
+	if ev.Reason != "changed" || !ev.Breakpoint.Verified || ev.Breakpoint.ID != bps[0].ID || ev.Breakpoint.Line != line {
+		t.Fatalf("breakpoint event %+v", ev)
+	}
+	st := c.stopped()
+	want(t, "reason", st.Reason, "breakpoint")
+	f := c.frames()[0]
+	want(t, "path", f.Source.Path, lib)
+	want(t, "w", c.locals()["w"].Value, "3")
+}
