@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
@@ -248,7 +249,8 @@ func (n *Native) Start(ctx context.Context, t Target) (*Endpoint, error) {
 			p.Kill()
 			return nil, fmt.Errorf("connect to codelldb: %w (stderr: %s)", err, p.StderrTail())
 		}
-		return &Endpoint{Conn: conn, Process: p}, nil
+		pconn, stop := natProxy(conn)
+		return &Endpoint{Conn: pconn, Process: p, Cleanup: stop}, nil
 	default:
 		args := []string{}
 		if d.kind == kindGDB {
@@ -258,8 +260,144 @@ func (n *Native) Start(ctx context.Context, t Target) (*Endpoint, error) {
 		if err != nil {
 			return nil, fmt.Errorf("start %s: %w", d.path, err)
 		}
-		return &Endpoint{Conn: p, Process: p}, nil
+		conn, stop := natProxy(p)
+		return &Endpoint{Conn: conn, Process: p, Cleanup: stop}, nil
 	}
+}
+
+// natProxy puts a thin in-process proxy in front of an LLDB adapter
+// stream. It passes every message through, except that it reports the
+// SIGSTOP stop of a stopOnEntry launch as reason "entry" (of an attach:
+// "pause") instead of "exception", and trims the leading blank lldb puts
+// before summaries (` "hello"` for a Rust String).
+//
+// Goroutines: one per direction; writes to the session side are
+// serialised by a mutex (only the up→down goroutine writes there). stop
+// closes both sides and waits for them.
+func natProxy(up io.ReadWriteCloser) (net.Conn, func()) {
+	client, down := net.Pipe()
+	var (
+		mu        sync.Mutex
+		entryWant string // "entry" or "pause" until the first stop
+		wg        sync.WaitGroup
+		once      sync.Once
+	)
+	closeAll := func() {
+		once.Do(func() {
+			_ = up.Close()
+			_ = down.Close()
+		})
+	}
+	wg.Add(2)
+	go func() { // session → lldb
+		defer wg.Done()
+		defer closeAll()
+		fr := dap.NewFrameReader(down)
+		for {
+			body, err := fr.ReadFrame()
+			if err != nil {
+				return
+			}
+			if m, err := dap.Decode(body); err == nil && (m.Command == "launch" || m.Command == "attach") {
+				var a struct {
+					StopOnEntry bool `json:"stopOnEntry"`
+				}
+				_ = m.DecodeBody(&a)
+				mu.Lock()
+				entryWant = ""
+				if a.StopOnEntry {
+					entryWant = map[string]string{"launch": "entry", "attach": "pause"}[m.Command]
+				}
+				mu.Unlock()
+			}
+			if err := dap.WriteFrame(up, body); err != nil {
+				return
+			}
+		}
+	}()
+	go func() { // lldb → session
+		defer wg.Done()
+		defer closeAll()
+		fr := dap.NewFrameReader(up)
+		for {
+			body, err := fr.ReadFrame()
+			if err != nil {
+				return
+			}
+			if m, err := dap.Decode(body); err == nil {
+				if fixed, ok := natFix(m, &mu, &entryWant); ok {
+					body = fixed
+				}
+			}
+			if err := dap.WriteFrame(down, body); err != nil {
+				return
+			}
+		}
+	}()
+	return client, func() {
+		closeAll()
+		wg.Wait()
+	}
+}
+
+// natFix rewrites one message from lldb, returning the new frame body
+// and true when it changed it.
+func natFix(m *dap.Message, mu *sync.Mutex, entryWant *string) ([]byte, bool) {
+	switch {
+	case m.Type == "event" && m.Event == "stopped":
+		mu.Lock()
+		want := *entryWant
+		*entryWant = ""
+		mu.Unlock()
+		if want == "" {
+			return nil, false
+		}
+		var body map[string]any
+		if err := m.DecodeBody(&body); err != nil {
+			return nil, false
+		}
+		if d, _ := body["description"].(string); !strings.Contains(d, "SIGSTOP") {
+			return nil, false
+		}
+		body["reason"] = want
+		m.Body, _ = json.Marshal(body)
+	case m.Type == "response" && m.Command == "variables" && m.OK():
+		var body struct {
+			Variables []map[string]any `json:"variables"`
+		}
+		if err := m.DecodeBody(&body); err != nil {
+			return nil, false
+		}
+		changed := false
+		for _, v := range body.Variables {
+			if s, ok := v["value"].(string); ok && strings.HasPrefix(s, " ") {
+				v["value"] = strings.TrimLeft(s, " ")
+				changed = true
+			}
+		}
+		if !changed {
+			return nil, false
+		}
+		m.Body, _ = json.Marshal(body)
+	case m.Type == "response" && m.Command == "evaluate" && m.OK():
+		var body map[string]any
+		if err := m.DecodeBody(&body); err != nil {
+			return nil, false
+		}
+		s, ok := body["result"].(string)
+		if !ok || !strings.HasPrefix(s, " ") {
+			return nil, false
+		}
+		body["result"] = strings.TrimLeft(s, " ")
+		m.Body, _ = json.Marshal(body)
+	default:
+		return nil, false
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, false
+	}
+	return b, true
 }
 
 // natDialWhileAlive dials addr until it answers, ctx ends or p exits.

@@ -223,8 +223,10 @@ func (c *natClient) tryEvent(name string, d time.Duration, match func(*dap.Messa
 
 // natStopped is the body of a stopped event.
 type natStopped struct {
-	Reason   string `json:"reason"`
-	ThreadID int    `json:"threadId"`
+	Reason      string `json:"reason"`
+	ThreadID    int    `json:"threadId"`
+	Description string `json:"description"`
+	Text        string `json:"text"`
 }
 
 // begin runs initialize, launch/attach (not awaited), initialized,
@@ -663,7 +665,7 @@ func TestNativeRustLaunch(t *testing.T) {
 		if l["total"].Value != "0" || l["i"].Value != "0" {
 			t.Errorf("locals total=%q i=%q, want 0 0", l["total"].Value, l["i"].Value)
 		}
-		if strings.TrimSpace(l["name"].Value) != `"hello"` {
+		if l["name"].Value != `"hello"` {
 			t.Errorf("name = %q, want \"hello\" (String pretty-printer)", l["name"].Value)
 		}
 		if !strings.Contains(l["items"].Value, "size=3") {
@@ -685,4 +687,30 @@ func TestNativeRustAttach(t *testing.T) {
 		t.Skip("cargo not installed")
 	}
 	natAttachScenario(t, NewRust(), natRepoFile(t, "testdata/rust"))
+}
+
+func TestNativeStopOnEntry(t *testing.T) {
+	a := NewC()
+	natNeed(t, a)
+	src := natRepoFile(t, "testdata/c/loop.c")
+	target := Target{Mode: Launch, Program: src, StopOnEntry: true}
+	args, err := a.LaunchArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.begin("launch", args, nil)
+	st := c.stopped(30 * time.Second)
+	t.Logf("entry stop: %+v", st)
+	if got := a.StopReason(st.Reason); got != "entry" {
+		t.Fatalf("stop reason %q (mapped %q), want entry", st.Reason, got)
+	}
+	if c.Output() != "" {
+		t.Errorf("program ran before the entry stop: %q", c.Output())
+	}
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	c.waitEvent("exited", 30*time.Second, nil)
+	if !strings.Contains(c.Output(), "done total=30") {
+		t.Errorf("output %q", c.Output())
+	}
 }

@@ -124,3 +124,32 @@ func TestRubyMissing(t *testing.T) {
 		t.Error("attach by pid accepted")
 	}
 }
+
+func TestRubyStopOnEntry(t *testing.T) {
+	a := NewRuby()
+	natNeed(t, a)
+	src := natRepoFile(t, "testdata/ruby/loop.rb")
+	target := Target{Mode: Launch, Program: src, StopOnEntry: true}
+	args, err := a.LaunchArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.begin("launch", args, nil)
+	st := c.stopped(20 * time.Second)
+	if st.Reason != "entry" {
+		t.Fatalf("stop reason %q, want entry", st.Reason)
+	}
+	f := c.topFrame(st.ThreadID)
+	if f.Source.Path != src || f.Line > natLineOf(t, src, "def square") {
+		t.Errorf("entry stop at %s:%d, want the top of %s", f.Source.Path, f.Line, src)
+	}
+	if c.Output() != "" {
+		t.Errorf("program ran before the entry stop: %q", c.Output())
+	}
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	c.waitEvent("terminated", 20*time.Second, nil)
+	if !strings.Contains(c.Output(), "done total=30") {
+		t.Errorf("output %q", c.Output())
+	}
+}
