@@ -57,7 +57,7 @@ func (a *COBOL) Find(ctx context.Context) Info {
 func (a *COBOL) InstallCommands() [][]string {
 	return [][]string{
 		{"apt-get", "update"},
-		{"apt-get", "install", "-y", "--no-install-recommends", "gnucobol3=3.1.2-5+b1", "lldb-16=1:16.0.6-15~deb12u1", "gcc"},
+		{"apt-get", "install", "-y", "--no-install-recommends", "gnucobol3=3.1.2-5+b1", "lldb-16=1:16.0.6-15~deb12u1", "gcc=4:12.2.0-3"},
 	}
 }
 

@@ -221,7 +221,7 @@ func (n *Native) Find(ctx context.Context) Info {
 func (n *Native) InstallCommands() [][]string {
 	return [][]string{
 		{"apt-get", "update"},
-		{"apt-get", "install", "-y", "--no-install-recommends", "lldb-16=1:16.0.6-15~deb12u1", "gcc", "g++"},
+		{"apt-get", "install", "-y", "--no-install-recommends", "lldb-16=1:16.0.6-15~deb12u1", "gcc=4:12.2.0-3", "g++=4:12.2.0-3"},
 	}
 }
 

@@ -714,3 +714,32 @@ func TestNativeStopOnEntry(t *testing.T) {
 		t.Errorf("output %q", c.Output())
 	}
 }
+
+func TestNativeFindAndInstall(t *testing.T) {
+	for _, a := range []interface {
+		Adapter
+		Installer
+	}{NewC(), NewCPP(), NewRust(), NewRuby(), NewCOBOL()} {
+		cmds := a.InstallCommands()
+		if len(cmds) == 0 {
+			t.Errorf("%s: no install commands", a.Language())
+		}
+		for _, c := range cmds {
+			if c[0] == "apt-get" && c[1] == "install" {
+				for _, p := range c[2:] {
+					if !strings.HasPrefix(p, "-") && !strings.Contains(p, "=") {
+						t.Errorf("%s: package %s not pinned", a.Language(), p)
+					}
+				}
+			}
+		}
+	}
+	info := NewC().Find(context.Background())
+	if !info.Found {
+		t.Skipf("no lldb adapter: %s", info.Note)
+	}
+	if info.Path == "" || info.Version == "" || !info.Launch || !info.AttachPID || info.AttachPort {
+		t.Errorf("info %+v", info)
+	}
+	t.Logf("c adapter: %s %s at %s", info.Adapter, info.Version, info.Path)
+}

@@ -12,8 +12,8 @@ pkgs=(
   "libruby3.1=3.1.7+really3.1.2-0+deb12u1"
   "ruby=1:3.1"
   "gnucobol3=3.1.2-5+b1"
-  "gcc"
-  "g++"
+  "gcc=4:12.2.0-3"
+  "g++=4:12.2.0-3"
 )
 
 missing=()
