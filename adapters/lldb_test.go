@@ -743,3 +743,35 @@ func TestNativeFindAndInstall(t *testing.T) {
 	}
 	t.Logf("c adapter: %s %s at %s", info.Adapter, info.Version, info.Path)
 }
+
+func TestNativeBuildRust(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("cargo not installed")
+	}
+	dir := t.TempDir()
+	rs := filepath.Join(dir, "one.rs")
+	if err := os.WriteFile(rs, []byte("fn main() { println!(\"one file\"); }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	bin, srcDir, err := BuildNative(ctx, "rust", rs, "")
+	if err != nil || srcDir != dir {
+		t.Fatalf("build %s: %v (dir %s)", rs, err, srcDir)
+	}
+	if out, err := exec.Command(bin).Output(); err != nil || string(out) != "one file\n" {
+		t.Errorf("built program printed %q, %v", out, err)
+	}
+	// A Cargo project that does not compile: the error carries rustc's message.
+	proj := filepath.Join(dir, "bad")
+	if err := os.MkdirAll(filepath.Join(proj, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.WriteFile(filepath.Join(proj, "Cargo.toml"), []byte("[package]\nname = \"bad\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(proj, "src", "main.rs"), []byte("fn main() { let x: i32 = \"no\"; }\n"), 0o644)
+	_, _, err = BuildNative(ctx, "rust", proj, "")
+	var be *NativeBuildError
+	if !errors.As(err, &be) || !strings.Contains(err.Error(), "mismatched types") {
+		t.Errorf("cargo error %v lacks rustc's message", err)
+	}
+}
