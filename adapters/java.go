@@ -116,6 +116,9 @@ func (Java) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
 		}
 		args["program"] = abs
 	case prog != "" && mainClass == "":
+		if _, err := os.Stat(prog); err != nil && strings.ContainsAny(prog, `/\`) && isJavaIdentifier(filepath.Base(prog)) {
+			prog = filepath.Base(prog) // a class name the caller made absolute
+		}
 		if strings.ContainsAny(prog, `/\`) {
 			return nil, fmt.Errorf("scriptPath %q: give a .java file, a .jar, or a main class name (with adapterConfig.classpath)", prog)
 		}
@@ -131,6 +134,19 @@ func (Java) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
 		args["classpath"] = absPath(cp)
 	}
 	return merge(args, t.Extra), nil
+}
+
+// isJavaIdentifier reports whether s can be a Java class name.
+func isJavaIdentifier(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // AttachArgs implements Adapter. By pid, the JDWP address is read from the

@@ -64,7 +64,13 @@ func TestJavaLaunchArgs(t *testing.T) {
 	if err != nil || a["mainClass"] != "Main" {
 		t.Errorf("adapterConfig main class %v, %v", a, err)
 	}
-	for _, bad := range []Target{{Mode: Launch}, {Mode: Launch, Program: "/no/such/File.java"}, {Mode: Launch, Program: "dir/Main"}} {
+	// The session manager makes relative programs absolute; a bare class
+	// name comes back as /cwd/Name.
+	a, err = Java{}.LaunchArgs(ctx, Target{Mode: Launch, Program: "/no/such/dir/Loop", Extra: map[string]any{"classpath": "/x"}})
+	if err != nil || a["mainClass"] != "Loop" {
+		t.Errorf("absolute class name: %v, %v", a, err)
+	}
+	for _, bad := range []Target{{Mode: Launch}, {Mode: Launch, Program: "/no/such/File.java"}, {Mode: Launch, Program: "dir/Main.class"}} {
 		if _, err := (Java{}).LaunchArgs(ctx, bad); err == nil {
 			t.Errorf("LaunchArgs(%+v) succeeded", bad)
 		}

@@ -2,6 +2,7 @@ package javadap
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os/exec"
 	"regexp"
@@ -131,6 +132,13 @@ func TestAttachByPortAndByPid(t *testing.T) {
 	s = c2.stopped()
 	if s.reason != "pause" {
 		t.Fatalf("pause after attach by pid: %+v", s)
+	}
+	if p := c2.lastEvent("process"); p == nil || int(p["systemProcessId"].(float64)) != d.p.Pid() {
+		t.Errorf("process event %v", p)
+	}
+	st := c2.req("stackTrace", map[string]any{"threadId": s.thread})
+	if !strings.Contains(fmt.Sprint(st["stackFrames"]), "Spin.main") {
+		t.Errorf("the paused thread is not main: %v", st["stackFrames"])
 	}
 	c2.req("disconnect", map[string]any{"terminateDebuggee": true})
 	select {

@@ -245,6 +245,11 @@ func (s *Server) launch(ctx context.Context, req *dap.Message) (any, error) {
 	}
 	go s.watchExit(proc)
 	s.conn.Respond(req, nil)
+	name := jc.mainClass
+	if name == "" {
+		name = cfg.Program
+	}
+	s.conn.Event("process", map[string]any{"name": name, "systemProcessId": proc.Pid(), "isLocalProcess": true, "startMethod": "launch"})
 	s.conn.Event("initialized", nil)
 	return nil, errAnswered
 }
@@ -277,6 +282,9 @@ func (s *Server) attach(ctx context.Context, req *dap.Message) (any, error) {
 	s.start(vm, roots)
 	go s.watchExit(nil)
 	s.conn.Respond(req, nil)
+	if cfg.ProcessID > 0 {
+		s.conn.Event("process", map[string]any{"name": addr, "systemProcessId": cfg.ProcessID, "isLocalProcess": true, "startMethod": "attach"})
+	}
 	s.conn.Event("initialized", nil)
 	return nil, errAnswered
 }
@@ -443,7 +451,11 @@ func (s *Server) main() uint64 {
 // anyThread returns the main thread, or the first thread named "main", or
 // any thread.
 func (s *Server) anyThread(ctx context.Context) uint64 {
-	if t := s.main(); t != 0 {
+	alive := func(t uint64) bool {
+		st, _, err := s.vm.ThreadStatus(ctx, t)
+		return err == nil && st != 0 // 0: zombie
+	}
+	if t := s.main(); t != 0 && alive(t) {
 		return t
 	}
 	ts, err := s.vm.AllThreads(ctx)
@@ -451,7 +463,7 @@ func (s *Server) anyThread(ctx context.Context) uint64 {
 		return 0
 	}
 	for _, t := range ts {
-		if n, _ := s.vm.ThreadName(ctx, t); n == "main" {
+		if n, _ := s.vm.ThreadName(ctx, t); n == "main" && alive(t) {
 			return t
 		}
 	}

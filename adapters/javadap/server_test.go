@@ -23,6 +23,14 @@ type client struct {
 
 	mu     sync.Mutex
 	output strings.Builder
+	last   map[string]map[string]any // last body of each event
+}
+
+// lastEvent returns the body of the last event named name, nil if none.
+func (c *client) lastEvent(name string) map[string]any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last[name]
 }
 
 func newClient(t *testing.T) *client {
@@ -35,8 +43,13 @@ func newClient(t *testing.T) *client {
 		defer close(served)
 		_ = dap.Serve(ctx, srvEnd, srv, nil)
 	}()
-	c := &client{t: t, events: make(chan *dap.Message, 10000)}
+	c := &client{t: t, events: make(chan *dap.Message, 10000), last: map[string]map[string]any{}}
 	c.c = dap.NewConn(cli, dap.Options{Timeout: 30 * time.Second, OnEvent: func(m *dap.Message) {
+		var body map[string]any
+		_ = m.DecodeBody(&body)
+		c.mu.Lock()
+		c.last[m.Event] = body
+		c.mu.Unlock()
 		if m.Event == "output" {
 			var b struct{ Output string }
 			_ = m.DecodeBody(&b)
@@ -247,6 +260,9 @@ func TestLoopBreakpointStepAndSetVariable(t *testing.T) {
 	s := c.stopped()
 	if s.reason != "breakpoint" || s.line != loop || s.name != "Loop.main" || s.path != filepath.Join(fixtureDir(t), "Loop.java") {
 		t.Fatalf("first stop %+v", s)
+	}
+	if p := c.lastEvent("process"); p == nil || p["systemProcessId"].(float64) <= 0 || p["startMethod"] != "launch" {
+		t.Errorf("process event %v", p)
 	}
 	if hit := s.rawEvent["hitBreakpointIds"]; hit == nil {
 		t.Errorf("no hitBreakpointIds in %v", s.rawEvent)

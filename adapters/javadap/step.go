@@ -131,9 +131,11 @@ func (s *Server) pause(ctx context.Context, req *dap.Message) error {
 		return err
 	}
 	s.suspends++
-	t := s.jdwpThread(a.ThreadID)
+	// All threads stop; report the main thread when there is one, since
+	// the thread a client names first is often a JDK daemon.
+	t := s.anyThread(ctx)
 	if t == 0 {
-		t = s.anyThread(ctx)
+		t = s.jdwpThread(a.ThreadID)
 	}
 	s.clearStep(ctx)
 	s.conn.Respond(req, nil)
