@@ -25,7 +25,15 @@ const (
 // DebugInput is the input of debug_run_configuration.
 type DebugInput struct {
 	ConfigurationInput
-	StopOnEntry bool `json:"stopOnEntry,omitempty" jsonschema:"stop at the program's first line"`
+	StopOnEntry bool              `json:"stopOnEntry,omitempty" jsonschema:"stop at the program's first line"`
+	Breakpoints []BreakpointInput `json:"breakpoints,omitempty" jsonschema:"line breakpoints set before the program starts"`
+}
+
+// BreakpointInput is a line breakpoint of debug_run_configuration.
+type BreakpointInput struct {
+	File      string `json:"file" jsonschema:"source file, absolute or relative to the project"`
+	Line      int    `json:"line" jsonschema:"1-based line"`
+	Condition string `json:"condition,omitempty"`
 }
 
 // DebugResult is the answer of debug_run_configuration.
@@ -244,6 +252,16 @@ func (x *IDE) debugConfiguration(ctx context.Context, in DebugInput) (DebugResul
 		return DebugResult{}, err
 	}
 	res.SessionID, res.Language, res.Start = s.ID(), s.Language(), startRes
+	for _, bp := range in.Breakpoints {
+		file := bp.File
+		if file != "" && !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		if _, err := s.SetBreakpoint(ctx, sessions.BreakpointSpec{File: file, Line: bp.Line, Condition: bp.Condition}); err != nil {
+			x.closeSession(s.ID())
+			return DebugResult{}, err
+		}
+	}
 	if plan.start != nil {
 		startRes, err = x.m.Start(ctx, s.ID(), *plan.start)
 		if err != nil {

@@ -1,11 +1,13 @@
 package ide
 
 import (
+	"context"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
@@ -27,6 +29,13 @@ func TestDebugRunConfigurationPython(t *testing.T) {
 	c.ok(t, "debug_run_configuration", map[string]any{"configurationName": "Python: worker"}, &res)
 	if res.Mode != DebugSession || res.Language != "python" || res.SessionID == "" || res.Start == nil {
 		t.Fatalf("result = %+v", res)
+	}
+	// With a breakpoint in the loop, the session starts paused there.
+	var res2 DebugResult
+	c.ok(t, "debug_run_configuration", map[string]any{"configurationName": "Python: worker",
+		"breakpoints": []map[string]any{{"file": "worker.py", "line": 4}}}, &res2)
+	if st := res2.Start; st == nil || st.State != sessions.StatePaused || st.LastStop == nil || st.LastStop.Location == nil || st.LastStop.Location.Line != 4 {
+		t.Errorf("start with a breakpoint = %+v", res2.Start)
 	}
 	s, err := c.m.Get(res.SessionID)
 	if err != nil {
@@ -117,4 +126,35 @@ func TestGoPackageDir(t *testing.T) {
 	if got := goPackageDir(dir, filepath.Join(dir, "x"), "other.org/y"); got != filepath.Join(dir, "x") {
 		t.Errorf("foreign package: %s", got)
 	}
+}
+
+func TestDebugRunConfigurationJavaAdapter(t *testing.T) {
+	need(t, "javac", "java")
+	dir := copyFixture(t, "intellij-app")
+	out, err := exec.Command("javac", "-g", "-d", filepath.Join(dir, "app", "target", "classes"),
+		filepath.Join(dir, "app", "src", "main", "java", "com", "example", "Main.java")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	reg := adapters.NewRegistry()
+	reg.Register(adapters.Java{})
+	c := newToolClient(t, dir, Options{}, reg)
+	var res DebugResult
+	c.ok(t, "debug_run_configuration", map[string]any{"configurationName": "Main",
+		"breakpoints": []map[string]any{{"file": "app/src/main/java/com/example/Main.java", "line": 5}}}, &res)
+	if res.Mode != DebugSession || res.Language != "java" || res.SessionID == "" || res.NextAction != sessions.NextInspectStop {
+		t.Fatalf("result = %+v", res)
+	}
+	st := res.Start
+	if st == nil || st.State != sessions.StatePaused || st.LastStop == nil || st.LastStop.Location == nil || st.LastStop.Location.Line != 5 {
+		t.Fatalf("start = %+v", st)
+	}
+	s, err := c.m.Get(res.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Continue(context.Background(), 0, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "debuggee output", func() bool { return strings.Contains(s.Output().Text(""), "args=one,two words,three") })
 }
