@@ -102,7 +102,6 @@ func (s *Server) setBreakpoints(ctx context.Context, req *dap.Message) (any, err
 	if s.vm == nil {
 		return nil, fmt.Errorf("setBreakpoints before launch or attach")
 	}
-	s.sources.addKnown(path)
 	s.bpMu.Lock()
 	defer s.bpMu.Unlock()
 	old := s.bps.byFile[path]
@@ -121,6 +120,7 @@ func (s *Server) setBreakpoints(ctx context.Context, req *dap.Message) (any, err
 		}
 		s.bps.pkgs[path] = pkg
 	}
+	s.sources.addKnown(path, pkg)
 	var list []*breakpoint
 	var out []map[string]any
 	for _, sb := range a.Breakpoints {

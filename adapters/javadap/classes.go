@@ -276,9 +276,26 @@ func (m *sourceMapper) addRoot(r string) {
 	m.roots = append(m.roots, r)
 }
 
-func (m *sourceMapper) addKnown(path string) {
+// addKnown records a source file the client named, and the source root it
+// implies from its package (pkg as a directory, "?" when unknown): other
+// files of the same tree then map too.
+func (m *sourceMapper) addKnown(path, pkg string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	dir := filepath.Dir(path)
+	if pkg != "?" {
+		root := dir
+		if pkg != "" {
+			root = strings.TrimSuffix(filepath.ToSlash(dir), "/"+pkg)
+			if root == filepath.ToSlash(dir) {
+				root = ""
+			}
+		}
+		if root != "" && !contains(m.roots, filepath.FromSlash(root)) {
+			m.roots = append(m.roots, filepath.FromSlash(root))
+			m.cache = map[string]string{}
+		}
+	}
 	base := filepath.Base(path)
 	for _, p := range m.known[base] {
 		if p == path {
@@ -286,6 +303,7 @@ func (m *sourceMapper) addKnown(path string) {
 		}
 	}
 	m.known[base] = append(m.known[base], path)
+	m.cache = map[string]string{} // forget misses
 }
 
 // resolve returns the absolute path of file in package dir pkg, "" if not found.
@@ -317,4 +335,13 @@ func (m *sourceMapper) resolve(pkg, file string) string {
 	}
 	m.cache[key] = found
 	return found
+}
+
+func contains(xs []string, x string) bool {
+	for _, s := range xs {
+		if s == x {
+			return true
+		}
+	}
+	return false
 }

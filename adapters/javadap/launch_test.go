@@ -97,3 +97,39 @@ func TestMainClassOfSource(t *testing.T) {
 		t.Errorf("mainClassOfSource = %q", got)
 	}
 }
+
+func TestLaunchPackagedClasses(t *testing.T) {
+	needJDK(t)
+	dir := filepath.Join(fixtureDir(t), "demo", "app")
+	out := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if b, err := exec.CommandContext(ctx, "javac", "-g", "-d", out, filepath.Join(dir, "Main.java"), filepath.Join(dir, "Helper.java")).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, b)
+	}
+	c := newClient(t)
+	helper := fixtureLine(t, "demo/app/Helper.java", "helper")
+	c.launch(map[string]any{"mainClass": "demo.app.Main", "classpath": out, "args": []string{"pkg"}, "stopOnEntry": true}, func() {
+		c.setBreakpoints("demo/app/Helper.java", bp(helper))
+	})
+	s := c.stopped()
+	if s.reason != "entry" || s.name != "Main.main" || s.path != filepath.Join(dir, "Main.java") {
+		t.Fatalf("entry %+v", s)
+	}
+	c.cont(s.thread)
+	s = c.stopped()
+	if s.line != helper || s.name != "Helper.greet" || s.path != filepath.Join(dir, "Helper.java") {
+		t.Fatalf("helper stop %+v", s)
+	}
+	if got := c.eval(s.frame, "name"); got != `"pkg"` {
+		t.Errorf("name = %s", got)
+	}
+	c.req("stepOut", map[string]any{"threadId": s.thread})
+	s = c.stopped()
+	if s.name != "Main.main" || s.line != fixtureLine(t, "demo/app/Main.java", "pkgmain") {
+		t.Fatalf("after stepOut %+v", s)
+	}
+	c.cont(s.thread)
+	c.waitOutput("hello, pkg")
+	c.exited()
+}
