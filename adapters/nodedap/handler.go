@@ -53,6 +53,8 @@ type Handler struct {
 	refs     map[int]*varRef
 
 	exceptionFilter string
+	workers         map[string]workerThread // by CDP session id
+	nextThread      int
 	closed          chan struct{}
 	finished        chan struct{} // closed once the debuggee is gone and reported
 }
@@ -67,6 +69,7 @@ func NewHandler() *Handler {
 		closed:   make(chan struct{}),
 		finished: make(chan struct{}),
 		capture:  "std",
+		workers:  map[string]workerThread{},
 	}
 }
 
@@ -104,7 +107,7 @@ func (h *Handler) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 	case "configurationDone":
 		err = h.configurationDone(rctx)
 	case "threads":
-		body = map[string]any{"threads": []map[string]any{{"id": threadID, "name": "main"}}}
+		body = h.threads()
 	case "stackTrace":
 		body, err = h.stackTrace(req)
 	case "scopes":
@@ -203,6 +206,8 @@ func (h *Handler) connect(ctx context.Context, wsURL string, skip []string) erro
 			return err
 		}
 	}
+	// Workers show up as threads (node 12+; older nodes answer an error).
+	_ = c.Call(ctx, "NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": false}, nil)
 	if h.sourceMaps {
 		// Pause before any script with a source map runs, so breakpoints
 		// in its sources are set first.
@@ -514,6 +519,8 @@ func (h *Handler) onEvent(m *Message) {
 		if json.Unmarshal(m.Params, &ev) == nil {
 			h.onException(&ev.ExceptionDetails)
 		}
+	case "NodeWorker.attachedToWorker", "NodeWorker.detachedFromWorker":
+		h.onWorker(m)
 	case "Runtime.consoleAPICalled":
 		h.mu.Lock()
 		capture := h.capture

@@ -336,3 +336,39 @@ func TestBreakpointInModuleLoadedLater(t *testing.T) {
 	want(t, "path", f.Source.Path, lib)
 	want(t, "w", c.locals()["w"].Value, "3")
 }
+
+func TestWorkerThreads(t *testing.T) {
+	c := newClient(t)
+	script := fixture(t, "worker.js")
+	c.launch(map[string]any{"program": script})
+	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:message")})
+	c.req("configurationDone", nil)
+	started := body[struct {
+		Reason   string
+		ThreadID int
+	}](t, c.event("thread"))
+	want(t, "thread event", started.Reason, "started")
+	c.stopped()
+	want(t, "m", c.locals()["m"].Value, "42")
+	threads := body[struct {
+		Threads []struct {
+			ID   int
+			Name string
+		}
+	}](t, c.req("threads", nil)).Threads
+	if len(threads) != 2 || threads[1].ID != started.ThreadID || !strings.HasPrefix(threads[1].Name, "worker ") {
+		t.Fatalf("threads %+v", threads)
+	}
+	if _, err := c.try("stackTrace", map[string]any{"threadId": started.ThreadID}); err == nil || !strings.Contains(err.Error(), "worker") {
+		t.Fatalf("worker stackTrace: %v", err)
+	}
+	c.req("continue", map[string]any{"threadId": 1})
+	exited := body[struct {
+		Reason   string
+		ThreadID int
+	}](t, c.event("thread"))
+	want(t, "thread exit", exited.Reason, "exited")
+	want(t, "thread id", exited.ThreadID, started.ThreadID)
+	c.event("terminated")
+	c.waitOutput("worker done")
+}

@@ -152,6 +152,9 @@ func (h *Handler) stackTrace(req *dap.Message) (any, error) {
 	if err := dap.DecodeArgs(req, &a); err != nil {
 		return nil, err
 	}
+	if err := h.checkThread(a.ThreadID); err != nil {
+		return nil, err
+	}
 	h.mu.Lock()
 	p := h.pause
 	h.mu.Unlock()
