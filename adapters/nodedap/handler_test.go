@@ -148,6 +148,14 @@ func TestClassVariables(t *testing.T) {
 	want(t, "history", fields["history"].Value, "[100]")
 	hist := c.vars(fields["history"].VariablesReference)
 	want(t, "history[0]", hist["0"].Value, "100")
+	named := body[struct{ Variables []variable }](t, c.req("variables", map[string]any{"variablesReference": fields["history"].VariablesReference, "filter": "named"})).Variables
+	if len(named) != 1 || named[0].Name != "length" {
+		t.Fatalf("named children of history: %+v", named)
+	}
+	indexed := body[struct{ Variables []variable }](t, c.req("variables", map[string]any{"variablesReference": fields["history"].VariablesReference, "filter": "indexed", "start": 0, "count": 1})).Variables
+	if len(indexed) != 1 || indexed[0].Name != "0" {
+		t.Fatalf("indexed children of history: %+v", indexed)
+	}
 
 	tags := c.vars(fields["tags"].VariablesReference)
 	want(t, "tags.tier", tags["tier"].Value, `"gold"`)

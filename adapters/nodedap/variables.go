@@ -79,9 +79,23 @@ func arrayLength(desc string) int {
 }
 
 type variablesArgs struct {
-	VariablesReference int `json:"variablesReference"`
-	Start              int `json:"start"`
-	Count              int `json:"count"`
+	VariablesReference int    `json:"variablesReference"`
+	Filter             string `json:"filter"` // "indexed", "named" or ""
+	Start              int    `json:"start"`
+	Count              int    `json:"count"`
+}
+
+// isIndex reports whether a property name is an array index.
+func isIndex(name string) bool {
+	if name == "" || len(name) > 10 {
+		return false
+	}
+	for _, c := range name {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // maxChildren bounds how many children one variables request lists.
@@ -111,6 +125,16 @@ func (h *Handler) variables(ctx context.Context, req *dap.Message) (any, error) 
 	}
 	if err != nil {
 		return nil, err
+	}
+	if a.Filter == "indexed" || a.Filter == "named" {
+		kept := vars[:0]
+		for _, v := range vars {
+			name, _ := v["name"].(string)
+			if isIndex(name) == (a.Filter == "indexed") {
+				kept = append(kept, v)
+			}
+		}
+		vars = kept
 	}
 	if a.Start > 0 {
 		if a.Start >= len(vars) {
