@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -190,4 +191,21 @@ func TestJavaEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitEvent("terminated")
+}
+
+func TestJavaStartWithoutJDK(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("JAVA_HOME", "")
+	t.Setenv("HOME", t.TempDir())
+	_, err := Java{}.Start(context.Background(), Target{Mode: Launch, Program: "Main.java"})
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || !strings.Contains(err.Error(), "dbg adapters install java") {
+		t.Errorf("Start without a JDK: %v", err)
+	}
+	// Attach by port needs no JDK on this machine.
+	ep, err := Java{}.Start(context.Background(), Target{Mode: Attach, Port: 5005})
+	if err != nil {
+		t.Fatalf("attach Start without a JDK: %v", err)
+	}
+	ep.Close(context.Background())
 }

@@ -1,6 +1,7 @@
 package javadap
 
 import (
+	"syscall"
 	"testing"
 )
 
@@ -106,4 +107,27 @@ func TestPauseAndStopOnEntry(t *testing.T) {
 	c.cont(s.thread)
 	c.req("disconnect", map[string]any{})
 	c.exited()
+}
+
+func TestJVMKilledWhileStopped(t *testing.T) {
+	cp := compileFixtures(t)
+	c := newClient(t)
+	loop := fixtureLine(t, "Loop.java", "loop")
+	c.launch(map[string]any{"mainClass": "Loop", "classpath": cp}, func() {
+		c.setBreakpoints("Loop.java", bp(loop))
+	})
+	s := c.stopped()
+	pid := int(c.lastEvent("process")["systemProcessId"].(float64))
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if code := c.exited(); code == 0 {
+		t.Errorf("exit code 0 after SIGKILL")
+	}
+	if _, err := c.try("evaluate", map[string]any{"expression": "sum", "frameId": s.frame}); err == nil {
+		t.Error("evaluate on a dead JVM succeeded")
+	}
+	if th := c.req("threads", nil); len(th["threads"].([]any)) != 0 {
+		t.Errorf("threads of a dead JVM: %v", th)
+	}
 }
