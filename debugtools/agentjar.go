@@ -192,8 +192,21 @@ func buildAgentJar(ctx context.Context, javac, dir, jar string, files []string) 
 		paths = append(paths, p)
 	}
 	args := append([]string{"-nowarn", "-encoding", "UTF-8", "-g", "-d", classes}, javacExports...)
-	cmd := exec.CommandContext(ctx, javac, append(args, paths...)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := exec.CommandContext(ctx, javac, append(args, paths...)...).CombinedOutput()
+	if err != nil && strings.Contains(string(out), "jdk.internal.org.objectweb.asm") {
+		// A JDK without its internal ASM: build without the JDBC class
+		// transformer; the agent then falls back to wrapping drivers.
+		var rest []string
+		for _, p := range paths {
+			if filepath.Base(p) != "SqlTransformer.java" {
+				rest = append(rest, p)
+			}
+		}
+		_ = os.RemoveAll(classes)
+		args = []string{"-nowarn", "-encoding", "UTF-8", "-g", "-d", classes}
+		out, err = exec.CommandContext(ctx, javac, append(args, rest...)...).CombinedOutput()
+	}
+	if err != nil {
 		return fmt.Errorf("compile the agent with %s: %w\n%s", javac, err, truncate(string(out), 4000))
 	}
 	tmpJar := filepath.Join(work, "agent.jar")

@@ -73,7 +73,10 @@ type Service struct {
 	}
 	ctx    context.Context
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// extraAgentArgs are appended to the built-in agent's arguments
+	// (tests: sqlMode=wrap).
+	extraAgentArgs string
+	wg             sync.WaitGroup
 }
 
 // NewService returns a Service.
@@ -230,6 +233,9 @@ func (s *Service) Attach(ctx context.Context, pid int, attachName string, wait t
 		name := fmt.Sprintf("dbg-agent-%d-%s.json", pid, NewIdentity()[:8])
 		portFileHost = filepath.Join(pathsFor(pid).tmp, name)
 		args = fmt.Sprintf("port=0,httpPort=0,host=127.0.0.1,applicationName=%s,portFile=/tmp/%s", safeName, name)
+		if s.extraAgentArgs != "" {
+			args += "," + s.extraAgentArgs
+		}
 	}
 	lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	err = LoadAgent(lctx, j, inTarget, args, AttachOptions{})

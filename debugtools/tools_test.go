@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -322,4 +323,40 @@ func TestLogsOfOwnedProcess(t *testing.T) {
 		t.Fatalf("filtered: %+v", logs)
 	}
 	wantJVMCode(t, callJVM[LogsOut](c, "read_target_application_logs", map[string]any{"pid": "999999"}), sessions.CodeLogsUnavailable)
+}
+
+func TestSQLDriverWrapFallback(t *testing.T) {
+	c := newJVMClient(t)
+	c.svc.extraAgentArgs = "sqlMode=wrap"
+	f := startFixture(t)
+	att := mustJVMOK(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": f.pid, "waitForConnectionMillis": 60000}))
+	if att.ConnectionID == nil {
+		t.Fatalf("attach: %+v", att)
+	}
+	out := mustJVMOK(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"className": "com.example.shop.ReportService",
+		"methodName": "countByStatus", "argsJson": `{"status":{"type":"enum","content":"NEW"}}`}))
+	if str(out.Result) != "1" {
+		t.Fatalf("count: %+v %s", out, str(out.Throwable))
+	}
+	// The connection opened at start-up is not wrapped: its statements are not seen.
+	mustJVMOK(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"className": "com.example.shop.OrderService",
+		"methodName": "findOrder", "argsJson": `{"id":{"type":"simple","content":"1"}}`}))
+	sqlOut := mustJVMOK(t, callJVM[SQLOut](c, "get_last_sql_statements", nil))
+	if sqlOut.Mode != "driver-wrap" || sqlOut.Note == nil || !strings.Contains(*sqlOut.Note, "only connections opened from now on") {
+		t.Fatalf("mode/note: %+v", sqlOut)
+	}
+	if sqlOut.Count != 1 || sqlOut.Statements[0].SQL != "SELECT COUNT(*) FROM orders WHERE status = ?" || strings.Join(sqlOut.Statements[0].Parameters, ",") != "NEW" {
+		t.Fatalf("statements: %+v", sqlOut.Statements)
+	}
+}
+
+func TestAttachRefusesNonJVM(t *testing.T) {
+	// The test binary is a Go program: SIGQUIT would kill it, so passing
+	// this test proves no signal was sent.
+	c := newJVMClient(t)
+	e := wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": strconv.Itoa(os.Getpid())}), sessions.CodeAttachFailed)
+	if !strings.Contains(e.Message, "not a JVM") {
+		t.Fatalf("message: %+v", e)
+	}
+	wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": "abc"}), sessions.CodeInvalidArgument)
 }

@@ -38,7 +38,7 @@ public final class Agent {
             name = defaultName();
         }
         this.applicationName = name;
-        this.sql = new SqlCapture(inst);
+        this.sql = new SqlCapture(inst, "wrap".equals(args.get("sqlMode")));
         this.invoker = new Invoker(this);
     }
 

@@ -24,11 +24,16 @@ final class SqlCapture {
     private long bytes;
     private long dropped;
     private volatile boolean available;
+    private volatile String mode = "none";
     private volatile String reason = "not installed";
     private final List<String> instrumented = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private final boolean forceWrap;
 
-    SqlCapture(Instrumentation inst) {
+    /** forceWrap skips instrumentation and uses the DriverManager fallback (agent argument sqlMode=wrap). */
+    SqlCapture(Instrumentation inst, boolean forceWrap) {
         this.inst = inst;
+        this.forceWrap = forceWrap;
     }
 
     private final java.util.concurrent.CountDownLatch installed = new java.util.concurrent.CountDownLatch(1);
@@ -61,18 +66,34 @@ final class SqlCapture {
 
     void install() {
         SqlHooks.install(this);
-        if (!inst.isRetransformClassesSupported()) {
-            reason = "the JVM does not support class retransformation";
-            return;
-        }
         try {
+            if (forceWrap) {
+                throw new IllegalStateException("instrumentation disabled by sqlMode=wrap");
+            }
+            if (!inst.isRetransformClassesSupported()) {
+                throw new IllegalStateException("the JVM does not support class retransformation");
+            }
             // Loaded only now: it links against the JDK's internal ASM,
             // which SqlInstrumenter opens to the agent first.
             SqlInstrumenter.install(inst, this);
             available = true;
+            mode = "retransform";
             reason = null;
         } catch (Throwable t) {
-            reason = "JDBC classes cannot be instrumented: " + t;
+            String why = "JDBC classes cannot be instrumented: " + t;
+            try {
+                int n = JdbcWrap.install();
+                if (n > 0) {
+                    available = true;
+                    mode = "driver-wrap";
+                    reason = why + "; only connections opened from now on through DriverManager are captured ("
+                            + n + " driver(s) wrapped)";
+                    return;
+                }
+                reason = why + "; and no JDBC driver is registered with DriverManager to wrap";
+            } catch (Throwable w) {
+                reason = why + "; wrapping the DriverManager drivers failed too: " + w;
+            }
         }
     }
 
@@ -82,18 +103,23 @@ final class SqlCapture {
         }
     }
 
-    void problem(String why) {
-        if (reason == null) {
-            reason = why;
+    synchronized void problem(String why) {
+        if (problems.size() < 20) {
+            problems.add(why);
         }
     }
 
     synchronized Map<String, Object> status() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("available", available);
-        m.put("mode", available ? "retransform" : "none");
-        m.put("reason", available ? (instrumented.isEmpty() ? "no JDBC driver class is loaded yet; statements are captured once one loads" : null) : reason);
+        m.put("mode", mode);
+        String why = reason;
+        if (available && why == null && instrumented.isEmpty()) {
+            why = "no JDBC driver class is loaded yet; statements are captured once one loads";
+        }
+        m.put("reason", why);
         m.put("instrumentedClasses", new ArrayList<>(instrumented));
+        m.put("problems", new ArrayList<>(problems));
         m.put("entries", entries.size());
         m.put("dropped", dropped);
         return m;

@@ -23,12 +23,16 @@ final class SqlInstrumenter {
         Map<String, Set<Module>> exports = new HashMap<>();
         exports.put("jdk.internal.org.objectweb.asm", Set.of(me));
         exports.put("jdk.internal.org.objectweb.asm.commons", Set.of(me));
-        inst.redefineModule(base, Set.of(), exports, Map.of(), Set.of(), Map.of());
-
-        SqlTransformer t = new SqlTransformer(capture);
+        JdbcTargets t;
+        try {
+            inst.redefineModule(base, Set.of(), exports, Map.of(), Set.of(), Map.of());
+            t = (JdbcTargets) Class.forName("dbg.agent.SqlTransformer").getDeclaredConstructor(SqlCapture.class).newInstance(capture);
+        } catch (IllegalArgumentException | ReflectiveOperationException | LinkageError e) {
+            throw new IllegalStateException("this JDK has no usable internal ASM (jdk.internal.org.objectweb.asm): " + e, e);
+        }
         List<Class<?>> targets = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
-            int kind = SqlTransformer.kindOf(c);
+            int kind = kindOf(c);
             if (kind == 0 || c.isInterface() || !inst.isModifiableClass(c) || c.getName().startsWith("dbg.agent.")
                     || java.lang.reflect.Proxy.isProxyClass(c) || c.getName().contains("$$Lambda")) {
                 continue;
@@ -65,7 +69,17 @@ final class SqlInstrumenter {
         }
     }
 
-    static boolean isJdbc(Class<?> c) {
-        return Statement.class.isAssignableFrom(c) || Connection.class.isAssignableFrom(c);
+    static int kindOf(Class<?> c) {
+        int k = 0;
+        if (Statement.class.isAssignableFrom(c)) {
+            k |= JdbcTargets.STATEMENT;
+        }
+        if (java.sql.PreparedStatement.class.isAssignableFrom(c)) {
+            k |= JdbcTargets.PREPARED;
+        }
+        if (Connection.class.isAssignableFrom(c)) {
+            k |= JdbcTargets.CONNECTION;
+        }
+        return k;
     }
 }

@@ -1,11 +1,7 @@
 package dbg.agent;
 
-import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
-import java.sql.CallableStatement;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,10 +20,7 @@ import jdk.internal.org.objectweb.asm.commons.AdviceAdapter;
  * PreparedStatement setters record parameters; Statement execute methods
  * are timed, with their failure.
  */
-final class SqlTransformer implements ClassFileTransformer {
-    static final int STATEMENT = 1;
-    static final int PREPARED = 2;
-    static final int CONNECTION = 4;
+final class SqlTransformer implements JdbcTargets {
     private static final String HOOKS = "dbg/agent/SqlHooks";
     private static final Set<String> EXECUTE = Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate",
             "executeBatch", "executeLargeBatch");
@@ -52,21 +45,8 @@ final class SqlTransformer implements ClassFileTransformer {
         return s;
     }
 
-    static int kindOf(Class<?> c) {
-        int k = 0;
-        if (Statement.class.isAssignableFrom(c)) {
-            k |= STATEMENT;
-        }
-        if (PreparedStatement.class.isAssignableFrom(c) || CallableStatement.class.isAssignableFrom(c)) {
-            k |= PREPARED;
-        }
-        if (Connection.class.isAssignableFrom(c)) {
-            k |= CONNECTION;
-        }
-        return k;
-    }
-
-    void target(String internalName, int kind) {
+    @Override
+    public void target(String internalName, int kind) {
         targets.put(internalName, kind);
     }
 
