@@ -360,3 +360,22 @@ func TestAttachRefusesNonJVM(t *testing.T) {
 	}
 	wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": "abc"}), sessions.CodeInvalidArgument)
 }
+
+func TestMethodAroundWithoutCompiler(t *testing.T) {
+	c := newJVMClient(t)
+	// A runtime without java.compiler, as a jlinked JRE would be.
+	f := startFixture(t, "--limit-modules", "java.base,java.logging,java.sql,java.instrument,jdk.httpserver")
+	att := mustJVMOK(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": f.pid, "waitForConnectionMillis": 60000}))
+	if att.ConnectionID == nil {
+		t.Fatalf("attach: %+v", att)
+	}
+	args := map[string]any{"className": "com.example.shop.OrderService", "methodName": "greet", "argsJson": `{"name":{"type":"simple","content":"x"}}`}
+	if out := mustJVMOK(t, callJVM[InvokeOut](c, "invoke_java_method", args)); str(out.Result) != "Hello, x!" {
+		t.Fatalf("plain invoke: %+v", out)
+	}
+	args["methodAroundContent"] = "public class A { public static void onBefore(Object[] a) {} }"
+	e := wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", args), sessions.CodeInvocationFailed)
+	if !strings.Contains(e.Message, "no javax.tools") || !strings.Contains(e.Message, "need the target to run on a JDK") {
+		t.Fatalf("message: %+v", e)
+	}
+}

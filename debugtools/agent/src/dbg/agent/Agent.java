@@ -28,6 +28,7 @@ public final class Agent {
     final SqlCapture sql;
     final Invoker invoker;
     long startupMillis;
+    String httpProblem;
     TcpServer tcp;
     HttpApi http;
 
@@ -63,11 +64,17 @@ public final class Agent {
                 a = new Agent(inst, args);
                 String host = args.getOrDefault("host", "127.0.0.1");
                 a.tcp = new TcpServer(a, host, intArg(args, "port"));
-                a.http = new HttpApi(a, host, intArg(args, "httpPort"));
+                try {
+                    a.http = new HttpApi(a, host, intArg(args, "httpPort"));
+                } catch (Throwable t) {
+                    a.httpProblem = "no HTTP endpoints: " + t; // e.g. a runtime without jdk.httpserver
+                }
                 a.logs.install(inst);
                 a.sql.installAsync();
                 a.tcp.start();
-                a.http.start();
+                if (a.http != null) {
+                    a.http.start();
+                }
                 instance = a;
             }
             a.startupMillis = (System.nanoTime() - t0) / 1_000_000;
@@ -111,7 +118,10 @@ public final class Agent {
         m.put("pid", ProcessHandle.current().pid());
         if (a != null) {
             m.put("port", a.tcp.port());
-            m.put("httpPort", a.http.port());
+            m.put("httpPort", a.http == null ? 0 : a.http.port());
+            if (a.httpProblem != null) {
+                m.put("httpProblem", a.httpProblem);
+            }
             m.put("applicationName", a.applicationName);
             m.put("host", a.tcp.host());
             m.put("startupMillis", a.startupMillis);

@@ -239,13 +239,9 @@ final class HttpApi {
         m.put("applicationName", agent.applicationName);
         m.put("pid", ProcessHandle.current().pid());
         m.put("javaVersion", System.getProperty("java.version"));
-        boolean compiler;
-        try {
-            compiler = javax.tools.ToolProvider.getSystemJavaCompiler() != null;
-        } catch (Throwable t) {
-            compiler = false;
-        }
-        m.put("compiler", compiler);
+        String compiler = Invoker.compilerProblem();
+        m.put("compiler", compiler == null);
+        m.put("compilerProblem", compiler);
         m.put("logs", agent.logs.status());
         m.put("sql", agent.sql.status());
         m.put("results", agent.results.size());

@@ -106,6 +106,10 @@ final class Invoker {
         MethodAround around = null;
         String aroundSrc = str(dto.get("methodAroundContent"));
         if (aroundSrc != null && !aroundSrc.trim().isEmpty()) {
+            String problem = compilerProblem();
+            if (problem != null) {
+                throw new IllegalStateException(problem + "; Method Around scripts need the target to run on a JDK");
+            }
             around = MethodAround.load(aroundSrc, str(dto.get("methodAroundContentIdentity")), cl);
         }
         Map<?, ?> trace = dto.get("traceMethodDTO") instanceof Map ? (Map<?, ?>) dto.get("traceMethodDTO") : null;
@@ -187,6 +191,19 @@ final class Invoker {
             res.put("resultClassType", ObjectViews.isSimple(result.getClass()) ? "SIMPLE" : "OBJECT");
             res.put("printResult", safeToString(result));
             res.put("offsetPath", agent.results.put(result));
+        }
+    }
+
+    /** Why javax.tools cannot compile in this JVM, or null when it can. */
+    static String compilerProblem() {
+        try {
+            Class<?> tp = Class.forName("javax.tools.ToolProvider", true, ClassLoader.getSystemClassLoader());
+            if (tp.getMethod("getSystemJavaCompiler").invoke(null) == null) {
+                return "the target JVM has no Java compiler (it runs on a JRE)";
+            }
+            return null;
+        } catch (Throwable t) {
+            return "the target JVM has no javax.tools (the java.compiler module is not present)";
         }
     }
 
