@@ -16,5 +16,16 @@
 //
 //	err := javadap.Serve(ctx, stdio, nil) // serve one DAP client
 //
-// or, in-process, adapters.InProcess(javadap.NewHandler(), log, nil).
+// or, in-process, srv := javadap.NewServer() and
+// adapters.InProcess(srv, log, srv.Close). The launch and attach arguments
+// are [LaunchConfig] and [AttachConfig].
+//
+// # Behaviour
+//
+// Line breakpoints bind through class-prepare events filtered by source
+// file name, so breakpoints in inner, anonymous and lambda-bearing classes
+// bind when those classes load; until then they are unverified with a
+// reason. Steps exclude JDK classes when justMyCode is on (the default)
+// and step through synthetic methods. Collections and maps are shown by
+// content (toArray, entrySet), boxed primitives by value, arrays in pages.
 package javadap

@@ -16,6 +16,12 @@ import (
 //	unary   = ("-"|"!") unary | postfix
 //	postfix = primary { "." name [ "(" args ")" ] | "[" expr "]" }
 //	primary = literal | name [ "(" args ")" ] | "(" expr ")"
+//
+// Names resolve to locals, then this, fields of this, static fields of the
+// frame's class, and loaded classes (simple names also in java.lang and
+// java.util). Method calls run on the stopped thread through JDWP
+// InvokeMethod. Boxed values unbox for arithmetic; "+" with a string
+// concatenates; unlike Java, "==" between two strings compares contents.
 
 type expr interface{ String() string }
 

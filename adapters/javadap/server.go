@@ -54,7 +54,6 @@ type Server struct {
 	stopQ      *queue[*EventSet]
 	vmStarted  chan struct{} // closed by the pump on VM_START
 	termOnce   sync.Once
-	exitCode   int
 
 	bpMu sync.Mutex
 	bps  *breakpoints

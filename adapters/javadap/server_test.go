@@ -2,9 +2,6 @@ package javadap
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"net"
 	"path/filepath"
 	"strings"
@@ -318,7 +315,3 @@ func TestLoopBreakpointStepAndSetVariable(t *testing.T) {
 		t.Errorf("stderr missing from output: %q", c.Output())
 	}
 }
-
-var _ = json.Marshal
-var _ = errors.New
-var _ = fmt.Sprint
