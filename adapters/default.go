@@ -7,16 +7,14 @@ func Default() *Registry {
 	r.Register(Mock{})
 	r.Register(Go{}, "golang", "dlv", "delve")
 	r.Register(Python{}, "py", "python3", "debugpy")
-	for _, e := range extraAdapters() {
-		r.Register(e.adapter, e.aliases...)
-	}
+	r.Register(Java{}, "jvm", "kotlin-jvm")
+	r.Register(Node{}, "typescript", "js", "ts", "node", "nodejs")
+	r.Register(NewC(), "gcc", "clang")
+	r.Register(NewCPP(), "c++", "cxx")
+	r.Register(NewRust(), "rs")
+	r.Register(NewRuby(), "rb", "rdbg")
+	r.Register(NewCOBOL(), "cob", "gnucobol")
+	r.Register(NewDotnet(), "csharp", "cs", "fsharp", ".net", "netcoredbg")
+	r.Register(NewDart(), "flutter")
 	return r
 }
-
-type registration struct {
-	adapter Adapter
-	aliases []string
-}
-
-// extraAdapters lists the adapters of the other languages.
-func extraAdapters() []registration { return nil }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
@@ -661,14 +662,22 @@ func dropSpecial(vs []Variable) []Variable {
 	return out
 }
 
-// Languages reports every registered adapter.
+// Languages reports every registered adapter. Adapters are probed in
+// parallel: each probe may run a version command.
 func (m *Manager) Languages(ctx context.Context) []adapters.Info {
-	var out []adapters.Info
-	for _, l := range m.cfg.Adapters.Languages() {
-		a, _ := m.cfg.Adapters.Lookup(l)
-		info := m.findAdapter(ctx, a)
-		info.Aliases = m.cfg.Adapters.Aliases(l)
-		out = append(out, info)
+	langs := m.cfg.Adapters.Languages()
+	out := make([]adapters.Info, len(langs))
+	var wg sync.WaitGroup
+	for i, l := range langs {
+		wg.Add(1)
+		go func(i int, l string) {
+			defer wg.Done()
+			a, _ := m.cfg.Adapters.Lookup(l)
+			info := m.findAdapter(ctx, a)
+			info.Aliases = m.cfg.Adapters.Aliases(l)
+			out[i] = info
+		}(i, l)
 	}
+	wg.Wait()
 	return out
 }

@@ -1,9 +1,24 @@
 package main
 
 import (
+	"context"
+
+	"github.com/dbg-dev/dbg/debugtools"
+	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
 )
 
-// registerCapabilities wires the capabilities outside debug sessions
-// (JVM, run configurations, Git) into the server.
-func registerCapabilities(tb *sessions.Toolbox, m *sessions.Manager, e *env) {}
+// registerCapabilities wires the capabilities outside debug sessions (JVM,
+// run configurations, Git) into the server. The returned function releases
+// what they hold (agent connections, processes started for run
+// configurations).
+func registerCapabilities(ctx context.Context, tb *sessions.Toolbox, m *sessions.Manager, e *env) func() {
+	ctx, cancel := context.WithCancel(ctx)
+	svc := debugtools.NewService(debugtools.Config{AgentJar: e.getenv(debugtools.AgentJarEnv), Now: e.now})
+	debugtools.RegisterWith(tb, m, svc, debugtools.Config{Now: e.now})
+	ide.Register(tb, m, ide.Options{Context: ctx, Getenv: e.getenv})
+	return func() {
+		cancel()
+		svc.Close()
+	}
+}

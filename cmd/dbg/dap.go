@@ -7,7 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbg-dev/dbg/adapters/javadap"
 	"github.com/dbg-dev/dbg/adapters/mockdap"
+	"github.com/dbg-dev/dbg/adapters/nodedap"
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -16,6 +18,12 @@ func builtinServers() map[string]func(cmd *cobra.Command, rw io.ReadWriteCloser,
 	return map[string]func(cmd *cobra.Command, rw io.ReadWriteCloser, log *dap.TrafficLog) error{
 		"mock": func(cmd *cobra.Command, rw io.ReadWriteCloser, log *dap.TrafficLog) error {
 			return mockdap.Serve(cmd.Context(), rw, log)
+		},
+		"java": func(cmd *cobra.Command, rw io.ReadWriteCloser, log *dap.TrafficLog) error {
+			return javadap.Serve(cmd.Context(), rw, log)
+		},
+		"node": func(cmd *cobra.Command, rw io.ReadWriteCloser, log *dap.TrafficLog) error {
+			return nodedap.Serve(cmd.Context(), rw, log)
 		},
 	}
 }

@@ -29,16 +29,17 @@ func newMCPCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// newServer builds the MCP server with every capability's tools.
-func newServer(e *env, m *sessions.Manager) *mcp.Server {
+// newServer builds the MCP server with every capability's tools. The
+// returned function releases the capabilities' resources.
+func newServer(ctx context.Context, e *env, m *sessions.Manager) (*mcp.Server, func()) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg", Version: version}, &mcp.ServerOptions{
 		Instructions: "dbg debugs programs in many languages. Typical flow: create_debug_session → set_breakpoint → start_debugging → (wait_for_stop) → get_stack_trace / get_local_variables / evaluate_expression → step_over / continue_execution → close_debug_session. get_debug_tools_status says what to do next.",
 	})
 	tb := sessions.NewToolbox(srv, e.now)
 	sessions.RegisterTools(tb, m)
 	sessions.RegisterStatusTool(tb, m)
-	registerCapabilities(tb, m, e)
-	return srv
+	release := registerCapabilities(ctx, tb, m, e)
+	return srv, release
 }
 
 func runMCP(ctx context.Context, e *env, opts *mcpOptions) error {
@@ -48,6 +49,7 @@ func runMCP(ctx context.Context, e *env, opts *mcpOptions) error {
 		defer cancel()
 		m.Shutdown(sctx)
 	}()
-	srv := newServer(e, m)
+	srv, release := newServer(ctx, e, m)
+	defer release()
 	return srv.Run(ctx, &mcp.StdioTransport{})
 }

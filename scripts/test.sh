@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what the tests need (pinned versions) and runs the whole suite:
+# gofmt, go vet, and go test -race over every package, against real
+# adapters and real programs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-test-deps.sh
+export PATH="$(go env GOPATH)/bin:$PATH"
+
+echo "==> gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+echo "==> go vet"
+go vet ./...
+echo "==> go test -race"
+go test -race -count=1 -timeout 60m ./...
