@@ -16,20 +16,6 @@ func writeFile(t testing.TB, path, content string) {
 	}
 }
 
-func TestModuleDirMacro(t *testing.T) {
-	dir := fixture(t, "intellij-app")
-	mx := newMacros(dir)
-	if got := mx.expand("$MODULE_DIR$/x", "app"); got != filepath.Join(dir, "app")+"/x" {
-		t.Errorf("MODULE_DIR = %q", got)
-	}
-	if got := mx.expand("$MODULE_DIR$", "unknown"); got != dir {
-		t.Errorf("unknown module dir = %q", got)
-	}
-	if got := mx.path("rel/p", ""); got != filepath.Join(dir, "rel", "p") {
-		t.Errorf("relative path = %q", got)
-	}
-}
-
 func TestWorkspaceSkipsTemporaryAndTemplates(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(fixture(t, "intellij-app"), ".idea", "workspace.xml"))
 	if err != nil {

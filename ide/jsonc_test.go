@@ -51,11 +51,3 @@ func FuzzStripJSONC(f *testing.F) {
 		}
 	})
 }
-
-func FuzzParseLaunchJSON(f *testing.F) {
-	f.Add([]byte(`{"configurations":[{"type":"node","request":"launch","name":"a","program":"${workspaceFolder}/x.js","args":"a b"}],"compounds":[{"name":"c","configurations":["a",{"name":"b"}]}]}`))
-	f.Add([]byte(`{"configurations":[{"type":"go","request":"launch","name":"g","mode":"exec","env":{"A":1}}]}`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		_, _ = parseLaunchJSON(b, "/p", func(string) string { return "" })
-	})
-}

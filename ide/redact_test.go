@@ -55,20 +55,3 @@ func FuzzRedactURL(f *testing.F) {
 		_ = RedactText(s)
 	})
 }
-
-func TestCapLines(t *testing.T) {
-	var b strings.Builder
-	for i := 0; i < 500; i++ {
-		b.WriteString("line\n")
-	}
-	got := capLines(b.String(), false)
-	if len(got) != maxOutputLines || !strings.Contains(got[0], "301 earlier lines omitted") {
-		t.Errorf("len %d first %q", len(got), got[0])
-	}
-	if got := capLines("a\r50%\r100%\nb\n", false); len(got) != 2 || got[0] != "100%" {
-		t.Errorf("progress = %q", got)
-	}
-	if got := capLines("", false); got != nil {
-		t.Errorf("empty = %q", got)
-	}
-}

@@ -134,23 +134,6 @@ func TestFindRunConfiguration(t *testing.T) {
 	}
 }
 
-func TestSplitArgs(t *testing.T) {
-	cases := map[string][]string{
-		``:                    nil,
-		`  a  b `:             {"a", "b"},
-		`-Dx="a b" c`:         {"-Dx=a b", "c"},
-		`"" x`:                {"", "x"},
-		`say \"hi\"`:          {"say", `"hi"`},
-		"a\tb\nc":             {"a", "b", "c"},
-		`"unterminated quote`: {"unterminated quote"},
-	}
-	for in, want := range cases {
-		if got := splitArgs(in); !reflect.DeepEqual(got, want) {
-			t.Errorf("splitArgs(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestBrokenFilesWarnButDoNotHideOthers(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, ".run", "bad.run.xml"), "<component name=\"ProjectRunConfigurationManager\"><configuration")

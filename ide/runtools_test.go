@@ -97,7 +97,10 @@ func TestRunConfigurationToolsIntelliJ(t *testing.T) {
 	if len(te.AvailableOptions) != 8 {
 		t.Errorf("options = %v", te.AvailableOptions)
 	}
+	c.fail(t, "restart_run_configuration", nil, sessions.CodeInvalidArgument)
+	c.fail(t, "restart_run_configuration", map[string]any{"configurationName": 5}, sessions.CodeInvalidArgument)
 	c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "Scratch"}, sessions.CodeRunConfigNotFound)
+	c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "main"}, sessions.CodeRunConfigNotFound)
 	c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "worker", "projectPath": filepath.Join(dir, "nope")}, sessions.CodeNoProject)
 
 	// A real JVM runs the Application configuration's command line.

@@ -297,7 +297,7 @@ func (x *IDE) restart(ctx context.Context, c RunConfiguration) (RestartResult, e
 	for i, l := range res.Output {
 		res.Output[i] = RedactText(l)
 	}
-	out := RestartResult{RunResult: res, Hint: fmt.Sprintf("read its output with read_target_application_logs (pid %d)", res.PID)}
+	out := RestartResult{RunResult: res, Hint: fmt.Sprintf("read its output with read_target_application_logs(pid: \"%d\")", res.PID)}
 	if res.Exited {
 		out.Hint = "the process exited at once; its output is in output"
 	}
