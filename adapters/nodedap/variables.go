@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/dbg-dev/dbg/dap"
 )
@@ -352,11 +353,18 @@ func (h *Handler) eval(ctx context.Context, c *Client, expr string, frameID int,
 			return nil, err
 		}
 	} else {
+		// While JavaScript runs, node answers only between tasks: a
+		// program busy in a loop never does.
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
 		err := c.Call(ctx, "Runtime.evaluate", map[string]any{
 			"expression": expr, "objectGroup": "dbg", "includeCommandLineAPI": true,
 			"generatePreview": true, "replMode": true, "awaitPromise": false,
 			"throwOnSideEffect": noSideEffects,
 		}, &res)
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, errors.New("the program is busy running JavaScript and cannot evaluate now; pause it first")
+		}
 		if err != nil {
 			return nil, err
 		}
