@@ -86,9 +86,10 @@ func IsErrorCode(err error, code uint16) bool {
 // goroutine; writes are serialised. Events are delivered in order by
 // Events; the queue is unbounded so a slow consumer never blocks replies.
 type Client struct {
-	conn    net.Conn
-	sizes   IDSizes
-	invokes atomic.Uint64 // method invocations sent; they invalidate frame ids
+	conn     net.Conn
+	sizes    IDSizes
+	invokes  atomic.Uint64 // method invocations sent; they invalidate frame ids
+	invoking atomic.Uint64 // the thread running an invocation, 0 if none
 
 	wmu sync.Mutex
 
@@ -133,6 +134,10 @@ func NewClient(conn net.Conn) *Client {
 	go c.readLoop()
 	return c
 }
+
+// Invoking returns the thread that is running a method invocation for the
+// debugger, 0 if none.
+func (c *Client) Invoking() uint64 { return c.invoking.Load() }
 
 // InvokeCount returns how many method invocations have been sent.
 func (c *Client) InvokeCount() uint64 { return c.invokes.Load() }

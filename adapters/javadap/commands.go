@@ -278,6 +278,8 @@ func (c *Client) InvokeStatic(ctx context.Context, class, thread, method uint64,
 	}
 	w.i32(InvokeSingleThreaded)
 	c.invokes.Add(1)
+	c.invoking.Store(thread)
+	defer c.invoking.Store(0)
 	r, err := c.call(ctx, "ClassType.InvokeMethod", csClassType, 3, w)
 	if err != nil {
 		return Value{}, 0, err
@@ -396,6 +398,8 @@ func (c *Client) InvokeMethod(ctx context.Context, obj, thread, class, method ui
 	}
 	w.i32(InvokeSingleThreaded)
 	c.invokes.Add(1)
+	c.invoking.Store(thread)
+	defer c.invoking.Store(0)
 	r, err := c.call(ctx, "ObjectReference.InvokeMethod", csObject, 6, w)
 	if err != nil {
 		return Value{}, 0, err

@@ -29,6 +29,17 @@ func (s *Server) pump(vm *Client) {
 		var rest []Event
 		var prepared uint64
 		vmStart := false
+		if t := vm.Invoking(); t != 0 && duringInvocation(set, t) {
+			// A breakpoint, step or exception inside a method the debugger
+			// is running (toString, a condition): let the method finish.
+			s.console("a breakpoint or exception was hit while evaluating an expression; it was skipped")
+			if set.SuspendPolicy == SuspendAll {
+				_ = vm.ResumeAll(ctx)
+			} else if set.SuspendPolicy == SuspendEventThread {
+				_ = vm.ResumeThread(ctx, t)
+			}
+			continue
+		}
 		for _, e := range set.Events {
 			switch e.Kind {
 			case EventVMStart:
@@ -64,6 +75,20 @@ func (s *Server) pump(vm *Client) {
 			_ = vm.ResumeAll(ctx)
 		}
 	}
+}
+
+// duringInvocation reports whether a set holds a stopping event of the
+// thread that runs a debugger invocation.
+func duringInvocation(set *EventSet, thread uint64) bool {
+	for _, e := range set.Events {
+		switch e.Kind {
+		case EventBreakpoint, EventSingleStep, EventException:
+			if e.Thread == thread {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stopLoop decides, one event set at a time, whether the program stops.

@@ -8,9 +8,9 @@ import (
 func TestGraphVariablesAndEvaluate(t *testing.T) {
 	cp := compileFixtures(t)
 	c := newClient(t)
-	line := fixtureLine(t, "Graph.java", "graph")
+	line, total := fixtureLine(t, "Graph.java", "graph"), fixtureLine(t, "Graph.java", "total")
 	c.launch(map[string]any{"mainClass": "Graph", "classpath": cp}, func() {
-		c.setBreakpoints("Graph.java", bp(line))
+		c.setBreakpoints("Graph.java", bp(line), bp(total))
 	})
 	s := c.stopped()
 	if s.line != line {
@@ -114,6 +114,19 @@ func TestGraphVariablesAndEvaluate(t *testing.T) {
 	// Evaluate with no frameId uses the stopped thread's top frame.
 	if r := c.req("evaluate", map[string]any{"expression": "b"}); r["result"] != "4" {
 		t.Errorf("evaluate without frame: %v", r)
+	}
+	// g.total() above ran over a breakpoint in total(): it was skipped
+	// then, and stops now that the program calls it.
+	if !strings.Contains(c.Output(), "hit while evaluating") {
+		t.Errorf("no note about the breakpoint skipped during evaluation: %q", c.Output())
+	}
+	c.cont(s.thread)
+	s = c.stopped()
+	if s.line != total || s.name != "Graph.total" {
+		t.Fatalf("stop in total %+v", s)
+	}
+	if got := c.eval(s.frame, "t"); got != "6" {
+		t.Errorf("t = %s", got)
 	}
 	c.cont(s.thread)
 	c.waitOutput("message=hello a=3 r=6")

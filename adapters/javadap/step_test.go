@@ -1,6 +1,7 @@
 package javadap
 
 import (
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -130,4 +131,24 @@ func TestJVMKilledWhileStopped(t *testing.T) {
 	if th := c.req("threads", nil); len(th["threads"].([]any)) != 0 {
 		t.Errorf("threads of a dead JVM: %v", th)
 	}
+}
+
+func TestStepIntoLambdaThroughProxy(t *testing.T) {
+	cp := compileFixtures(t)
+	c := newClient(t)
+	call, lambda := fixtureLine(t, "Inner.java", "calltwice"), fixtureLine(t, "Inner.java", "lambda")
+	c.launch(map[string]any{"mainClass": "Inner", "classpath": cp}, func() {
+		c.setBreakpoints("Inner.java", bp(call))
+	})
+	s := c.stopped()
+	if s.line != call {
+		t.Fatalf("stop %+v", s)
+	}
+	c.req("stepIn", map[string]any{"threadId": s.thread})
+	s = c.stopped()
+	if s.line != lambda || !strings.Contains(s.name, "lambda$") {
+		t.Fatalf("stepIn through the lambda's proxy class: %+v", s)
+	}
+	c.cont(s.thread)
+	c.exited()
 }

@@ -23,6 +23,6 @@ public class Inner {
             }
         };
         r.run();
-        System.out.println("twice=" + twice.applyAsInt(21));
+        System.out.println("twice=" + twice.applyAsInt(21)); // BP:calltwice
     }
 }
