@@ -47,6 +47,9 @@ func (s *Server) evaluate(ctx context.Context, req *dap.Message) (any, error) {
 	if r.isClass {
 		return map[string]any{"result": "class " + r.name, "type": "Class", "variablesReference": 0}, nil
 	}
+	if r.v.IsObject() {
+		s.pin(ctx, r.v.Object)
+	}
 	d := s.describe(ctx, env.thread, r.v, a.Expression)
 	out := map[string]any{"result": d.value, "type": d.typ, "variablesReference": d.ref}
 	if d.indexed > 0 {

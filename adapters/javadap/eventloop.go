@@ -181,6 +181,7 @@ func (s *Server) markStopped(ctx context.Context, thread uint64, reason, descrip
 func (s *Server) resumeVM(ctx context.Context) error {
 	s.stopped = false
 	s.refs.reset()
+	s.unpinAll(ctx)
 	clear(s.frameIDs)
 	s.exceptions = map[uint64]*exceptionStop{}
 	n := s.suspends

@@ -424,6 +424,7 @@ func (s *Server) describe(ctx context.Context, thread uint64, v Value, path stri
 		}
 	case thread != 0 && s.classes.implements(ctx, rt, "Ljava/util/Collection;"):
 		if arr, err := s.invoke(ctx, thread, v, "toArray", nil, "()[Ljava/lang/Object;"); err == nil && arr.Object != 0 {
+			s.pin(ctx, arr.Object)
 			n, _ := s.vm.ArrayLength(ctx, arr.Object)
 			ref := s.refs.add(&varRef{kind: refCollection, thread: thread, obj: v, elems: arr.Object, length: n, path: path})
 			return description{value: fmt.Sprintf("%s size=%d %s", simple, n, s.preview(ctx, thread, arr.Object, n, false)), typ: typ, ref: ref, indexed: n}
@@ -431,6 +432,7 @@ func (s *Server) describe(ctx context.Context, thread uint64, v Value, path stri
 	case thread != 0 && s.classes.implements(ctx, rt, "Ljava/util/Map;"):
 		if set, err := s.invoke(ctx, thread, v, "entrySet", nil); err == nil && set.Object != 0 {
 			if arr, err := s.invoke(ctx, thread, set, "toArray", nil, "()[Ljava/lang/Object;"); err == nil && arr.Object != 0 {
+				s.pin(ctx, arr.Object)
 				n, _ := s.vm.ArrayLength(ctx, arr.Object)
 				ref := s.refs.add(&varRef{kind: refMap, thread: thread, obj: v, elems: arr.Object, length: n, path: path})
 				return description{value: fmt.Sprintf("%s size=%d %s", simple, n, s.preview(ctx, thread, arr.Object, n, true)), typ: typ, ref: ref, named: n}
@@ -676,4 +678,24 @@ func (s *Server) source(req *dap.Message) (any, error) {
 		return nil, err
 	}
 	return map[string]any{"content": string(b), "mimeType": "text/x-java"}, nil
+}
+
+// pin keeps an object that only the debugger references (the result of an
+// invocation) from being collected while the client may still expand it.
+// Pins are released when the program resumes. Called with mu held.
+func (s *Server) pin(ctx context.Context, obj uint64) {
+	if obj == 0 {
+		return
+	}
+	if err := s.vm.DisableCollection(ctx, obj); err == nil {
+		s.pinned = append(s.pinned, obj)
+	}
+}
+
+// unpinAll releases every pin. Called with mu held.
+func (s *Server) unpinAll(ctx context.Context) {
+	for _, o := range s.pinned {
+		_ = s.vm.EnableCollection(ctx, o)
+	}
+	s.pinned = s.pinned[:0]
 }

@@ -49,6 +49,7 @@ type Server struct {
 	step       *stepState
 	refs       *refTable
 	frameIDs   map[frameKey]cachedFrame
+	pinned     []uint64 // objects kept from collection until resume
 	exceptions map[uint64]*exceptionStop
 	closed     bool
 	stopQ      *queue[*EventSet]
