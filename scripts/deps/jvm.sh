@@ -5,7 +5,7 @@
 set -euo pipefail
 
 need=()
-command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
+command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless=17.0.15+6-1~deb12u1)
 [ -f /usr/share/java/h2.jar ] || need+=(libh2-java=2.1.214-1)
 # Logback and Log4j2: the agent's log capture is tested against both.
 [ -f /usr/share/java/logback-classic.jar ] || need+=(liblogback-java=1:1.2.11-3)

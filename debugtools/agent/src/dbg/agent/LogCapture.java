@@ -54,6 +54,7 @@ final class LogCapture {
             addProblem("java.util.logging: " + t);
         }
         installLogback(inst);
+        installLog4j2(inst);
     }
 
     private synchronized void addSource(String s) {
@@ -278,6 +279,102 @@ final class LogCapture {
             addSource("logback");
         } catch (Throwable t) {
             addProblem("logback: " + t);
+        }
+    }
+
+    /** Adds a proxy appender to every logger config of Log4j2's current context when log4j-core is loaded. */
+    private void installLog4j2(java.lang.instrument.Instrumentation inst) {
+        try {
+            Class<?> lm = null;
+            boolean core = false;
+            for (Class<?> c : inst.getAllLoadedClasses()) {
+                if (c.getName().equals("org.apache.logging.log4j.LogManager")) {
+                    lm = c;
+                } else if (c.getName().equals("org.apache.logging.log4j.core.LoggerContext")) {
+                    core = true;
+                }
+            }
+            if (lm == null || !core) {
+                return;
+            }
+            ClassLoader cl = lm.getClassLoader();
+            Object ctx = lm.getMethod("getContext", boolean.class).invoke(null, false);
+            if (!ctx.getClass().getName().equals("org.apache.logging.log4j.core.LoggerContext")) {
+                return;
+            }
+            Object config = ctx.getClass().getMethod("getConfiguration").invoke(ctx);
+            Class<?> appenderType = Class.forName("org.apache.logging.log4j.core.Appender", false, cl);
+            Class<?> stateType = Class.forName("org.apache.logging.log4j.core.LifeCycle$State", false, cl);
+            Class<?> levelType = Class.forName("org.apache.logging.log4j.Level", false, cl);
+            Class<?> filterType = Class.forName("org.apache.logging.log4j.core.Filter", false, cl);
+            Object started = enumConstant(stateType, "STARTED");
+            InvocationHandler h = (proxy, m, args) -> log4j2Call(proxy, m, args, started);
+            Object appender = Proxy.newProxyInstance(cl, new Class<?>[] {appenderType}, h);
+            Class<?> configType = Class.forName("org.apache.logging.log4j.core.config.Configuration", false, cl);
+            configType.getMethod("addAppender", appenderType).invoke(config, appender);
+            Method addTo = Class.forName("org.apache.logging.log4j.core.config.LoggerConfig", false, cl)
+                    .getMethod("addAppender", appenderType, levelType, filterType);
+            addTo.invoke(configType.getMethod("getRootLogger").invoke(config), appender, null, null);
+            Map<?, ?> loggers = (Map<?, ?>) configType.getMethod("getLoggers").invoke(config);
+            for (Object lc : loggers.values()) {
+                addTo.invoke(lc, appender, null, null);
+            }
+            ctx.getClass().getMethod("updateLoggers").invoke(ctx);
+            addSource("log4j2");
+        } catch (Throwable t) {
+            addProblem("log4j2: " + t);
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object enumConstant(Class<?> type, String name) {
+        return Enum.valueOf((Class) type, name);
+    }
+
+    private Object log4j2Call(Object proxy, Method m, Object[] args, Object started) throws Exception {
+        switch (m.getName()) {
+            case "append":
+                Object ev = args[0];
+                String level = String.valueOf(ev.getClass().getMethod("getLevel").invoke(ev));
+                String logger = String.valueOf(ev.getClass().getMethod("getLoggerName").invoke(ev));
+                String thread = String.valueOf(ev.getClass().getMethod("getThreadName").invoke(ev));
+                Object msg = ev.getClass().getMethod("getMessage").invoke(ev);
+                String text = msg == null ? "" : String.valueOf(msg.getClass().getMethod("getFormattedMessage").invoke(msg));
+                Object thrown = ev.getClass().getMethod("getThrown").invoke(ev);
+                add(level, logger, thread, text, thrown instanceof Throwable ? Invoker.stackTrace((Throwable) thrown) : null);
+                return null;
+            case "getName":
+                return "dbg";
+            case "getState":
+                return started;
+            case "isStarted":
+                return true;
+            case "isStopped":
+                return false;
+            case "ignoreExceptions":
+                return true;
+            default:
+                return objectDefaults(proxy, m, args);
+        }
+    }
+
+    private static Object objectDefaults(Object proxy, Method m, Object[] args) {
+        switch (m.getName()) {
+            case "hashCode":
+                return System.identityHashCode(proxy);
+            case "equals":
+                return proxy == args[0];
+            case "toString":
+                return "dbg-appender";
+            default:
+                Class<?> r = m.getReturnType();
+                if (r == boolean.class) {
+                    return false;
+                }
+                if (r.isPrimitive() && r != void.class) {
+                    return 0;
+                }
+                return null;
         }
     }
 
