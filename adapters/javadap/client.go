@@ -103,6 +103,9 @@ type Client struct {
 	done chan struct{}
 }
 
+// handshakeTimeout bounds the JDWP handshake.
+const handshakeTimeout = 10 * time.Second
+
 // DialJDWP connects to a JDWP agent at addr, does the handshake and reads
 // the id sizes.
 func DialJDWP(ctx context.Context, addr string) (*Client, error) {
@@ -111,11 +114,19 @@ func DialJDWP(ctx context.Context, addr string) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to JDWP at %s: %w", addr, err)
 	}
-	if dl, ok := ctx.Deadline(); ok {
-		_ = conn.SetDeadline(dl)
+	// A JDWP agent serves one debugger at a time; while another is
+	// attached the connection opens but the handshake never comes.
+	dl := time.Now().Add(handshakeTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(dl) {
+		dl = d
 	}
+	_ = conn.SetDeadline(dl)
 	if err := Handshake(conn); err != nil {
 		conn.Close()
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return nil, fmt.Errorf("%s: no JDWP handshake within %s (is another debugger attached to this JVM?): %w", addr, handshakeTimeout, err)
+		}
 		return nil, fmt.Errorf("%s: %w", addr, err)
 	}
 	_ = conn.SetDeadline(time.Time{})

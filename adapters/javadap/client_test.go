@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"strings"
 	"testing"
 	"time"
 )
@@ -187,5 +188,30 @@ func TestDialRefused(t *testing.T) {
 	defer cancel()
 	if _, err := DialJDWP(ctx, addr); err == nil {
 		t.Fatal("dial to a closed port succeeded")
+	}
+}
+
+func TestDialSilentPeer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			defer c.Close()
+			time.Sleep(3 * time.Second) // never answers the handshake
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err = DialJDWP(ctx, ln.Addr().String())
+	if err == nil || !strings.Contains(err.Error(), "another debugger") {
+		t.Fatalf("dial to a silent peer: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %s", d)
 	}
 }
