@@ -123,10 +123,14 @@ func (s *Server) setBreakpoints(ctx context.Context, req *dap.Message) (any, err
 	s.sources.addKnown(path, pkg)
 	var list []*breakpoint
 	var out []map[string]any
+	srcLines := readLines(path)
 	for _, sb := range a.Breakpoints {
 		b := &breakpoint{path: path, base: base, pkg: pkg, line: sb.Line, condition: sb.Condition,
 			hitCondition: sb.HitCondition, logMessage: sb.LogMessage, classes: map[uint64]bool{}}
-		if o, ok := oldByLine[sb.Line]; ok {
+		if l := nextStatementLine(srcLines, sb.Line); l != sb.Line {
+			b.line, b.actualLine = l, l
+		}
+		if o, ok := oldByLine[b.line]; ok {
 			b.id, b.hits = o.id, o.hits
 		} else {
 			s.bps.nextID++
@@ -523,4 +527,43 @@ func (s *Server) interpolate(ctx context.Context, thread uint64, msg string) str
 		msg = msg[i+j+1:]
 	}
 	return b.String()
+}
+
+// readLines returns a file's lines (nil if unreadable).
+func readLines(path string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	return strings.Split(string(b), "\n")
+}
+
+// nextStatementLine moves a breakpoint off a blank or comment-only line to
+// the next line with text (at most 20 lines down); other lines stay.
+func nextStatementLine(lines []string, line int) int {
+	inComment := false
+	for l := line; l <= len(lines) && l < line+20; l++ {
+		t := strings.TrimSpace(lines[l-1])
+		switch {
+		case inComment:
+			if i := strings.Index(t, "*/"); i >= 0 {
+				inComment = false
+				if strings.TrimSpace(t[i+2:]) != "" {
+					return l
+				}
+			}
+			continue
+		case t == "" || strings.HasPrefix(t, "//"):
+			continue
+		case strings.HasPrefix(t, "/*"):
+			if i := strings.Index(t, "*/"); i < 0 {
+				inComment = true
+			} else if strings.TrimSpace(t[i+2:]) != "" {
+				return l
+			}
+			continue
+		}
+		return l
+	}
+	return line
 }

@@ -57,9 +57,19 @@ func TestGraphVariablesAndEvaluate(t *testing.T) {
 	if len(scopes) < 2 {
 		t.Fatalf("scopes %v", scopes)
 	}
-	st := c.vars(scopes[1].(map[string]any)["variablesReference"], nil)
+	staticRef := scopes[1].(map[string]any)["variablesReference"]
+	st := c.vars(staticRef, nil)
 	if st["counter"]["value"] != "7" {
 		t.Errorf("statics %v", st)
+	}
+	if r := c.req("setVariable", map[string]any{"variablesReference": staticRef, "name": "counter", "value": "counter + 2"}); r["value"] != "9" {
+		t.Errorf("setVariable counter: %v", r)
+	}
+	if r := c.req("setVariable", map[string]any{"variablesReference": arr["variablesReference"], "name": "[12]", "value": "-1"}); r["value"] != "-1" {
+		t.Errorf("setVariable arr[12]: %v", r)
+	}
+	if r := c.req("setVariable", map[string]any{"variablesReference": vars["g"]["variablesReference"], "name": "boxed", "value": "43"}); r["value"] != "43" {
+		t.Errorf("setVariable g.boxed: %v", r)
 	}
 
 	for expr, want := range map[string]string{
@@ -72,12 +82,12 @@ func TestGraphVariablesAndEvaluate(t *testing.T) {
 		"a == 3":                  "true",
 		`message + " world"`:      `"hello world"`,
 		`"n=" + a`:                `"n=3"`,
-		"arr[12]":                 "144",
+		"arr[12]":                 "-1",
 		"arr.length":              "250",
 		"g.items.get(1)":          `"b"`,
 		"g.total()":               "6",
-		"counter * 2":             "14",
-		"g.boxed + 1":             "43",
+		"counter * 2":             "18",
+		"g.boxed + 1":             "44",
 		"list.toString()":         `"[a, b]"`,
 		"10 / 4":                  "2",
 		"10.0 / 4":                "2.5",
