@@ -453,7 +453,35 @@ func (h *Handler) pauseReq(ctx context.Context) error {
 	h.mu.Lock()
 	h.pausing = true
 	h.mu.Unlock()
-	return c.Call(ctx, "Debugger.pause", nil, nil)
+	if err := c.Call(ctx, "Debugger.pause", nil, nil); err != nil {
+		return err
+	}
+	go h.repeatPause(c)
+	return nil
+}
+
+// repeatPause asks again a few times while no pause has come: node drops
+// a pause request that reaches it while it is still leaving the previous
+// pause. Repeating is harmless; V8 keeps one pending pause.
+func (h *Handler) repeatPause(c *Client) {
+	for i := 0; i < 10; i++ {
+		select {
+		case <-time.After(100 * time.Millisecond):
+		case <-c.Done():
+			return
+		case <-h.closed:
+			return
+		}
+		h.mu.Lock()
+		waiting := h.pausing && h.pause == nil
+		h.mu.Unlock()
+		if !waiting {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_ = c.Call(ctx, "Debugger.pause", nil, nil)
+		cancel()
+	}
 }
 
 // onEvent handles one inspector event (on the CDP event goroutine).
