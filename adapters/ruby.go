@@ -154,6 +154,16 @@ func (r *Ruby) Start(ctx context.Context, t Target) (*Endpoint, error) {
 	}
 	dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
+	// rdbg listens before its session exists, and old rdbg dies on a
+	// connection in that window; it is ready when it says it waits.
+	select {
+	case <-px.ready:
+	case <-p.Exited():
+		return nil, fmt.Errorf("rdbg exited before accepting a connection: %s", p.StderrTail())
+	case <-dctx.Done():
+		p.Kill()
+		return nil, fmt.Errorf("rdbg did not get ready: %w (stderr: %s)", dctx.Err(), p.StderrTail())
+	}
 	up, err := natDialWhileAlive(dctx, p, net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
 		p.Kill()
@@ -264,7 +274,10 @@ type rubyProxy struct {
 	bpReqs      map[int][]int           // setBreakpoints seq → requested lines
 	fnReqs      map[int]int             // setFunctionBreakpoints seq → count
 	pauseSent   bool                    // a stopped(pause) was reported since the last resume
+	stepping    bool                    // a step is under way
 	stoppedOnce sync.Once
+	readyOnce   sync.Once
+	ready       chan struct{} // closed when rdbg waits for its client
 	stoppedCh   chan struct{} // closed at rdbg's first stopped event
 	injected    int
 	pending     []string // output lines before the client connected
@@ -277,24 +290,37 @@ type rubyProxy struct {
 func newRubyProxy(up net.Conn, proc *dap.Process, attach, stopOnEntry bool) *rubyProxy {
 	return &rubyProxy{up: up, proc: proc, attach: attach, stopOnEntry: stopOnEntry,
 		bps: map[string]map[int]bool{}, bpReqs: map[int][]int{}, fnReqs: map[int]int{}, done: make(chan struct{}),
-		stoppedCh: make(chan struct{})}
+		stoppedCh: make(chan struct{}), ready: make(chan struct{})}
 }
 
 // endpoint starts the proxy and returns the session's end.
 func (px *rubyProxy) endpoint(p *dap.Process) *Endpoint {
 	client, server := net.Pipe()
 	px.down = server
-	px.mu.Lock()
-	px.connected = true
-	pending := px.pending
-	px.pending = nil
-	px.mu.Unlock()
 	go px.fromClient()
 	go px.fromRdbg()
-	for _, l := range pending {
-		px.output(l)
-	}
+	go px.flushPending()
 	return &Endpoint{Conn: client, Process: p, Cleanup: px.close}
+}
+
+// flushPending sends the output that arrived before the session's end
+// existed, then lets onLine send directly. It runs on its own goroutine:
+// the pipe blocks until the session reads.
+func (px *rubyProxy) flushPending() {
+	for {
+		px.mu.Lock()
+		pending := px.pending
+		px.pending = nil
+		if len(pending) == 0 {
+			px.connected = true
+			px.mu.Unlock()
+			return
+		}
+		px.mu.Unlock()
+		for _, l := range pending {
+			px.output(l)
+		}
+	}
 }
 
 func (px *rubyProxy) close() {
@@ -309,6 +335,9 @@ func (px *rubyProxy) close() {
 // notices ("DEBUGGER: ...") are dropped.
 func (px *rubyProxy) onLine(stream, line string) {
 	if stream == "stderr" && strings.HasPrefix(line, "DEBUGGER:") {
+		if strings.Contains(line, "wait for debugger connection") {
+			px.readyOnce.Do(func() { close(px.ready) })
+		}
 		return
 	}
 	cat := "stdout"
@@ -423,6 +452,7 @@ func (px *rubyProxy) fromClient() {
 		case "continue", "next", "stepIn", "stepOut", "reverseContinue", "stepBack":
 			px.mu.Lock()
 			px.pauseSent = false
+			px.stepping = m.Command != "continue" && m.Command != "reverseContinue"
 			px.mu.Unlock()
 		case "pause":
 			px.mu.Lock()
@@ -543,6 +573,19 @@ func (px *rubyProxy) keepEvent(m *dap.Message) bool {
 	px.stoppedOnce.Do(func() { close(px.stoppedCh) })
 	px.mu.Lock()
 	defer px.mu.Unlock()
+	stepping := px.stepping
+	px.stepping = false
+	if stepping && st.Reason == "breakpoint" && st.Description == "temporary bp" {
+		// rdbg ends some steps on a temporary breakpoint of its own.
+		var body map[string]any
+		if err := m.DecodeBody(&body); err == nil {
+			body["reason"] = "step"
+			delete(body, "description")
+			delete(body, "text")
+			m.Body, _ = json.Marshal(body)
+		}
+		return true
+	}
 	switch st.Reason {
 	case "pause":
 		if px.pauseSent {

@@ -49,7 +49,7 @@ func TestRubyLaunch(t *testing.T) {
 	c.req("next", map[string]any{"threadId": st.ThreadID})
 	st2 := c.stopped(30 * time.Second)
 	if f2 := c.topFrame(st2.ThreadID); f2.Line == line || st2.Reason != "step" {
-		t.Errorf("step: reason %q line %d", st2.Reason, f2.Line)
+		t.Errorf("step: reason %q (%s) line %d", st2.Reason, st2.Description, f2.Line)
 	}
 	// An empty setBreakpoints clears: the program runs to its end.
 	code := c.runToEnd(st.ThreadID, src)
@@ -74,11 +74,29 @@ func TestRubyAttachByPort(t *testing.T) {
 	}
 	cmd := exec.Command(rdbg, "--open", "--nonstop", "--host", "127.0.0.1", "--port", strconv.Itoa(port), "--", src, "forever")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p, err := dap.StartProcess(cmd, dap.ProcessOptions{})
+	ticks := make(chan struct{}, 1)
+	p, err := dap.StartProcess(cmd, dap.ProcessOptions{OnLine: func(stream, line string) {
+		if strings.HasPrefix(line, "sum i=") {
+			select {
+			case ticks <- struct{}{}:
+			default:
+			}
+		}
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Attach once the script runs: rdbg announces its port before its
+	// session is ready, and old rdbg dies on a connection that early.
+	select {
+	case <-ticks:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the program never printed")
+	}
 	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("rdbg stderr:\n%s", p.StderrTail())
+		}
 		p.Kill()
 		natWaitGone(t, -p.Pid())
 	})
