@@ -143,6 +143,11 @@ func debugServer(t *testing.T, s *server, attachArgs map[string]any) {
 	c.req("continue", map[string]any{"threadId": 1})
 	want(t, "answer", recv(t, answer), "hits=1")
 
+	// pause stops an idle server too.
+	c.req("pause", map[string]any{"threadId": 1})
+	want(t, "reason", c.stopped().Reason, "pause")
+	c.req("continue", map[string]any{"threadId": 1})
+
 	c.req("disconnect", map[string]any{"terminateDebuggee": false})
 	want(t, "after detach", s.get(t), "hits=2")
 	select {

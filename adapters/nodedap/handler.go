@@ -460,9 +460,14 @@ func (h *Handler) pauseReq(ctx context.Context) error {
 	return nil
 }
 
+// idleKick makes an idle program run a little JavaScript, so that a pending
+// pause lands in it (V8 pauses only when JavaScript runs).
+const idleKick = "setTimeout(function dbgPause() {}, 0), undefined"
+
 // repeatPause asks again a few times while no pause has come: node drops
 // a pause request that reaches it while it is still leaving the previous
-// pause. Repeating is harmless; V8 keeps one pending pause.
+// pause. Repeating is harmless; V8 keeps one pending pause. A program still
+// not paused after the first wait is idle, and gets a timer to pause in.
 func (h *Handler) repeatPause(c *Client) {
 	for i := 0; i < 10; i++ {
 		select {
@@ -480,6 +485,9 @@ func (h *Handler) repeatPause(c *Client) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		_ = c.Call(ctx, "Debugger.pause", nil, nil)
+		if i == 0 {
+			_ = c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": idleKick}, nil)
+		}
 		cancel()
 	}
 }
