@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -99,4 +100,37 @@ func AttachAddressOfPID(ctx context.Context, pid int) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("process %d has no JDWP agent listening on a fixed socket address; %s", cfg.ProcessID, restartHint)
+}
+
+// processSourceRoots guesses where a running JVM's sources are: its
+// working directory (with the Maven/Gradle source folders under it) and
+// the directories on its class path.
+func processSourceRoots(ctx context.Context, pid int) []string {
+	p, err := process.NewProcessWithContext(ctx, int32(pid))
+	if err != nil {
+		return nil
+	}
+	var roots []string
+	if cwd, err := p.CwdWithContext(ctx); err == nil && cwd != "" {
+		roots = append(roots, conventionalRoots(cwd)...)
+	}
+	if args, err := p.CmdlineSliceWithContext(ctx); err == nil {
+		for i := 0; i+1 < len(args); i++ {
+			switch args[i] {
+			case "-cp", "-classpath", "--class-path":
+				for _, e := range filepath.SplitList(args[i+1]) {
+					if !strings.HasSuffix(e, ".jar") {
+						roots = append(roots, e)
+					}
+				}
+			}
+		}
+	}
+	return roots
+}
+
+// conventionalRoots returns dir and the source folders build tools use
+// under it.
+func conventionalRoots(dir string) []string {
+	return []string{dir, filepath.Join(dir, "src", "main", "java"), filepath.Join(dir, "src", "test", "java"), filepath.Join(dir, "src")}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -62,7 +63,9 @@ func startSpin(t *testing.T, cp string, port int) *debuggee {
 		args = append([]string{"-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:" + strconv.Itoa(port)}, args...)
 	}
 	d := &debuggee{}
-	p, err := dap.StartProcess(exec.Command("java", args...), dap.ProcessOptions{OnLine: func(_, line string) {
+	cmd := exec.Command("java", args...)
+	cmd.Dir = fixtureDir(t) // attach by pid finds sources under the JVM's working directory
+	p, err := dap.StartProcess(cmd, dap.ProcessOptions{OnLine: func(_, line string) {
 		d.mu.Lock()
 		d.out.WriteString(line + "\n")
 		d.mu.Unlock()
@@ -139,6 +142,15 @@ func TestAttachByPortAndByPid(t *testing.T) {
 	st := c2.req("stackTrace", map[string]any{"threadId": s.thread})
 	if !strings.Contains(fmt.Sprint(st["stackFrames"]), "Spin.main") {
 		t.Errorf("the paused thread is not main: %v", st["stackFrames"])
+	}
+	for _, f := range st["stackFrames"].([]any) {
+		fr := f.(map[string]any)
+		if fr["name"] == "Spin.main" {
+			src, _ := fr["source"].(map[string]any)
+			if src["path"] != filepath.Join(fixtureDir(t), "Spin.java") {
+				t.Errorf("Spin.main source without breakpoints or sourcePaths: %v", src)
+			}
+		}
 	}
 	c2.req("disconnect", map[string]any{"terminateDebuggee": true})
 	select {

@@ -416,7 +416,7 @@ func (s *Server) describe(ctx context.Context, thread uint64, v Value, path stri
 		if n > 0 {
 			ref = s.refs.add(&varRef{kind: refArray, thread: thread, obj: v, length: n, path: path})
 		}
-		elem := strings.TrimSuffix(typ, "[]")
+		elem := strings.TrimSuffix(simple, "[]")
 		return description{value: fmt.Sprintf("%s[%d]", elem, n), typ: typ, ref: ref, indexed: n}
 	case boxedTypes[sig]:
 		if p, ok := s.unbox(ctx, v); ok {

@@ -215,9 +215,9 @@ func (s *Server) launch(ctx context.Context, req *dap.Message) (any, error) {
 		roots = append(roots, filepath.SplitList(c)...)
 	}
 	if cfg.Cwd != "" {
-		roots = append(roots, cfg.Cwd)
+		roots = append(roots, conventionalRoots(cfg.Cwd)...)
 	} else if wd, err := os.Getwd(); err == nil {
-		roots = append(roots, wd)
+		roots = append(roots, conventionalRoots(wd)...)
 	}
 	s.start(vm, roots)
 	// The VM suspends itself when it sends VM_START; resuming it before
@@ -276,8 +276,11 @@ func (s *Server) attach(ctx context.Context, req *dap.Message) (any, error) {
 	s.attached = true
 	s.entry = cfg.StopOnEntry
 	roots := append([]string{}, cfg.SourcePaths...)
+	if cfg.ProcessID > 0 {
+		roots = append(roots, processSourceRoots(ctx, cfg.ProcessID)...)
+	}
 	if wd, err := os.Getwd(); err == nil {
-		roots = append(roots, wd)
+		roots = append(roots, conventionalRoots(wd)...)
 	}
 	s.start(vm, roots)
 	go s.watchExit(nil)
