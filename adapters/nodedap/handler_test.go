@@ -380,3 +380,28 @@ func TestWorkerThreads(t *testing.T) {
 	c.event("terminated")
 	c.waitOutput("worker done")
 }
+
+func TestESModule(t *testing.T) {
+	c := newClient(t)
+	script := fixture(t, "esm.mjs")
+	line := lineOf(t, script, "BP:esm")
+	c.launch(map[string]any{"program": script})
+	bps := c.setBreakpoints(script, map[string]any{"line": line})
+	if !bps[0].Verified {
+		t.Logf("not verified yet: %+v", bps[0])
+	}
+	c.req("configurationDone", nil)
+	want(t, "reason", c.stopped().Reason, "breakpoint")
+	f := c.frames()[0]
+	want(t, "path", f.Source.Path, script)
+	want(t, "line", f.Line, line)
+	want(t, "w", c.locals()["w"].Value, `"alpha"`)
+	c.req("continue", map[string]any{"threadId": 1})
+	c.stopped()
+	want(t, "w", c.eval("w", 0).Value, `"beta"`)
+	c.req("continue", map[string]any{"threadId": 1})
+	c.event("terminated")
+	if !strings.Contains(c.outputText(), "ALPHA\nBETA") {
+		t.Errorf("output %q", c.outputText())
+	}
+}
