@@ -49,10 +49,9 @@ func nativeRoot(b *testing.B) string {
 	return root
 }
 
-// nativeRawLLDB starts the found lldb adapter directly.
-func nativeRawLLDB(b *testing.B) io.ReadWriteCloser {
-	info := adapters.NewC().Find(context.Background())
-	p, err := dap.StartProcess(exec.Command(info.Path), dap.ProcessOptions{Stdio: true})
+// nativeRawLLDB starts the lldb adapter at path directly.
+func nativeRawLLDB(b *testing.B, path string) io.ReadWriteCloser {
+	p, err := dap.StartProcess(exec.Command(path), dap.ProcessOptions{Stdio: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,8 +60,11 @@ func nativeRawLLDB(b *testing.B) io.ReadWriteCloser {
 
 func nativeCases(b *testing.B) []nativeCase {
 	root := nativeRoot(b)
+	// Discovery runs once, outside the timed raw sessions.
+	lldbPath := adapters.NewC().Find(context.Background()).Path
+	rdbgPath := adapters.NewRuby().Find(context.Background()).Path
 	lldbRaw := func(b *testing.B, args map[string]any) (io.ReadWriteCloser, map[string]any, string, func()) {
-		rw := nativeRawLLDB(b)
+		rw := nativeRawLLDB(b, lldbPath)
 		return rw, args, "total", func() { _ = rw.Close() }
 	}
 	cobSrc := filepath.Join(root, "testdata/cobol/spin.cob")
@@ -78,24 +80,37 @@ func nativeCases(b *testing.B) []nativeCase {
 					b.Fatal(err)
 				}
 				st, _ := cobol.Lookup(prog.Fields, "WS-TICK")
-				rw := nativeRawLLDB(b)
+				rw := nativeRawLLDB(b, lldbPath)
 				return rw, args, fmt.Sprintf("`memory read --size 1 --format x --count %d --force &%s[0]", st.Size, st.Storage), func() { _ = rw.Close() }
 			}},
 		{lang: "ruby", adapter: adapters.NewRuby(), program: rubySrc, src: rubySrc, marker: "BREAK", evalA: "total",
 			raw: func(b *testing.B, args map[string]any) (io.ReadWriteCloser, map[string]any, string, func()) {
-				info := adapters.NewRuby().Find(context.Background())
 				ln, err := net.Listen("tcp", "127.0.0.1:0")
 				if err != nil {
 					b.Fatal(err)
 				}
 				port := ln.Addr().(*net.TCPAddr).Port
 				ln.Close()
-				p, err := dap.StartProcess(exec.Command(info.Path, "--open", "--host", "127.0.0.1", "--port", strconv.Itoa(port), "--", rubySrc, "forever"), dap.ProcessOptions{})
+				// rdbg is ready for a client when it says it waits for one.
+				ready := make(chan struct{})
+				var once sync.Once
+				p, err := dap.StartProcess(exec.Command(rdbgPath, "--open", "--host", "127.0.0.1", "--port", strconv.Itoa(port), "--", rubySrc, "forever"),
+					dap.ProcessOptions{OnLine: func(_, line string) {
+						if strings.Contains(line, "wait for debugger connection") {
+							once.Do(func() { close(ready) })
+						}
+					}})
 				if err != nil {
 					b.Fatal(err)
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 				defer cancel()
+				select {
+				case <-ready:
+				case <-ctx.Done():
+					p.Kill()
+					b.Fatal("rdbg never got ready")
+				}
 				conn, err := dap.Dial(ctx, net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 				if err != nil {
 					p.Kill()
