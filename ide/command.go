@@ -198,3 +198,39 @@ func nodeCommand(rc *RunConfiguration, runtime string) {
 	rc.Command = append(rc.Command, rc.Program)
 	rc.Command = append(rc.Command, rc.Args...)
 }
+
+func npmCommand(rc *RunConfiguration, manager, command string, extra []string) {
+	if command == "" {
+		command = "run"
+	}
+	tool := "npm"
+	switch m := strings.ToLower(manager); {
+	case strings.Contains(m, "yarn"):
+		tool = "yarn"
+	case strings.Contains(m, "pnpm"):
+		tool = "pnpm"
+	}
+	rc.Command = append([]string{tool, command}, rc.Args...)
+	if len(extra) > 0 {
+		if tool == "npm" {
+			rc.Command = append(rc.Command, "--")
+		}
+		rc.Command = append(rc.Command, extra...)
+	}
+}
+
+func shellCommand(rc *RunConfiguration, interpreter, script, text string) {
+	if interpreter == "" {
+		interpreter = "/bin/sh"
+	}
+	switch {
+	case script != "":
+		rc.Command = append(append([]string{interpreter}, rc.VMArgs...), script)
+		rc.Command = append(rc.Command, rc.Args...)
+	case strings.TrimSpace(text) != "":
+		rc.Program = "script text"
+		rc.Command = append(append([]string{interpreter}, rc.VMArgs...), "-c", text)
+	default:
+		rc.Unsupported = "the configuration names no script"
+	}
+}

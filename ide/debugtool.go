@@ -57,7 +57,7 @@ type debugPlan struct {
 // launchLanguages maps kinds to session languages.
 var launchLanguages = map[string]string{
 	KindNode: "javascript", KindPython: "python", KindGo: "go", KindGoTest: "go",
-	KindApplication: "java", KindSpringBoot: "java",
+	KindApplication: "java", KindSpringBoot: "java", KindRemoteJVM: "java",
 }
 
 // launchKeysHandled are launch.json keys dbg maps itself or that only
@@ -144,6 +144,14 @@ func planDebug(project string, c RunConfiguration, stopOnEntry bool) (debugPlan,
 		return debugPlan{}, sessions.NewError(sessions.CodeInvalidArgument,
 			fmt.Sprintf("dbg cannot debug %s configurations directly", c.TypeName),
 			"run it with restart_run_configuration and attach (attach_to_process or attach_local_jvm), or use create_debug_session")
+	}
+	if c.Kind == KindRemoteJVM {
+		host, port, _ := strings.Cut(c.Program, ":")
+		n, _ := strconv.Atoi(port)
+		if n <= 0 {
+			return debugPlan{}, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("%q names no JDWP port", c.Name), "set PORT in the configuration")
+		}
+		return debugPlan{create: sessions.CreateRequest{Language: "java", Name: c.Name, Host: host, Port: n}}, nil
 	}
 	p := debugPlan{create: sessions.CreateRequest{Language: lang, Name: c.Name}}
 	if c.Source == sourceLaunch {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -186,6 +187,10 @@ var ideaTypes = map[string]struct{ kind, name string }{
 	"PythonConfigurationType":                {KindPython, "Python"},
 	"NodeJSConfigurationType":                {KindNode, "Node.js"},
 	"CompoundRunConfigurationType":           {KindCompound, "Compound"},
+	"JetRunConfigurationType":                {KindApplication, "Kotlin"},
+	"js.build_tools.npm":                     {KindNpm, "npm"},
+	"ShConfigurationType":                    {KindShell, "Shell Script"},
+	"Remote":                                 {KindRemoteJVM, "Remote JVM Debug"},
 }
 
 func ideaConfig(c *xnode, source string, mx *macros) RunConfiguration {
@@ -271,6 +276,32 @@ func ideaConfig(c *xnode, source string, mx *macros) RunConfiguration {
 		rc.Args = splitArgs(mx.expand(c.attr("application-parameters"), rc.Module))
 		rc.VMArgs = splitArgs(mx.expand(c.attr("node-parameters"), rc.Module))
 		nodeCommand(&rc, mx.expand(c.attr("path-to-node"), rc.Module))
+	case KindNpm:
+		pkg := mx.path(c.valueOf("package-json"), rc.Module)
+		if pkg != "" {
+			rc.Cwd = filepath.Dir(pkg)
+		}
+		for _, sc := range c.children("scripts") {
+			for _, it := range sc.children("script") {
+				rc.Args = append(rc.Args, it.attr("value"))
+			}
+		}
+		rc.Program = strings.Join(rc.Args, " ")
+		npmCommand(&rc, c.valueOf("package-manager"), c.valueOf("command"), splitArgs(mx.expand(c.valueOf("arguments"), rc.Module)))
+	case KindShell:
+		rc.Cwd = mx.path(c.option("SCRIPT_WORKING_DIRECTORY"), rc.Module)
+		rc.VMArgs = splitArgs(mx.expand(c.option("INTERPRETER_OPTIONS"), rc.Module))
+		rc.Args = splitArgs(mx.expand(c.option("SCRIPT_OPTIONS"), rc.Module))
+		interp := mx.expand(c.option("INTERPRETER_PATH"), rc.Module)
+		if c.option("EXECUTE_SCRIPT_FILE") == "false" {
+			shellCommand(&rc, interp, "", c.option("SCRIPT_TEXT"))
+		} else {
+			rc.Program = mx.path(c.option("SCRIPT_PATH"), rc.Module)
+			shellCommand(&rc, interp, rc.Program, "")
+		}
+	case KindRemoteJVM:
+		rc.Program = c.option("HOST") + ":" + c.option("PORT")
+		rc.Unsupported = "a Remote JVM Debug configuration attaches to a running JVM; use debug_run_configuration"
 	case KindCompound:
 		for _, t := range c.children("toRun") {
 			rc.Members = append(rc.Members, t.attr("name"))

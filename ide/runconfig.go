@@ -31,6 +31,9 @@ const (
 	KindGoTest      = "goTest"
 	KindPython      = "python"
 	KindNode        = "node"
+	KindNpm         = "npm"
+	KindShell       = "shell"
+	KindRemoteJVM   = "remoteJvm" // attach to a JDWP port
 	KindCompound    = "compound"
 	KindOther       = "other"
 )

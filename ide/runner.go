@@ -228,6 +228,34 @@ func (r *Runner) Restart(ctx context.Context, cfg RunConfiguration) (RunResult, 
 	return res, nil
 }
 
+// Stop ends the running instances of cfg (whole process groups) and
+// returns their pids. They stay registered, their output readable,
+// until the configuration is restarted.
+func (r *Runner) Stop(ctx context.Context, cfg RunConfiguration) ([]int, error) {
+	unlock, err := r.lock(ctx, cfg.key())
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	r.mu.Lock()
+	var alive []*runProc
+	for _, p := range r.procs[cfg.key()] {
+		if p.running() {
+			alive = append(alive, p)
+		}
+	}
+	r.mu.Unlock()
+	var pids []int
+	var errs []error
+	for _, p := range alive {
+		if err := r.stop(ctx, p); err != nil {
+			errs = append(errs, err)
+		}
+		pids = append(pids, p.pid)
+	}
+	return pids, errors.Join(errs...)
+}
+
 // forget drops exited processes of a configuration.
 func (r *Runner) forget(key string, gone []*runProc) {
 	r.mu.Lock()

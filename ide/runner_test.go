@@ -173,6 +173,35 @@ func TestStopKillsProcessIgnoringTERM(t *testing.T) {
 	}
 }
 
+func TestStopKeepsOutputReadable(t *testing.T) {
+	reg := &fakeRegistry{}
+	r := newTestRunner(t, reg)
+	cfg := shConfig("stoppable", `echo hello; while :; do sleep 0.1; done`, "dbg-stoppable")
+	res, err := r.Restart(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := r.Output(res.PID)
+	waitFor(t, "hello", func() bool { return strings.Contains(out.Text("stdout"), "hello") })
+	pids, err := r.Stop(context.Background(), cfg)
+	if err != nil || len(pids) != 1 || pids[0] != res.PID {
+		t.Fatalf("stop = %v %v", pids, err)
+	}
+	if p, ok := reg.get(res.PID); !ok || !strings.Contains(p.Output.Text(""), "hello") {
+		t.Errorf("output of a stopped process is gone: %+v %v", p, ok)
+	}
+	if ps := r.Processes(); len(ps) != 1 || ps[0].Running {
+		t.Errorf("processes = %+v", ps)
+	}
+	if pids, err := r.Stop(context.Background(), cfg); err != nil || len(pids) != 0 {
+		t.Errorf("second stop = %v %v", pids, err)
+	}
+	res, err = r.Restart(context.Background(), cfg)
+	if err != nil || res.Action != ActionStart {
+		t.Errorf("start after stop = %+v %v", res, err)
+	}
+}
+
 func TestImmediateExitIsReported(t *testing.T) {
 	r := NewRunner(nil, RunnerOptions{StartupWait: 5 * time.Second})
 	t.Cleanup(func() { _ = r.Close(context.Background()) })

@@ -33,6 +33,8 @@ type RunConfigSummary struct {
 	Restartable bool   `json:"restartable"`
 	Running     bool   `json:"running"`
 	PID         int    `json:"pid,omitempty"`
+	// LastExitCode is set when dbg's last run of it has ended.
+	LastExitCode *int `json:"lastExitCode,omitempty"`
 }
 
 // Status reports the project's configurations and which run. It reads
@@ -41,12 +43,20 @@ func (s runConfigStatus) Status(ctx context.Context, q sessions.StatusQuery) ses
 	res := s.x.configs.load(q.Project)
 	procs := s.x.runner.Processes()
 	sec := RunConfigSection{Count: len(res.Configurations), Configurations: []RunConfigSummary{}, Warnings: res.Warnings}
-	restartable := ""
+	restartable, crashed := "", ""
 	for _, c := range res.Configurations {
 		sum := RunConfigSummary{Name: c.Name, TypeName: c.TypeName, Source: c.Source, Restartable: c.Runnable()}
 		for _, p := range procs {
-			if p.Running && p.Name == c.Name && p.Source == c.Source {
-				sum.Running, sum.PID = true, p.PID
+			if p.Name != c.Name || p.Source != c.Source {
+				continue
+			}
+			if p.Running {
+				sum.Running, sum.PID, sum.LastExitCode = true, p.PID, nil
+			} else if !sum.Running {
+				sum.PID, sum.LastExitCode = p.PID, p.ExitCode
+				if *p.ExitCode != 0 && crashed == "" {
+					crashed = fmt.Sprintf("%q exited with code %d (pid %d); read_target_application_logs(pid: \"%d\") shows why, then restart_run_configuration", c.Name, *p.ExitCode, p.PID, p.PID)
+				}
 			}
 		}
 		if sum.Running {
@@ -68,7 +78,10 @@ func (s runConfigStatus) Status(ctx context.Context, q sessions.StatusQuery) ses
 	default:
 		part.Capabilities = []sessions.CapabilityState{{Name: "runConfigurations", State: sessions.Available,
 			Reason: fmt.Sprintf("%d saved configuration(s), %d running", sec.Count, sec.Running)}}
-		if sec.Running == 0 && restartable != "" {
+		switch {
+		case sec.Running == 0 && crashed != "":
+			part.Suggestions = []sessions.Suggestion{{Action: sessions.NextStartRunConfiguration, Priority: startRunConfigPriority, Hint: crashed}}
+		case sec.Running == 0 && restartable != "":
 			part.Suggestions = []sessions.Suggestion{{Action: sessions.NextStartRunConfiguration, Priority: startRunConfigPriority,
 				Hint: fmt.Sprintf("no run configuration is running; start one with restart_run_configuration(configurationName: %q)", restartable)}}
 		}

@@ -53,6 +53,40 @@ func TestStatusRunConfigurations(t *testing.T) {
 		}
 	}
 
+	// A configuration that crashed: the hint says so and where its logs are.
+	writeFile(t, filepath.Join(dir, ".run", "crash.run.xml"), `<component name="ProjectRunConfigurationManager">
+  <configuration name="crash" type="ShConfigurationType">
+    <option name="SCRIPT_TEXT" value="echo dying; exit 7" />
+    <option name="EXECUTE_SCRIPT_FILE" value="false" />
+  </configuration>
+</component>`)
+	worker, err := c.x.find(dir, "worker", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pids, err := c.x.runner.Stop(ctx, worker); err != nil || len(pids) != 1 || pids[0] != res.PID {
+		t.Fatalf("stop worker: %v %v", pids, err)
+	}
+	var crash RestartResult
+	c.ok(t, "restart_run_configuration", map[string]any{"configurationName": "crash"}, &crash)
+	waitFor(t, "crash", func() bool {
+		for _, p := range c.x.runner.Processes() {
+			if p.PID == crash.PID && !p.Running {
+				return true
+			}
+		}
+		return false
+	})
+	st, _ = c.m.BuildStatus(ctx, "", "")
+	if st.NextAction != sessions.NextStartRunConfiguration || !strings.Contains(st.Hint, "exited with code 7") {
+		t.Errorf("after a crash: %s (%s)", st.NextAction, st.Hint)
+	}
+	for _, s := range st.Sections["runConfigurations"].(RunConfigSection).Configurations {
+		if s.Name == "crash" && (s.Running || s.LastExitCode == nil || *s.LastExitCode != 7) {
+			t.Errorf("crash summary = %+v", s)
+		}
+	}
+
 	// A project without configurations.
 	empty := t.TempDir()
 	st, _ = c.m.BuildStatus(ctx, empty, "")
