@@ -109,3 +109,54 @@ func TestCOBOLMissing(t *testing.T) {
 		t.Errorf("start error %v", err)
 	}
 }
+
+// TestCOBOLAttachNames attaches to a running COBOL program with
+// stopOnEntry and reads its WORKING-STORAGE by COBOL name in the COBOL
+// frame of the paused stack.
+func TestCOBOLAttachNames(t *testing.T) {
+	natNeedCOBOL(t)
+	a := NewCOBOL()
+	src := natRepoFile(t, "testdata/cobol/spin.cob")
+	prog, err := cobol.Build(context.Background(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := natSpin(t, prog.Binary)
+	time.Sleep(300 * time.Millisecond)
+	target := Target{Mode: Attach, PID: cmd.Process.Pid, Program: src, StopOnEntry: true}
+	args, err := a.AttachArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.begin("attach", args, nil)
+	st := c.stopped(30 * time.Second)
+	if st.Reason != "pause" {
+		t.Errorf("attach stop reason %q, want pause", st.Reason)
+	}
+	resp := c.req("stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": 30})
+	var body struct {
+		StackFrames []natFrame `json:"stackFrames"`
+	}
+	_ = resp.DecodeBody(&body)
+	var frame *natFrame
+	for i := range body.StackFrames {
+		if body.StackFrames[i].Source.Path == src {
+			frame = &body.StackFrames[i]
+			break
+		}
+	}
+	if frame == nil {
+		t.Fatalf("no frame in %s: %+v", src, body.StackFrames)
+	}
+	tick := c.locals(frame.ID)["WS-TICK"].Value
+	if tick == "" || tick == "0" || strings.Trim(tick, "0123456789") != "" {
+		t.Errorf("WS-TICK = %q, want a positive count", tick)
+	}
+	c.req("disconnect", map[string]any{"terminateDebuggee": false})
+	c.close()
+	time.Sleep(200 * time.Millisecond)
+	if natIsZombie(cmd.Process.Pid) {
+		t.Error("program died after detach")
+	}
+}
