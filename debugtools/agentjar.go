@@ -194,11 +194,12 @@ func buildAgentJar(ctx context.Context, javac, dir, jar string, files []string) 
 	args := append([]string{"-nowarn", "-encoding", "UTF-8", "-g", "-d", classes}, javacExports...)
 	out, err := exec.CommandContext(ctx, javac, append(args, paths...)...).CombinedOutput()
 	if err != nil && strings.Contains(string(out), "jdk.internal.org.objectweb.asm") {
-		// A JDK without its internal ASM: build without the JDBC class
-		// transformer; the agent then falls back to wrapping drivers.
+		// A JDK without its internal ASM: build without the class
+		// transformers; the agent then wraps JDBC drivers instead and
+		// reports that method tracing is unavailable.
 		var rest []string
 		for _, p := range paths {
-			if filepath.Base(p) != "SqlTransformer.java" {
+			if b := filepath.Base(p); b != "SqlTransformer.java" && b != "TraceTransformer.java" {
 				rest = append(rest, p)
 			}
 		}

@@ -27,6 +27,7 @@ public final class Agent {
     final LogCapture logs = new LogCapture();
     final SqlCapture sql;
     final Invoker invoker;
+    final MethodTracer tracer;
     long startupMillis;
     String httpProblem;
     TcpServer tcp;
@@ -41,6 +42,7 @@ public final class Agent {
         this.applicationName = name;
         this.sql = new SqlCapture(inst, "wrap".equals(args.get("sqlMode")));
         this.invoker = new Invoker(this);
+        this.tracer = new MethodTracer(inst);
     }
 
     public static void premain(String args, Instrumentation inst) {

@@ -114,6 +114,15 @@ final class Invoker {
         }
         Map<?, ?> trace = dto.get("traceMethodDTO") instanceof Map ? (Map<?, ?>) dto.get("traceMethodDTO") : null;
         boolean tracing = trace != null && (truthy(trace.get("traceMethod")) || truthy(trace.get("traceSQL")));
+        boolean traceMethods = trace != null && truthy(trace.get("traceMethod"));
+        String traceProblem = null;
+        if (traceMethods) {
+            String include = str(trace.get("traceBusinessPackageRegexp"));
+            if (include == null || include.isEmpty()) {
+                include = cls.getPackageName().isEmpty() ? cls.getName() : cls.getPackageName() + ".";
+            }
+            traceProblem = agent.tracer.prepare(include, str(trace.get("traceIgnorePackageRegexp")));
+        }
 
         Map<String, String> headers = new LinkedHashMap<>();
         if (dto.get("headers") instanceof Map) {
@@ -128,6 +137,10 @@ final class Invoker {
         XXL_JOB_PARAM.set(str(dto.get("xxlJobParam")));
         long sqlMark = agent.sql.lastSeq();
         long logMark = agent.logs.lastSeq();
+        if (traceMethods && traceProblem == null) {
+            int depth = trace.get("traceMaxDepth") instanceof Number ? ((Number) trace.get("traceMaxDepth")).intValue() : 10;
+            TraceHooks.start(depth, truthy(trace.get("traceSkipStartGetSetCheckBox")));
+        }
         long start = System.nanoTime();
         Object result = null;
         Throwable thrown = null;
@@ -154,6 +167,10 @@ final class Invoker {
                 }
             }
         } finally {
+            Map<String, Object> calls = traceMethods && traceProblem == null ? TraceHooks.stop() : null;
+            if (calls != null) {
+                res.put("_calls", calls);
+            }
             if (around != null) {
                 try {
                     around.afterAll(args);
@@ -175,6 +192,12 @@ final class Invoker {
             t.put("sql", agent.sql.since(sqlMark, 500, null, me.getName()));
             t.put("logs", agent.logs.since(logMark, 500, null, null, me.getName()));
             t.put("throwable", thrown == null ? null : thrown.toString());
+            if (traceMethods) {
+                Object calls = res.remove("_calls");
+                t.put("calls", calls instanceof Map ? ((Map<?, ?>) calls).get("calls") : null);
+                t.put("callsTruncated", calls instanceof Map ? ((Map<?, ?>) calls).get("truncated") : null);
+                t.put("traceProblem", traceProblem);
+            }
             res.put("traceOffsetPath", agent.results.put(t));
         }
         if (thrown != null) {

@@ -17,15 +17,26 @@ import java.util.Set;
 final class SqlInstrumenter {
     private SqlInstrumenter() {}
 
-    static void install(Instrumentation inst, SqlCapture capture) throws Exception {
-        Module base = Object.class.getModule();
+    private static boolean asmOpen;
+
+    /** Exports the JDK's internal ASM packages to the agent (once). */
+    static synchronized void openAsm(Instrumentation inst) {
+        if (asmOpen) {
+            return;
+        }
         Module me = SqlInstrumenter.class.getModule();
         Map<String, Set<Module>> exports = new HashMap<>();
         exports.put("jdk.internal.org.objectweb.asm", Set.of(me));
         exports.put("jdk.internal.org.objectweb.asm.commons", Set.of(me));
+        inst.redefineModule(Object.class.getModule(), Set.of(), exports, Map.of(), Set.of(), Map.of());
+        asmOpen = true;
+    }
+
+    static void install(Instrumentation inst, SqlCapture capture) throws Exception {
+        Module me = SqlInstrumenter.class.getModule();
         JdbcTargets t;
         try {
-            inst.redefineModule(base, Set.of(), exports, Map.of(), Set.of(), Map.of());
+            openAsm(inst);
             t = (JdbcTargets) Class.forName("dbg.agent.SqlTransformer").getDeclaredConstructor(SqlCapture.class).newInstance(capture);
         } catch (IllegalArgumentException | ReflectiveOperationException | LinkageError e) {
             throw new IllegalStateException("this JDK has no usable internal ASM (jdk.internal.org.objectweb.asm): " + e, e);
