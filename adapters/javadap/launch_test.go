@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -132,4 +133,20 @@ func TestLaunchPackagedClasses(t *testing.T) {
 	c.cont(s.thread)
 	c.waitOutput("hello, pkg")
 	c.exited()
+}
+
+func TestClientGoneKillsLaunchedJVM(t *testing.T) {
+	cp := compileFixtures(t)
+	c := newClient(t)
+	c.launch(map[string]any{"mainClass": "Spin", "classpath": cp}, nil)
+	c.waitOutput("tick 20")
+	pid := int(c.lastEvent("process")["systemProcessId"].(float64))
+	c.c.Close() // no disconnect: the client just goes away
+	deadline := time.Now().Add(20 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("JVM %d still alive after its client went away", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

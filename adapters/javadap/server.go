@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
@@ -32,6 +33,8 @@ type Server struct {
 	conn *dap.ServerConn
 	ctx  context.Context // the connection's context
 	once sync.Once
+
+	live atomic.Pointer[Client] // vm, readable without mu
 
 	mu         sync.Mutex
 	vm         *Client
@@ -87,6 +90,12 @@ func (s *Server) Handle(ctx context.Context, c *dap.ServerConn, req *dap.Message
 		s.ctx = ctx
 		go func() {
 			<-ctx.Done()
+			// The client is gone. Closing the JDWP connection first fails
+			// any request still waiting on the VM, so Close gets mu soon;
+			// the JDWP agent resumes the VM when its debugger goes away.
+			if vm := s.live.Load(); vm != nil {
+				vm.Close()
+			}
 			s.Close()
 		}()
 	})
@@ -295,6 +304,7 @@ func (s *Server) attach(ctx context.Context, req *dap.Message) (any, error) {
 // start wires a connected VM: thread events and the event goroutines.
 func (s *Server) start(vm *Client, roots []string) {
 	s.vm = vm
+	s.live.Store(vm)
 	s.classes = newClassCache(vm)
 	s.sources = newSourceMapper(roots)
 	s.stopQ = newQueue[*EventSet]()
