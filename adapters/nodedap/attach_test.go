@@ -146,6 +146,22 @@ func debugServer(t *testing.T, s *server, attachArgs map[string]any) {
 	// pause stops an idle server too.
 	c.req("pause", map[string]any{"threadId": 1})
 	want(t, "reason", c.stopped().Reason, "pause")
+	// It stops in the timer it was given; that code has no file, and its
+	// text comes from the source request.
+	m := c.req("stackTrace", map[string]any{"threadId": 1})
+	top := body[struct {
+		StackFrames []struct {
+			Name   string
+			Source struct{ SourceReference int }
+		}
+	}](t, m).StackFrames[0]
+	if top.Source.SourceReference == 0 {
+		t.Fatalf("top frame %+v has no sourceReference", top)
+	}
+	src := body[struct{ Content string }](t, c.req("source", map[string]any{"source": map[string]any{"sourceReference": top.Source.SourceReference}, "sourceReference": top.Source.SourceReference}))
+	if !strings.Contains(src.Content, "function dbgPause") {
+		t.Fatalf("source %q", src.Content)
+	}
 	c.req("continue", map[string]any{"threadId": 1})
 
 	c.req("disconnect", map[string]any{"terminateDebuggee": false})

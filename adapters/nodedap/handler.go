@@ -54,6 +54,7 @@ type Handler struct {
 
 	exceptionFilter string
 	workers         map[string]workerThread // by CDP session id
+	sourceRefs      []string                // sourceReference-1 -> scriptId
 	nextThread      int
 	closed          chan struct{}
 	finished        chan struct{} // closed once the debuggee is gone and reported
@@ -136,7 +137,7 @@ func (h *Handler) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 	case "terminate":
 		err = h.terminate(rctx)
 	case "source":
-		err = errors.New("source is not available: every frame names a file on disk")
+		body, err = h.source(rctx, req)
 	default:
 		err = fmt.Errorf("%s is not supported by the built-in Node adapter", req.Command)
 	}

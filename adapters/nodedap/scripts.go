@@ -2,8 +2,11 @@ package nodedap
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/dbg-dev/dbg/dap"
 )
 
 // script is one script V8 has parsed.
@@ -135,4 +138,52 @@ func (h *Handler) scriptURL(id string) string {
 		return s.url
 	}
 	return ""
+}
+
+// sourceRef returns the DAP sourceReference of a script without a file.
+func (h *Handler) sourceRef(scriptID string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i, id := range h.sourceRefs {
+		if id == scriptID {
+			return i + 1
+		}
+	}
+	h.sourceRefs = append(h.sourceRefs, scriptID)
+	return len(h.sourceRefs)
+}
+
+// source answers the source request for code without a file.
+func (h *Handler) source(ctx context.Context, req *dap.Message) (any, error) {
+	var a struct {
+		SourceReference int `json:"sourceReference"`
+		Source          struct {
+			SourceReference int `json:"sourceReference"`
+		} `json:"source"`
+	}
+	if err := dap.DecodeArgs(req, &a); err != nil {
+		return nil, err
+	}
+	ref := a.Source.SourceReference
+	if ref == 0 {
+		ref = a.SourceReference
+	}
+	c, err := h.client()
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	var s *script
+	if ref >= 1 && ref <= len(h.sourceRefs) {
+		s = h.scripts[h.sourceRefs[ref-1]]
+	}
+	h.mu.Unlock()
+	if s == nil {
+		return nil, fmt.Errorf("no source with reference %d", ref)
+	}
+	text, err := h.scriptSource(ctx, c, s)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"content": text, "mimeType": "text/javascript"}, nil
 }

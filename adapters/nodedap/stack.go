@@ -177,8 +177,14 @@ func (h *Handler) stackTrace(req *dap.Message) (any, error) {
 		switch {
 		case path != "":
 			fr["source"] = map[string]any{"name": filepath.Base(path), "path": path}
-		case url != "":
-			fr["source"] = map[string]any{"name": url}
+		default:
+			// Code without a file (eval, new Function): its text comes
+			// from the source request.
+			name := url
+			if name == "" {
+				name = "<eval " + f.Location.ScriptID + ">"
+			}
+			fr["source"] = map[string]any{"name": name, "sourceReference": h.sourceRef(f.Location.ScriptID)}
 		}
 		frames = append(frames, fr)
 	}
