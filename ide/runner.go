@@ -81,6 +81,7 @@ type Runner struct {
 // before done is closed.
 type runProc struct {
 	name, source string
+	kind         string
 	pid          int
 	command      []string
 	cwd          string
@@ -326,7 +327,7 @@ func (r *Runner) start(cfg RunConfiguration) (*runProc, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", cfg.Command[0], err)
 	}
-	p := &runProc{name: cfg.Name, source: cfg.Source, pid: cmd.Process.Pid, command: cfg.Command, cwd: cfg.Cwd,
+	p := &runProc{name: cfg.Name, source: cfg.Source, kind: cfg.Kind, pid: cmd.Process.Pid, command: cfg.Command, cwd: cfg.Cwd,
 		started: r.opts.Now(), out: ring, cmd: cmd, done: make(chan struct{})}
 	ring.Write("console", fmt.Sprintf("started pid %d: %s\n", p.pid, strings.Join(cfg.Command, " ")))
 	r.procs[cfg.key()] = append(r.procs[cfg.key()], p)
@@ -348,8 +349,14 @@ func (r *Runner) start(cfg RunConfiguration) (*runProc, error) {
 }
 
 // stop ends p's process group politely, then firmly, and waits for it.
+// The polite signal is SIGTERM, or SIGINT for Gradle, whose client
+// cancels the build (and the program its daemon runs) on an interrupt.
 func (r *Runner) stop(ctx context.Context, p *runProc) error {
-	_ = syscall.Kill(-p.pid, syscall.SIGTERM)
+	polite := syscall.SIGTERM
+	if p.kind == KindGradle {
+		polite = syscall.SIGINT
+	}
+	_ = syscall.Kill(-p.pid, polite)
 	t := time.NewTimer(r.opts.StopGrace)
 	defer t.Stop()
 	select {
