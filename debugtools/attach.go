@@ -73,24 +73,25 @@ func orUnknown(s string) string {
 	return s
 }
 
-// isHotSpot looks at the VM name from hsperfdata, else at the JVM library
-// mapped into the process.
+// isHotSpot requires the HotSpot library mapped into the process (so a
+// stale hsperfdata file of a reused pid never makes dbg signal another
+// program); when the mappings cannot be read, the VM name from hsperfdata
+// decides.
 func isHotSpot(j *JVM) bool {
-	if j.VMName != "" {
-		n := strings.ToLower(j.VMName)
-		return !strings.Contains(n, "j9") && (strings.Contains(n, "hotspot") || strings.Contains(n, "openjdk") || strings.Contains(n, "graalvm") || strings.Contains(n, "server vm") || strings.Contains(n, "client vm"))
-	}
 	f, err := os.Open(fmt.Sprintf("/proc/%d/maps", j.PID))
 	if err != nil {
-		return false
+		n := strings.ToLower(j.VMName)
+		return n != "" && !strings.Contains(n, "j9") && (strings.Contains(n, "hotspot") || strings.Contains(n, "openjdk") ||
+			strings.Contains(n, "graalvm") || strings.Contains(n, "server vm") || strings.Contains(n, "client vm"))
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	hot := false
 	for sc.Scan() {
 		l := sc.Text()
-		if strings.Contains(l, "libj9vm") || strings.Contains(l, "libj9") {
-			return false
+		if strings.Contains(l, "libj9") {
+			return false // OpenJ9 ships a libjvm.so shim too
 		}
 		if strings.HasSuffix(l, "/libjvm.so") {
 			hot = true

@@ -4,11 +4,25 @@
 //   - discovery of local JVMs from hsperfdata files and the process table
 //     ([Discover]);
 //   - the HotSpot dynamic attach protocol, written in Go ([Attach]);
-//   - dbg's own Java agent, shipped as source and compiled on first use
-//     ([AgentJar]); a user-supplied DebugTools agent jar works too;
+//   - dbg's own Java agent (agent/src), shipped as source and compiled on
+//     first use with the target's JDK ([AgentBuilder]); a user-supplied
+//     DebugTools agent jar works too ([Config].AgentJar, [AgentJarEnv]);
 //   - the agent's TCP protocol ([Frame], [RunDTO], [RunResult]) and HTTP
 //     endpoints ([AgentClient], [HTTPClient]);
-//   - the MCP tools of SPEC §3 ([Register]).
+//   - connections and attach orchestration ([Service]);
+//   - the MCP tools of SPEC §3 ([Register]) and the "jvm" section of
+//     get_debug_tools_status.
+//
+// # The agent
+//
+// The built-in agent listens on 127.0.0.1 only. It invokes methods (a
+// Spring bean, else a live instance found from static fields, else a new
+// one), converts arguments (simple, enum, json_entity, bean, class, file),
+// keeps results for the TO_STRING/JSON/DEBUG views until cleared, runs
+// Method Around scripts compiled with javax.tools, traces calls, captures
+// logs (System.out/err, java.util.logging, Logback, Log4j2) and SQL (by
+// retransforming the JDBC driver's classes with the JDK's internal ASM,
+// else by wrapping DriverManager drivers).
 //
 // # Wire protocol
 //

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
@@ -51,6 +52,33 @@ func RegisterWith(tb *sessions.Toolbox, m *sessions.Manager, svc *Service, cfg C
 type jvmTools struct {
 	m   *sessions.Manager
 	svc *Service
+
+	linkMu sync.Mutex
+	links  map[string]projectLinkEntry // project + "\x00" + main class
+}
+
+type projectLinkEntry struct {
+	at                   time.Time
+	config, module, proj *string
+}
+
+// link is linkProject cached for 30 seconds: status calls it often.
+func (t *jvmTools) link(project, mainClass string) (config, module, proj *string) {
+	key := project + "\x00" + mainClass
+	t.linkMu.Lock()
+	e, ok := t.links[key]
+	t.linkMu.Unlock()
+	if ok && time.Since(e.at) < 30*time.Second {
+		return e.config, e.module, e.proj
+	}
+	config, module, proj = linkProject(project, mainClass)
+	t.linkMu.Lock()
+	if t.links == nil || len(t.links) > 256 {
+		t.links = map[string]projectLinkEntry{}
+	}
+	t.links[key] = projectLinkEntry{at: time.Now(), config: config, module: module, proj: proj}
+	t.linkMu.Unlock()
+	return config, module, proj
 }
 
 // flexString is a string argument that also accepts a JSON number (pids).

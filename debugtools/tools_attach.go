@@ -45,7 +45,7 @@ func (t *jvmTools) listJVMs(ctx context.Context, in Common) (jvmsOut, error) {
 			o.Attachable, o.Reason = false, err.Error()
 		}
 		if project != "" {
-			o.ConfigurationName, o.ModuleName, o.ProjectName = linkProject(project, j.MainClass)
+			o.ConfigurationName, o.ModuleName, o.ProjectName = t.link(project, j.MainClass)
 		}
 		out.JVMs = append(out.JVMs, o)
 	}
