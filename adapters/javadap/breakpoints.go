@@ -125,6 +125,9 @@ func (s *Server) setBreakpoints(ctx context.Context, req *dap.Message) (any, err
 	var out []map[string]any
 	srcLines := readLines(path)
 	for _, sb := range a.Breakpoints {
+		if sb.Line < 1 {
+			return nil, fmt.Errorf("breakpoint line %d: lines start at 1", sb.Line)
+		}
 		b := &breakpoint{path: path, base: base, pkg: pkg, line: sb.Line, condition: sb.Condition,
 			hitCondition: sb.HitCondition, logMessage: sb.LogMessage, classes: map[uint64]bool{}}
 		if l := nextStatementLine(srcLines, sb.Line); l != sb.Line {
@@ -541,6 +544,9 @@ func readLines(path string) []string {
 // nextStatementLine moves a breakpoint off a blank or comment-only line to
 // the next line with text (at most 20 lines down); other lines stay.
 func nextStatementLine(lines []string, line int) int {
+	if line < 1 {
+		return line
+	}
 	inComment := false
 	for l := line; l <= len(lines) && l < line+20; l++ {
 		t := strings.TrimSpace(lines[l-1])

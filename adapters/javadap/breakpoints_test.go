@@ -129,7 +129,7 @@ func TestHitConditionParsing(t *testing.T) {
 
 func TestNextStatementLine(t *testing.T) {
 	lines := strings.Split("class A {\n\n    // note\n    /* a\n       b */\n    int x = 1;\n}\n", "\n")
-	for _, tc := range [][2]int{{1, 1}, {2, 6}, {3, 6}, {4, 6}, {6, 6}, {7, 7}, {99, 99}} {
+	for _, tc := range [][2]int{{1, 1}, {2, 6}, {3, 6}, {4, 6}, {6, 6}, {7, 7}, {99, 99}, {0, 0}, {-3, -3}} {
 		if got := nextStatementLine(lines, tc[0]); got != tc[1] {
 			t.Errorf("nextStatementLine(%d) = %d, want %d", tc[0], got, tc[1])
 		}
