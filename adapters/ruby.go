@@ -270,11 +270,13 @@ type rubyProxy struct {
 	mu          sync.Mutex
 	attach      bool
 	stopOnEntry bool
-	bps         map[string]map[int]bool // desired breakpoint lines per file
-	bpReqs      map[int][]int           // setBreakpoints seq → requested lines
-	fnReqs      map[int]int             // setFunctionBreakpoints seq → count
-	pauseSent   bool                    // a stopped(pause) was reported since the last resume
-	stepping    bool                    // a step is under way
+	bps         map[string]map[int]*rubyBP // desired breakpoints per file and line
+	bpReqs      map[int][]int              // setBreakpoints seq → requested lines
+	fnReqs      map[int]int                // setFunctionBreakpoints seq → count
+	waiting     map[int]chan *dap.Message  // the proxy's own requests → their answers
+	initSeq     int                        // seq of the initialize request
+	pauseSent   bool                       // a stopped(pause) was reported since the last resume
+	stepping    bool                       // a step is under way
 	stoppedOnce sync.Once
 	readyOnce   sync.Once
 	ready       chan struct{} // closed when rdbg waits for its client
@@ -289,7 +291,7 @@ type rubyProxy struct {
 
 func newRubyProxy(up net.Conn, proc *dap.Process, attach, stopOnEntry bool) *rubyProxy {
 	return &rubyProxy{up: up, proc: proc, attach: attach, stopOnEntry: stopOnEntry,
-		bps: map[string]map[int]bool{}, bpReqs: map[int][]int{}, fnReqs: map[int]int{}, done: make(chan struct{}),
+		bps: map[string]map[int]*rubyBP{}, bpReqs: map[int][]int{}, fnReqs: map[int]int{}, waiting: map[int]chan *dap.Message{}, done: make(chan struct{}),
 		stoppedCh: make(chan struct{}), ready: make(chan struct{})}
 }
 
@@ -412,26 +414,44 @@ func (px *rubyProxy) fromClient() {
 			continue
 		}
 		switch m.Command {
+		case "initialize":
+			px.mu.Lock()
+			px.initSeq = m.Seq
+			px.mu.Unlock()
 		case "setBreakpoints":
 			var a struct {
 				Source struct {
 					Path string `json:"path"`
 				} `json:"source"`
 				Breakpoints []struct {
-					Line int `json:"line"`
+					Line         int    `json:"line"`
+					Condition    string `json:"condition"`
+					HitCondition string `json:"hitCondition"`
+					LogMessage   string `json:"logMessage"`
 				} `json:"breakpoints"`
 			}
 			_ = m.DecodeBody(&a)
 			lines := make([]int, 0, len(a.Breakpoints))
-			want := map[int]bool{}
+			plain := make([]map[string]any, 0, len(a.Breakpoints))
+			want := map[int]*rubyBP{}
 			for _, b := range a.Breakpoints {
 				lines = append(lines, b.Line)
-				want[b.Line] = true
+				plain = append(plain, map[string]any{"line": b.Line})
+				want[b.Line] = &rubyBP{cond: b.Condition, hit: b.HitCondition, log: b.LogMessage}
 			}
 			px.mu.Lock()
-			px.bps[filepath.Clean(a.Source.Path)] = want
+			path := filepath.Clean(a.Source.Path)
+			for line, old := range px.bps[path] {
+				if nb := want[line]; nb != nil && nb.cond == old.cond && nb.hit == old.hit {
+					nb.hits = old.hits // an unchanged breakpoint keeps its count
+				}
+			}
+			px.bps[path] = want
 			px.bpReqs[m.Seq] = lines
 			px.mu.Unlock()
+			// rdbg keeps the first condition a line ever had; the proxy
+			// evaluates conditions, hit counts and log messages itself.
+			m.Arguments, _ = json.Marshal(map[string]any{"source": map[string]any{"path": a.Source.Path}, "breakpoints": plain})
 		case "setFunctionBreakpoints":
 			var a struct {
 				Breakpoints []json.RawMessage `json:"breakpoints"`
@@ -521,6 +541,12 @@ func (px *rubyProxy) fromRdbg() {
 		switch m.Type {
 		case "response":
 			if m.RequestSeq > rubyInjectedSeq {
+				px.mu.Lock()
+				ch := px.waiting[m.RequestSeq]
+				px.mu.Unlock()
+				if ch != nil {
+					ch <- m
+				}
 				continue
 			}
 			px.fixResponse(m)
@@ -540,8 +566,16 @@ func (px *rubyProxy) fixResponse(m *dap.Message) {
 	delete(px.bpReqs, m.RequestSeq)
 	nfn, isFn := px.fnReqs[m.RequestSeq]
 	delete(px.fnReqs, m.RequestSeq)
+	isInit := m.Command == "initialize" && m.RequestSeq == px.initSeq
 	px.mu.Unlock()
 	switch {
+	case isInit && m.OK():
+		var caps map[string]any
+		if err := m.DecodeBody(&caps); err == nil && caps != nil {
+			caps["supportsHitConditionalBreakpoints"] = true
+			caps["supportsLogPoints"] = true
+			m.Body, _ = json.Marshal(caps)
+		}
 	case isBP && m.OK():
 		out := make([]map[string]any, len(lines))
 		for i, l := range lines {
@@ -595,15 +629,181 @@ func (px *rubyProxy) keepEvent(m *dap.Message) bool {
 	case "breakpoint":
 		if loc := rubyBPRE.FindStringSubmatch(st.Description); loc != nil {
 			line, _ := strconv.Atoi(loc[2])
-			if want, ok := px.bps[filepath.Clean(loc[1])]; ok && !want[line] {
+			want, ok := px.bps[filepath.Clean(loc[1])]
+			if !ok {
+				return true
+			}
+			bp := want[line]
+			if bp == nil {
 				px.mu.Unlock()
 				px.inject("continue", map[string]any{"threadId": st.ThreadID})
 				px.mu.Lock()
 				return false
 			}
+			if bp.cond != "" || bp.hit != "" || bp.log != "" {
+				go px.checkStop(m, st.ThreadID, bp)
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// rubyBP is a breakpoint as the session set it.
+type rubyBP struct {
+	cond, hit, log string
+	hits           int // times the condition held
+}
+
+// checkStop decides a stop at a breakpoint with a condition, a hit
+// condition or a log message: it reports the stop, or logs and resumes.
+// It runs on its own goroutine (it waits for rdbg's answers).
+func (px *rubyProxy) checkStop(stop *dap.Message, thread int, bp *rubyBP) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resume := func() { px.inject("continue", map[string]any{"threadId": thread}) }
+	frame, err := px.topFrame(ctx, thread)
+	if err != nil {
+		px.sendDown(stop) // cannot decide: show the stop
+		return
+	}
+	if bp.cond != "" {
+		v, err := px.eval(ctx, frame, bp.cond)
+		if err == nil && (v == "false" || v == "nil") {
+			resume()
+			return
+		}
+	}
+	px.mu.Lock()
+	bp.hits++
+	hits := bp.hits
+	px.mu.Unlock()
+	if bp.hit != "" && !rubyHitOK(bp.hit, hits) {
+		resume()
+		return
+	}
+	if bp.log != "" {
+		px.event("output", map[string]any{"category": "console", "output": px.interpolate(ctx, frame, bp.log) + "\n"})
+		resume()
+		return
+	}
+	px.sendDown(stop)
+}
+
+// rubyHitOK evaluates a DAP hit condition ("5", "==5", ">=5", ">5",
+// "<5", "<=5", "%5") against a hit count. A malformed one always stops.
+func rubyHitOK(cond string, hits int) bool {
+	c := strings.ReplaceAll(cond, " ", "")
+	op := strings.TrimRight(c, "0123456789")
+	n, err := strconv.Atoi(c[len(op):])
+	if err != nil {
+		return true
+	}
+	switch op {
+	case "", "==", "=":
+		return hits == n
+	case ">=":
+		return hits >= n
+	case ">":
+		return hits > n
+	case "<":
+		return hits < n
+	case "<=":
+		return hits <= n
+	case "%":
+		return n > 0 && hits%n == 0
+	}
+	return true
+}
+
+// interpolate replaces each {expression} of a log message by its value.
+func (px *rubyProxy) interpolate(ctx context.Context, frame int, msg string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(msg, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(msg[open:], '}')
+		if end < 0 {
+			break
+		}
+		b.WriteString(msg[:open])
+		expr := msg[open+1 : open+end]
+		v, err := px.eval(ctx, frame, expr)
+		if err != nil {
+			v = "<" + err.Error() + ">"
+		}
+		b.WriteString(v)
+		msg = msg[open+end+1:]
+	}
+	b.WriteString(msg)
+	return b.String()
+}
+
+// topFrame returns the id of thread's top frame.
+func (px *rubyProxy) topFrame(ctx context.Context, thread int) (int, error) {
+	resp, err := px.call(ctx, "stackTrace", map[string]any{"threadId": thread, "startFrame": 0, "levels": 1})
+	if err != nil {
+		return 0, err
+	}
+	var body struct {
+		StackFrames []struct {
+			ID int `json:"id"`
+		} `json:"stackFrames"`
+	}
+	if err := resp.DecodeBody(&body); err != nil || len(body.StackFrames) == 0 {
+		return 0, fmt.Errorf("no stack frames: %v", err)
+	}
+	return body.StackFrames[0].ID, nil
+}
+
+// eval evaluates expr in frame.
+func (px *rubyProxy) eval(ctx context.Context, frame int, expr string) (string, error) {
+	resp, err := px.call(ctx, "evaluate", map[string]any{"expression": expr, "frameId": frame, "context": "watch"})
+	if err != nil {
+		return "", err
+	}
+	var body struct {
+		Result string `json:"result"`
+	}
+	if err := resp.DecodeBody(&body); err != nil {
+		return "", err
+	}
+	return body.Result, nil
+}
+
+// call sends a request of the proxy's own to rdbg and waits for its answer.
+func (px *rubyProxy) call(ctx context.Context, command string, args any) (*dap.Message, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	ch := make(chan *dap.Message, 1)
+	px.mu.Lock()
+	px.injected++
+	seq := rubyInjectedSeq + px.injected
+	px.waiting[seq] = ch
+	px.mu.Unlock()
+	defer func() {
+		px.mu.Lock()
+		delete(px.waiting, seq)
+		px.mu.Unlock()
+	}()
+	if err := px.sendUp(&dap.Message{Seq: seq, Type: "request", Command: command, Arguments: b}); err != nil {
+		return nil, err
+	}
+	select {
+	case m := <-ch:
+		if !m.OK() {
+			return nil, errors.New(m.ErrorText())
+		}
+		return m, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-px.done:
+		return nil, dap.ErrClosed
+	}
 }
 
 // finish reports the end of the program once rdbg's socket closed.

@@ -171,3 +171,111 @@ func TestRubyStopOnEntry(t *testing.T) {
 		t.Errorf("output %q", c.Output())
 	}
 }
+
+// rubyBreakAt runs loop.rb with the given breakpoint specs (line → spec)
+// and returns the client stopped at the first reported stop.
+func rubyBreakAt(t *testing.T, specs map[int]map[string]any) (*natClient, natStopped, string) {
+	t.Helper()
+	a := NewRuby()
+	natNeed(t, a)
+	src := natRepoFile(t, "testdata/ruby/loop.rb")
+	target := Target{Mode: Launch, Program: src}
+	args, err := a.LaunchArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	init := c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": "ruby", "linesStartAt1": true, "pathFormat": "path"})
+	if !strings.Contains(string(init.Body), `"supportsLogPoints":true`) || !strings.Contains(string(init.Body), `"supportsHitConditionalBreakpoints":true`) {
+		t.Errorf("capabilities lack log points / hit conditions: %s", init.Body)
+	}
+	call, err := c.conn.Start("launch", args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.waitEvent("initialized", 20*time.Second, nil)
+	c.setBPs(src, specs)
+	c.req("configurationDone", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := call.Wait(ctx, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	return c, c.stopped(20 * time.Second), src
+}
+
+func (c *natClient) setBPs(src string, specs map[int]map[string]any) {
+	c.t.Helper()
+	list := []map[string]any{}
+	for line, spec := range specs {
+		bp := map[string]any{"line": line}
+		for k, v := range spec {
+			bp[k] = v
+		}
+		list = append(list, bp)
+	}
+	c.req("setBreakpoints", map[string]any{"source": map[string]any{"path": src}, "breakpoints": list})
+}
+
+func TestRubyConditionsAndLogPoints(t *testing.T) {
+	src := natRepoFile(t, "testdata/ruby/loop.rb")
+	brk := natLineOf(t, src, "BREAK")
+	logLine := natLineOf(t, src, `puts "#{label}`)
+	c, st, _ := rubyBreakAt(t, map[int]map[string]any{
+		brk:     {"condition": "i == 3"},
+		logLine: {"logMessage": "log i={i} total={total}"},
+	})
+	f := c.topFrame(st.ThreadID)
+	if v := c.locals(f.ID)["i"].Value; f.Line != brk || v != "3" {
+		t.Fatalf("stopped at line %d with i=%s, want line %d with i=3", f.Line, v, brk)
+	}
+	// A changed condition takes effect (rdbg alone keeps the first one).
+	c.setBPs(src, map[int]map[string]any{brk: {"condition": "i == 4"}, logLine: {"logMessage": "log i={i} total={total}"}})
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	st = c.stopped(20 * time.Second)
+	f = c.topFrame(st.ThreadID)
+	if v := c.locals(f.ID)["i"].Value; v != "4" {
+		t.Errorf("second stop i=%s, want 4", v)
+	}
+	c.runToEnd(st.ThreadID, src)
+	c.waitEvent("terminated", 10*time.Second, nil)
+	c.mu.Lock()
+	var logs []string
+	for _, m := range c.all {
+		if m.Event == "output" && strings.Contains(string(m.Body), "log i=") {
+			var body struct {
+				Output string `json:"output"`
+			}
+			_ = m.DecodeBody(&body)
+			logs = append(logs, strings.TrimSpace(body.Output))
+		}
+	}
+	c.mu.Unlock()
+	if len(logs) != 4 || logs[0] != "log i=0 total=0" || logs[3] != "log i=3 total=14" {
+		t.Errorf("log points printed %q, want i=0..3 (the last setBreakpoints dropped it for i=4)", logs)
+	}
+}
+
+func TestRubyHitCondition(t *testing.T) {
+	src := natRepoFile(t, "testdata/ruby/loop.rb")
+	brk := natLineOf(t, src, "BREAK")
+	c, st, _ := rubyBreakAt(t, map[int]map[string]any{brk: {"hitCondition": "3"}})
+	f := c.topFrame(st.ThreadID)
+	if v := c.locals(f.ID)["i"].Value; v != "2" {
+		t.Errorf("hitCondition 3 stopped with i=%s, want 2", v)
+	}
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	c.waitEvent("terminated", 10*time.Second, nil)
+}
+
+func TestRubyHitOK(t *testing.T) {
+	for _, c := range []struct {
+		cond string
+		hits int
+		want bool
+	}{{"3", 3, true}, {"3", 2, false}, {"==3", 3, true}, {">=2", 2, true}, {">2", 2, false}, {"<2", 1, true}, {"<=2", 3, false}, {"%2", 4, true}, {"%2", 3, false}, {"% 0", 3, false}, {"x", 1, true}} {
+		if got := rubyHitOK(c.cond, c.hits); got != c.want {
+			t.Errorf("rubyHitOK(%q, %d) = %v", c.cond, c.hits, got)
+		}
+	}
+}
