@@ -65,9 +65,11 @@ func (s *Session) resolveStop(ctx context.Context) {
 	defer cancel()
 	var body godap.StackTraceResponseBody
 	loc := &Location{}
+	topFrame := 0
 	if err := s.request(rctx, "stackTrace", godap.StackTraceArguments{ThreadId: ls.ThreadID, Levels: 20}, &body); err == nil {
 		if f := firstUserFrame(body.StackFrames); f != nil {
 			loc = frameLocation(*f)
+			topFrame = f.Id
 		}
 	}
 	text := ls.Text
@@ -87,6 +89,7 @@ func (s *Session) resolveStop(ctx context.Context) {
 		cp.Location = loc
 		cp.Text = text
 		s.lastStop = &cp
+		s.topFrame = frameCache{seq: seq, thread: ls.ThreadID, id: topFrame}
 	}
 }
 

@@ -116,6 +116,16 @@ func (s *Session) StackTrace(ctx context.Context, threadID, startFrame, levels i
 
 // topFrameID returns the id of the innermost frame with source.
 func (s *Session) topFrameID(ctx context.Context, threadID int) (int, error) {
+	s.mu.Lock()
+	fc, seq := s.topFrame, s.stopSeq
+	cur := 0
+	if s.lastStop != nil {
+		cur = s.lastStop.ThreadID
+	}
+	s.mu.Unlock()
+	if fc.seq == seq && fc.id != 0 && (threadID == 0 || threadID == fc.thread) && fc.thread == cur {
+		return fc.id, nil
+	}
 	frames, _, err := s.StackTrace(ctx, threadID, 0, 20)
 	if err != nil {
 		return 0, err

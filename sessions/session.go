@@ -103,6 +103,13 @@ type Session struct {
 	children  []string
 	closing   bool
 	tracked   map[int]string // pid -> start time of processes the session owns
+	topFrame  frameCache     // the stopped thread's top user frame
+}
+
+// frameCache remembers the top frame id of one stop, so evaluate and
+// scopes need no stackTrace round trip.
+type frameCache struct {
+	seq, thread, id int
 }
 
 func newSession(m *Manager, lang string, a adapters.Adapter, req CreateRequest) *Session {

@@ -1,0 +1,371 @@
+package bench
+
+// Benchmarks of the spine, through the MCP tools of a real `dbg mcp`
+// process (go-sdk client over stdio), side by side with a raw DAP client
+// driving the same adapter directly with the same launch arguments:
+//
+//	go test -run XXX -bench 'Spine|MCPStartup|ServerMemory' -benchtime 5x ./bench/
+//
+// Reported metrics (milliseconds unless named otherwise): first stop after
+// create, one step_over round trip and one evaluate round trip, for dbg and
+// for the raw adapter, and their differences.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/dap"
+)
+
+var (
+	buildOnce sync.Once
+	dbgPath   string
+	buildErr  error
+)
+
+// dbgBinary builds cmd/dbg once per benchmark run.
+func dbgBinary(b *testing.B) string {
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "dbg-bench-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		dbgPath = filepath.Join(dir, "dbg")
+		cmd := exec.Command("go", "build", "-o", dbgPath, "./cmd/dbg")
+		cmd.Dir = nativeRoot(b)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("%v: %s", err, out)
+		}
+	})
+	if buildErr != nil {
+		b.Fatal(buildErr)
+	}
+	return dbgPath
+}
+
+type mcpClient struct {
+	b   *testing.B
+	cs  *mcp.ClientSession
+	cmd *exec.Cmd
+}
+
+func startMCP(b *testing.B) *mcpClient {
+	cmd := exec.Command(dbgBinary(b), "mcp")
+	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+b.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &mcpClient{b: b, cs: cs, cmd: cmd}
+}
+
+func (c *mcpClient) call(name string, args map[string]any) map[string]any {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		c.b.Fatalf("%s: %v", name, err)
+	}
+	var env struct {
+		Success bool
+		Data    map[string]any
+		Error   map[string]any
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	_ = json.Unmarshal(raw, &env)
+	if !env.Success {
+		c.b.Fatalf("%s failed: %v", name, env.Error)
+	}
+	return env.Data
+}
+
+// spineCase is one language of the spine.
+type spineCase struct {
+	lang    string
+	adapter adapters.Adapter
+	program string
+	expr    string
+	// rawStart starts the adapter as a raw client would.
+	rawStart func(b *testing.B, program string) (*dap.Conn, chan *dap.Message, func())
+}
+
+func spineCases(b *testing.B) []spineCase {
+	root := nativeRoot(b)
+	return []spineCase{
+		{lang: "go", adapter: adapters.Go{}, program: filepath.Join(root, "testdata/go/loop/main.go"), expr: "total + 10", rawStart: rawDelve},
+		{lang: "python", adapter: adapters.Python{}, program: filepath.Join(root, "testdata/python/loop.py"), expr: "total + 10", rawStart: rawDebugpy},
+	}
+}
+
+func rawConn(rw interface {
+	Read([]byte) (int, error)
+	Write([]byte) (int, error)
+	Close() error
+}) (*dap.Conn, chan *dap.Message) {
+	events := make(chan *dap.Message, 256)
+	c := dap.NewConn(rw, dap.Options{OnEvent: func(m *dap.Message) {
+		select {
+		case events <- m:
+		default:
+		}
+	}})
+	return c, events
+}
+
+func rawDelve(b *testing.B, program string) (*dap.Conn, chan *dap.Message, func()) {
+	dlv, err := exec.LookPath("dlv")
+	if err != nil {
+		dlv = filepath.Join(os.Getenv("HOME"), "go", "bin", "dlv")
+	}
+	ln, err := dap.Listen("127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(dlv, "dap", "--client-addr="+ln.Addr())
+	cmd.Dir = filepath.Dir(program)
+	proc, err := dap.StartProcess(cmd, dap.ProcessOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := ln.Accept(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, ev := rawConn(conn)
+	return c, ev, func() { _ = c.Close(); proc.Kill() }
+}
+
+func rawDebugpy(b *testing.B, program string) (*dap.Conn, chan *dap.Message, func()) {
+	proc, err := dap.StartProcess(exec.Command("python3", "-m", "debugpy.adapter"), dap.ProcessOptions{Stdio: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, ev := rawConn(proc)
+	return c, ev, func() { _ = c.Close(); proc.Kill() }
+}
+
+func waitEvent(b *testing.B, ev chan *dap.Message, name string) *dap.Message {
+	t := time.NewTimer(60 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case m := <-ev:
+			if m.Event == name {
+				return m
+			}
+		case <-t.C:
+			b.Fatalf("no %s event", name)
+		}
+	}
+}
+
+type phases struct{ first, step, eval time.Duration }
+
+// rawRun does what a minimal DAP client does to stop at line, step and
+// evaluate, with the same arguments dbg sends.
+func rawRun(b *testing.B, sc spineCase, line, steps int) phases {
+	ctx := context.Background()
+	start := time.Now()
+	c, ev, stop := sc.rawStart(b, sc.program)
+	defer stop()
+	must := func(_ *dap.Message, err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	must(c.Request(ctx, "initialize", map[string]any{"adapterID": sc.lang, "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"}))
+	args, err := sc.adapter.LaunchArgs(ctx, adapters.Target{Mode: adapters.Launch, Program: sc.program})
+	if err != nil {
+		b.Fatal(err)
+	}
+	call, err := c.Start("launch", args)
+	if err != nil {
+		b.Fatal(err)
+	}
+	waitEvent(b, ev, "initialized")
+	must(c.Request(ctx, "setBreakpoints", map[string]any{"source": map[string]any{"path": sc.program}, "breakpoints": []map[string]any{{"line": line}}}))
+	must(c.Request(ctx, "configurationDone", nil))
+	must(call.Wait(ctx, time.Minute))
+	stopped := waitEvent(b, ev, "stopped")
+	var p phases
+	p.first = time.Since(start)
+	var sb struct{ ThreadId int }
+	_ = stopped.DecodeBody(&sb)
+	var frames struct{ StackFrames []struct{ Id int } }
+	resp, err := c.Request(ctx, "stackTrace", map[string]any{"threadId": sb.ThreadId, "levels": 1})
+	must(resp, err)
+	_ = resp.DecodeBody(&frames)
+	t0 := time.Now()
+	for i := 0; i < steps; i++ {
+		must(c.Request(ctx, "next", map[string]any{"threadId": sb.ThreadId}))
+		waitEvent(b, ev, "stopped")
+		// dbg reads the new location as part of the answer; so does this client.
+		resp, err = c.Request(ctx, "stackTrace", map[string]any{"threadId": sb.ThreadId, "levels": 20})
+		must(resp, err)
+		_ = resp.DecodeBody(&frames)
+	}
+	p.step = time.Since(t0) / time.Duration(steps)
+	t0 = time.Now()
+	for i := 0; i < steps; i++ {
+		must(c.Request(ctx, "evaluate", map[string]any{"expression": sc.expr, "frameId": frames.StackFrames[0].Id, "context": "repl"}))
+	}
+	p.eval = time.Since(t0) / time.Duration(steps)
+	_, _ = c.Request(ctx, "disconnect", map[string]any{"terminateDebuggee": true})
+	return p
+}
+
+// dbgRun does the same through dbg's MCP tools.
+func dbgRun(b *testing.B, c *mcpClient, sc spineCase, line, steps int) phases {
+	start := time.Now()
+	s := c.call("create_debug_session", map[string]any{"language": sc.lang})
+	id := s["sessionId"].(string)
+	c.call("set_breakpoint", map[string]any{"sessionId": id, "file": sc.program, "line": line})
+	st := c.call("start_debugging", map[string]any{"sessionId": id, "scriptPath": sc.program, "waitMs": 60000})
+	if st["state"] != "paused" {
+		b.Fatalf("not stopped: %v", st)
+	}
+	var p phases
+	p.first = time.Since(start)
+	t0 := time.Now()
+	for i := 0; i < steps; i++ {
+		if r := c.call("step_over", map[string]any{"sessionId": id}); r["state"] != "paused" {
+			b.Fatalf("step: %v", r)
+		}
+	}
+	p.step = time.Since(t0) / time.Duration(steps)
+	t0 = time.Now()
+	for i := 0; i < steps; i++ {
+		c.call("evaluate_expression", map[string]any{"sessionId": id, "expression": sc.expr})
+	}
+	p.eval = time.Since(t0) / time.Duration(steps)
+	c.call("close_debug_session", map[string]any{"sessionId": id})
+	return p
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func BenchmarkSpine(b *testing.B) {
+	for _, sc := range spineCases(b) {
+		b.Run(sc.lang, func(b *testing.B) {
+			if !sc.adapter.Find(context.Background()).Found {
+				b.Skipf("%s adapter not installed", sc.lang)
+			}
+			line := nativeLine(b, sc.program, "BREAK")
+			const steps = 4
+			c := startMCP(b)
+			defer c.cs.Close()
+			// Warm both paths once (delve's build cache, Python's bytecode).
+			dbgRun(b, c, sc, line, 1)
+			rawRun(b, sc, line, 1)
+			var d, r phases
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				// Interleave, so both see the same machine load.
+				x := dbgRun(b, c, sc, line, steps)
+				y := rawRun(b, sc, line, steps)
+				d.first += x.first
+				d.step += x.step
+				d.eval += x.eval
+				r.first += y.first
+				r.step += y.step
+				r.eval += y.eval
+			}
+			n := time.Duration(b.N)
+			b.ReportMetric(ms(d.first/n), "dbg-first-stop-ms")
+			b.ReportMetric(ms(r.first/n), "raw-first-stop-ms")
+			b.ReportMetric(ms(d.step/n), "dbg-step-ms")
+			b.ReportMetric(ms(r.step/n), "raw-step-ms")
+			b.ReportMetric(ms(d.eval/n), "dbg-eval-ms")
+			b.ReportMetric(ms(r.eval/n), "raw-eval-ms")
+			b.ReportMetric(ms((d.first-r.first)/n), "first-stop-overhead-ms")
+			b.ReportMetric(ms((d.step-r.step)/n), "step-overhead-ms")
+			b.ReportMetric(ms((d.eval-r.eval)/n), "eval-overhead-ms")
+		})
+	}
+}
+
+// BenchmarkMCPStartup measures exec of `dbg mcp` to the initialize answer.
+func BenchmarkMCPStartup(b *testing.B) {
+	bin := dbgBinary(b)
+	state := b.TempDir()
+	var total time.Duration
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(bin, "mcp")
+		cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+state)
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		total += time.Since(start)
+		cancel()
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = cs.Close()
+	}
+	b.ReportMetric(ms(total/time.Duration(b.N)), "exec-to-initialize-ms")
+}
+
+// BenchmarkServerMemory opens 10 paused sessions and reads the server's
+// resident memory (adapter processes are separate and not counted).
+func BenchmarkServerMemory(b *testing.B) {
+	root := nativeRoot(b)
+	for _, lang := range []string{"mock", "python"} {
+		b.Run(lang, func(b *testing.B) {
+			prog, line := filepath.Join(root, "testdata/mock/loop.mock"), 10
+			if lang == "python" {
+				if !(adapters.Python{}).Find(context.Background()).Found {
+					b.Skip("debugpy not installed")
+				}
+				prog = filepath.Join(root, "testdata/python/loop.py")
+				line = nativeLine(b, prog, "BREAK")
+			}
+			for i := 0; i < b.N; i++ {
+				c := startMCP(b)
+				for j := 0; j < 10; j++ {
+					id := c.call("create_debug_session", map[string]any{"language": lang})["sessionId"].(string)
+					c.call("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": line})
+					if st := c.call("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "waitMs": 60000}); st["state"] != "paused" {
+						b.Fatalf("session %d not paused: %v", j, st)
+					}
+					c.call("get_local_variables", map[string]any{"sessionId": id})
+				}
+				b.ReportMetric(float64(rssKB(c.cmd.Process.Pid))/1024, "server-rss-MB")
+				_ = c.cs.Close()
+			}
+		})
+	}
+}
+
+func rssKB(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmRSS:") {
+			f := strings.Fields(l)
+			if len(f) >= 2 {
+				n, _ := strconv.Atoi(f[1])
+				return n
+			}
+		}
+	}
+	return 0
+}
