@@ -24,6 +24,7 @@ type breakpoint struct {
 	reqs                                []int32
 	classes                             map[uint64]bool
 
+	text                            string // the source line, for declaration lines
 	funcName, funcClass, funcMethod string // function breakpoints
 	isEntry                         bool
 }
@@ -133,6 +134,9 @@ func (s *Server) setBreakpoints(ctx context.Context, req *dap.Message) (any, err
 		if l := nextStatementLine(srcLines, sb.Line); l != sb.Line {
 			b.line, b.actualLine = l, l
 		}
+		if b.line <= len(srcLines) {
+			b.text = srcLines[b.line-1]
+		}
 		if o, ok := oldByLine[b.line]; ok {
 			b.id, b.hits = o.id, o.hits
 		} else {
@@ -222,6 +226,7 @@ func (s *Server) bindLine(ctx context.Context, b *breakpoint, class uint64, tag 
 	if err != nil {
 		return
 	}
+	bound := false
 	for _, m := range methods {
 		lt, err := s.classes.lineTable(ctx, class, m.ID)
 		if err != nil {
@@ -247,6 +252,47 @@ func (s *Server) bindLine(ctx context.Context, b *breakpoint, class uint64, tag 
 		s.bps.byReq[id] = b
 		b.verified = true
 		b.message = ""
+		bound = true
+	}
+	if !bound {
+		s.bindDeclaration(ctx, b, class, tag, methods)
+	}
+}
+
+// bindDeclaration binds a breakpoint on a method's declaration line (which
+// has no code) at the method's first line, as a method breakpoint would.
+// The line must name the method, and its first line must follow closely.
+// Called with bpMu held.
+func (s *Server) bindDeclaration(ctx context.Context, b *breakpoint, class uint64, tag byte, methods []MethodInfo) {
+	if b.text == "" {
+		return
+	}
+	sig, _ := s.classes.signature(ctx, class)
+	for _, m := range methods {
+		name := m.Name
+		if name == "<init>" {
+			name = simpleClassName(sig)
+		}
+		if !strings.Contains(b.text, name+"(") {
+			continue
+		}
+		lt, err := s.classes.lineTable(ctx, class, m.ID)
+		if err != nil || len(lt.Lines) == 0 {
+			continue
+		}
+		first := lt.Lines[0]
+		if int(first.Line) <= b.line || int(first.Line) > b.line+3 {
+			continue
+		}
+		loc := Location{TypeTag: tag, Class: class, Method: m.ID, Index: first.Index}
+		id, err := s.vm.SetEvent(ctx, EventBreakpoint, SuspendAll, Modifier{Kind: ModLocationOnly, Location: loc})
+		if err != nil {
+			continue
+		}
+		b.reqs = append(b.reqs, id)
+		s.bps.byReq[id] = b
+		b.verified, b.message, b.actualLine = true, "", int(first.Line)
+		return
 	}
 }
 

@@ -135,3 +135,24 @@ func TestNextStatementLine(t *testing.T) {
 		}
 	}
 }
+
+func TestBreakpointOnMethodDeclaration(t *testing.T) {
+	cp := compileFixtures(t)
+	c := newClient(t)
+	square := fixtureLine(t, "Loop.java", "square")
+	decl := square - 1 // "static int square(int x) {"
+	c.launch(map[string]any{"mainClass": "Loop", "classpath": cp}, func() {
+		c.setBreakpoints("Loop.java", bp(decl))
+	})
+	ev := c.wait("breakpoint")
+	if b := ev["breakpoint"].(map[string]any); b["verified"] != true || int(b["line"].(float64)) != square {
+		t.Errorf("declaration breakpoint %v", b)
+	}
+	s := c.stopped()
+	if s.line != square || s.name != "Loop.square" {
+		t.Fatalf("stop %+v", s)
+	}
+	c.setBreakpoints("Loop.java")
+	c.cont(s.thread)
+	c.exited()
+}
