@@ -132,6 +132,9 @@ type RunResult struct {
 	Exited   bool     `json:"exited,omitempty"`
 	ExitCode *int     `json:"exitCode,omitempty"`
 	Output   []string `json:"output,omitempty"`
+	// OtherInstances are processes dbg did not start that run the same
+	// program in the same directory (started from an IDE or a shell).
+	OtherInstances []int `json:"otherInstances,omitempty"`
 }
 
 // ProcInfo describes a started process.
@@ -210,6 +213,7 @@ func (r *Runner) Restart(ctx context.Context, cfg RunConfiguration) (RunResult, 
 		return RunResult{}, err
 	}
 	res.PID = p.pid
+	res.OtherInstances = otherInstances(cfg, r.ownGroups())
 	if r.opts.StartupWait > 0 {
 		t := time.NewTimer(r.opts.StartupWait)
 		defer t.Stop()
@@ -374,6 +378,21 @@ func (r *Runner) stop(ctx context.Context, p *runProc) error {
 	case <-kt.C:
 		return fmt.Errorf("process %d did not exit after SIGKILL", p.pid)
 	}
+}
+
+// ownGroups returns the process groups of the runner's live processes.
+func (r *Runner) ownGroups() map[int]bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[int]bool{}
+	for _, ps := range r.procs {
+		for _, p := range ps {
+			if p.running() {
+				out[p.pid] = true
+			}
+		}
+	}
+	return out
 }
 
 // Processes lists the processes the runner started and still tracks.

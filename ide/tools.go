@@ -301,5 +301,8 @@ func (x *IDE) restart(ctx context.Context, c RunConfiguration) (RestartResult, e
 	if res.Exited {
 		out.Hint = "the process exited at once; its output is in output"
 	}
+	if len(res.OtherInstances) > 0 {
+		out.Hint += fmt.Sprintf("; note: %d other instance(s) not started by dbg run the same program (pids %v) and may hold its ports", len(res.OtherInstances), res.OtherInstances)
+	}
 	return out, nil
 }
