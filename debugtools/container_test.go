@@ -1,0 +1,101 @@
+package debugtools
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// startFixtureInNamespaces runs the fixture in new pid and mount
+// namespaces with a private /tmp, as a container would: its pid inside is
+// 1 and its hsperfdata and attach socket live in its own /tmp. It returns
+// the host pid of the JVM.
+func startFixtureInNamespaces(t *testing.T) int {
+	t.Helper()
+	classes := buildFixture(t)
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("unshare not installed")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("creating namespaces needs root")
+	}
+	script := fmt.Sprintf("mount --bind %s /mnt && mount -t tmpfs tmpfs /tmp && exec java -cp /mnt:%s com.example.shop.ShopApplication", classes, h2Jar)
+	cmd := exec.Command("unshare", "--pid", "--fork", "--mount", "--mount-proc", "--kill-child", "sh", "-c", script)
+	cmd.Dir = t.TempDir()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "READY") {
+				ready <- true
+				for sc.Scan() {
+				}
+				return
+			}
+		}
+		ready <- false
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			t.Skip("the fixture did not start in new namespaces (no privileges for unshare here)")
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("namespaced fixture not ready in 60s")
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", cmd.Process.Pid, cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 1 {
+		t.Fatalf("children of unshare: %q", b)
+	}
+	pid, _ := strconv.Atoi(f[0])
+	return pid
+}
+
+func TestAttachJVMInOtherNamespaces(t *testing.T) {
+	pid := startFixtureInNamespaces(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	j, err := InspectJVM(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.NSPID != 1 || j.PerfData == "" || !strings.HasPrefix(j.PerfData, fmt.Sprintf("/proc/%d/root/tmp/", pid)) || j.MainClass != "com.example.shop.ShopApplication" {
+		t.Fatalf("inspect: %+v", j)
+	}
+	if SameMountNamespace(pid) {
+		t.Fatal("expected another mount namespace")
+	}
+	s := newTestService(t)
+	res, err := s.Attach(ctx, pid, "", 60*time.Second)
+	if err != nil || res.Conn == nil {
+		t.Fatalf("attach: %v %+v", err, res)
+	}
+	r, ok := runOn(t, res.Conn, "com.example.shop.OrderService", "greet", nil, `{"n":{"type":"simple","content":"ns"}}`)
+	if !ok || str(r.PrintResult) != "Hello, ns!" {
+		t.Fatalf("invoke: %+v %s", r, str(r.Throwable))
+	}
+}
