@@ -211,6 +211,27 @@ func (env *evalEnv) eval(ctx context.Context, e expr) (evalVal, error) {
 		}
 	case *binaryExpr:
 		return env.binary(ctx, e)
+	case *condExpr:
+		c, err := env.value(ctx, e.c)
+		if err != nil {
+			return evalVal{}, err
+		}
+		if p, ok := s.unbox(ctx, c); ok {
+			c = p
+		}
+		if c.Tag != TagBoolean {
+			return evalVal{}, fmt.Errorf("the condition of ?: must be boolean")
+		}
+		if c.Long != 0 {
+			return env.eval(ctx, e.x)
+		}
+		return env.eval(ctx, e.y)
+	case *castExpr:
+		x, err := env.value(ctx, e.x)
+		if err != nil {
+			return evalVal{}, err
+		}
+		return env.cast(ctx, x, e.typ)
 	}
 	return evalVal{}, fmt.Errorf("cannot evaluate %s", e)
 }
@@ -955,4 +976,71 @@ func (s *Server) setVariable(ctx context.Context, req *dap.Message) (any, error)
 	}
 	d := s.describe(ctx, r.thread, written, "")
 	return map[string]any{"value": d.value, "type": d.typ, "variablesReference": d.ref}, nil
+}
+
+var primitiveTags = map[string]byte{"int": TagInt, "long": TagLong, "double": TagDouble, "float": TagFloat,
+	"short": TagShort, "byte": TagByte, "char": TagChar, "boolean": TagBoolean}
+
+// cast converts primitives as Java casts do (narrowing included) and
+// checks reference casts against the object's runtime type.
+func (env *evalEnv) cast(ctx context.Context, v Value, typ string) (evalVal, error) {
+	s := env.s
+	if t, ok := primitiveTags[typ]; ok {
+		if p, ok := s.unbox(ctx, v); ok {
+			v = p
+		}
+		if !v.IsPrimitive() {
+			return evalVal{}, fmt.Errorf("cannot cast %s to %s", s.typeOf(ctx, v), typ)
+		}
+		if (t == TagBoolean) != (v.Tag == TagBoolean) {
+			return evalVal{}, fmt.Errorf("cannot cast %s to %s", typeNameOfTag(v.Tag), typ)
+		}
+		out := Value{Tag: t}
+		isFloat := v.Tag == TagFloat || v.Tag == TagDouble
+		switch t {
+		case TagBoolean:
+			out.Long = v.Long
+		case TagFloat, TagDouble:
+			out.Double = asFloat(v)
+			if t == TagFloat {
+				out.Double = float64(float32(out.Double))
+			}
+		default:
+			n := v.Long
+			if isFloat {
+				n = int64(v.Double)
+			}
+			switch t {
+			case TagInt:
+				n = int64(int32(n))
+			case TagShort:
+				n = int64(int16(n))
+			case TagByte:
+				n = int64(int8(n))
+			case TagChar:
+				n = int64(uint16(n))
+			}
+			out.Long = n
+		}
+		return val(out), nil
+	}
+	if v.IsPrimitive() {
+		return evalVal{}, fmt.Errorf("cannot cast %s to %s", typeNameOfTag(v.Tag), typ)
+	}
+	if v.Object == 0 {
+		return val(v), nil
+	}
+	_, rt, err := s.vm.ObjectType(ctx, v.Object)
+	if err != nil {
+		return evalVal{}, err
+	}
+	for _, sig := range s.classes.supertypes(ctx, rt) {
+		if classMatches(typ, sig) {
+			return val(v), nil
+		}
+	}
+	if strings.HasPrefix(typ, "Object") || typ == "java.lang.Object" {
+		return val(v), nil
+	}
+	return evalVal{}, fmt.Errorf("java.lang.ClassCastException: %s cannot be cast to %s", s.typeOf(ctx, v), typ)
 }

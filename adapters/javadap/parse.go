@@ -9,11 +9,11 @@ import (
 // The expression language of evaluate, conditions and log messages: a
 // small subset of Java expressions.
 //
-//	expr    = or
+//	expr    = or [ "?" expr ":" expr ]
 //	or      = and { "||" and }          and = eq { "&&" eq }
 //	eq      = rel { ("=="|"!=") rel }   rel = add { ("<"|"<="|">"|">=") add }
 //	add     = mul { ("+"|"-") mul }     mul = unary { ("*"|"/"|"%") unary }
-//	unary   = ("-"|"!") unary | postfix
+//	unary   = ("-"|"!") unary | "(" type ")" unary | postfix
 //	postfix = primary { "." name [ "(" args ")" ] | "[" expr "]" }
 //	primary = literal | name [ "(" args ")" ] | "(" expr ")"
 //
@@ -45,6 +45,17 @@ type unaryExpr struct {
 	op string
 	x  expr
 }
+type condExpr struct{ c, x, y expr }
+type castExpr struct {
+	typ string // "int", "java.lang.String", ...
+	x   expr
+}
+
+func (e *condExpr) String() string {
+	return "(" + e.c.String() + " ? " + e.x.String() + " : " + e.y.String() + ")"
+}
+func (e *castExpr) String() string { return "((" + e.typ + ") " + e.x.String() + ")" }
+
 type binaryExpr struct {
 	op   string
 	x, y expr
@@ -126,7 +137,7 @@ func tokenize(src string) ([]token, error) {
 			i = j
 		default:
 			op := ""
-			for _, o := range []string{"&&", "||", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "<", ">", "!", "(", ")", "[", "]", ".", ","} {
+			for _, o := range []string{"&&", "||", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "<", ">", "!", "(", ")", "[", "]", ".", ",", "?", ":"} {
 				if strings.HasPrefix(src[i:], o) {
 					op = o
 					break
@@ -158,7 +169,7 @@ func parseExpr(src string) (expr, error) {
 		return nil, err
 	}
 	p := &parser{toks: toks}
-	e, err := p.binary(0)
+	e, err := p.expr()
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +177,25 @@ func parseExpr(src string) (expr, error) {
 		return nil, fmt.Errorf("unexpected %q at column %d", t.text, t.pos+1)
 	}
 	return e, nil
+}
+
+func (p *parser) expr() (expr, error) {
+	c, err := p.binary(0)
+	if err != nil || !p.accept("?") {
+		return c, err
+	}
+	x, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if !p.accept(":") {
+		return nil, fmt.Errorf("missing ':' at column %d", p.peek().pos+1)
+	}
+	y, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	return &condExpr{c: c, x: x, y: y}, nil
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
@@ -216,7 +246,55 @@ func (p *parser) binary(level int) (expr, error) {
 	}
 }
 
+// castType recognises "(" type ")" followed by the start of an operand
+// and returns the type and the number of tokens it spans.
+func (p *parser) castType() (string, int) {
+	if t := p.peek(); t.kind != "op" || t.text != "(" {
+		return "", 0
+	}
+	i := p.i + 1
+	var parts []string
+	for {
+		if i >= len(p.toks) || p.toks[i].kind != "id" {
+			return "", 0
+		}
+		parts = append(parts, p.toks[i].text)
+		i++
+		if i < len(p.toks) && p.toks[i].kind == "op" && p.toks[i].text == "." {
+			i++
+			continue
+		}
+		break
+	}
+	if i >= len(p.toks) || p.toks[i].text != ")" || p.toks[i].kind != "op" {
+		return "", 0
+	}
+	i++
+	typ := strings.Join(parts, ".")
+	next := p.toks[i]
+	primitive := map[string]bool{"int": true, "long": true, "double": true, "float": true, "short": true, "byte": true, "char": true, "boolean": true}[typ]
+	switch {
+	case next.kind == "eof":
+		return "", 0
+	case next.kind == "op" && (next.text == "(" || next.text == "!"):
+	case next.kind == "op" && next.text == "-" && primitive:
+	case next.kind == "op":
+		return "", 0
+	case !primitive && !(typ[0] >= 'A' && typ[0] <= 'Z') && !strings.Contains(typ, "."):
+		return "", 0 // "(x) y" is not a cast unless x looks like a type
+	}
+	return typ, i - p.i
+}
+
 func (p *parser) unary() (expr, error) {
+	if typ, n := p.castType(); n > 0 {
+		p.i += n
+		x, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		return &castExpr{typ: typ, x: x}, nil
+	}
 	if t := p.peek(); t.kind == "op" && (t.text == "-" || t.text == "!") {
 		p.next()
 		x, err := p.unary()
@@ -250,7 +328,7 @@ func (p *parser) postfix() (expr, error) {
 				x = &fieldExpr{x: x, name: t.text}
 			}
 		case p.accept("["):
-			i, err := p.binary(0)
+			i, err := p.expr()
 			if err != nil {
 				return nil, err
 			}
@@ -270,7 +348,7 @@ func (p *parser) args() ([]expr, error) {
 		return out, nil
 	}
 	for {
-		a, err := p.binary(0)
+		a, err := p.expr()
 		if err != nil {
 			return nil, err
 		}
@@ -321,7 +399,7 @@ func (p *parser) primary() (expr, error) {
 		return &nameExpr{name: t.text}, nil
 	case "op":
 		if t.text == "(" {
-			x, err := p.binary(0)
+			x, err := p.expr()
 			if err != nil {
 				return nil, err
 			}
