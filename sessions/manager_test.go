@@ -1,0 +1,242 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dbg-dev/dbg/adapters"
+)
+
+func testdata(t testing.TB, rel string) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "testdata", rel)
+}
+
+func newTestManager(t testing.TB) *Manager {
+	m := NewManager(Config{Adapters: adapters.Default(), StateDir: t.TempDir()})
+	t.Cleanup(func() { m.Shutdown(context.Background()) })
+	return m
+}
+
+// mockStopped creates a mock session stopped at line 10 of loop.mock.
+func mockStopped(t testing.TB, m *Manager) *Session {
+	t.Helper()
+	ctx := context.Background()
+	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := testdata(t, "mock/loop.mock")
+	if _, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 10}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StatePaused || res.LastStop.Location.Line != 10 {
+		t.Fatalf("launch: %+v", res)
+	}
+	return s
+}
+
+// 100 sessions step in parallel; each sees its own, correct values.
+func TestManySessionsInParallel(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	const n = 100
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- func() error {
+				s := mockStopped(t, m)
+				for step := 0; step < 6; step++ {
+					r, err := s.Step(ctx, "next", 0, 10*time.Second)
+					if err != nil {
+						return err
+					}
+					if r.State != StatePaused {
+						return fmt.Errorf("step %d: %+v", step, r)
+					}
+				}
+				// Steps from line 10: 11, 9, 10, 11, 9, 10: i is 3 again at the loop body.
+				ev, err := s.Evaluate(ctx, "i * 100 + total", 0, "")
+				if err != nil {
+					return err
+				}
+				if ev.Result != "303" {
+					return fmt.Errorf("i*100+total = %s, want 303", ev.Result)
+				}
+				return m.CloseSession(ctx, s.ID())
+			}()
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if got := len(m.List()); got != 0 {
+		t.Fatalf("%d sessions left", got)
+	}
+}
+
+func TestStateMachineAndLastStop(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	s := mockStopped(t, m)
+	info := s.Info()
+	if info.State != StatePaused || info.LastStop == nil || info.LastStop.Reason != "breakpoint" || len(info.LastStop.HitBreakpoint) != 1 {
+		t.Fatalf("info %+v", info)
+	}
+	if _, err := s.Continue(ctx, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	// The breakpoint is hit again on the next iteration.
+	r, err := s.WaitForStop(ctx, 10*time.Second)
+	if err != nil || r.State != StatePaused || r.LastStop.Location.Line != 10 {
+		t.Fatalf("second stop %+v %v", r, err)
+	}
+	if _, err := s.ClearBreakpoints(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Continue(ctx, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	r, err = s.WaitForStop(ctx, 10*time.Second)
+	if err != nil || r.State != StateTerminated || r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Fatalf("end %+v %v", r, err)
+	}
+	if _, err := s.Step(ctx, "next", 0, 0); err == nil {
+		t.Fatal("stepping a terminated session must fail")
+	}
+	if got := s.Output().Text("stdout"); got != "i=1 total=1\ni=2 total=3\ni=3 total=6\ndone total=6\n" {
+		t.Fatalf("output %q", got)
+	}
+}
+
+func TestConditionsLogpointsAndExceptions(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	prog := testdata(t, "mock/loop.mock")
+	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 11, Condition: "i == 2"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 10, LogMessage: "before add i={i}"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog})
+	if err != nil || res.State != StatePaused {
+		t.Fatalf("%+v %v", res, err)
+	}
+	ev, _ := s.Evaluate(ctx, "i", 0, "")
+	if ev == nil || ev.Result != "2" {
+		t.Fatalf("conditional breakpoint stopped with i=%v", ev)
+	}
+	if got := s.Output().Text("console"); got != "before add i=1\nbefore add i=2\n" {
+		t.Fatalf("log points printed %q", got)
+	}
+
+	// An uncaught exception stops with its message (launch default: uncaught).
+	s2, _, _ := m.Create(ctx, CreateRequest{Language: "mock"})
+	res, err = s2.Launch(ctx, StartRequest{ScriptPath: testdata(t, "mock/throw.mock"), Wait: 5 * time.Second})
+	if err != nil || res.State != StatePaused || res.LastStop.Reason != "exception" || res.LastStop.Text == "" {
+		t.Fatalf("exception stop %+v %v", res, err)
+	}
+	if res.LastStop.Location.Line != 4 {
+		t.Fatalf("exception at line %d", res.LastStop.Location.Line)
+	}
+	// With breakOnExceptions none, the program just ends with an error.
+	s3, _, _ := m.Create(ctx, CreateRequest{Language: "mock"})
+	res, err = s3.Launch(ctx, StartRequest{ScriptPath: testdata(t, "mock/throw.mock"), BreakOnExceptions: "none", Wait: 5 * time.Second})
+	if err != nil || res.State != StateTerminated || res.ExitCode == nil || *res.ExitCode != 1 {
+		t.Fatalf("uncaught without a stop %+v %v", res, err)
+	}
+}
+
+func TestSetVariableAndFunctionBreakpoint(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	prog := testdata(t, "mock/loop.mock")
+	s, _, _ := m.Create(ctx, CreateRequest{Language: "mock"})
+	if _, err := s.SetBreakpoint(ctx, BreakpointSpec{Function: "add"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog})
+	if err != nil || res.LastStop == nil || res.LastStop.Reason != "function breakpoint" || res.LastStop.Location.Function != "add" {
+		t.Fatalf("function breakpoint %+v %v", res, err)
+	}
+	if _, err := s.SetVariable(ctx, 0, "b", "100", 0); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Step(ctx, "stepOut", 0, 5*time.Second)
+	if err != nil || r.LastStop.Location.Function != "main" {
+		t.Fatalf("step out %+v %v", r, err)
+	}
+	ev, err := s.Evaluate(ctx, "total", 0, "")
+	if err != nil || ev.Result != "100" {
+		t.Fatalf("total after set b=100: %+v %v", ev, err)
+	}
+}
+
+func TestBreakpointsBeforeAndAfterLaunch(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	prog := testdata(t, "mock/loop.mock")
+	s, _, _ := m.Create(ctx, CreateRequest{Language: "mock"})
+	bp, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 13})
+	if err != nil || bp.Verified {
+		t.Fatalf("before launch: %+v %v", bp, err)
+	}
+	if _, err := s.Launch(ctx, StartRequest{ScriptPath: prog, StopOnEntry: true}); err != nil {
+		t.Fatal(err)
+	}
+	list := s.Breakpoints()
+	if len(list) != 1 || !list[0].Verified {
+		t.Fatalf("after launch: %+v", list)
+	}
+	if err := s.RemoveBreakpoint(ctx, list[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RemoveBreakpoint(ctx, 999); err == nil {
+		t.Fatal("removing an unknown breakpoint must fail")
+	}
+	r, err := s.RunToLine(ctx, prog, 11, 0, 5*time.Second)
+	if err != nil || r.LastStop.Location.Line != 11 {
+		t.Fatalf("run_to_line %+v %v", r, err)
+	}
+	if got := len(s.Breakpoints()); got != 0 {
+		t.Fatalf("run_to_line left %d breakpoints", got)
+	}
+}
+
+func TestRestartKeepsBreakpoints(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	s := mockStopped(t, m)
+	if _, err := s.Step(ctx, "next", 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Restart(ctx)
+	if err != nil || res.State != StatePaused || res.LastStop.Location.Line != 10 {
+		t.Fatalf("restart %+v %v", res, err)
+	}
+	ev, _ := s.Evaluate(ctx, "i", 0, "")
+	if ev == nil || ev.Result != "1" {
+		t.Fatalf("after restart i = %v", ev)
+	}
+}
