@@ -22,6 +22,9 @@ func TestInnerLambdaAnonymousBreakpoints(t *testing.T) {
 	if got := c.eval(s.frame, "count + by"); got != "2" {
 		t.Errorf("count + by = %s", got)
 	}
+	if got := c.eval(s.frame, "tag"); got != `"outer"` {
+		t.Errorf("field of the enclosing instance: tag = %s", got)
+	}
 	c.cont(s.thread)
 	s = c.stopped()
 	if s.line != anon || s.name != "Inner$1.run" {

@@ -269,10 +269,16 @@ func (env *evalEnv) lookup(ctx context.Context, name string) (evalVal, error) {
 			return val(l.value), nil
 		}
 	}
-	if this.Object != 0 {
-		if r, err := env.field(ctx, val(this), name); err == nil {
+	// Fields of this, then of the enclosing instances of inner classes.
+	for obj, depth := this, 0; obj.Object != 0 && depth < 4; depth++ {
+		if r, err := env.field(ctx, val(obj), name); err == nil {
 			return r, nil
 		}
+		outer, err := env.field(ctx, val(obj), "this$0")
+		if err != nil || outer.v.Object == 0 {
+			break
+		}
+		obj = outer.v
 	}
 	if r, err := env.field(ctx, evalVal{class: env.loc.Class, isClass: true}, name); err == nil {
 		return r, nil

@@ -1,6 +1,8 @@
 import java.util.function.IntUnaryOperator;
 
 public class Inner {
+    String tag = "outer";
+
     class Counter {
         int count;
 
