@@ -26,7 +26,17 @@ func startFixtureInNamespaces(t *testing.T) int {
 	if os.Geteuid() != 0 {
 		t.Skip("creating namespaces needs root")
 	}
-	script := fmt.Sprintf("mount --bind %s /mnt && mount -t tmpfs tmpfs /tmp && exec java -cp /mnt:%s com.example.shop.ShopApplication", classes, h2Jar)
+	// The private /tmp hides the compiled fixture: give the JVM a copy in
+	// /dev/shm, its own file system.
+	shm, err := os.MkdirTemp("/dev/shm", "dbg-fixture-")
+	if err != nil {
+		t.Skipf("no /dev/shm: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shm) })
+	if out, err := exec.Command("cp", "-r", classes+"/.", shm).CombinedOutput(); err != nil {
+		t.Fatalf("copy fixture: %v %s", err, out)
+	}
+	script := fmt.Sprintf("mount -t tmpfs tmpfs /tmp && exec java -cp %s:%s com.example.shop.ShopApplication", shm, h2Jar)
 	cmd := exec.Command("unshare", "--pid", "--fork", "--mount", "--mount-proc", "--kill-child", "sh", "-c", script)
 	cmd.Dir = t.TempDir()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
