@@ -14,6 +14,7 @@ import (
 
 // bp is one DAP breakpoint and the CDP breakpoints that implement it.
 type bp struct {
+	spec         bpSpec // as requested
 	id           int
 	source       string // absolute path; "" for function breakpoints
 	line         int    // requested line, 1-based
@@ -218,6 +219,42 @@ func (h *Handler) setBreakpoints(ctx context.Context, req *dap.Message) (any, er
 		return nil, err
 	}
 	path, _ := filepath.Abs(a.Source.Path)
+	specs := make([]bpSpec, len(a.Breakpoints))
+	h.mu.Lock()
+	for i, sb := range a.Breakpoints {
+		h.bps.nextID++
+		specs[i] = bpSpec{id: h.bps.nextID, line: sb.Line, condition: sb.Condition, hitCondition: sb.HitCondition, logMessage: sb.LogMessage}
+	}
+	h.mu.Unlock()
+	list := h.replaceLine(ctx, c, path, specs)
+	out := make([]map[string]any, 0, len(list))
+	h.mu.Lock()
+	for _, b := range list {
+		out = append(out, b.dapBreakpoint())
+	}
+	h.mu.Unlock()
+	for _, w := range h.workerHandlers() {
+		if wc, err := w.client(); err == nil {
+			w.replaceLine(ctx, wc, path, specs)
+		}
+	}
+	return map[string]any{"breakpoints": out}, nil
+}
+
+// bpSpec is one requested breakpoint with its DAP id.
+type bpSpec struct {
+	id                                  int
+	line                                int
+	fn                                  string
+	condition, hitCondition, logMessage string
+}
+
+func (sp bpSpec) breakpoint(source string) *bp {
+	return &bp{spec: sp, id: sp.id, source: source, line: sp.line, fn: sp.fn, condition: buildCondition(sp.condition, sp.logMessage)}
+}
+
+// replaceLine replaces the line breakpoints of one file.
+func (h *Handler) replaceLine(ctx context.Context, c cdpConn, path string, specs []bpSpec) []*bp {
 	h.mu.Lock()
 	old := h.bps.bySource[path]
 	delete(h.bps.bySource, path)
@@ -225,26 +262,21 @@ func (h *Handler) setBreakpoints(ctx context.Context, req *dap.Message) (any, er
 	h.mu.Unlock()
 	h.removeCDP(ctx, c, old)
 
-	var list []*bp
-	var out []map[string]any
-	for _, sb := range a.Breakpoints {
-		h.mu.Lock()
-		h.bps.nextID++
-		b := &bp{id: h.bps.nextID, source: path, line: sb.Line, condition: buildCondition(sb.Condition, sb.LogMessage)}
-		h.mu.Unlock()
-		if hc, err := parseHitCondition(sb.HitCondition); err != nil {
+	list := make([]*bp, 0, len(specs))
+	for _, sp := range specs {
+		b := sp.breakpoint(path)
+		if hc, err := parseHitCondition(sp.hitCondition); err != nil {
 			b.message = err.Error()
 		} else {
 			b.hitCond = hc
 			h.placeLine(ctx, c, b)
 		}
 		list = append(list, b)
-		out = append(out, b.dapBreakpoint())
 	}
 	h.mu.Lock()
 	h.bps.bySource[path] = list
 	h.mu.Unlock()
-	return map[string]any{"breakpoints": out}, nil
+	return list
 }
 
 // forget drops bs from the CDP index. Call with mu held.
@@ -256,7 +288,7 @@ func (h *Handler) forget(bs []*bp) {
 	}
 }
 
-func (h *Handler) removeCDP(ctx context.Context, c *Client, bs []*bp) {
+func (h *Handler) removeCDP(ctx context.Context, c cdpConn, bs []*bp) {
 	for _, b := range bs {
 		for _, id := range b.cdp {
 			_ = c.Call(ctx, "Debugger.removeBreakpoint", map[string]any{"breakpointId": id}, nil)
@@ -267,7 +299,7 @@ func (h *Handler) removeCDP(ctx context.Context, c *Client, bs []*bp) {
 // placeLine sets the CDP breakpoints of a line breakpoint: on every loaded
 // script whose source map covers the file, else on the file's own URL.
 // A file only a source map can reach that is not loaded yet stays pending.
-func (h *Handler) placeLine(ctx context.Context, c *Client, b *bp) {
+func (h *Handler) placeLine(ctx context.Context, c cdpConn, b *bp) {
 	targets := h.mappedTargets(b.source, b.line-1)
 	if len(targets) > 0 {
 		for _, t := range targets {
@@ -288,7 +320,7 @@ func (h *Handler) placeLine(ctx context.Context, c *Client, b *bp) {
 	h.setByURL(ctx, c, b, map[string]any{"urlRegex": urlRegex(b.source), "lineNumber": b.line - 1})
 }
 
-func (h *Handler) setByURL(ctx context.Context, c *Client, b *bp, params map[string]any) {
+func (h *Handler) setByURL(ctx context.Context, c cdpConn, b *bp, params map[string]any) {
 	if b.condition != "" {
 		params["condition"] = b.condition
 	}
@@ -409,6 +441,30 @@ func (h *Handler) setFunctionBreakpoints(ctx context.Context, req *dap.Message) 
 	if err != nil {
 		return nil, err
 	}
+	specs := make([]bpSpec, len(a.Breakpoints))
+	h.mu.Lock()
+	for i, fb := range a.Breakpoints {
+		h.bps.nextID++
+		specs[i] = bpSpec{id: h.bps.nextID, fn: fb.Name, condition: fb.Condition, hitCondition: fb.HitCondition}
+	}
+	h.mu.Unlock()
+	list := h.replaceFunctions(ctx, c, specs)
+	out := make([]map[string]any, 0, len(list))
+	h.mu.Lock()
+	for _, b := range list {
+		out = append(out, b.dapBreakpoint())
+	}
+	h.mu.Unlock()
+	for _, w := range h.workerHandlers() {
+		if wc, err := w.client(); err == nil {
+			w.replaceFunctions(ctx, wc, specs)
+		}
+	}
+	return map[string]any{"breakpoints": out}, nil
+}
+
+// replaceFunctions replaces the function breakpoints.
+func (h *Handler) replaceFunctions(ctx context.Context, c cdpConn, specs []bpSpec) []*bp {
 	h.mu.Lock()
 	old := h.bps.fns
 	h.bps.fns = nil
@@ -416,31 +472,26 @@ func (h *Handler) setFunctionBreakpoints(ctx context.Context, req *dap.Message) 
 	h.mu.Unlock()
 	h.removeCDP(ctx, c, old)
 
-	var list []*bp
-	var out []map[string]any
-	for _, fb := range a.Breakpoints {
-		h.mu.Lock()
-		h.bps.nextID++
-		b := &bp{id: h.bps.nextID, fn: fb.Name, condition: fb.Condition}
-		h.mu.Unlock()
-		if hc, err := parseHitCondition(fb.HitCondition); err != nil {
+	list := make([]*bp, 0, len(specs))
+	for _, sp := range specs {
+		b := sp.breakpoint("")
+		if hc, err := parseHitCondition(sp.hitCondition); err != nil {
 			b.message = err.Error()
 		} else {
 			b.hitCond = hc
 			h.placeFunction(ctx, c, b)
 		}
 		list = append(list, b)
-		out = append(out, b.dapBreakpoint())
 	}
 	h.mu.Lock()
 	h.bps.fns = list
 	h.mu.Unlock()
-	return map[string]any{"breakpoints": out}, nil
+	return list
 }
 
 // placeFunction finds where a function is defined in the loaded user
 // scripts and breaks at the start of its body.
-func (h *Handler) placeFunction(ctx context.Context, c *Client, b *bp) {
+func (h *Handler) placeFunction(ctx context.Context, c cdpConn, b *bp) {
 	name := b.fn
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:]
@@ -534,5 +585,13 @@ func (h *Handler) setExceptionBreakpoints(ctx context.Context, req *dap.Message)
 	h.mu.Lock()
 	h.exceptionFilter = state
 	h.mu.Unlock()
+	for _, w := range h.workerHandlers() {
+		if wc, err := w.client(); err == nil {
+			_ = wc.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil)
+			w.mu.Lock()
+			w.exceptionFilter = state
+			w.mu.Unlock()
+		}
+	}
 	return map[string]any{"breakpoints": out}, nil
 }

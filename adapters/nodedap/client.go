@@ -228,3 +228,13 @@ func (c *Client) shutdown(err error) {
 	close(c.done)
 	c.signal()
 }
+
+// cdpConn is what the adapter needs of a CDP connection: the inspector's
+// WebSocket ([Client]) or a worker's session relayed through it
+// ([workerConn]).
+type cdpConn interface {
+	Call(ctx context.Context, method string, params, result any) error
+	Close() error
+	Done() <-chan struct{}
+	EventsDone() <-chan struct{}
+}

@@ -28,7 +28,7 @@ type Handler struct {
 	stop sync.Once       // runs shutdown when the connection ends
 
 	mu          sync.Mutex
-	cdp         *Client
+	cdp         cdpConn
 	proc        *nodeProcess // nil when attached
 	attachedPID int
 	capture     string // "std" or "console"
@@ -54,6 +54,9 @@ type Handler struct {
 
 	exceptionFilter string
 	workers         map[string]workerThread // by CDP session id
+	skip            []string                // blackbox patterns
+	thread          int                     // the DAP thread this handler debugs
+	parent          *Handler                // the main thread's handler, for a worker
 	sourceRefs      []string                // sourceReference-1 -> scriptId
 	nextThread      int
 	closed          chan struct{}
@@ -71,6 +74,7 @@ func NewHandler() *Handler {
 		finished: make(chan struct{}),
 		capture:  "std",
 		workers:  map[string]workerThread{},
+		thread:   threadID,
 	}
 }
 
@@ -85,6 +89,10 @@ func (h *Handler) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 		}()
 	}
 	h.mu.Unlock()
+	if w := h.route(req); w != nil {
+		w.Handle(ctx, s, req)
+		return
+	}
 	// Requests get their own deadline; the connection's ctx ends them early.
 	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
@@ -202,13 +210,17 @@ func (h *Handler) connect(ctx context.Context, wsURL string, skip []string) erro
 	if err := c.Call(ctx, "Debugger.enable", map[string]any{"maxScriptsCacheSize": 10e6}, nil); err != nil {
 		return err
 	}
+	h.mu.Lock()
+	h.skip = skip
+	h.mu.Unlock()
 	if len(skip) > 0 {
 		if err := c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": skip}, nil); err != nil {
 			return err
 		}
 	}
 	// Workers show up as threads (node 12+; older nodes answer an error).
-	_ = c.Call(ctx, "NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": false}, nil)
+	// They wait for us at start, so that breakpoints are set before they run.
+	_ = c.Call(ctx, "NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": true}, nil)
 	if h.sourceMaps {
 		// Pause before any script with a source map runs, so breakpoints
 		// in its sources are set first.
@@ -218,7 +230,7 @@ func (h *Handler) connect(ctx context.Context, wsURL string, skip []string) erro
 }
 
 // watch reports the end of the debuggee when the inspector connection ends.
-func (h *Handler) watch(c *Client) {
+func (h *Handler) watch(c cdpConn) {
 	<-c.EventsDone()
 	h.finish()
 }
@@ -232,6 +244,13 @@ func (h *Handler) finish() {
 		return
 	}
 	h.ended = true
+	if h.parent != nil {
+		// A worker's end is reported by the main handler (thread exited).
+		h.pause = nil
+		h.mu.Unlock()
+		close(h.finished)
+		return
+	}
 	proc := h.proc
 	h.pause = nil
 	if !h.startDone {
@@ -264,6 +283,7 @@ func (h *Handler) Close() {
 		h.mu.Lock()
 		h.disconnect = true
 		h.mu.Unlock()
+		h.silenceWorkers()
 		h.shutdown(false)
 		close(h.closed)
 	})
@@ -319,6 +339,7 @@ func (h *Handler) disconnectReq(ctx context.Context, req *dap.Message) error {
 		h.mu.Lock()
 		h.disconnect = true
 		h.mu.Unlock()
+		h.silenceWorkers()
 		if !launched || terminate {
 			h.shutdown(terminate)
 		} else {
@@ -367,7 +388,7 @@ func (h *Handler) terminate(ctx context.Context) error {
 }
 
 // client returns the CDP client or an error when there is none.
-func (h *Handler) client() (*Client, error) {
+func (h *Handler) client() (cdpConn, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.cdp == nil {
@@ -399,12 +420,12 @@ func (h *Handler) configurationDone(ctx context.Context) error {
 		h.mu.Lock()
 		p.entry = false
 		h.mu.Unlock()
-		h.event("stopped", map[string]any{"reason": "breakpoint", "threadId": threadID, "allThreadsStopped": true, "hitBreakpointIds": hit})
+		h.event("stopped", map[string]any{"reason": "breakpoint", "threadId": h.thread, "allThreadsStopped": true, "hitBreakpointIds": hit})
 	case stopOnEntry:
 		h.mu.Lock()
 		p.entry = false
 		h.mu.Unlock()
-		h.event("stopped", map[string]any{"reason": "entry", "threadId": threadID, "allThreadsStopped": true})
+		h.event("stopped", map[string]any{"reason": "entry", "threadId": h.thread, "allThreadsStopped": true})
 	default:
 		return h.run(ctx, c, "Debugger.resume")
 	}
@@ -414,7 +435,7 @@ func (h *Handler) configurationDone(ctx context.Context) error {
 // run sends a command that resumes the program. The pause is forgotten
 // before the command goes out, so that no request sees a stale one and a
 // new pause arriving meanwhile is kept.
-func (h *Handler) run(ctx context.Context, c *Client, method string) error {
+func (h *Handler) run(ctx context.Context, c cdpConn, method string) error {
 	h.mu.Lock()
 	old := h.pause
 	h.pause = nil
@@ -469,7 +490,7 @@ const idleKick = "setTimeout(function dbgPause() {}, 0), undefined"
 // a pause request that reaches it while it is still leaving the previous
 // pause. Repeating is harmless; V8 keeps one pending pause. A program still
 // not paused after the first wait is idle, and gets a timer to pause in.
-func (h *Handler) repeatPause(c *Client) {
+func (h *Handler) repeatPause(c cdpConn) {
 	for i := 0; i < 10; i++ {
 		select {
 		case <-time.After(100 * time.Millisecond):
@@ -558,6 +579,8 @@ func (h *Handler) onEvent(m *Message) {
 		}
 	case "NodeWorker.attachedToWorker", "NodeWorker.detachedFromWorker":
 		h.onWorker(m)
+	case "NodeWorker.receivedMessageFromWorker":
+		h.onWorkerMessage(m)
 	case "Runtime.consoleAPICalled":
 		h.mu.Lock()
 		capture := h.capture
@@ -609,4 +632,13 @@ func (h *Handler) onConsole(ev *consoleAPICalled) {
 		cat = "stderr"
 	}
 	h.output(cat, strings.Join(parts, " ")+"\n")
+}
+
+// silenceWorkers stops the workers' handlers from sending events.
+func (h *Handler) silenceWorkers() {
+	for _, w := range h.workerHandlers() {
+		w.mu.Lock()
+		w.disconnect = true
+		w.mu.Unlock()
+	}
 }

@@ -349,34 +349,58 @@ func TestWorkerThreads(t *testing.T) {
 	c := newClient(t)
 	script := fixture(t, "worker.js")
 	c.launch(map[string]any{"program": script})
-	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:message")})
+	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:message")}, map[string]any{"line": lineOf(t, script, "BP:worker")})
 	c.req("configurationDone", nil)
 	started := body[struct {
 		Reason   string
 		ThreadID int
 	}](t, c.event("thread"))
 	want(t, "thread event", started.Reason, "started")
-	c.stopped()
-	want(t, "m", c.locals()["m"].Value, "42")
+	worker := started.ThreadID
+
+	// The worker stops at its own breakpoint, on its own thread.
+	st := c.stopped()
+	want(t, "worker stop thread", st.ThreadID, worker)
+	want(t, "reason", st.Reason, "breakpoint")
+	m := c.req("stackTrace", map[string]any{"threadId": worker})
+	wf := body[struct{ StackFrames []frame }](t, m).StackFrames[0]
+	want(t, "worker line", wf.Line, lineOf(t, script, "BP:worker"))
+	want(t, "worker path", wf.Source.Path, script)
+	ref := c.scopes(wf.ID)["Local"]
+	want(t, "isMainThread in worker", c.vars(ref)["isMainThread"].Value, "false")
+	want(t, "evaluate in worker", c.eval("6 * 7", wf.ID).Value, "42")
 	threads := body[struct {
 		Threads []struct {
 			ID   int
 			Name string
 		}
 	}](t, c.req("threads", nil)).Threads
-	if len(threads) != 2 || threads[1].ID != started.ThreadID || !strings.HasPrefix(threads[1].Name, "worker ") {
+	if len(threads) != 2 || threads[1].ID != worker || !strings.HasPrefix(threads[1].Name, "worker ") {
 		t.Fatalf("threads %+v", threads)
 	}
-	if _, err := c.try("stackTrace", map[string]any{"threadId": started.ThreadID}); err == nil || !strings.Contains(err.Error(), "worker") {
-		t.Fatalf("worker stackTrace: %v", err)
+	if _, err := c.try("stackTrace", map[string]any{"threadId": 1}); err == nil {
+		t.Fatal("the main thread has a stack although it runs")
 	}
+	c.req("next", map[string]any{"threadId": worker})
+	st = c.stopped()
+	want(t, "step thread", st.ThreadID, worker)
+	m = c.req("stackTrace", map[string]any{"threadId": worker})
+	wf = body[struct{ StackFrames []frame }](t, m).StackFrames[0]
+	want(t, "line after next", wf.Line, lineOf(t, script, "BP:worker")+1)
+	want(t, "answer", c.eval("answer", wf.ID).Value, "42")
+	c.req("continue", map[string]any{"threadId": worker})
+
+	// Then the main thread stops in the message handler.
+	st = c.stopped()
+	want(t, "main stop thread", st.ThreadID, 1)
+	want(t, "m", c.locals()["m"].Value, "42")
 	c.req("continue", map[string]any{"threadId": 1})
 	exited := body[struct {
 		Reason   string
 		ThreadID int
 	}](t, c.event("thread"))
 	want(t, "thread exit", exited.Reason, "exited")
-	want(t, "thread id", exited.ThreadID, started.ThreadID)
+	want(t, "thread id", exited.ThreadID, worker)
 	c.event("terminated")
 	c.waitOutput("worker done")
 }

@@ -111,7 +111,7 @@ func (h *Handler) userScripts() []*script {
 	return out
 }
 
-func (h *Handler) scriptSource(ctx context.Context, c *Client, s *script) (string, error) {
+func (h *Handler) scriptSource(ctx context.Context, c cdpConn, s *script) (string, error) {
 	h.mu.Lock()
 	cached := s.source
 	h.mu.Unlock()

@@ -39,7 +39,8 @@ func (h *Handler) onPaused(ev *pausedEvent) {
 	h.mu.Lock()
 	c := h.cdp
 	h.mu.Unlock()
-	if ev.Reason == "instrumentation" {
+	if ev.Reason == "instrumentation" || (ev.Reason == "Break on start" && h.parent != nil) {
+		// A worker inherits --inspect-brk; its breakpoints are already set.
 		// Pending breakpoints were placed when the script was parsed.
 		go h.resumeQuietly(c)
 		return
@@ -74,7 +75,8 @@ func (h *Handler) onPaused(ev *pausedEvent) {
 		return
 	}
 	h.stepping, h.pausing = false, false
-	body := map[string]any{"threadId": threadID, "allThreadsStopped": true}
+	// A pause stops one isolate: the main thread's workers run on.
+	body := map[string]any{"threadId": h.thread, "allThreadsStopped": h.parent == nil && len(h.workers) == 0}
 	switch {
 	case ev.Reason == "exception" || ev.Reason == "promiseRejection" || ev.Reason == "assert" || ev.Reason == "OOM":
 		var ex remoteObject
@@ -103,9 +105,9 @@ func (h *Handler) onPaused(ev *pausedEvent) {
 	h.event("stopped", body)
 }
 
-func (h *Handler) resumeQuietly(c *Client) { h.stepQuietly(c, "Debugger.resume") }
+func (h *Handler) resumeQuietly(c cdpConn) { h.stepQuietly(c, "Debugger.resume") }
 
-func (h *Handler) stepQuietly(c *Client, method string) {
+func (h *Handler) stepQuietly(c cdpConn, method string) {
 	if c == nil {
 		return
 	}
@@ -152,8 +154,8 @@ func (h *Handler) stackTrace(req *dap.Message) (any, error) {
 	if err := dap.DecodeArgs(req, &a); err != nil {
 		return nil, err
 	}
-	if err := h.checkThread(a.ThreadID); err != nil {
-		return nil, err
+	if a.ThreadID != 0 && a.ThreadID != h.thread {
+		return nil, fmt.Errorf("no thread %d", a.ThreadID)
 	}
 	h.mu.Lock()
 	p := h.pause

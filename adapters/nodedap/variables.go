@@ -153,7 +153,7 @@ func (h *Handler) variables(ctx context.Context, req *dap.Message) (any, error) 
 	return map[string]any{"variables": vars}, nil
 }
 
-func (h *Handler) properties(ctx context.Context, c *Client, objectID string) (*propertiesResult, error) {
+func (h *Handler) properties(ctx context.Context, c cdpConn, objectID string) (*propertiesResult, error) {
 	var res propertiesResult
 	err := c.Call(ctx, "Runtime.getProperties", map[string]any{
 		"objectId": objectID, "ownProperties": true, "generatePreview": true,
@@ -167,7 +167,7 @@ func (h *Handler) properties(ctx context.Context, c *Client, objectID string) (*
 	return &res, nil
 }
 
-func (h *Handler) scopeVariables(ctx context.Context, c *Client, r *varRef) ([]map[string]any, error) {
+func (h *Handler) scopeVariables(ctx context.Context, c cdpConn, r *varRef) ([]map[string]any, error) {
 	names := map[string]int{}
 	var out []map[string]any
 	for _, part := range r.parts {
@@ -208,7 +208,7 @@ func (h *Handler) property(p *propertyDescriptor) map[string]any {
 	return h.variable(p.Name, p.Value)
 }
 
-func (h *Handler) objectVariables(ctx context.Context, c *Client, objectID string) ([]map[string]any, error) {
+func (h *Handler) objectVariables(ctx context.Context, c cdpConn, objectID string) ([]map[string]any, error) {
 	res, err := h.properties(ctx, c, objectID)
 	if err != nil {
 		return nil, err
@@ -240,7 +240,7 @@ func (h *Handler) objectVariables(ctx context.Context, c *Client, objectID strin
 
 // entryVariables lists a Map's entries as key => value children and a
 // Set's as indexed values, followed by size.
-func (h *Handler) entryVariables(ctx context.Context, c *Client, objectID string) ([]map[string]any, error) {
+func (h *Handler) entryVariables(ctx context.Context, c cdpConn, objectID string) ([]map[string]any, error) {
 	res, err := h.properties(ctx, c, objectID)
 	if err != nil {
 		return nil, err
@@ -329,7 +329,7 @@ func (h *Handler) evaluate(ctx context.Context, req *dap.Message) (any, error) {
 
 // eval evaluates expr on a frame (the top frame when paused and frameID is
 // 0) or, while running, in the program's global scope.
-func (h *Handler) eval(ctx context.Context, c *Client, expr string, frameID int, noSideEffects bool) (*remoteObject, error) {
+func (h *Handler) eval(ctx context.Context, c cdpConn, expr string, frameID int, noSideEffects bool) (*remoteObject, error) {
 	h.mu.Lock()
 	p := h.pause
 	h.mu.Unlock()

@@ -1,4 +1,5 @@
-// A worker thread: the main thread stops while the worker is alive.
+// A worker thread: it computes an answer and posts it to the main thread,
+// which stops while the worker is still alive.
 const { Worker, isMainThread, parentPort } = require('worker_threads');
 
 if (isMainThread) {
@@ -9,6 +10,7 @@ if (isMainThread) {
   });
   w.on('exit', () => console.log('worker done'));
 } else {
-  parentPort.postMessage(6 * 7);
+  const answer = 6 * 7; // BP:worker
+  parentPort.postMessage(answer);
   setInterval(() => {}, 1000);
 }
