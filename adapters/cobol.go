@@ -3,7 +3,6 @@ package adapters
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -40,11 +39,11 @@ func (a *COBOL) Find(ctx context.Context) Info {
 	cobc, err := exec.LookPath("cobc")
 	if err != nil {
 		info.Found = false
-		info.Note = "cobol: cobc (GnuCOBOL) not found in PATH; install it with `dbg adapters install cobol`"
+		info.Note = cobolMissing("cobc (GnuCOBOL)").Error()
 		return info
 	}
 	if !info.Found {
-		info.Note = "cobol: no C debug adapter (lldb-dap/lldb-vscode) found; install it with `dbg adapters install cobol`"
+		info.Note = cobolMissing("a C debug adapter (lldb-dap or lldb-vscode)").Error()
 		return info
 	}
 	cobcVersion := nativeVersionRE.FindString(natRunQuiet(ctx, cobc, "--version"))
@@ -59,6 +58,11 @@ func (a *COBOL) InstallCommands() [][]string {
 		{"apt-get", "update"},
 		{"apt-get", "install", "-y", "--no-install-recommends", "gnucobol3=3.1.2-5+b1", "lldb-16=1:16.0.6-15~deb12u1", "gcc=4:12.2.0-3"},
 	}
+}
+
+// cobolMissing is the error of a missing tool.
+func cobolMissing(what string) *NotFoundError {
+	return &NotFoundError{Language: "cobol", What: what, Install: "dbg adapters install cobol"}
 }
 
 // isCOBOLSource reports whether p names a COBOL source file.
@@ -86,15 +90,19 @@ func (a *COBOL) program(ctx context.Context, t Target) (*cobol.Program, error) {
 // the C adapter, and puts the COBOL proxy in front of it.
 func (a *COBOL) Start(ctx context.Context, t Target) (*Endpoint, error) {
 	if _, err := exec.LookPath("cobc"); err != nil && t.Mode != Attach {
-		return nil, errors.New("cobol: cobc (GnuCOBOL) not found in PATH; install it with `dbg adapters install cobol`")
+		return nil, cobolMissing("cobc (GnuCOBOL)")
 	}
 	prog, err := a.program(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	ep, err := a.c.Start(ctx, t)
+	var nf *NotFoundError
+	if errors.As(err, &nf) {
+		return nil, cobolMissing(nf.What)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%w (cobol uses the C adapter: `dbg adapters install cobol`)", err)
+		return nil, err
 	}
 	conn, stop := cobol.NewProxy(prog, ep.Conn)
 	inner := ep.Cleanup

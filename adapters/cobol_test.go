@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"strings"
 	"testing"
@@ -105,7 +106,9 @@ func TestCOBOLMissing(t *testing.T) {
 	if info.Found || !strings.Contains(info.Note, "dbg adapters install cobol") {
 		t.Errorf("info %+v", info)
 	}
-	if _, err := a.Start(context.Background(), Target{Mode: Launch, Program: "x.cob"}); err == nil || !strings.Contains(err.Error(), "dbg adapters install cobol") {
+	_, err := a.Start(context.Background(), Target{Mode: Launch, Program: "x.cob"})
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || nf.Install != "dbg adapters install cobol" {
 		t.Errorf("start error %v", err)
 	}
 }

@@ -37,7 +37,7 @@ const dartVersion = "3.5.4-1"
 func (d *Dart) find() (string, error) {
 	p, err := exec.LookPath("dart")
 	if err != nil {
-		return "", errors.New("dart: the dart SDK is not in PATH; install it with `dbg adapters install dart`")
+		return "", &NotFoundError{Language: "dart", What: "the Dart SDK (dart debug_adapter)", Install: "dbg adapters install dart"}
 	}
 	return p, nil
 }

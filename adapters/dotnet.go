@@ -42,7 +42,7 @@ const netcoredbgVersion = "3.1.2-1054"
 func (d *Dotnet) find() (string, error) {
 	p, err := exec.LookPath("netcoredbg")
 	if err != nil {
-		return "", errors.New("dotnet: netcoredbg not found in PATH; install it with `dbg adapters install dotnet`")
+		return "", &NotFoundError{Language: "dotnet", What: "netcoredbg", Install: "dbg adapters install dotnet"}
 	}
 	return p, nil
 }

@@ -141,7 +141,9 @@ func (n *Native) findDebugger(ctx context.Context) (nativeDebugger, error) {
 			}
 		}
 	}
-	return nativeDebugger{}, fmt.Errorf("%s: no debug adapter found in PATH (looked for lldb-dap, lldb-dap-NN, lldb-vscode, lldb-vscode-NN, codelldb, gdb >= 14); install one with `dbg adapters install %s`", n.lang, n.lang)
+	return nativeDebugger{}, &NotFoundError{Language: n.lang,
+		What:    "a debug adapter in PATH (lldb-dap, lldb-dap-NN, lldb-vscode, lldb-vscode-NN, codelldb, or gdb >= 14)",
+		Install: "dbg adapters install " + n.lang}
 }
 
 // lldbVersion asks the adapter (lldb-dap knows --version) or its sibling
@@ -427,10 +429,9 @@ func natFreePort() (int, error) {
 // LaunchArgs builds the program when it is a source or a Cargo project
 // and returns the launch arguments of the found adapter.
 func (n *Native) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
-	d, err := n.findDebugger(ctx)
-	if err != nil {
-		return nil, err
-	}
+	// Without an adapter, build lldb-dap's arguments: Start reports the
+	// missing adapter.
+	d, _ := n.findDebugger(ctx)
 	if t.Program == "" {
 		return nil, errors.New("no program to launch: give a binary, a source file or a Cargo project")
 	}
@@ -482,10 +483,7 @@ func (n *Native) LaunchArgs(ctx context.Context, t Target) (map[string]any, erro
 
 // AttachArgs returns the arguments that attach to t.PID.
 func (n *Native) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
-	d, err := n.findDebugger(ctx)
-	if err != nil {
-		return nil, err
-	}
+	d, _ := n.findDebugger(ctx)
 	if t.PID <= 0 {
 		return nil, errors.New("attach needs a process id")
 	}

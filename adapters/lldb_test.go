@@ -535,8 +535,14 @@ func TestNativeMissingAdapter(t *testing.T) {
 		if !strings.Contains(info.Note, want) || info.InstallCommand != want {
 			t.Errorf("info %+v does not name %q", info, want)
 		}
-		if _, err := a.Start(context.Background(), Target{Mode: Launch, Program: "/bin/true"}); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("Start error %v does not name %q", err, want)
+		_, err := a.Start(context.Background(), Target{Mode: Launch, Program: "/bin/true"})
+		var nf *NotFoundError
+		if !errors.As(err, &nf) || nf.Install != want || !strings.Contains(err.Error(), want) {
+			t.Errorf("Start error %v is not a NotFoundError naming %q", err, want)
+		}
+		// Arguments still build without an adapter: Start reports it.
+		if _, err := a.LaunchArgs(context.Background(), Target{Mode: Launch, Program: "/bin/true"}); err != nil {
+			t.Errorf("LaunchArgs without an adapter: %v", err)
 		}
 	}
 }

@@ -63,7 +63,7 @@ func (r *Ruby) findRdbg() (string, error) {
 		}
 	}
 	if len(found) == 0 {
-		return "", errors.New("ruby: rdbg not found in PATH; install it with `dbg adapters install ruby`")
+		return "", &NotFoundError{Language: "ruby", What: "rdbg (Ruby's debug gem)", Install: "dbg adapters install ruby"}
 	}
 	sort.Slice(found, func(i, j int) bool { return filepath.Base(found[i]) > filepath.Base(found[j]) })
 	return found[0], nil

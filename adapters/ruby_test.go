@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -135,7 +136,9 @@ func TestRubyMissing(t *testing.T) {
 	if info.Found || !strings.Contains(info.Note, "dbg adapters install ruby") {
 		t.Errorf("info %+v", info)
 	}
-	if _, err := a.Start(context.Background(), Target{Mode: Launch, Program: "/etc/passwd"}); err == nil || !strings.Contains(err.Error(), "dbg adapters install ruby") {
+	_, err := a.Start(context.Background(), Target{Mode: Launch, Program: "/etc/passwd"})
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || !strings.Contains(err.Error(), "dbg adapters install ruby") {
 		t.Errorf("start error %v", err)
 	}
 	if _, err := a.AttachArgs(context.Background(), Target{Mode: Attach, PID: 1}); err == nil {
