@@ -8,12 +8,28 @@
 //     WebSocket (github.com/coder/websocket), with request ids, typed
 //     errors ([CDPError]) and in-order event delivery.
 //   - [ListTargets]: the inspector's /json/list discovery.
-//   - [Handler]: the DAP side. Launch starts `node --inspect-brk=127.0.0.1:0`
-//     in its own process group; attach connects by inspector port, by
-//     WebSocket URL, or by pid (SIGUSR1 opens the inspector).
-//   - Source maps: breakpoints in .ts files land on the compiled JavaScript,
-//     and stack frames map back to the TypeScript lines.
+//   - [Handler]: the DAP side. Launch ([LaunchConfig]) starts
+//     `node --inspect-brk=127.0.0.1:0 script.js` in its own process group
+//     and reads the inspector's address from its stderr; attach
+//     ([AttachConfig]) connects by inspector port, by WebSocket URL, or by
+//     pid (SIGUSR1 opens the inspector; the port it took is read from the
+//     process's sockets).
+//   - Breakpoints: lines (Debugger.setBreakpointByUrl) with conditions, hit
+//     counts and logpoints; functions, found by name in the loaded scripts;
+//     exceptions, all or uncaught.
+//   - Source maps: breakpoints in .ts files land on the compiled JavaScript
+//     (also in modules loaded later: an instrumentation breakpoint holds
+//     each script with a source map until its breakpoints are set), and
+//     stack frames map back to the TypeScript lines. A .ts program runs
+//     through the project's tsx or ts-node, or as its compiled JavaScript.
+//   - Threads: the main thread and every worker_threads Worker, each
+//     debugged over its own inspector session relayed through the main one.
+//   - Variables: scopes (Local, Closure, Script, Global), object properties,
+//     arrays, Map and Set entries; getters are shown and never called.
 //   - [Serve]: one client over any stream, for `dbg dap node`.
+//
+// node's own code (node:internal/...) is skipped when stepping and left out
+// of stack traces ("skipFiles": ["<node_internals>/**"] by default).
 //
 // # Example
 //
