@@ -174,8 +174,15 @@ func launchConfig(e map[string]any, project string) RunConfiguration {
 	if rc.Cwd == "" {
 		rc.Cwd = project
 	}
+	if p := str(e, "envFile"); p != "" {
+		if vals, err := readEnvFile(absIn(project, p)); err == nil && len(vals) > 0 {
+			rc.Env = vals
+		}
+	}
 	if env, ok := e["env"].(map[string]any); ok && len(env) > 0 {
-		rc.Env = map[string]string{}
+		if rc.Env == nil {
+			rc.Env = map[string]string{}
+		}
 		for k, v := range env {
 			if v != nil {
 				rc.Env[k] = fmt.Sprint(v)
