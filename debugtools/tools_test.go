@@ -104,6 +104,16 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 		t.Fatalf("project link: %+v", found)
 	}
 
+	// Status before attaching: nothing to invoke yet, attach is next.
+	status := &jvmStatus{t: &jvmTools{m: c.m, svc: c.svc}}
+	part := status.Status(context.Background(), sessions.StatusQuery{Project: project})
+	if len(part.Capabilities) != 5 || part.Capabilities[0].Name != "invokeJavaMethod" || part.Capabilities[0].State != sessions.NotConfigured {
+		t.Fatalf("capabilities before attach: %+v", part.Capabilities)
+	}
+	if len(part.Suggestions) != 1 || part.Suggestions[0].Action != sessions.NextAttachJVM {
+		t.Fatalf("suggestions before attach: %+v", part.Suggestions)
+	}
+
 	att := mustJVMOK(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": pid, "waitForConnectionMillis": 60000}))
 	if !att.Success || att.ConnectionID == nil || att.Port == nil || att.HTTPPort == nil || *att.AttachName != "ShopApplication" {
 		t.Fatalf("attach: %+v", att)
@@ -209,7 +219,7 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 		t.Fatalf("options: %+v", e)
 	}
 	// Status.
-	part := (&jvmStatus{t: &jvmTools{m: c.m, svc: c.svc}}).Status(context.Background(), sessions.StatusQuery{Project: project})
+	part = status.Status(context.Background(), sessions.StatusQuery{Project: project})
 	states := map[string]string{}
 	for _, cs := range part.Capabilities {
 		states[cs.Name] = cs.State
@@ -286,6 +296,17 @@ func TestInvokeTimesOutOnSilentAgent(t *testing.T) {
 	}
 	wantJVMCode(t, callJVM[LogsOut](c, "read_target_application_logs", nil), sessions.CodeLogsUnavailable)
 	wantJVMCode(t, callJVM[SQLOut](c, "get_last_sql_statements", nil), sessions.CodeSQLHistoryUnavailable)
+
+	// Two connections: the server never guesses.
+	cl2, err := DialAgent(ctx, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.svc.add(&Connection{ID: "silent-2", ApplicationName: "silent", PID: 2, Host: "127.0.0.1", Client: cl2})
+	e = wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"className": "a.B", "methodName": "m"}), sessions.CodeConnectionAmbiguous)
+	if strings.Join(e.AvailableOptions, ",") != "silent-1,silent-2" || e.NextAction != sessions.NextSelectConnection {
+		t.Fatalf("ambiguous: %+v", e)
+	}
 }
 
 func TestAgentThatDoesNotAnswer(t *testing.T) {
