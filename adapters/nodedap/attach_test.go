@@ -237,3 +237,28 @@ func TestAttachFailures(t *testing.T) {
 		}
 	})
 }
+
+// TestAttachToWaitingProgram attaches to a node started with --inspect-brk
+// (waiting for a debugger): breakpoints set before configurationDone hit.
+func TestAttachToWaitingProgram(t *testing.T) {
+	node := mustHaveNode(t)
+	script := fixture(t, "loop.js")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	np, err := startNode(ctx, exec.Command(node, "--inspect-brk=127.0.0.1:0", script), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(np.proc.Kill)
+	c := newClient(t)
+	if err := c.start("attach", map[string]any{"port": portOf(np.wsURL)}); err != nil {
+		t.Fatal(err)
+	}
+	line := lineOf(t, script, "BP:loop")
+	c.setBreakpoints(script, map[string]any{"line": line})
+	c.req("configurationDone", nil)
+	st := c.stopped()
+	want(t, "reason", st.Reason, "breakpoint")
+	want(t, "line", c.frames()[0].Line, line)
+	want(t, "i", c.locals()["i"].Value, "0")
+}

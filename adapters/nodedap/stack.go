@@ -59,6 +59,26 @@ func (h *Handler) onPaused(ev *pausedEvent) {
 		h.mu.Unlock()
 		return
 	}
+	if ev.Reason == "Break on start" {
+		// Attached to a program started with --inspect-brk: like a
+		// launch's entry, it waits for configurationDone.
+		h.pausing = false
+		if !h.configured {
+			p.entry = true
+			h.pause = p
+			h.mu.Unlock()
+			return
+		}
+		if !h.stopOnEntry {
+			h.mu.Unlock()
+			go h.resumeQuietly(c)
+			return
+		}
+		h.pause = p
+		h.mu.Unlock()
+		h.event("stopped", map[string]any{"reason": "entry", "threadId": h.thread, "allThreadsStopped": true})
+		return
+	}
 	hitIDs, known, fn := h.bps.hitBy(ev.HitBreakpoints)
 	stepping, pausing := h.stepping, h.pausing
 	if known && len(hitIDs) == 0 && !stepping && !pausing && ev.Reason != "exception" && ev.Reason != "promiseRejection" {
