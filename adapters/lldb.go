@@ -586,7 +586,8 @@ func (e *NativeBuildError) Unwrap() error { return e.Err }
 
 // BuildNative turns program into a debuggable binary. program may be a C
 // (.c), C++ (.cpp .cc .cxx .c++) or Rust (.rs) source, a Cargo project
-// directory or its Cargo.toml, or a binary (returned as is). Relative
+// directory or its Cargo.toml, or a binary (returned as is). A .rs file
+// inside a Cargo project builds that project. Relative
 // paths are resolved against cwd (or the working directory). It returns
 // the binary and the source's directory. Single sources are built into a
 // per-user cache directory keyed by their content, so a rebuild of an
@@ -624,6 +625,11 @@ func BuildNative(ctx context.Context, lang, program, cwd string) (bin, srcDir st
 	case ".cpp", ".cc", ".cxx", ".c++":
 		compiler = []string{"c++", "-g", "-O0"}
 	case ".rs":
+		// A file of a Cargo project builds the project.
+		if proj := natCargoRoot(dir); proj != "" {
+			bin, err := cargoBuild(ctx, proj)
+			return bin, proj, err
+		}
 		compiler = []string{"rustc", "-g", "-C", "opt-level=0"}
 	default:
 		if st.Mode()&0o111 == 0 {
@@ -634,6 +640,21 @@ func BuildNative(ctx context.Context, lang, program, cwd string) (bin, srcDir st
 	_ = lang
 	out, err := compileCached(ctx, compiler, program)
 	return out, dir, err
+}
+
+// natCargoRoot returns the nearest directory at or above dir holding a
+// Cargo.toml, or "".
+func natCargoRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, "Cargo.toml")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
 }
 
 // compileCached compiles src with compiler into the cache, unless a binary

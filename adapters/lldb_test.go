@@ -781,3 +781,17 @@ func TestNativeBuildRust(t *testing.T) {
 		t.Errorf("cargo error %v lacks rustc's message", err)
 	}
 }
+
+func TestNativeBuildRustFileOfCargoProject(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("cargo not installed")
+	}
+	dir := natRepoFile(t, "testdata/rust")
+	bin, srcDir, err := BuildNative(context.Background(), "rust", filepath.Join(dir, "src", "main.rs"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srcDir != dir || filepath.Base(bin) != "dbgfixture" || !strings.HasPrefix(bin, filepath.Join(dir, "target")) {
+		t.Errorf("built %s (dir %s), want the Cargo project's target/…/dbgfixture", bin, srcDir)
+	}
+}
