@@ -45,14 +45,15 @@ func fileStamp(files []string) string {
 // load returns the project's configurations, reading them again only
 // when a source file changed.
 func (c *configCache) load(dir string) LoadResult {
-	stamp := fileStamp(runConfigFiles(dir))
+	base := fileStamp(runConfigFiles(dir))
 	c.mu.Lock()
 	e, ok := c.entries[dir]
 	c.mu.Unlock()
-	if ok && e.stamp == stamp {
+	if ok && e.stamp == base+fileStamp(e.res.extraFiles) {
 		return e.res
 	}
 	res := LoadRunConfigurations(dir, c.getenv)
+	stamp := base + fileStamp(res.extraFiles)
 	c.mu.Lock()
 	if len(c.entries) >= configCacheSize {
 		c.entries = map[string]configEntry{}

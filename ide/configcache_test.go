@@ -31,4 +31,22 @@ func TestConfigCacheRereadsChangedFiles(t *testing.T) {
 	if n := Names(c.load(dir).Configurations); len(n) != 2 {
 		t.Errorf("after new file = %v", n)
 	}
+	// An envFile is watched too.
+	writeFile(t, filepath.Join(dir, ".vscode", "launch.json"), `{"configurations":[{"type":"node","request":"launch","name":"n","program":"x.js","envFile":"${workspaceFolder}/.env"}]}`)
+	writeFile(t, filepath.Join(dir, ".env"), "A=1\n")
+	envOf := func() string {
+		for _, cfg := range c.load(dir).Configurations {
+			if cfg.Name == "n" {
+				return cfg.Env["A"]
+			}
+		}
+		return ""
+	}
+	if got := envOf(); got != "1" {
+		t.Fatalf("A = %q", got)
+	}
+	writeFile(t, filepath.Join(dir, ".env"), "A=22\n")
+	if got := envOf(); got != "22" {
+		t.Errorf("after editing .env, A = %q", got)
+	}
 }

@@ -91,6 +91,8 @@ func (c *RunConfiguration) key() string { return c.Source + "\x00" + c.Name }
 type LoadResult struct {
 	Configurations []RunConfiguration `json:"configurations"`
 	Warnings       []string           `json:"warnings,omitempty"`
+
+	extraFiles []string // other files read (envFile), for cache invalidation
 }
 
 // LoadRunConfigurations reads every run configuration of the project in
@@ -126,6 +128,11 @@ func LoadRunConfigurations(dir string, getenv func(string) string) LoadResult {
 	if f := filepath.Join(dir, ".vscode", "launch.json"); fileExists(f) {
 		cfgs, err := readLaunchFile(f, dir, getenv)
 		add(sourceLaunch, cfgs, err)
+		for _, c := range cfgs {
+			if p := str(c.Launch, "envFile"); p != "" {
+				res.extraFiles = append(res.extraFiles, absIn(dir, p))
+			}
+		}
 	}
 	return res
 }
