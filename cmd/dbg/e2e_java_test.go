@@ -1,0 +1,356 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// End-to-end tests of the Java adapter through the MCP tools. The helpers
+// prefixed mcp are shared by the other languages' e2e files.
+
+func requireJava(t *testing.T) {
+	t.Helper()
+	requireTool(t, "java", "-version")
+	requireTool(t, "javac", "-version")
+}
+
+// mcpLine returns the 1-based line of path whose text contains s.
+func mcpLine(t testing.TB, path, s string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, s) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no line containing %q in %s", s, path)
+	return 0
+}
+
+// mcpPaused returns st when it is paused, else waits for the next stop.
+func mcpPaused(t testing.TB, c *client, id string, st obj) obj {
+	t.Helper()
+	if st.str("state") != "paused" {
+		st = c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000})
+	}
+	if st.str("state") != "paused" {
+		t.Fatalf("not paused: %v", st)
+	}
+	return st
+}
+
+// mcpLaunch creates a session of lang, sets a breakpoint at each of lines
+// in file, starts program with the extra start arguments and returns the
+// session id and the first stop.
+func mcpLaunch(t testing.TB, c *client, lang, file string, lines []int, program string, start map[string]any) (string, obj) {
+	t.Helper()
+	id := c.ok("create_debug_session", map[string]any{"language": lang, "name": "e2e-" + lang}).str("sessionId")
+	for _, l := range lines {
+		bp := c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": file, "line": l})
+		if bp.num("line") != l {
+			t.Fatalf("set_breakpoint %s:%d answered %v", file, l, bp)
+		}
+	}
+	args := map[string]any{"sessionId": id, "scriptPath": program}
+	for k, v := range start {
+		args[k] = v
+	}
+	st := c.ok("start_debugging", args)
+	return id, mcpPaused(t, c, id, st)
+}
+
+// mcpLocals returns the top frame's locals by name.
+func mcpLocals(t testing.TB, c *client, id string) map[string]obj {
+	t.Helper()
+	out := map[string]obj{}
+	for _, v := range c.ok("get_local_variables", map[string]any{"sessionId": id}).list("variables") {
+		out[v.str("name")] = v
+	}
+	return out
+}
+
+// mcpCheckLocals checks the values of some locals.
+func mcpCheckLocals(t testing.TB, locals map[string]obj, want map[string]string) {
+	t.Helper()
+	for name, w := range want {
+		if got := locals[name].str("value"); got != w {
+			t.Errorf("local %s = %q, want %q (all: %v)", name, got, w, locals)
+		}
+	}
+}
+
+// mcpChildren returns the children of a variable by name.
+func mcpChildren(t testing.TB, c *client, id string, v obj) map[string]string {
+	t.Helper()
+	ref := v.num("variablesReference")
+	if ref == 0 {
+		t.Fatalf("variable %v has no children", v)
+	}
+	out := map[string]string{}
+	for _, ch := range c.ok("get_variables", map[string]any{"sessionId": id, "scope": ref}).list("variables") {
+		out[ch.str("name")] = ch.str("value")
+	}
+	return out
+}
+
+// mcpEval evaluates expr in the top frame.
+func mcpEval(t testing.TB, c *client, id, expr string) string {
+	t.Helper()
+	return c.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": expr}).str("result")
+}
+
+// mcpTop checks the top frame of the stopped thread.
+func mcpTop(t testing.TB, c *client, id, file string, line int) obj {
+	t.Helper()
+	frames := c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+	if len(frames) == 0 {
+		t.Fatalf("empty stack")
+	}
+	if frames[0].str("file") != file || frames[0].num("line") != line {
+		t.Fatalf("top frame %v, want %s:%d", frames[0], file, line)
+	}
+	return frames[0]
+}
+
+// mcpPIDs returns the debuggee's and the adapter's pids of the only session.
+func mcpPIDs(t testing.TB, c *client) []int {
+	t.Helper()
+	ss := c.ok("list_debug_sessions", nil).list("sessions")
+	if len(ss) != 1 {
+		t.Fatalf("sessions: %v", ss)
+	}
+	return []int{ss[0].num("pid"), ss[0].num("adapterPid")}
+}
+
+// mcpFinish clears the breakpoints, runs the program to its end, checks
+// its output, closes the session and checks nothing is left running.
+func mcpFinish(t testing.TB, c *client, id, output string) {
+	t.Helper()
+	pids := mcpPIDs(t, c)
+	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	end := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000})
+	if end.str("state") != "terminated" {
+		t.Fatalf("after continue: %v", end)
+	}
+	mcpOutputHas(t, c, id, output)
+	mcpClose(t, c, id, pids)
+}
+
+// mcpOutputHas checks that the session's output contains want.
+func mcpOutputHas(t testing.TB, c *client, id, want string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		out := c.ok("get_output", map[string]any{"sessionId": id}).str("text")
+		if strings.Contains(out, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("output %q does not contain %q", out, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// mcpClose closes the session and checks that pids and every child of the
+// server are gone.
+func mcpClose(t testing.TB, c *client, id string, pids []int) {
+	t.Helper()
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	waitGone(t, 10*time.Second, pids...)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		kids := childrenOf(c.cmd.Process.Pid)
+		if len(kids) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server still has child processes after close: %v", kids)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	c.fail("close_debug_session", map[string]any{"sessionId": id}, "SESSION_NOT_FOUND")
+}
+
+// startTargetIn is startTarget with a working directory.
+func startTargetIn(t testing.TB, dir, ready, name string, args ...string) (*exec.Cmd, *lineBuffer) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out := &lineBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(out.String(), ready) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never printed %q; output: %s", name, ready, out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return cmd, out
+}
+
+func TestMCPJavaScenario(t *testing.T) {
+	requireJava(t)
+	prog := fixture(t, "java/Loop.java")
+	line := mcpLine(t, prog, "BP:loop")
+	runScenario(t, scenario{
+		language: "java", program: prog, breakLine: line, nextLine: line - 1,
+		locals:   map[string]string{"sum": "0", "i": "0", "label": `"total"`},
+		evalExpr: "sum + 10", evalWant: "10", output: "total=5",
+	})
+}
+
+// TestMCPJavaInspect evaluates Java expressions on collections, arithmetic
+// and fields, and reads collections and objects as locals.
+func TestMCPJavaInspect(t *testing.T) {
+	requireJava(t)
+	c := startDbg(t)
+	prog := fixture(t, "java/Graph.java")
+	line := mcpLine(t, prog, "BP:graph")
+	id, st := mcpLaunch(t, c, "java", prog, []int{line}, prog, nil)
+	if st.num("lastStop.location.line") != line || st.str("lastStop.reason") != "breakpoint" {
+		t.Fatalf("first stop %v, want a breakpoint at %d", st, line)
+	}
+	mcpTop(t, c, id, prog, line)
+	locals := mcpLocals(t, c, id)
+	mcpCheckLocals(t, locals, map[string]string{
+		"a": "3", "b": "4", "message": `"hello"`,
+		"list": `ArrayList size=2 ["a", "b"]`, "map": `HashMap size=1 {"k"=5}`,
+	})
+	if g := mcpChildren(t, c, id, locals["g"]); g["name"] != `"root"` || g["boxed"] != "42" {
+		t.Errorf("g's fields: %v", g)
+	}
+	for expr, want := range map[string]string{
+		"list.size()":  "2",
+		`map.get("k")`: "5",
+		"a + b * 2":    "11",
+		"g.name":       `"root"`,
+		"g.total()":    "6",
+	} {
+		if got := mcpEval(t, c, id, expr); got != want {
+			t.Errorf("evaluate %s = %q, want %q", expr, got, want)
+		}
+	}
+	r := c.call("evaluate_expression", map[string]any{"sessionId": id, "expression": "nosuch + 1"})
+	if r.Success {
+		t.Errorf("evaluating an unknown name succeeded: %v", r.Data)
+	}
+	step := c.ok("step_over", map[string]any{"sessionId": id})
+	if step.num("lastStop.location.line") != line+1 {
+		t.Fatalf("step_over: %v, want line %d", step, line+1)
+	}
+	if got := mcpEval(t, c, id, "r"); got != "6" {
+		t.Errorf("r after the step = %q, want 6", got)
+	}
+	mcpFinish(t, c, id, "message=hello a=3 r=6")
+}
+
+// TestMCPJavaSetVariable changes a local and sees the program print it.
+func TestMCPJavaSetVariable(t *testing.T) {
+	requireJava(t)
+	c := startDbg(t)
+	prog := fixture(t, "java/Loop.java")
+	line := mcpLine(t, prog, "BP:print")
+	id, st := mcpLaunch(t, c, "java", prog, []int{line}, prog, nil)
+	if st.num("lastStop.location.line") != line {
+		t.Fatalf("first stop %v, want line %d", st, line)
+	}
+	mcpCheckLocals(t, mcpLocals(t, c, id), map[string]string{"sum": "5"})
+	sv := c.ok("set_variable", map[string]any{"sessionId": id, "name": "sum", "value": "41"})
+	if sv.str("result") != "41" {
+		t.Fatalf("set_variable: %v", sv)
+	}
+	if got := mcpEval(t, c, id, "sum"); got != "41" {
+		t.Fatalf("sum after set_variable = %q, want 41", got)
+	}
+	c.ok("set_variable", map[string]any{"sessionId": id, "name": "label", "value": `"changed"`})
+	mcpFinish(t, c, id, "changed=41")
+}
+
+// TestMCPJavaExceptionBreakpoint stops on an uncaught exception (and not
+// on the caught one before it) with its message.
+func TestMCPJavaExceptionBreakpoint(t *testing.T) {
+	requireJava(t)
+	c := startDbg(t)
+	prog := fixture(t, "java/Exceptions.java")
+	throwLine := mcpLine(t, prog, "BP:throw")
+	id, st := mcpLaunch(t, c, "java", prog, nil, prog, map[string]any{"breakOnExceptions": "uncaught"})
+	if st.str("lastStop.reason") != "exception" || st.num("lastStop.location.line") != throwLine {
+		t.Fatalf("stop %v, want an exception at line %d", st, throwLine)
+	}
+	text := st.str("lastStop.text") + " " + st.str("lastStop.description")
+	if !strings.Contains(text, "uncaught one") || !strings.Contains(text, "IllegalStateException") {
+		t.Errorf("exception stop text %q lacks the message and type", text)
+	}
+	mcpTop(t, c, id, prog, throwLine)
+	if got := mcpEval(t, c, id, "why"); got != `"uncaught one"` {
+		t.Errorf("why = %q", got)
+	}
+	mcpOutputHas(t, c, id, "caught: caught one")
+	pids := mcpPIDs(t, c)
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	end := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000})
+	if end.str("state") != "terminated" {
+		t.Fatalf("after continue: %v", end)
+	}
+	mcpClose(t, c, id, pids)
+
+	// breakOnExceptions all stops on the caught one first.
+	id, st = mcpLaunch(t, c, "java", prog, nil, prog, map[string]any{"breakOnExceptions": "all"})
+	if st.str("lastStop.reason") != "exception" || !strings.Contains(st.str("lastStop.text")+st.str("lastStop.description"), "caught one") {
+		t.Fatalf("stop %v, want the caught exception", st)
+	}
+	if got := mcpEval(t, c, id, "why"); got != `"caught one"` {
+		t.Errorf("why = %q at the first exception", got)
+	}
+	c.ok("set_exception_breakpoints", map[string]any{"sessionId": id, "breakOnExceptions": "none"})
+	mcpFinish(t, c, id, "caught: caught one")
+}
+
+// javaSpin compiles Spin.java and runs it with a JDWP agent on a free
+// port, in the fixture directory (attach by pid finds sources there).
+func javaSpin(t *testing.T) (*exec.Cmd, *lineBuffer, int) {
+	t.Helper()
+	classes := t.TempDir()
+	src := fixture(t, "java/Spin.java")
+	if out, err := exec.Command("javac", "-g", "-d", classes, src).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	port := freePort(t)
+	cmd, out := startTargetIn(t, filepath.Dir(src), "tick", "java",
+		fmt.Sprintf("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:%d", port),
+		"-cp", classes, "Spin")
+	return cmd, out, port
+}
+
+func TestMCPJavaAttachByPort(t *testing.T) {
+	requireJava(t)
+	cmd, out, port := javaSpin(t)
+	c := startDbg(t)
+	attachScenario(t, c, map[string]any{"language": "java", "port": port}, cmd.Process.Pid, out, "Spin.java")
+}
+
+func TestMCPJavaAttachByPID(t *testing.T) {
+	requireJava(t)
+	cmd, out, _ := javaSpin(t)
+	c := startDbg(t)
+	attachScenario(t, c, map[string]any{"language": "java", "processId": cmd.Process.Pid}, cmd.Process.Pid, out, "Spin.java")
+}
