@@ -178,9 +178,14 @@ func (Go) AttachArgs(_ context.Context, t Target) (map[string]any, error) {
 // StopReason implements Adapter; delve already speaks DAP's reasons.
 func (Go) StopReason(r string) string { return r }
 
-// ExceptionFilters implements Adapter: delve always stops on unrecovered
-// panics and fatal errors and has no filters.
-func (Go) ExceptionFilters(string) []string { return nil }
+// ExceptionFilters implements Adapter. Go has no caught exceptions: both
+// "all" and "uncaught" stop on unrecovered panics and fatal throws.
+func (Go) ExceptionFilters(mode string) []string {
+	if mode == "all" || mode == "uncaught" {
+		return []string{"unrecovered-panic", "runtime-fatal-throw"}
+	}
+	return []string{}
+}
 
 // Quirks implements Adapter.
 func (Go) Quirks() Quirks { return Quirks{} }

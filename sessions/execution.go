@@ -3,6 +3,9 @@ package sessions
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -67,7 +70,15 @@ func (s *Session) resolveStop(ctx context.Context) {
 	loc := &Location{}
 	topFrame := 0
 	if err := s.request(rctx, "stackTrace", godap.StackTraceArguments{ThreadId: ls.ThreadID, Levels: 20}, &body); err == nil {
-		if f := firstUserFrame(body.StackFrames); f != nil {
+		f := firstUserFrame(body.StackFrames)
+		if ls.Reason == "exception" {
+			// Report the crash site in the program, not the runtime's
+			// panic machinery.
+			if own := firstFrameUnder(body.StackFrames, s.programRoot()); own != nil {
+				f = own
+			}
+		}
+		if f != nil {
 			loc = frameLocation(*f)
 			topFrame = f.Id
 		}
@@ -104,6 +115,35 @@ func firstUserFrame(frames []godap.StackFrame) *godap.StackFrame {
 		return &frames[0]
 	}
 	return nil
+}
+
+// firstFrameUnder returns the first frame whose source lies under root.
+func firstFrameUnder(frames []godap.StackFrame, root string) *godap.StackFrame {
+	if root == "" {
+		return nil
+	}
+	for i := range frames {
+		if frames[i].Source != nil && strings.HasPrefix(frames[i].Source.Path, root+string(filepath.Separator)) {
+			return &frames[i]
+		}
+	}
+	return nil
+}
+
+// programRoot is the directory of the launched program (or its cwd).
+func (s *Session) programRoot() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.target.Cwd != "" {
+		return filepath.Clean(s.target.Cwd)
+	}
+	if p := s.target.Program; p != "" && filepath.IsAbs(p) {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return filepath.Clean(p)
+		}
+		return filepath.Dir(p)
+	}
+	return ""
 }
 
 func frameLocation(f godap.StackFrame) *Location {
