@@ -448,3 +448,22 @@ func TestGitWithoutGitCommand(t *testing.T) {
 		t.Errorf("status without git = %+v", part)
 	}
 }
+
+func TestGitFetchPrune(t *testing.T) {
+	w := newGitWorld(t)
+	gitT(t, w.seed, "push", "-q", "origin", "main:refs/heads/old")
+	c := newToolClient(t, w.work, Options{})
+	c.ok(t, "git_fetch", nil, nil)
+	gitT(t, w.work, "rev-parse", "--verify", "-q", "refs/remotes/origin/old")
+	gitT(t, w.seed, "push", "-q", "origin", "--delete", "old")
+	c.ok(t, "git_fetch", map[string]any{"prune": false}, nil)
+	gitT(t, w.work, "rev-parse", "--verify", "-q", "refs/remotes/origin/old") // kept without prune
+	var op OpResult
+	c.ok(t, "git_fetch", map[string]any{"prune": true}, &op)
+	if out, err := exec.Command("git", "-C", w.work, "rev-parse", "--verify", "-q", "refs/remotes/origin/old").CombinedOutput(); err == nil {
+		t.Errorf("origin/old survived a prune: %s", out)
+	}
+	if !strings.Contains(strings.Join(op.Output, "\n"), "[deleted]") {
+		t.Errorf("prune output = %q", op.Output)
+	}
+}
