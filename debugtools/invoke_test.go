@@ -3,6 +3,8 @@ package debugtools
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +74,31 @@ func TestAgentInvokeDirect(t *testing.T) {
 	dbgView, err := c.HTTP.ResultView(ctx, *res.OffsetPath, "DEBUG")
 	if err != nil || !strings.Contains(dbgView, `"name":"customer"`) {
 		t.Fatalf("DEBUG view %s: %v", dbgView, err)
+	}
+	// /result/detail walks into the stored object.
+	var node struct {
+		Name  string `json:"name"`
+		Value string `json:"value"`
+		Leaf  bool   `json:"leaf"`
+	}
+	if err := c.HTTP.GetJSON(ctx, "/result/detail", url.Values{"offsetPath": {*res.OffsetPath}, "path": {"status"}}, &node); err != nil || node.Value != "SHIPPED" || node.Name != "status" || !node.Leaf {
+		t.Fatalf("detail: %+v %v", node, err)
+	}
+	// Clearing frees the stored result.
+	if err := c.Client.ClearResult(*res.OffsetPath); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, err := c.HTTP.ResultView(ctx, *res.OffsetPath, "TO_STRING")
+		var he *HTTPError
+		if errors.As(err, &he) && he.Status == 400 && strings.Contains(he.Body, "no stored result") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("result not freed: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	res, ok = runOn(t, c, svc, "fail", nil, `{"reason":{"type":"simple","content":"no stock"}}`)
 	if ok || !strings.Contains(str(res.Throwable), "IllegalStateException: refused: no stock") || !strings.Contains(str(res.Throwable), "at com.example.shop.OrderService.fail(") {
