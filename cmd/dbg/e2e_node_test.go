@@ -1,0 +1,170 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// End-to-end tests of the built-in Node adapter (JavaScript and
+// TypeScript) through the MCP tools.
+
+func requireNode(t *testing.T) {
+	t.Helper()
+	requireTool(t, "node", "--version")
+}
+
+func TestMCPNodeScenario(t *testing.T) {
+	requireNode(t)
+	prog := fixture(t, "javascript/loop.js")
+	line := mcpLine(t, prog, "BP:loop")
+	runScenario(t, scenario{
+		language: "javascript", program: prog, breakLine: line, nextLine: line + 1,
+		locals:   map[string]string{"total": "0", "i": "0"},
+		evalExpr: "total + 10", evalWant: "10", output: "done 10",
+	})
+}
+
+// tsOnce compiles the TypeScript fixtures once per test binary.
+var tsOnce struct {
+	sync.Once
+	err error
+	out []byte
+}
+
+// compileTS compiles testdata/javascript/ts with the pinned tsc that
+// scripts/deps/node.sh installs.
+func compileTS(t *testing.T) {
+	t.Helper()
+	dir := os.Getenv("DBG_TS_DIR")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "dbg-test", "ts")
+	}
+	tsc := filepath.Join(dir, "node_modules", ".bin", "tsc")
+	if _, err := os.Stat(tsc); err != nil {
+		t.Skipf("tsc is not installed in %s (scripts/deps/node.sh installs it)", dir)
+	}
+	tsOnce.Do(func() {
+		tsOnce.out, tsOnce.err = exec.Command(tsc, "-p", fixture(t, "javascript")).CombinedOutput()
+	})
+	if tsOnce.err != nil {
+		t.Fatalf("tsc: %v\n%s", tsOnce.err, tsOnce.out)
+	}
+}
+
+// TestMCPNodeTypeScript stops on .ts lines through source maps, in the
+// main module and in one it loads, and steps in TypeScript lines.
+func TestMCPNodeTypeScript(t *testing.T) {
+	requireNode(t)
+	compileTS(t)
+	c := startDbg(t)
+	greet := fixture(t, "javascript/ts/greet.ts")
+	util := fixture(t, "javascript/ts/util.ts")
+	gl := mcpLine(t, greet, "BP:ts-greet")
+	id, st := mcpLaunch(t, c, "typescript", greet, []int{gl}, greet, nil)
+	if st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != gl || st.str("lastStop.location.file") != greet {
+		t.Fatalf("first stop %v, want greet.ts:%d", st, gl)
+	}
+	mcpTop(t, c, id, greet, gl)
+	if got := mcpEval(t, c, id, "p.name"); got != `"Ada"` {
+		t.Errorf("p.name = %q, want \"Ada\"", got)
+	}
+	if got := mcpEval(t, c, id, "p.age * 2"); got != "72" {
+		t.Errorf("p.age * 2 = %q, want 72", got)
+	}
+	step := c.ok("step_over", map[string]any{"sessionId": id})
+	if step.num("lastStop.location.line") != gl+1 || step.str("lastStop.location.file") != greet {
+		t.Fatalf("step_over: %v, want greet.ts:%d", step, gl+1)
+	}
+	mcpCheckLocals(t, mcpLocals(t, c, id), map[string]string{"text": `"Hello, Ada (36)"`})
+
+	ul := mcpLine(t, util, "BP:ts-shout")
+	bp := c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": util, "line": ul})
+	if bp.num("line") != ul {
+		t.Fatalf("set_breakpoint util.ts: %v", bp)
+	}
+	c.ok("remove_breakpoint", map[string]any{"sessionId": id, "breakpointId": c.ok("list_breakpoints", map[string]any{"sessionId": id}).num("breakpoints.0.id")})
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	st = c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
+	if st.str("state") != "paused" || st.num("lastStop.location.line") != ul || st.str("lastStop.location.file") != util {
+		t.Fatalf("second stop %v, want util.ts:%d", st, ul)
+	}
+	mcpCheckLocals(t, mcpLocals(t, c, id), map[string]string{"s": `"Hello, Ada (36)"`})
+	frames := c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+	if len(frames) < 2 || frames[1].str("file") != greet || frames[1].num("line") != mcpLine(t, greet, "console.log(shout(") {
+		t.Errorf("caller frame %v, want greet.ts's console.log line", frames)
+	}
+	mcpFinish(t, c, id, "HELLO, LINUS (28)! 17")
+}
+
+// TestMCPNodeUncaughtException stops on the uncaught error only, with its
+// message.
+func TestMCPNodeUncaughtException(t *testing.T) {
+	requireNode(t)
+	c := startDbg(t)
+	prog := fixture(t, "javascript/throw.js")
+	line := mcpLine(t, prog, "BP:throw")
+	id, st := mcpLaunch(t, c, "javascript", prog, nil, prog, map[string]any{"breakOnExceptions": "uncaught"})
+	if st.str("lastStop.reason") != "exception" || st.num("lastStop.location.line") != line {
+		t.Fatalf("stop %v, want an exception at line %d", st, line)
+	}
+	if text := st.str("lastStop.text") + " " + st.str("lastStop.description"); !strings.Contains(text, "value 3 is too large") {
+		t.Errorf("exception text %q lacks the message", text)
+	}
+	mcpTop(t, c, id, prog, line)
+	if got := mcpEval(t, c, id, "n"); got != "3" {
+		t.Errorf("n = %q, want 3", got)
+	}
+	mcpOutputHas(t, c, id, "caught value 5 is too large")
+	pids := mcpPIDs(t, c)
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	end := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
+	if end.str("state") != "terminated" {
+		t.Fatalf("after continue: %v", end)
+	}
+	mcpOutputHas(t, c, id, "RangeError")
+	mcpClose(t, c, id, pids)
+}
+
+// nodeTicker runs a script that keeps running JavaScript and prints
+// "tick" lines, with the given node flags.
+func nodeTicker(t *testing.T, flags ...string) (*exec.Cmd, *lineBuffer) {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "ticker.js")
+	src := `let n = 0;
+let next = 0;
+const end = Date.now() + 120000;
+while (Date.now() < end) {
+  n++;
+  if (Date.now() >= next) {
+    console.log('tick ' + n);
+    next = Date.now() + 100;
+  }
+}
+`
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return startTarget(t, "tick", "node", append(flags, script)...)
+}
+
+func TestMCPNodeAttachByPort(t *testing.T) {
+	requireNode(t)
+	port := freePort(t)
+	cmd, out := nodeTicker(t, fmt.Sprintf("--inspect=127.0.0.1:%d", port))
+	c := startDbg(t)
+	attachScenario(t, c, map[string]any{"language": "javascript", "port": port}, cmd.Process.Pid, out, "ticker.js")
+}
+
+func TestMCPNodeAttachByPID(t *testing.T) {
+	requireNode(t)
+	port := freePort(t)
+	cmd, out := nodeTicker(t, fmt.Sprintf("--inspect-port=127.0.0.1:%d", port))
+	c := startDbg(t)
+	attachScenario(t, c, map[string]any{"language": "javascript", "processId": cmd.Process.Pid}, cmd.Process.Pid, out, "ticker.js")
+}
