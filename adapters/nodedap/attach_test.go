@@ -51,9 +51,14 @@ func startServer(t *testing.T, nodeFlags ...string) *server {
 	case <-time.After(15 * time.Second):
 		t.Fatalf("server did not start: %s", proc.StderrTail())
 	}
-	select {
-	case s.wsURL = <-urls:
-	default:
+	for _, f := range nodeFlags {
+		if strings.HasPrefix(f, "--inspect=") {
+			select {
+			case s.wsURL = <-urls:
+			case <-time.After(15 * time.Second):
+				t.Fatalf("server's inspector did not start: %s", proc.StderrTail())
+			}
+		}
 	}
 	return s
 }
@@ -175,9 +180,6 @@ func debugServer(t *testing.T, s *server, attachArgs map[string]any) {
 
 func TestAttachByPort(t *testing.T) {
 	s := startServer(t, "--inspect=127.0.0.1:0")
-	if s.wsURL == "" {
-		time.Sleep(100 * time.Millisecond)
-	}
 	debugServer(t, s, map[string]any{"port": portOf(s.wsURL), "address": "127.0.0.1"})
 	// The inspector is still there for the next debugger.
 	if _, err := ListTargets(context.Background(), "127.0.0.1", portOf(s.wsURL)); err != nil {
