@@ -75,6 +75,8 @@ type Runner struct {
 	procs  map[string][]*runProc // by configuration key
 	locks  map[string]chan struct{}
 	closed bool
+	// stopped is closed when the first Close has stopped everything.
+	stopped chan struct{}
 }
 
 // runProc is one started process. Fields after done are written once
@@ -116,7 +118,7 @@ func NewRunner(reg processRegistry, opts RunnerOptions) *Runner {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Runner{reg: reg, opts: opts, procs: map[string][]*runProc{}, locks: map[string]chan struct{}{}}
+	return &Runner{reg: reg, opts: opts, procs: map[string][]*runProc{}, locks: map[string]chan struct{}{}, stopped: make(chan struct{})}
 }
 
 // RunResult is the answer of Restart.
@@ -429,10 +431,21 @@ func (r *Runner) Output(pid int) (*sessions.OutputRing, bool) {
 }
 
 // Close stops every process (whole process groups) and refuses new
-// starts. It returns when they are gone or ctx ends.
+// starts. It returns when they are gone or ctx ends; a Close while
+// another runs waits for that one.
 func (r *Runner) Close(ctx context.Context) error {
 	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		select {
+		case <-r.stopped:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	r.closed = true
+	defer close(r.stopped)
 	var all []*runProc
 	for _, ps := range r.procs {
 		all = append(all, ps...)

@@ -148,6 +148,9 @@ func TestRestartTwiceLeavesOneInstance(t *testing.T) {
 	if _, err := r.Restart(ctx, cfg); !errors.Is(err, ErrRunnerClosed) {
 		t.Errorf("restart after close: %v", err)
 	}
+	if err := r.Close(ctxc); err != nil {
+		t.Errorf("second close: %v", err)
+	}
 }
 
 func TestStopKillsProcessIgnoringTERM(t *testing.T) {
@@ -246,5 +249,32 @@ func TestStartErrors(t *testing.T) {
 	}
 	if _, err := r.Restart(context.Background(), RunConfiguration{Name: "x", Command: []string{"true"}, Cwd: "/nonexistent-dir"}); err == nil {
 		t.Error("missing cwd accepted")
+	}
+}
+
+func TestSecondCloseWaitsForTheFirst(t *testing.T) {
+	r := NewRunner(nil, RunnerOptions{StopGrace: 500 * time.Millisecond, StartupWait: -1})
+	marker := fmt.Sprintf("dbg-close-twice-%d", time.Now().UnixNano())
+	res, err := r.Restart(context.Background(), shConfig("stubborn", `trap "" TERM; echo ready; while :; do sleep 0.1; done`, marker))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := r.Output(res.PID)
+	waitFor(t, "ready", func() bool { return strings.Contains(out.Text("stdout"), "ready") })
+	first := make(chan error, 1)
+	go func() { first <- r.Close(context.Background()) }()
+	waitFor(t, "first close to begin", func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.closed
+	})
+	if err := r.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := processesWith(t, marker); len(got) != 0 {
+		t.Errorf("second Close returned while %v still ran", got)
+	}
+	if err := <-first; err != nil {
+		t.Error(err)
 	}
 }

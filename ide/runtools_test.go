@@ -195,7 +195,8 @@ func TestRegisterStopsProcessesWithItsContext(t *testing.T) {
 	m := sessions.NewManager(sessions.Config{Project: dir})
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
 	tb := sessions.NewToolbox(srv, nil)
-	Register(tb, m, Options{Context: ctx})
+	x := Register(tb, m, Options{Context: ctx})
+	defer func() { _ = x.Close(context.Background()) }()
 	for _, want := range []string{"get_restartable_run_configurations", "restart_run_configuration", "debug_run_configuration",
 		"get_git_repositories", "get_git_remotes", "git_fetch", "git_pull", "git_push"} {
 		if !strings.Contains(strings.Join(tb.Names(), ","), want) {

@@ -71,9 +71,13 @@ func (x *IDE) Runner() *Runner { return x.runner }
 
 // Register adds the run-configuration and Git tools to tb and registers
 // the "runConfigurations" and "git" status contributors with m. The
-// processes it starts stop when opts.Context ends.
-func Register(tb *sessions.Toolbox, m *sessions.Manager, opts Options) {
-	New(m, opts).Install(tb)
+// processes it starts stop when opts.Context ends; that stop runs in the
+// background, so a server about to exit calls Close on the returned IDE,
+// which returns once every process group is gone.
+func Register(tb *sessions.Toolbox, m *sessions.Manager, opts Options) *IDE {
+	x := New(m, opts)
+	x.Install(tb)
+	return x
 }
 
 // Install adds the tools to tb and the status contributors to the
