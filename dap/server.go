@@ -71,7 +71,12 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, h Handler, log *TrafficLo
 func (s *ServerConn) dispatch(ctx context.Context, h Handler, req *Message) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.RespondError(req, fmt.Sprintf("internal error in %s: %v\n%s", req.Command, r, debug.Stack()))
+			s.mu.Lock()
+			answered := s.answered[req.Seq]
+			s.mu.Unlock()
+			if !answered {
+				s.RespondError(req, fmt.Sprintf("internal error in %s: %v\n%s", req.Command, r, debug.Stack()))
+			}
 		}
 	}()
 	h.Handle(ctx, s, req)

@@ -98,7 +98,10 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Session, *Sta
 	}
 	res, err := s.Attach(ctx, req)
 	if err != nil {
-		return s, nil, err
+		// The caller gets no session id from a failed create: do not
+		// leave the session behind.
+		_ = m.CloseSession(context.WithoutCancel(ctx), s.id)
+		return nil, nil, err
 	}
 	return s, res, nil
 }
@@ -372,20 +375,7 @@ func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 	s.setStateLocked(StateInitializing, "")
 	s.mu.Unlock()
 
-	fail := func(code string, e error, hint string) error {
-		s.mu.Lock()
-		ep := s.ep
-		s.mu.Unlock()
-		s.stopEndpoint(context.Background(), ep, t.Mode == adapters.Launch)
-		s.mu.Lock()
-		s.setStateLocked(StateError, e.Error())
-		s.mu.Unlock()
-		var te *ToolError
-		if errors.As(e, &te) {
-			return te
-		}
-		return NewError(code, e.Error(), hint).Wrap(e)
-	}
+	fail := func(code string, e error, hint string) error { return s.failStart(nil, t, code, e, hint) }
 
 	var args map[string]any
 	if t.Mode == adapters.Launch {
@@ -409,17 +399,7 @@ func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 
 // handshake runs the DAP start-up sequence on a started adapter.
 func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapters.Target, args map[string]any) (err error) {
-	fail := func(code string, e error, hint string) error {
-		s.stopEndpoint(context.Background(), ep, t.Mode == adapters.Launch)
-		s.mu.Lock()
-		s.setStateLocked(StateError, e.Error())
-		s.mu.Unlock()
-		var te *ToolError
-		if errors.As(e, &te) {
-			return te
-		}
-		return NewError(code, e.Error(), hint).Wrap(e)
-	}
+	fail := func(code string, e error, hint string) error { return s.failStart(ep, t, code, e, hint) }
 	log, _ := dap.OpenTrafficLog(s.m.cfg.DAPLogDir, s.id)
 	conn := dap.NewConn(ep.Conn, dap.Options{OnEvent: s.onEvent, OnRequest: s.onReverseRequest, Log: log, Timeout: requestTimeout})
 	initDone := make(chan struct{})
@@ -486,6 +466,21 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 		s.m.recordProcesses(s)
 	}()
 	return nil
+}
+
+// failStart ends a launch or attach that went wrong: it stops what was
+// started, puts the session in the error state, and returns the error as a
+// ToolError.
+func (s *Session) failStart(ep *adapters.Endpoint, t adapters.Target, code string, e error, hint string) error {
+	s.stopEndpoint(context.Background(), ep, t.Mode == adapters.Launch)
+	s.mu.Lock()
+	s.setStateLocked(StateError, e.Error())
+	s.mu.Unlock()
+	var te *ToolError
+	if errors.As(e, &te) {
+		return te
+	}
+	return NewError(code, e.Error(), hint).Wrap(e)
 }
 
 func launchHint(t adapters.Target) string {
