@@ -70,8 +70,19 @@ func startJVM(b *testing.B, classes string) int {
 	}
 	pid := cmd.Process.Pid
 	b.Cleanup(func() {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		_ = cmd.Wait()
+		// SIGTERM lets the JVM remove its hsperfdata file; SIGKILL after a grace.
+		_ = syscall.Kill(-pid, syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() {
+			_ = cmd.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+			<-done
+		}
 	})
 	ready := make(chan bool, 1)
 	go func() {

@@ -103,8 +103,7 @@ func startFixture(t testing.TB, jvmOpts ...string) *fixtureJVM {
 	}
 	f := &fixtureJVM{cmd: cmd, pid: cmd.Process.Pid}
 	t.Cleanup(func() {
-		_ = syscall.Kill(-f.pid, syscall.SIGKILL)
-		_ = cmd.Wait()
+		stopJVM(cmd, f.pid)
 	})
 	ready := make(chan error, 1)
 	go func() {
@@ -136,4 +135,27 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // alive reports whether the fixture process still runs.
 func (f *fixtureJVM) alive() bool {
 	return syscall.Kill(f.pid, 0) == nil && f.cmd.ProcessState == nil
+}
+
+// stopJVM ends a JVM started by a test and its process group: SIGTERM
+// first, so the JVM removes its hsperfdata file, then SIGKILL after a
+// grace period; the hsperfdata file is removed in any case.
+func stopJVM(cmd *exec.Cmd, pid int) {
+	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		<-done
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL) // stragglers in the group
+	m, _ := filepath.Glob(filepath.Join(os.TempDir(), "hsperfdata_*", fmt.Sprint(pid)))
+	for _, f := range m {
+		_ = os.Remove(f)
+	}
 }

@@ -42,8 +42,7 @@ func startLogApp(t *testing.T) int {
 	}
 	pid := cmd.Process.Pid
 	t.Cleanup(func() {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		_ = cmd.Wait()
+		stopJVM(cmd, pid)
 	})
 	ready := make(chan bool, 1)
 	go func() {

@@ -44,8 +44,7 @@ func startSpringish(t *testing.T, trigger string) int {
 	}
 	pid := cmd.Process.Pid
 	t.Cleanup(func() {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		_ = cmd.Wait()
+		stopJVM(cmd, pid)
 	})
 	ready := make(chan bool, 1)
 	go func() {
