@@ -167,12 +167,28 @@ func goCommand(rc *RunConfiguration, pattern string) {
 	rc.Command = append(rc.Command, rc.Args...)
 }
 
-func pythonCommand(rc *RunConfiguration, interpreter string, module bool) {
+// projectPython returns the interpreter of the project's virtual
+// environment (.venv or venv), the one an IDE picks as the project SDK,
+// or "" when there is none.
+func projectPython(project string) string {
+	for _, venv := range []string{".venv", "venv"} {
+		p := filepath.Join(project, venv, "bin", "python")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
+func pythonCommand(rc *RunConfiguration, project, interpreter string, module bool) {
 	if rc.Program == "" {
 		rc.Unsupported = "the configuration names no script or module"
 		return
 	}
 	rc.pythonMod = module
+	if interpreter == "" {
+		interpreter = projectPython(project)
+	}
 	rc.interpreter = interpreter
 	if interpreter == "" {
 		interpreter = "python3"

@@ -269,7 +269,7 @@ func ideaConfig(c *xnode, source string, mx *macros) RunConfiguration {
 		}
 		rc.Args = splitArgs(mx.expand(c.option("PARAMETERS"), rc.Module))
 		rc.VMArgs = splitArgs(mx.expand(c.option("INTERPRETER_OPTIONS"), rc.Module))
-		pythonCommand(&rc, mx.expand(c.option("SDK_HOME"), rc.Module), module)
+		pythonCommand(&rc, mx.project, mx.expand(c.option("SDK_HOME"), rc.Module), module)
 	case KindNode:
 		rc.Cwd = mx.path(c.attr("working-dir"), rc.Module)
 		rc.Program = mx.path(c.attr("path-to-js-file"), rc.Module)

@@ -215,7 +215,7 @@ func launchConfig(e map[string]any, project string) RunConfiguration {
 		} else {
 			rc.Program = absIn(project, str(e, "program"))
 		}
-		pythonCommand(&rc, interp, module != "")
+		pythonCommand(&rc, project, interp, module != "")
 	case KindGo:
 		rc.Program = absIn(project, str(e, "program"))
 		rc.VMArgs = strs(e, "buildFlags")
