@@ -268,89 +268,178 @@ func (n *Native) Start(ctx context.Context, t Target) (*Endpoint, error) {
 }
 
 // natProxy puts a thin in-process proxy in front of an LLDB adapter
-// stream. It passes every message through, except that it reports the
-// SIGSTOP stop of a stopOnEntry launch as reason "entry" (of an attach:
-// "pause") instead of "exception", and trims the leading blank lldb puts
-// before summaries (` "hello"` for a Rust String).
+// stream. It passes every message through, except that:
 //
-// Goroutines: one per direction; writes to the session side are
-// serialised by a mutex (only the up→down goroutine writes there). stop
-// closes both sides and waits for them.
+//   - the SIGSTOP stop of a stopOnEntry launch is reported as reason
+//     "entry" (of an attach, and of a pause request: "pause") instead of
+//     "exception";
+//   - a pause that lldb drops (one sent right after an attach's
+//     configurationDone, before lldb has resumed the process) is sent
+//     again until the program stops, for at most two seconds;
+//   - the leading blank lldb puts before summaries (` "hello"` for a Rust
+//     String) is trimmed.
+//
+// Goroutines: one per direction, plus one per pending pause. Writes to
+// each side are serialised by a mutex. stop closes both sides and waits
+// for the goroutines.
 func natProxy(up io.ReadWriteCloser) (net.Conn, func()) {
 	client, down := net.Pipe()
-	var (
-		mu        sync.Mutex
-		entryWant string // "entry" or "pause" until the first stop
-		wg        sync.WaitGroup
-		once      sync.Once
-	)
-	closeAll := func() {
-		once.Do(func() {
-			_ = up.Close()
-			_ = down.Close()
-		})
+	p := &natProxyState{up: up, down: down, done: make(chan struct{})}
+	p.wg.Add(2)
+	go p.fromSession()
+	go p.fromLLDB()
+	return client, func() {
+		p.close()
+		p.wg.Wait()
 	}
-	wg.Add(2)
-	go func() { // session → lldb
-		defer wg.Done()
-		defer closeAll()
-		fr := dap.NewFrameReader(down)
-		for {
-			body, err := fr.ReadFrame()
-			if err != nil {
-				return
-			}
-			if m, err := dap.Decode(body); err == nil && (m.Command == "launch" || m.Command == "attach") {
+}
+
+// natInjectedSeq is the first seq of requests natProxy sends itself;
+// their answers are not forwarded.
+const natInjectedSeq = 1 << 30
+
+// natProxyState is one natProxy. Fields below mu are guarded by it.
+type natProxyState struct {
+	up   io.ReadWriteCloser
+	down net.Conn
+
+	upMu sync.Mutex
+	wg   sync.WaitGroup
+	once sync.Once
+	done chan struct{}
+
+	mu        sync.Mutex
+	entryWant string        // "entry" or "pause": the reason of the first stop
+	pauseWant bool          // a pause request waits for its stop
+	stopped   chan struct{} // closed at the next stopped event
+	injSeq    int
+}
+
+func (p *natProxyState) close() {
+	p.once.Do(func() {
+		close(p.done)
+		_ = p.up.Close()
+		_ = p.down.Close()
+	})
+}
+
+func (p *natProxyState) writeUp(b []byte) error {
+	p.upMu.Lock()
+	defer p.upMu.Unlock()
+	return dap.WriteFrame(p.up, b)
+}
+
+// fromSession forwards the session's requests, noting launch/attach
+// stopOnEntry and pauses.
+func (p *natProxyState) fromSession() {
+	defer p.wg.Done()
+	defer p.close()
+	fr := dap.NewFrameReader(p.down)
+	for {
+		body, err := fr.ReadFrame()
+		if err != nil {
+			return
+		}
+		m, derr := dap.Decode(body)
+		var stopped chan struct{}
+		if derr == nil {
+			switch m.Command {
+			case "launch", "attach":
 				var a struct {
 					StopOnEntry bool `json:"stopOnEntry"`
 				}
 				_ = m.DecodeBody(&a)
-				mu.Lock()
-				entryWant = ""
+				p.mu.Lock()
+				p.entryWant = ""
 				if a.StopOnEntry {
-					entryWant = map[string]string{"launch": "entry", "attach": "pause"}[m.Command]
+					p.entryWant = map[string]string{"launch": "entry", "attach": "pause"}[m.Command]
 				}
-				mu.Unlock()
-			}
-			if err := dap.WriteFrame(up, body); err != nil {
-				return
+				p.mu.Unlock()
+			case "pause":
+				stopped = make(chan struct{})
+				p.mu.Lock()
+				p.pauseWant = true
+				p.stopped = stopped
+				p.mu.Unlock()
 			}
 		}
-	}()
-	go func() { // lldb → session
-		defer wg.Done()
-		defer closeAll()
-		fr := dap.NewFrameReader(up)
-		for {
-			body, err := fr.ReadFrame()
-			if err != nil {
-				return
-			}
-			if m, err := dap.Decode(body); err == nil {
-				if fixed, ok := natFix(m, &mu, &entryWant); ok {
-					body = fixed
-				}
-			}
-			if err := dap.WriteFrame(down, body); err != nil {
-				return
-			}
+		if err := p.writeUp(body); err != nil {
+			return
 		}
-	}()
-	return client, func() {
-		closeAll()
-		wg.Wait()
+		if stopped != nil {
+			p.wg.Add(1)
+			go p.repeatPause(m.Arguments, stopped)
+		}
 	}
 }
 
-// natFix rewrites one message from lldb, returning the new frame body
-// and true when it changed it.
-func natFix(m *dap.Message, mu *sync.Mutex, entryWant *string) ([]byte, bool) {
+// repeatPause sends the pause again while no stop has come, every 300ms
+// for at most two seconds.
+func (p *natProxyState) repeatPause(args json.RawMessage, stopped chan struct{}) {
+	defer p.wg.Done()
+	for i := 0; i < 6; i++ {
+		t := time.NewTimer(300 * time.Millisecond)
+		select {
+		case <-stopped:
+			t.Stop()
+			return
+		case <-p.done:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		p.mu.Lock()
+		p.injSeq++
+		seq := natInjectedSeq + p.injSeq
+		p.mu.Unlock()
+		b, err := json.Marshal(&dap.Message{Seq: seq, Type: "request", Command: "pause", Arguments: args})
+		if err != nil || p.writeUp(b) != nil {
+			return
+		}
+	}
+}
+
+// fromLLDB forwards lldb's messages, fixing stop reasons and summaries.
+func (p *natProxyState) fromLLDB() {
+	defer p.wg.Done()
+	defer p.close()
+	fr := dap.NewFrameReader(p.up)
+	for {
+		body, err := fr.ReadFrame()
+		if err != nil {
+			return
+		}
+		if m, err := dap.Decode(body); err == nil {
+			if m.Type == "response" && m.RequestSeq >= natInjectedSeq {
+				continue
+			}
+			if fixed, ok := p.fix(m); ok {
+				body = fixed
+			}
+		}
+		if err := dap.WriteFrame(p.down, body); err != nil {
+			return
+		}
+	}
+}
+
+// fix rewrites one message from lldb, returning the new frame body and
+// true when it changed it.
+func (p *natProxyState) fix(m *dap.Message) ([]byte, bool) {
 	switch {
 	case m.Type == "event" && m.Event == "stopped":
-		mu.Lock()
-		want := *entryWant
-		*entryWant = ""
-		mu.Unlock()
+		p.mu.Lock()
+		want := p.entryWant
+		p.entryWant = ""
+		if want == "" && p.pauseWant {
+			want = "pause"
+		}
+		p.pauseWant = false
+		if p.stopped != nil {
+			close(p.stopped)
+			p.stopped = nil
+		}
+		p.mu.Unlock()
 		if want == "" {
 			return nil, false
 		}

@@ -795,3 +795,36 @@ func TestNativeBuildRustFileOfCargoProject(t *testing.T) {
 		t.Errorf("built %s (dir %s), want the Cargo project's target/…/dbgfixture", bin, srcDir)
 	}
 }
+
+// TestNativeAttachThenPause pauses right after an attach, as the session
+// manager does: lldb drops a pause that arrives before it has resumed
+// the process, and the adapter must still deliver one stop, as "pause".
+func TestNativeAttachThenPause(t *testing.T) {
+	a := NewC()
+	natNeed(t, a)
+	bin, _, err := BuildNative(context.Background(), "c", natRepoFile(t, "testdata/c/loop.c"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		cmd := natSpin(t, bin)
+		time.Sleep(100 * time.Millisecond)
+		target := Target{Mode: Attach, PID: cmd.Process.Pid}
+		args, err := a.AttachArgs(context.Background(), target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := natStart(t, a, target)
+		c.begin("attach", args, nil)
+		c.req("pause", map[string]any{"threadId": cmd.Process.Pid})
+		st := c.stopped(10 * time.Second)
+		if st.Reason != "pause" {
+			t.Errorf("stop reason %q (%s), want pause", st.Reason, st.Description)
+		}
+		if _, err := c.tryEvent("stopped", time.Second, nil); err == nil {
+			t.Error("a second stop after one pause")
+		}
+		c.req("disconnect", map[string]any{"terminateDebuggee": false})
+		c.close()
+	}
+}

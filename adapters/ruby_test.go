@@ -77,7 +77,7 @@ func TestRubyAttachByPort(t *testing.T) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	ticks := make(chan struct{}, 1)
 	p, err := dap.StartProcess(cmd, dap.ProcessOptions{OnLine: func(stream, line string) {
-		if strings.HasPrefix(line, "sum i=") {
+		if strings.HasPrefix(line, "tick ") {
 			select {
 			case ticks <- struct{}{}:
 			default:
@@ -223,7 +223,7 @@ func (c *natClient) setBPs(src string, specs map[int]map[string]any) {
 func TestRubyConditionsAndLogPoints(t *testing.T) {
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
 	brk := natLineOf(t, src, "BREAK")
-	logLine := natLineOf(t, src, `puts "#{label}`)
+	logLine := natLineOf(t, src, `puts "#{forever`)
 	c, st, _ := rubyBreakAt(t, map[int]map[string]any{
 		brk:     {"condition": "i == 3"},
 		logLine: {"logMessage": "log i={i} total={total}"},

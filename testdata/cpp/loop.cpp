@@ -1,5 +1,6 @@
 // Fixture for the cpp adapter: a loop with locals, a function call, stdout.
-// With an argument "forever" it ticks until killed (attach tests).
+// With an argument "forever" it prints "ready", then ticks until killed
+// (attach tests).
 #include <chrono>
 #include <iostream>
 #include <string>
@@ -16,10 +17,13 @@ int main(int argc, char **argv) {
 	std::string label = "sum";
 	std::vector<int> seen;
 	int total = 0;
+	if (forever) {
+		std::cout << "ready" << std::endl;
+	}
 	for (int i = 0; forever || i < 5; i++) {
 		total += square(i); // BREAK: loop body
 		seen.push_back(i);
-		std::cout << label << " i=" << i << " total=" << total << std::endl;
+		std::cout << (forever ? "tick " : "") << label << " i=" << i << " total=" << total << std::endl;
 		if (forever) {
 			std::this_thread::sleep_for(std::chrono::milliseconds(50));
 			seen.clear();

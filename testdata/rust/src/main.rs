@@ -1,5 +1,6 @@
 // Fixture for the rust adapter: a struct, a Vec and a String in a loop,
-// a function call, stdout. With an argument "forever" it ticks until killed.
+// a function call, stdout. With an argument "forever" it prints "ready",
+// then ticks until killed (attach tests).
 use std::{env, thread, time::Duration};
 
 struct Point {
@@ -19,9 +20,12 @@ fn main() {
     let p = Point { x: 3, y: 4 };
     let mut total = 0;
     let mut i = 0;
+    if forever {
+        println!("ready");
+    }
     while forever || i < 5 {
         total += square(i) + p.x; // BREAK: loop body
-        println!("{} i={} total={} len={}", name, i, total, items.len());
+        println!("{}{} i={} total={} len={}", if forever { "tick " } else { "" }, name, i, total, items.len());
         if forever {
             thread::sleep(Duration::from_millis(50));
         } else {
