@@ -105,3 +105,35 @@ func TestParseLoadReply(t *testing.T) {
 		}
 	}
 }
+
+// TestUserSuppliedAgentJar attaches with a jar given as Config.AgentJar
+// (here dbg's own, built beforehand): ports are chosen by dbg and passed
+// with the DebugTools argument names, with no port file.
+func TestUserSuppliedAgentJar(t *testing.T) {
+	mustHaveJDK(t)
+	javac, err := FindJavac("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	b := &AgentBuilder{CacheDir: testCacheDir(t)}
+	jar, err := b.Jar(ctx, javac)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewService(Config{AgentJar: jar})
+	t.Cleanup(s.Close)
+	f := startFixture(t)
+	res, err := s.Attach(ctx, f.pid, "Shop", 30*time.Second)
+	if err != nil || res.Conn == nil {
+		t.Fatalf("attach: %v %+v", err, res)
+	}
+	if !res.Conn.External || res.Conn.ApplicationName != "Shop" || res.Conn.HTTP == nil {
+		t.Fatalf("connection: %+v", res.Conn)
+	}
+	r, ok := runOn(t, res.Conn, "com.example.shop.PriceUtil", "ping", nil, ``)
+	if !ok || str(r.PrintResult) != "1" || r.ApplicationName != "Shop" {
+		t.Fatalf("ping: %+v", r)
+	}
+}

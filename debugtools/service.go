@@ -228,7 +228,8 @@ func (s *Service) Attach(ctx context.Context, pid int, attachName string, wait t
 	safeName := strings.NewReplacer(",", "_", "=", "_").Replace(attachName)
 	if external {
 		extPort, extHTTP = freePort(), freePort()
-		args = fmt.Sprintf("port=%d,httpPort=%d,host=127.0.0.1,applicationName=%s", extPort, extHTTP, safeName)
+		// The DebugTools agent's argument names.
+		args = fmt.Sprintf("tcpPort=%d,httpPort=%d,applicationName=%s", extPort, extHTTP, safeName)
 	} else {
 		name := fmt.Sprintf("dbg-agent-%d-%s.json", pid, NewIdentity()[:8])
 		portFileHost = filepath.Join(pathsFor(pid).tmp, name)

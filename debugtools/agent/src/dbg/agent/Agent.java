@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * Entry point of dbg's agent. Arguments are comma-separated key=value
- * pairs: port and httpPort (0 = any free port), host (default
+ * pairs: port (or tcpPort, as the DebugTools agent names it) and httpPort
+ * (0 = any free port), host (default
  * 127.0.0.1), applicationName, portFile (where the chosen ports are
  * written as JSON).
  *
@@ -65,7 +66,7 @@ public final class Agent {
             if (a == null) {
                 a = new Agent(inst, args);
                 String host = args.getOrDefault("host", "127.0.0.1");
-                a.tcp = new TcpServer(a, host, intArg(args, "port"));
+                a.tcp = new TcpServer(a, host, intArg(args, args.containsKey("port") ? "port" : "tcpPort"));
                 try {
                     a.http = new HttpApi(a, host, intArg(args, "httpPort"));
                 } catch (Throwable t) {
