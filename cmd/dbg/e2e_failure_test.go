@@ -155,3 +155,26 @@ func TestServerKilledReapsAtNextStart(t *testing.T) {
 	c2.ok("list_debug_sessions", nil)
 	waitGone(t, 5*time.Second, debuggee)
 }
+
+// When the client goes away, the server closes every session and nothing
+// it started survives.
+func TestClientDisconnectCleansUp(t *testing.T) {
+	requireDebugpy(t)
+	requireDelve(t)
+	c := startDbg(t)
+	var pids []int
+	for _, tc := range []struct{ lang, prog string }{{"python", "python/loop.py"}, {"go", "go/loop/main.go"}} {
+		prog := fixture(t, tc.prog)
+		id := c.ok("create_debug_session", map[string]any{"language": tc.lang}).str("sessionId")
+		c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": markedLineT(t, prog, "BREAK")})
+		if st := c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "waitMs": 60000}); st.str("state") != "paused" {
+			t.Fatalf("%s: %v", tc.lang, st)
+		}
+	}
+	for _, s := range c.ok("list_debug_sessions", nil).list("sessions") {
+		pids = append(pids, s.num("pid"), s.num("adapterPid"))
+	}
+	pids = append(pids, childrenOf(c.cmd.Process.Pid)...)
+	c.close()
+	waitGone(t, 10*time.Second, pids...)
+}
