@@ -24,7 +24,7 @@ func newJVMCmd(e *env) *cobra.Command {
 		Short: "Find local JVMs, load dbg's agent into one, and invoke its methods (no IDE needed)",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newJVMListCmd(e), newJVMAttachCmd(e), newJVMInvokeCmd(e))
+	cmd.AddCommand(newJVMListCmd(e, nil), newJVMAttachCmd(e, nil), newJVMInvokeCmd(e, nil))
 	return cmd
 }
 
@@ -33,14 +33,17 @@ type jvmListOptions struct {
 	asJSON  bool
 }
 
-func newJVMListCmd(e *env) *cobra.Command {
+func newJVMListCmd(e *env, runF func(*cobra.Command, *jvmListOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = func(cmd *cobra.Command, opts *jvmListOptions) error { return jvmListRun(cmd, e, opts) }
+	}
 	opts := &jvmListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List local JVMs: pid, main class, whether they can be attached, and the project's run configuration or module",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return jvmListRun(cmd, e, opts)
+			return runF(cmd, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory, to link JVMs to its run configurations (default: the working directory)")
@@ -92,7 +95,10 @@ type jvmAttachOptions struct {
 	asJSON     bool
 }
 
-func newJVMAttachCmd(e *env) *cobra.Command {
+func newJVMAttachCmd(e *env, runF func(*cobra.Command, *jvmAttachOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = func(cmd *cobra.Command, opts *jvmAttachOptions) error { return jvmAttachRun(cmd, e, opts) }
+	}
 	opts := &jvmAttachOptions{}
 	cmd := &cobra.Command{
 		Use:   "attach PID",
@@ -108,7 +114,10 @@ MCP servers reuse it (loading it again keeps the first instance). JVMs started w
 				return fmt.Errorf("PID must be a process id, not %q", args[0])
 			}
 			opts.pid = pid
-			return jvmAttachRun(cmd, e, opts)
+			if opts.wait < 0 {
+				return fmt.Errorf("--wait must not be negative")
+			}
+			return runF(cmd, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.attachName, "name", "", "application name of the connection (default: from the main class)")
@@ -118,9 +127,6 @@ MCP servers reuse it (loading it again keeps the first instance). JVMs started w
 }
 
 func jvmAttachRun(cmd *cobra.Command, e *env, opts *jvmAttachOptions) error {
-	if opts.wait < 0 {
-		return fmt.Errorf("--wait must not be negative")
-	}
 	ctx := cmd.Context()
 	tc, err := newToolClient(ctx, e, "")
 	if err != nil {
@@ -168,7 +174,10 @@ type jvmInvokeOptions struct {
 	asJSON         bool
 }
 
-func newJVMInvokeCmd(e *env) *cobra.Command {
+func newJVMInvokeCmd(e *env, runF func(*cobra.Command, *jvmInvokeOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = func(cmd *cobra.Command, opts *jvmInvokeOptions) error { return jvmInvokeRun(cmd, e, opts) }
+	}
 	opts := &jvmInvokeOptions{}
 	cmd := &cobra.Command{
 		Use:   "invoke --class NAME --method NAME [--args JSON] [--pid PID | --connection-id ID]",
@@ -186,7 +195,10 @@ Types are simple, enum, json_entity, bean, class and file.`,
     --args '{"a":{"type":"simple","content":"40"},"b":{"type":"simple","content":"2"}}'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return jvmInvokeRun(cmd, e, opts)
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			return runF(cmd, opts)
 		},
 	}
 	f := cmd.Flags()
@@ -237,13 +249,19 @@ func invokeArgs(opts *jvmInvokeOptions, connectionID string) (map[string]any, er
 	return a, nil
 }
 
-func jvmInvokeRun(cmd *cobra.Command, e *env, opts *jvmInvokeOptions) error {
-	if opts.timeout <= 0 || opts.wait <= 0 {
+// validate checks the flags before anything runs.
+func (o *jvmInvokeOptions) validate() error {
+	if o.timeout <= 0 || o.wait <= 0 {
 		return fmt.Errorf("--timeout and --wait must be positive")
 	}
-	if _, err := invokeArgs(opts, ""); err != nil {
-		return err
+	if o.pid < 0 {
+		return fmt.Errorf("--pid must be a process id")
 	}
+	_, err := invokeArgs(o, "")
+	return err
+}
+
+func jvmInvokeRun(cmd *cobra.Command, e *env, opts *jvmInvokeOptions) error {
 	ctx := cmd.Context()
 	tc, err := newToolClient(ctx, e, opts.project)
 	if err != nil {

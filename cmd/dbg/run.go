@@ -28,7 +28,7 @@ func newRunCmd(e *env) *cobra.Command {
 		Short: "List, run and debug the project's saved run configurations (IntelliJ, VS Code)",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newRunListCmd(e), newRunRestartCmd(e), newRunDebugCmd(e))
+	cmd.AddCommand(newRunListCmd(e, nil), newRunRestartCmd(e, nil), newRunDebugCmd(e, nil))
 	return cmd
 }
 
@@ -37,14 +37,17 @@ type runListOptions struct {
 	asJSON  bool
 }
 
-func newRunListCmd(e *env) *cobra.Command {
+func newRunListCmd(e *env, runF func(*cobra.Command, *runListOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = func(cmd *cobra.Command, opts *runListOptions) error { return runListRun(cmd, e, opts) }
+	}
 	opts := &runListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the saved run configurations with their type, source and the command dbg runs",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runListRun(cmd, e, opts)
+			return runF(cmd, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
@@ -105,7 +108,10 @@ type runRestartOptions struct {
 	poll    time.Duration
 }
 
-func newRunRestartCmd(e *env) *cobra.Command {
+func newRunRestartCmd(e *env, runF func(*cobra.Command, *runRestartOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = func(cmd *cobra.Command, opts *runRestartOptions) error { return runRestartRun(cmd, e, opts) }
+	}
 	opts := &runRestartOptions{poll: 100 * time.Millisecond}
 	cmd := &cobra.Command{
 		Use:   "restart NAME",
@@ -126,7 +132,7 @@ starts.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
-			return runRestartRun(cmd, e, opts)
+			return runF(cmd, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
@@ -287,7 +293,10 @@ type runDebugOptions struct {
 	asJSON      bool
 }
 
-func newRunDebugCmd(e *env) *cobra.Command {
+func newRunDebugCmd(e *env, runF func(*cobra.Command, *runDebugOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = func(cmd *cobra.Command, opts *runDebugOptions) error { return runDebugRun(cmd, e, opts) }
+	}
 	opts := &runDebugOptions{}
 	cmd := &cobra.Command{
 		Use:   "debug NAME",
@@ -299,7 +308,10 @@ For a session that stays open and that you step through, use debug_run_configura
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
-			return runDebugRun(cmd, e, opts)
+			if _, err := debugArgs(opts); err != nil {
+				return err
+			}
+			return runF(cmd, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
@@ -323,7 +335,8 @@ func parseBreakpoint(s string) (map[string]any, error) {
 	return map[string]any{"file": s[:i], "line": line}, nil
 }
 
-func runDebugRun(cmd *cobra.Command, e *env, opts *runDebugOptions) error {
+// debugArgs builds debug_run_configuration's arguments from the flags.
+func debugArgs(opts *runDebugOptions) (map[string]any, error) {
 	args := projectArgs(opts.project)
 	args["configurationName"] = opts.name
 	if opts.source != "" {
@@ -336,12 +349,20 @@ func runDebugRun(cmd *cobra.Command, e *env, opts *runDebugOptions) error {
 	for _, b := range opts.breakpoints {
 		bp, err := parseBreakpoint(b)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		bps = append(bps, bp)
 	}
 	if len(bps) > 0 {
 		args["breakpoints"] = bps
+	}
+	return args, nil
+}
+
+func runDebugRun(cmd *cobra.Command, e *env, opts *runDebugOptions) error {
+	args, err := debugArgs(opts)
+	if err != nil {
+		return err
 	}
 	ctx := cmd.Context()
 	tc, err := newToolClient(ctx, e, opts.project)

@@ -21,7 +21,14 @@ type statusOptions struct {
 }
 
 // newStatusCmd prints the get_debug_tools_status snapshot.
-func newStatusCmd(e *env) *cobra.Command {
+func newStatusCmd(e *env) *cobra.Command { return newStatusCmdWith(e, nil) }
+
+// newStatusCmdWith is newStatusCmd with the action replaced by runF (nil =
+// statusRun), so tests can check the parsed options.
+func newStatusCmdWith(e *env, runF func(*cobra.Command, *statusOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = func(cmd *cobra.Command, opts *statusOptions) error { return statusRun(cmd, e, opts) }
+	}
 	opts := &statusOptions{}
 	cmd := &cobra.Command{
 		Use:   "status",
@@ -34,7 +41,7 @@ The command answers from its own process: debug sessions and agent connections h
 running 'dbg mcp' are not visible here.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return statusRun(cmd, e, opts)
+			return runF(cmd, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
