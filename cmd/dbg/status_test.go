@@ -74,8 +74,8 @@ type cliStatus struct {
 	Sessions     []sessions.SessionInfo     `json:"sessions"`
 	Capabilities []sessions.CapabilityState `json:"capabilities"`
 	Sections     struct {
-		Git               *ide.GitSection         `json:"git"`
-		RunConfigurations *ide.RunConfigSection   `json:"runConfigurations"`
+		Git               *ide.GitSection        `json:"git"`
+		RunConfigurations *ide.RunConfigSection  `json:"runConfigurations"`
 		JVM               *debugtools.StatusData `json:"jvm"`
 	} `json:"sections"`
 	NextAction string `json:"nextAction"`
