@@ -72,13 +72,40 @@ func TestCOBOLLaunch(t *testing.T) {
 	if got := c.evaluate("WS-TOTAL", f2.ID); got != "101" {
 		t.Errorf("after the ADD, WS-TOTAL = %q, want 101", got)
 	}
+	// Set items by COBOL name: the program goes on with the new values.
+	l = c.locals(f2.ID)
+	ws := c.scopeRef(f2.ID)
+	set := c.req("setVariable", map[string]any{"variablesReference": ws, "name": "WS-TOTAL", "value": "1000"})
+	if !strings.Contains(string(set.Body), `"value":"1000"`) {
+		t.Errorf("setVariable WS-TOTAL answered %s", set.Body)
+	}
+	c.req("setVariable", map[string]any{"variablesReference": ws, "name": "WS-NAME", "value": `"HI"`})
+	if _, err := c.conn.Request(context.Background(), "setVariable", map[string]any{"variablesReference": ws, "name": "WS-I", "value": "1000"}); err == nil {
+		t.Error("WS-I (PIC 9(3)) accepted 1000")
+	}
 	if code := c.runToEnd(st.ThreadID, src); code != 0 {
 		t.Errorf("exit code %d", code)
 	}
 	c.waitEvent("terminated", 15*time.Second, nil)
-	if out := c.Output(); !strings.Contains(out, "DONE TOTAL=00130") {
-		t.Errorf("output %q lacks DONE TOTAL=00130", out)
+	if out := c.Output(); !strings.Contains(out, "HI         I=001 TOTAL=01000") || !strings.Contains(out, "DONE TOTAL=01029") {
+		t.Errorf("output %q lacks the set values (HI ... TOTAL=01000, DONE TOTAL=01029)", out)
 	}
+}
+
+// scopeRef returns the variablesReference of frame's first scope.
+func (c *natClient) scopeRef(frame int) int {
+	c.t.Helper()
+	resp := c.req("scopes", map[string]any{"frameId": frame})
+	var sc struct {
+		Scopes []struct {
+			VariablesReference int `json:"variablesReference"`
+		} `json:"scopes"`
+	}
+	_ = resp.DecodeBody(&sc)
+	if len(sc.Scopes) == 0 {
+		c.t.Fatalf("no scopes: %s", resp.Body)
+	}
+	return sc.Scopes[0].VariablesReference
 }
 
 func TestCOBOLAttach(t *testing.T) {

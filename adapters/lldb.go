@@ -284,7 +284,7 @@ func (n *Native) Start(ctx context.Context, t Target) (*Endpoint, error) {
 // for the goroutines.
 func natProxy(up io.ReadWriteCloser) (net.Conn, func()) {
 	client, down := net.Pipe()
-	p := &natProxyState{up: up, down: down, done: make(chan struct{})}
+	p := &natProxyState{up: up, down: down, done: make(chan struct{}), injected: map[int]bool{}}
 	p.wg.Add(2)
 	go p.fromSession()
 	go p.fromLLDB()
@@ -295,8 +295,9 @@ func natProxy(up io.ReadWriteCloser) (net.Conn, func()) {
 }
 
 // natInjectedSeq is the first seq of requests natProxy sends itself;
-// their answers are not forwarded.
-const natInjectedSeq = 1 << 30
+// their answers are not forwarded. (Proxies in front of natProxy, like
+// COBOL's, use seqs from 1<<30: natProxy forwards those.)
+const natInjectedSeq = 1 << 29
 
 // natProxyState is one natProxy. Fields below mu are guarded by it.
 type natProxyState struct {
@@ -313,6 +314,7 @@ type natProxyState struct {
 	pauseWant bool          // a pause request waits for its stop
 	stopped   chan struct{} // closed at the next stopped event
 	injSeq    int
+	injected  map[int]bool // seqs of natProxy's own pending requests
 }
 
 func (p *natProxyState) close() {
@@ -391,6 +393,7 @@ func (p *natProxyState) repeatPause(args json.RawMessage, stopped chan struct{})
 		p.mu.Lock()
 		p.injSeq++
 		seq := natInjectedSeq + p.injSeq
+		p.injected[seq] = true
 		p.mu.Unlock()
 		b, err := json.Marshal(&dap.Message{Seq: seq, Type: "request", Command: "pause", Arguments: args})
 		if err != nil || p.writeUp(b) != nil {
@@ -411,7 +414,13 @@ func (p *natProxyState) fromLLDB() {
 		}
 		if m, err := dap.Decode(body); err == nil {
 			if m.Type == "response" && m.RequestSeq >= natInjectedSeq {
-				continue
+				p.mu.Lock()
+				own := p.injected[m.RequestSeq]
+				delete(p.injected, m.RequestSeq)
+				p.mu.Unlock()
+				if own {
+					continue
+				}
 			}
 			if fixed, ok := p.fix(m); ok {
 				body = fixed

@@ -184,14 +184,16 @@ func (p *Proxy) intercept(m *dap.Message) bool {
 		return true
 	case "setVariable":
 		var a struct {
-			Ref int `json:"variablesReference"`
+			Ref   int    `json:"variablesReference"`
+			Name  string `json:"name"`
+			Value string `json:"value"`
 		}
 		_ = m.DecodeBody(&a)
 		p.mu.Lock()
-		_, ok := p.refs[a.Ref]
+		ref, ok := p.refs[a.Ref]
 		p.mu.Unlock()
 		if ok {
-			p.respond(m, nil, errors.New("setting COBOL data items is not supported; use evaluate with an LLDB expression on the C storage"))
+			p.async(func() { p.setVariable(m, ref, a.Name, a.Value) })
 			return true
 		}
 	case "evaluate":
@@ -417,6 +419,61 @@ func (p *Proxy) describe(f *Field, frame int, rec []byte) variable {
 		v.VariablesReference = p.newRef(varRef{frame: frame, field: f})
 	}
 	return v
+}
+
+// setVariable encodes value for the named item of ref and writes it
+// into the program's storage through LLDB.
+func (p *Proxy) setVariable(req *dap.Message, ref varRef, name, value string) {
+	fields := p.prog.Fields
+	if ref.field != nil {
+		fields = ref.field.Children
+	}
+	f, ok := Lookup(fields, name)
+	if !ok {
+		p.respond(req, nil, fmt.Errorf("no data item %q here", name))
+		return
+	}
+	data, err := Encode(f, value)
+	if err != nil {
+		p.respond(req, nil, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+	defer cancel()
+	if err := p.write(ctx, ref.frame, f.Storage, f.Offset, data); err != nil {
+		p.respond(req, nil, fmt.Errorf("write %s: %w", f.Name, err))
+		return
+	}
+	v := p.describe(f, ref.frame, append(make([]byte, f.Offset), data...))
+	p.respond(req, map[string]any{"value": v.Value, "type": v.Type, "variablesReference": v.VariablesReference}, nil)
+}
+
+// write stores data at offset off of a storage array through LLDB.
+func (p *Proxy) write(ctx context.Context, frame int, storage string, off int, data []byte) error {
+	if !validStorage(storage) || off < 0 || len(data) == 0 {
+		return fmt.Errorf("bad storage %q", storage)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "`memory write --size 1 --format x &%s[%d]", storage, off)
+	for _, c := range data {
+		fmt.Fprintf(&b, " 0x%02x", c)
+	}
+	args := map[string]any{"expression": b.String(), "context": "repl"}
+	if frame != 0 {
+		args["frameId"] = frame
+	}
+	resp, err := p.call(ctx, "evaluate", args)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Result string `json:"result"`
+	}
+	_ = resp.DecodeBody(&body)
+	if strings.Contains(body.Result, "error:") {
+		return errors.New(strings.TrimSpace(body.Result))
+	}
+	return nil
 }
 
 // evaluate answers the value of a data item named in an evaluate.
