@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbg-dev/dbg/debugtools"
+	"github.com/dbg-dev/dbg/sessions"
+)
+
+func TestCLIJVMInvokeFlags(t *testing.T) {
+	e, _, _ := cliEnv(t)
+	var got *jvmInvokeOptions
+	cmd := newJVMInvokeCmd(e, func(_ *cobra.Command, o *jvmInvokeOptions) error { got = o; return nil })
+	args := `{"b":{"type":"simple","content":"2"},"a":{"type":"simple","content":"40"}}`
+	cmd.SetArgs([]string{"--pid", "42", "--class", "p.C", "--method", "add", "--param-types", "int,int", "--args", args,
+		"--view", "json", "--class-loader", "cl1", "--timeout", "5s", "--project", "/p"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got.pid != 42 || got.className != "p.C" || got.methodName != "add" || got.resultView != "json" || got.wait != 30*time.Second {
+		t.Fatalf("options %+v", *got)
+	}
+	a, err := invokeArgs(got, "C-42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"className": "p.C", "methodName": "add", "resultView": "JSON", "timeoutMillis": int64(5000),
+		"connectionId": "C-42", "argsJson": args, "parameterTypes": []string{"int", "int"}, "classLoaderIdentity": "cl1", "projectPath": "/p"}
+	if !reflect.DeepEqual(a, want) {
+		t.Fatalf("tool arguments\n%v\nwant\n%v", a, want)
+	}
+}
+
+func TestCLIJVMAttachFlags(t *testing.T) {
+	e, _, _ := cliEnv(t)
+	var got *jvmAttachOptions
+	cmd := newJVMAttachCmd(e, func(_ *cobra.Command, o *jvmAttachOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"4242", "--name", "svc", "--wait", "2s", "--json"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if *got != (jvmAttachOptions{pid: 4242, attachName: "svc", wait: 2 * time.Second, asJSON: true}) {
+		t.Fatalf("options %+v", *got)
+	}
+	want := map[string]any{"pid": "4242", "attachName": "svc", "waitForConnectionMillis": int64(2000)}
+	if a := attachArgs(got.pid, got.attachName, got.wait); !reflect.DeepEqual(a, want) {
+		t.Fatalf("tool arguments %v, want %v", a, want)
+	}
+}
+
+// calcSource is a JVM with static methods to invoke.
+const calcSource = `public class Calc {
+    public static int add(int a, int b) { return a + b; }
+    public static String greet(String name) { return "hello " + name; }
+    public static int boom() { throw new IllegalStateException("boom from Calc"); }
+    public static void main(String[] args) throws Exception {
+        System.out.println("READY");
+        Thread.sleep(600_000);
+    }
+}
+`
+
+// startCalc compiles Calc into a temporary directory, runs it and waits
+// for its READY line. Its process group is killed at cleanup.
+func startCalc(t *testing.T) int {
+	t.Helper()
+	for _, tool := range []string{"javac", "java"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed (scripts/deps/jvm.sh installs a JDK)", tool)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Calc.java"), []byte(calcSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, "javac", "-d", dir, filepath.Join(dir, "Calc.java")).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	cmd := exec.Command("java", "-cp", dir, "Calc")
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	t.Cleanup(func() {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	ready := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if sc.Text() == "READY" {
+				ready <- nil
+				for sc.Scan() {
+				}
+				return
+			}
+		}
+		ready <- fmt.Errorf("Calc exited before READY: %v", sc.Err())
+	}()
+	select {
+	case err := <-ready:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("Calc not ready within 60s")
+	}
+	return pid
+}
+
+func TestCLIJVM(t *testing.T) {
+	pid := startCalc(t)
+	spid := strconv.Itoa(pid)
+
+	// list: the JVM is found with its main class, attachable.
+	out, _, err := runCLI(t, "jvm", "list", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list jvmList
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatalf("jvm list --json: %v\n%s", err, out)
+	}
+	var found *debugtools.JVMOut
+	for i := range list.JVMs {
+		if list.JVMs[i].PID == spid {
+			found = &list.JVMs[i]
+		}
+	}
+	if found == nil || found.DisplayName != "Calc" || found.AttachName != "Calc" || !found.Attachable || list.Count != len(list.JVMs) {
+		t.Fatalf("pid %d in jvm list: %+v (all: %s)", pid, found, out)
+	}
+	out, _, err = runCLI(t, "jvm", "list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasRow(out, spid, "Calc", "Calc", "yes") {
+		t.Fatalf("jvm list has no row for pid %d:\n%s", pid, out)
+	}
+
+	// invoke by pid: the agent is loaded on the way.
+	add := `{"a":{"type":"simple","content":"40"},"b":{"type":"simple","content":"2"}}`
+	out, errOut, err := runCLI(t, "jvm", "invoke", "--pid", spid, "--class", "Calc", "--method", "add", "--param-types", "int,int", "--args", add)
+	if err != nil {
+		t.Fatalf("invoke: %v\n%s", err, errOut)
+	}
+	if out != "42\n" {
+		t.Fatalf("invoke add printed %q, want 42", out)
+	}
+	if !strings.Contains(errOut, "connection Calc-"+spid) {
+		t.Fatalf("status lacks the connection: %q", errOut)
+	}
+
+	// attach: the agent loaded by the previous command is still there,
+	// answering on the same port.
+	attach := func() debugtools.AttachOut {
+		t.Helper()
+		out, _, err := runCLI(t, "jvm", "attach", spid, "--json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a debugtools.AttachOut
+		if err := json.Unmarshal([]byte(out), &a); err != nil {
+			t.Fatalf("attach --json: %v\n%s", err, out)
+		}
+		if !a.Success || a.ConnectionID == nil || *a.ConnectionID != "Calc-"+spid || a.Port == nil || *a.Port <= 0 {
+			t.Fatalf("attach: %s", out)
+		}
+		return a
+	}
+	a1, a2 := attach(), attach()
+	if *a1.Port != *a2.Port {
+		t.Fatalf("agent port changed between attaches: %d then %d (the agent did not stay)", *a1.Port, *a2.Port)
+	}
+	out, _, err = runCLI(t, "jvm", "attach", spid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasRow(out, "connectionId", "Calc-"+spid) || !hasRow(out, "port", strconv.Itoa(*a1.Port)) {
+		t.Fatalf("attach printed:\n%s", out)
+	}
+
+	// invoke by connection id, JSON view.
+	greet := `{"name":{"type":"simple","content":"Ada"}}`
+	out, errOut, err = runCLI(t, "jvm", "invoke", "--connection-id", "Calc-"+spid, "--class", "Calc", "--method", "greet", "--args", greet, "--view", "JSON")
+	if err != nil {
+		t.Fatalf("invoke greet: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(out, "hello Ada") {
+		t.Fatalf("invoke greet printed %q", out)
+	}
+	out, _, err = runCLI(t, "jvm", "invoke", "--connection-id", "Calc-"+spid, "--class", "Calc", "--method", "greet", "--args", greet, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inv debugtools.InvokeOut
+	if err := json.Unmarshal([]byte(out), &inv); err != nil {
+		t.Fatalf("invoke --json: %v\n%s", err, out)
+	}
+	if !inv.Success || inv.Result == nil || *inv.Result != "hello Ada" || inv.ConnectionID != "Calc-"+spid {
+		t.Fatalf("invoke --json: %s", out)
+	}
+
+	// a method that throws fails the command with its exception.
+	out, errOut, err = runCLI(t, "jvm", "invoke", "--pid", spid, "--class", "Calc", "--method", "boom")
+	if err == nil || !strings.Contains(err.Error()+errOut, "boom from Calc") {
+		t.Fatalf("invoke boom: err %v, stdout %q, stderr %q", err, out, errOut)
+	}
+
+	// an unknown connection id: the tool's structured error, with the
+	// live connection offered.
+	out, _, err = runCLI(t, "jvm", "invoke", "--connection-id", "Nope-"+spid, "--class", "Calc", "--method", "add", "--json")
+	var tf *toolFailure
+	if !errors.As(err, &tf) || tf.Err.Code != sessions.CodeConnectionNotFound {
+		t.Fatalf("unknown connection: %v", err)
+	}
+	var env envelope
+	if err := json.Unmarshal([]byte(out), &env); err != nil || env.Success || env.Error.Code != sessions.CodeConnectionNotFound ||
+		!reflect.DeepEqual(env.Error.AvailableOptions, []string{"Calc-" + spid}) {
+		t.Fatalf("unknown connection --json printed %s (%v)", out, err)
+	}
+	if syscall.Kill(pid, 0) != nil {
+		t.Fatal("the JVM died")
+	}
+}
+
+// hasRow reports whether a line of out has these fields first.
+func hasRow(out string, fields ...string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) >= len(fields) && reflect.DeepEqual(f[:len(fields)], fields) {
+			return true
+		}
+	}
+	return false
+}
