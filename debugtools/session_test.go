@@ -60,6 +60,7 @@ func TestSessionJVMAttachedOnDemand(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"sessionId": "no-such-session"}), sessions.CodeSessionNotFound)
 	out := mustJVMOK(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"sessionId": s.ID(),
 		"className": "com.example.shop.OrderService", "methodName": "greet", "argsJson": `{"name":{"type":"simple","content":"Dbg"}}`}))
 	if str(out.Result) != "Hello, Dbg!" {
@@ -68,6 +69,10 @@ func TestSessionJVMAttachedOnDemand(t *testing.T) {
 	conns := mustJVMOK(t, callJVM[connectionsOut](c, "list_debug_tools_connections", map[string]any{"sessionId": s.ID()}))
 	if conns.Count != 1 || *conns.Connections[0].PID != itoa(s.Info().PID) {
 		t.Fatalf("connections: %+v", conns)
+	}
+	att := mustJVMOK(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"sessionId": s.ID(), "waitForConnectionMillis": 1000}))
+	if att.PID != itoa(s.Info().PID) || att.ConnectionID == nil || *att.ConnectionID != conns.Connections[0].ConnectionID {
+		t.Fatalf("attach by session: %+v", att)
 	}
 	deadline = time.Now().Add(10 * time.Second)
 	for {

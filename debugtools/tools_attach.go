@@ -138,6 +138,13 @@ type AttachOut struct {
 }
 
 func (t *jvmTools) attach(ctx context.Context, in attachIn) (AttachOut, error) {
+	if in.PID == "" && in.SessionID != "" {
+		spid, err := t.sessionPID(in.SessionID)
+		if err != nil {
+			return AttachOut{}, err
+		}
+		in.PID = flexString(strconv.Itoa(spid))
+	}
 	pid, err := strconv.Atoi(string(in.PID))
 	if err != nil || pid <= 0 {
 		return AttachOut{}, sessions.NewError(sessions.CodeInvalidArgument, "pid must be a process id, got "+strconv.Quote(string(in.PID)),
