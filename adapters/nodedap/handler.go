@@ -16,13 +16,17 @@ import (
 const threadID = 1
 
 // Handler is the DAP side of the built-in Node adapter: one Handler serves
-// one client and debugs one node process.
+// one client and debugs one node process. Each worker thread of that
+// process gets a Handler of its own, created and fed by the main one: it
+// answers the requests routed to its thread and sends its events on the
+// same connection.
 //
 // Goroutines: dap.Serve calls Handle on its read goroutine, one request at
-// a time. The CDP client delivers inspector events on its event goroutine
-// (onEvent), and the launched process's output arrives on its reader
-// goroutines. All three share the state below under mu; no CDP call is made
-// while mu is held. Close may be called from any goroutine.
+// a time (worker handlers are called from there too). The CDP connection
+// delivers inspector events on its event goroutine (onEvent), and the
+// launched process's output arrives on its reader goroutines. All share the
+// state below under mu; no CDP call is made while mu is held. Close may be
+// called from any goroutine.
 type Handler struct {
 	srv  *dap.ServerConn // set by the first request
 	stop sync.Once       // runs shutdown when the connection ends
@@ -442,6 +446,11 @@ func (h *Handler) run(ctx context.Context, c cdpConn, method string) error {
 	h.refs = map[int]*varRef{}
 	h.mu.Unlock()
 	err := c.Call(ctx, method, nil, nil)
+	if errors.Is(err, ErrClientClosed) {
+		// The program ran to its end before the answer came back; its
+		// end is reported by the exited and terminated events.
+		return nil
+	}
 	if err != nil {
 		h.mu.Lock()
 		if h.pause == nil {
