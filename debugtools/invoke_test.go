@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +105,29 @@ func TestAgentInvokeDirect(t *testing.T) {
 	res, ok = runOn(t, c, svc, "fail", nil, `{"reason":{"type":"simple","content":"no stock"}}`)
 	if ok || !strings.Contains(str(res.Throwable), "IllegalStateException: refused: no stock") || !strings.Contains(str(res.Throwable), "at com.example.shop.OrderService.fail(") {
 		t.Fatalf("throw: %+v", res)
+	}
+	// Concurrent runs on one connection are matched by identity.
+	errs := make(chan string, 16)
+	for i := 0; i < 16; i++ {
+		go func(i int) {
+			o, _ := ParseOrderedObject(fmt.Sprintf(`{"a":{"type":"simple","content":"%d"},"b":{"type":"simple","content":"1000"}}`, i))
+			rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			r, ok, err := c.Client.Run(rctx, &RunDTO{TargetClassName: svc, TargetMethodName: "add", TargetMethodParameterTypes: []string{"int", "int"}, TargetMethodContent: *o})
+			switch {
+			case err != nil:
+				errs <- err.Error()
+			case !ok || str(r.PrintResult) != strconv.Itoa(1000+i):
+				errs <- fmt.Sprintf("run %d got %s", i, str(r.PrintResult))
+			default:
+				errs <- ""
+			}
+		}(i)
+	}
+	for i := 0; i < 16; i++ {
+		if e := <-errs; e != "" {
+			t.Fatal(e)
+		}
 	}
 	sql, err := c.HTTP.SQL(ctx, 0, 50, "orders")
 	if err != nil {
