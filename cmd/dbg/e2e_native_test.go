@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/adapters/cobol"
+)
+
+// End-to-end tests of the lldb-based adapters (c, cpp, rust, cobol)
+// through the MCP tools: the session builds the source, launches it under
+// lldb-vscode and reads native values.
+
+func requireLLDB(t *testing.T) {
+	t.Helper()
+	if info := adapters.NewC().Find(context.Background()); info.Path == "" {
+		t.Skipf("lldb's DAP adapter is not installed (scripts/deps/native.sh installs lldb-16): %s", info.Note)
+	}
+}
+
+func requireCargo(t *testing.T) {
+	t.Helper()
+	requireLLDB(t)
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("cargo is not installed (the CI image ships rustup)")
+	}
+}
+
+func requireCOBOL(t *testing.T) {
+	t.Helper()
+	requireLLDB(t)
+	requireTool(t, "cobc", "--version")
+}
+
+// nativeLaunch runs the common launch flow: a breakpoint on the loop body
+// of src, start program, check the stop, the top frame and the locals
+// (check), step over to the next line, evaluate total + 10 (evalWant), run to the end
+// and close.
+func nativeLaunch(t *testing.T, lang, program, src, evalWant, output string, check func(c *client, id string, locals map[string]obj)) {
+	c := startDbg(t)
+	line := mcpLine(t, src, "BREAK: loop body")
+	id, st := mcpLaunch(t, c, lang, src, []int{line}, program, nil)
+	if st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != line {
+		t.Fatalf("first stop %v, want a breakpoint at line %d", st, line)
+	}
+	mcpTop(t, c, id, src, line)
+	locals := mcpLocals(t, c, id)
+	mcpCheckLocals(t, locals, map[string]string{"total": "0", "i": "0"})
+	if check != nil {
+		check(c, id, locals)
+	}
+	step := c.ok("step_over", map[string]any{"sessionId": id})
+	if step.str("state") != "paused" || step.num("lastStop.location.line") != line+1 {
+		t.Fatalf("step_over: %v, want line %d", step, line+1)
+	}
+	if got := mcpEval(t, c, id, "total + 10"); got != evalWant {
+		t.Errorf("evaluate total + 10 = %q, want %s", got, evalWant)
+	}
+	mcpFinish(t, c, id, output)
+}
+
+func TestMCPNativeC(t *testing.T) {
+	requireLLDB(t)
+	src := fixture(t, "c/loop.c")
+	nativeLaunch(t, "c", src, src, "10", "done total=30", nil)
+}
+
+func TestMCPNativeCPP(t *testing.T) {
+	requireLLDB(t)
+	src := fixture(t, "cpp/loop.cpp")
+	nativeLaunch(t, "cpp", src, src, "10", "done total=30", func(c *client, id string, l map[string]obj) {
+		if v := l["label"].str("value"); !strings.Contains(v, `"sum"`) {
+			t.Errorf("label = %q, want the string \"sum\"", v)
+		}
+		if v := l["seen"].str("value"); !strings.Contains(v, "size=0") {
+			t.Errorf("seen = %q, want an empty vector", v)
+		}
+		if got := mcpEval(t, c, id, "label.size()"); got != "3" {
+			t.Errorf("label.size() = %q, want 3", got)
+		}
+	})
+}
+
+func TestMCPNativeRust(t *testing.T) {
+	requireCargo(t)
+	dir := fixture(t, "rust")
+	src := filepath.Join(dir, "src", "main.rs")
+	nativeLaunch(t, "rust", dir, src, "13", "done total=45 y=4", func(c *client, id string, l map[string]obj) {
+		if v := l["name"].str("value"); v != `"hello"` {
+			t.Errorf("name = %q, want \"hello\" (String readable)", v)
+		}
+		if v := l["items"].str("value"); !strings.Contains(v, "size=3") {
+			t.Errorf("items = %q, want a Vec of size 3", v)
+		}
+		if items := mcpChildren(t, c, id, l["items"]); items["[0]"] != "10" || items["[1]"] != "20" || items["[2]"] != "30" {
+			t.Errorf("items elements %v, want [10 20 30]", items)
+		}
+		if p := mcpChildren(t, c, id, l["p"]); p["x"] != "3" || p["y"] != "4" {
+			t.Errorf("p = %v, want x=3 y=4", p)
+		}
+		if got := mcpEval(t, c, id, "p.x + p.y"); got != "7" {
+			t.Errorf("p.x + p.y = %q, want 7", got)
+		}
+	})
+}
+
+// TestMCPNativeCOBOL reads COBOL data items by their COBOL names.
+func TestMCPNativeCOBOL(t *testing.T) {
+	requireCOBOL(t)
+	c := startDbg(t)
+	src := fixture(t, "cobol/loop.cob")
+	line := mcpLine(t, src, "ADD WS-SQUARE TO WS-TOTAL")
+	id, st := mcpLaunch(t, c, "cobol", src, []int{line}, src, nil)
+	if st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != line {
+		t.Fatalf("first stop %v, want a breakpoint at line %d", st, line)
+	}
+	mcpTop(t, c, id, src, line)
+	locals := mcpLocals(t, c, id)
+	mcpCheckLocals(t, locals, map[string]string{
+		"WS-TOTAL": "100", "WS-I": "0", "WS-SQUARE": "0", "WS-NAME": `"COBOL     "`,
+	})
+	if rec := mcpChildren(t, c, id, locals["WS-REC"]); rec["WS-COUNT"] != "-7" || rec["WS-CODE"] != `"ABC"` {
+		t.Errorf("WS-REC children %v, want WS-COUNT=-7 WS-CODE=\"ABC\"", rec)
+	}
+	// The second pass: the paragraph squared WS-I.
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	st = c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
+	if st.str("state") != "paused" || st.num("lastStop.location.line") != line {
+		t.Fatalf("second stop %v, want line %d", st, line)
+	}
+	mcpCheckLocals(t, mcpLocals(t, c, id), map[string]string{"WS-I": "1", "WS-SQUARE": "1", "WS-TOTAL": "100"})
+	step := c.ok("step_over", map[string]any{"sessionId": id})
+	if step.num("lastStop.location.line") != line+1 {
+		t.Fatalf("step_over: %v, want line %d (the DISPLAY)", step, line+1)
+	}
+	if got := mcpEval(t, c, id, "WS-TOTAL"); got != "101" {
+		t.Errorf("WS-TOTAL after the ADD = %q, want 101", got)
+	}
+	mcpFinish(t, c, id, "DONE TOTAL=00130")
+}
+
+// mcpAttach attaches to a running target by args, checks the pause, a
+// thread and a frame in wantFile, detaches and checks that the target
+// keeps printing marker lines.
+func mcpAttach(t *testing.T, c *client, args map[string]any, pid int, out *lineBuffer, wantFile, marker string) {
+	t.Helper()
+	s := c.ok("create_debug_session", args)
+	id := s.str("sessionId")
+	s = mcpPaused(t, c, id, s)
+	if len(c.ok("list_threads", map[string]any{"sessionId": id}).list("threads")) == 0 {
+		t.Fatalf("no threads after attach")
+	}
+	stack := c.ok("get_stack_trace", map[string]any{"sessionId": id, "threadId": s.num("lastStop.threadId"), "levels": 50})
+	found := false
+	for _, f := range stack.list("stackFrames") {
+		if strings.HasSuffix(f.str("file"), wantFile) && f.num("line") > 0 {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no frame in %s: %v", wantFile, stack)
+	}
+	// Paused: the output stops growing.
+	time.Sleep(300 * time.Millisecond)
+	paused := strings.Count(out.String(), marker)
+	time.Sleep(500 * time.Millisecond)
+	if n := strings.Count(out.String(), marker); n != paused {
+		t.Errorf("the target printed %d lines while paused", n-paused)
+	}
+	c.ok("detach_from_process", map[string]any{"sessionId": id})
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(out.String(), marker) <= paused+1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the target stopped printing after detach; output: %s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	time.Sleep(200 * time.Millisecond)
+	if !processAlive(pid) {
+		t.Fatalf("closing an attached session killed the target")
+	}
+	if kids := childrenOf(c.cmd.Process.Pid); len(kids) > 0 {
+		t.Errorf("the server still has child processes after close: %v", kids)
+	}
+}
+
+// nativeAttach builds program, runs it with "forever" and attaches by pid.
+func nativeAttach(t *testing.T, lang, program, wantFile, marker string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	bin, _, err := adapters.BuildNative(ctx, lang, program, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, out := startTarget(t, marker, bin, "forever")
+	c := startDbg(t)
+	mcpAttach(t, c, map[string]any{"language": lang, "processId": cmd.Process.Pid}, cmd.Process.Pid, out, wantFile, marker)
+}
+
+func TestMCPNativeCAttachByPID(t *testing.T) {
+	requireLLDB(t)
+	nativeAttach(t, "c", fixture(t, "c/loop.c"), "loop.c", "total=")
+}
+
+func TestMCPNativeCPPAttachByPID(t *testing.T) {
+	requireLLDB(t)
+	nativeAttach(t, "cpp", fixture(t, "cpp/loop.cpp"), "loop.cpp", "total=")
+}
+
+func TestMCPNativeRustAttachByPID(t *testing.T) {
+	requireCargo(t)
+	nativeAttach(t, "rust", fixture(t, "rust"), "main.rs", "total=")
+}
+
+func TestMCPNativeCOBOLAttachByPID(t *testing.T) {
+	requireCOBOL(t)
+	src := fixture(t, "cobol/spin.cob")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	prog, err := cobol.Build(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each tick prints the zero-padded counter.
+	cmd, out := startTarget(t, "00000", prog.Binary)
+	c := startDbg(t)
+	mcpAttach(t, c, map[string]any{"language": "cobol", "processId": cmd.Process.Pid}, cmd.Process.Pid, out, "spin.cob", "00000")
+}
