@@ -191,6 +191,13 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 	if *out.Result != "Hello, Around Bob! (after)" {
 		t.Fatalf("method around: %+v %s", out, str(out.Throwable))
 	}
+	// ANSI escapes printed by the target are stripped from captured logs.
+	colored := `public class Colored { public static void onBefore(Object[] a) { System.out.println("ansi-check \u001b[31mRED\u001b[0m done"); } }`
+	mustJVMOK(t, inv(map[string]any{"className": "com.example.shop.PriceUtil", "methodName": "ping", "methodAroundContent": colored}))
+	ansi := mustJVMOK(t, callJVM[LogsOut](c, "read_target_application_logs", map[string]any{"keyword": "ansi-check"}))
+	if ansi.Count != 1 || ansi.Entries[0].Message != "ansi-check RED done" {
+		t.Fatalf("ANSI not stripped: %+v", ansi)
+	}
 	// Logs the calls produced: System.out and java.util.logging.
 	logs := mustJVMOK(t, callJVM[LogsOut](c, "read_target_application_logs", map[string]any{"keyword": "Around Bob"}))
 	if logs.Count != 1 || logs.Entries[0].Message != "greet called with Around Bob" || logs.Entries[0].Logger != "System.out" {
