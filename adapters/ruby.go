@@ -267,31 +267,35 @@ type rubyProxy struct {
 	downSeq int
 	upMu    sync.Mutex
 
-	mu          sync.Mutex
-	attach      bool
-	stopOnEntry bool
-	bps         map[string]map[int]*rubyBP // desired breakpoints per file and line
-	bpReqs      map[int][]int              // setBreakpoints seq → requested lines
-	fnReqs      map[int]int                // setFunctionBreakpoints seq → count
-	waiting     map[int]chan *dap.Message  // the proxy's own requests → their answers
-	initSeq     int                        // seq of the initialize request
-	pauseSent   bool                       // a stopped(pause) was reported since the last resume
-	stepping    bool                       // a step is under way
-	stoppedOnce sync.Once
-	readyOnce   sync.Once
-	ready       chan struct{} // closed when rdbg waits for its client
-	stoppedCh   chan struct{} // closed at rdbg's first stopped event
-	injected    int
-	pending     []string // output lines before the client connected
-	connected   bool
-	done        chan struct{}
-	closeOnce   sync.Once
-	finishOnce  sync.Once
+	mu            sync.Mutex
+	attach        bool
+	stopOnEntry   bool
+	bps           map[string]map[int]*rubyBP // desired breakpoints per file and line
+	bpReqs        map[int][]int              // setBreakpoints seq → requested lines
+	fnReqs        map[int]int                // setFunctionBreakpoints seq → count
+	waiting       map[int]chan *dap.Message  // the proxy's own requests → their answers
+	scopeReqs     map[int]int                // scopes request seq → frame id
+	scopeFrame    map[int]int                // scope variablesReference → frame id
+	initSeq       int                        // seq of the initialize request
+	pauseSent     bool                       // a stopped(pause) was reported since the last resume
+	stepping      bool                       // a step is under way
+	lastException string                     // text of the last exception stop
+	stoppedOnce   sync.Once
+	readyOnce     sync.Once
+	ready         chan struct{} // closed when rdbg waits for its client
+	stoppedCh     chan struct{} // closed at rdbg's first stopped event
+	injected      int
+	pending       []string // output lines before the client connected
+	connected     bool
+	done          chan struct{}
+	closeOnce     sync.Once
+	finishOnce    sync.Once
 }
 
 func newRubyProxy(up net.Conn, proc *dap.Process, attach, stopOnEntry bool) *rubyProxy {
 	return &rubyProxy{up: up, proc: proc, attach: attach, stopOnEntry: stopOnEntry,
-		bps: map[string]map[int]*rubyBP{}, bpReqs: map[int][]int{}, fnReqs: map[int]int{}, waiting: map[int]chan *dap.Message{}, done: make(chan struct{}),
+		bps: map[string]map[int]*rubyBP{}, bpReqs: map[int][]int{}, fnReqs: map[int]int{}, waiting: map[int]chan *dap.Message{},
+		scopeReqs: map[int]int{}, scopeFrame: map[int]int{}, done: make(chan struct{}),
 		stoppedCh: make(chan struct{}), ready: make(chan struct{})}
 }
 
@@ -413,11 +417,33 @@ func (px *rubyProxy) fromClient() {
 		if err != nil || m.Type != "request" {
 			continue
 		}
+		if !rubyKnownCommands[m.Command] {
+			px.answerUnknown(m)
+			continue
+		}
 		switch m.Command {
 		case "initialize":
 			px.mu.Lock()
 			px.initSeq = m.Seq
 			px.mu.Unlock()
+		case "scopes":
+			var a struct {
+				FrameID int `json:"frameId"`
+			}
+			_ = m.DecodeBody(&a)
+			px.mu.Lock()
+			px.scopeReqs[m.Seq] = a.FrameID
+			px.mu.Unlock()
+		case "setVariable":
+			// Old rdbg has no setVariable: assign in the scope's frame.
+			var a struct {
+				Ref   int    `json:"variablesReference"`
+				Name  string `json:"name"`
+				Value string `json:"value"`
+			}
+			_ = m.DecodeBody(&a)
+			go px.setVariable(m, a.Ref, a.Name, a.Value)
+			continue
 		case "setBreakpoints":
 			var a struct {
 				Source struct {
@@ -471,6 +497,7 @@ func (px *rubyProxy) fromClient() {
 			continue
 		case "continue", "next", "stepIn", "stepOut", "reverseContinue", "stepBack":
 			px.mu.Lock()
+			px.scopeFrame = map[int]int{}
 			px.pauseSent = false
 			px.stepping = m.Command != "continue" && m.Command != "reverseContinue"
 			px.mu.Unlock()
@@ -567,13 +594,29 @@ func (px *rubyProxy) fixResponse(m *dap.Message) {
 	nfn, isFn := px.fnReqs[m.RequestSeq]
 	delete(px.fnReqs, m.RequestSeq)
 	isInit := m.Command == "initialize" && m.RequestSeq == px.initSeq
+	frame, isScopes := px.scopeReqs[m.RequestSeq]
+	delete(px.scopeReqs, m.RequestSeq)
 	px.mu.Unlock()
 	switch {
+	case isScopes && m.OK():
+		var body struct {
+			Scopes []struct {
+				Ref int `json:"variablesReference"`
+			} `json:"scopes"`
+		}
+		if err := m.DecodeBody(&body); err == nil {
+			px.mu.Lock()
+			for _, sc := range body.Scopes {
+				px.scopeFrame[sc.Ref] = frame
+			}
+			px.mu.Unlock()
+		}
 	case isInit && m.OK():
 		var caps map[string]any
 		if err := m.DecodeBody(&caps); err == nil && caps != nil {
 			caps["supportsHitConditionalBreakpoints"] = true
 			caps["supportsLogPoints"] = true
+			caps["supportsSetVariable"] = true
 			m.Body, _ = json.Marshal(caps)
 		}
 	case isBP && m.OK():
@@ -620,6 +663,9 @@ func (px *rubyProxy) keepEvent(m *dap.Message) bool {
 		}
 		return true
 	}
+	if st.Reason == "exception" {
+		px.lastException = st.Description
+	}
 	switch st.Reason {
 	case "pause":
 		if px.pauseSent {
@@ -647,6 +693,84 @@ func (px *rubyProxy) keepEvent(m *dap.Message) bool {
 		}
 	}
 	return true
+}
+
+// rubyKnownCommands are the requests rdbg 1.4 serves (plus setVariable,
+// which the proxy answers); it drops the connection on any other.
+var rubyKnownCommands = map[string]bool{
+	"initialize": true, "launch": true, "attach": true, "setBreakpoints": true,
+	"setFunctionBreakpoints": true, "setExceptionBreakpoints": true, "configurationDone": true,
+	"disconnect": true, "continue": true, "next": true, "stepIn": true, "stepOut": true,
+	"terminate": true, "pause": true, "reverseContinue": true, "stepBack": true, "threads": true,
+	"stackTrace": true, "scopes": true, "variables": true, "evaluate": true, "source": true,
+	"completions": true, "setVariable": true,
+}
+
+// answerUnknown answers a request rdbg does not know: exceptionInfo from
+// the last exception stop, an error for the others.
+func (px *rubyProxy) answerUnknown(m *dap.Message) {
+	if m.Command == "exceptionInfo" {
+		px.mu.Lock()
+		text := px.lastException
+		px.mu.Unlock()
+		if text != "" {
+			body, _ := json.Marshal(map[string]any{"exceptionId": rubyExceptionClass(text), "description": text, "breakMode": "always"})
+			px.sendDown(&dap.Message{Type: "response", RequestSeq: m.Seq, Command: m.Command, Success: rubyTrue(), Body: body})
+			return
+		}
+	}
+	msg := fmt.Sprintf("%s is not supported by this rdbg", m.Command)
+	body, _ := json.Marshal(map[string]any{"error": map[string]any{"id": 1, "format": msg, "showUser": true}})
+	px.sendDown(&dap.Message{Type: "response", RequestSeq: m.Seq, Command: m.Command, Success: new(bool), Message: msg, Body: body})
+}
+
+// rubyExceptionClass finds the class in rdbg's exception text
+// ("#<RuntimeError: boom> is raised.").
+func rubyExceptionClass(text string) string {
+	if strings.HasPrefix(text, "#<") {
+		if end := strings.IndexAny(text, ":>"); end > 2 {
+			return text[2:end]
+		}
+	}
+	return "Exception"
+}
+
+// rubyVarNameRE accepts the variable names setVariable assigns: locals,
+// @instance and $global variables.
+var rubyVarNameRE = regexp.MustCompile(`^(?:[a-z_]|@{1,2}[A-Za-z_]|\$[A-Za-z_])[A-Za-z0-9_]*$`)
+
+// setVariable answers a setVariable by evaluating "name = (value)" in
+// the frame of the scope. It runs on its own goroutine.
+func (px *rubyProxy) setVariable(req *dap.Message, ref int, name, value string) {
+	fail := func(err error) {
+		body, _ := json.Marshal(map[string]any{"error": map[string]any{"id": 1, "format": err.Error(), "showUser": true}})
+		px.sendDown(&dap.Message{Type: "response", RequestSeq: req.Seq, Command: req.Command, Success: new(bool), Message: err.Error(), Body: body})
+	}
+	px.mu.Lock()
+	frame, ok := px.scopeFrame[ref]
+	px.mu.Unlock()
+	switch {
+	case !ok:
+		fail(errors.New("only variables of a scope (locals, globals) can be set in Ruby sessions; assign members with evaluate"))
+		return
+	case !rubyVarNameRE.MatchString(name):
+		fail(fmt.Errorf("%q is not a variable name", name))
+		return
+	case strings.TrimSpace(value) == "":
+		fail(errors.New("no value"))
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := px.call(ctx, "evaluate", map[string]any{"expression": name + " = (" + value + ")", "frameId": frame, "context": "repl"})
+	if err != nil {
+		fail(err)
+		return
+	}
+	var body map[string]any
+	_ = resp.DecodeBody(&body)
+	out, _ := json.Marshal(map[string]any{"value": body["result"], "type": body["type"], "variablesReference": body["variablesReference"]})
+	px.sendDown(&dap.Message{Type: "response", RequestSeq: req.Seq, Command: req.Command, Success: rubyTrue(), Body: out})
 }
 
 // rubyBP is a breakpoint as the session set it.

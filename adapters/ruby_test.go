@@ -282,3 +282,66 @@ func TestRubyHitOK(t *testing.T) {
 		}
 	}
 }
+
+func TestRubySetVariable(t *testing.T) {
+	src := natRepoFile(t, "testdata/ruby/loop.rb")
+	brk := natLineOf(t, src, "BREAK")
+	c, st, _ := rubyBreakAt(t, map[int]map[string]any{brk: {}})
+	f := c.topFrame(st.ThreadID)
+	ref := c.scopeRef(f.ID)
+	set := c.req("setVariable", map[string]any{"variablesReference": ref, "name": "total", "value": "1000"})
+	if !strings.Contains(string(set.Body), `"value":"1000"`) {
+		t.Errorf("setVariable answered %s", set.Body)
+	}
+	if _, err := c.conn.Request(context.Background(), "setVariable", map[string]any{"variablesReference": ref, "name": "total; exit", "value": "1"}); err == nil {
+		t.Error("a bad variable name was accepted")
+	}
+	c.runToEnd(st.ThreadID, src)
+	c.waitEvent("terminated", 10*time.Second, nil)
+	if out := c.Output(); !strings.Contains(out, "done total=1030") {
+		t.Errorf("output %q, want done total=1030 after setting total", out)
+	}
+}
+
+func TestRubyExceptionInfoAndUnknownRequests(t *testing.T) {
+	a := NewRuby()
+	natNeed(t, a)
+	src := natRepoFile(t, "testdata/ruby/raise.rb")
+	target := Target{Mode: Launch, Program: src}
+	args, err := a.LaunchArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": "ruby", "linesStartAt1": true, "pathFormat": "path"})
+	call, err := c.conn.Start("launch", args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.waitEvent("initialized", 20*time.Second, nil)
+	c.req("setExceptionBreakpoints", map[string]any{"filters": a.ExceptionFilters("all")})
+	c.req("configurationDone", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := call.Wait(ctx, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	st := c.stopped(20 * time.Second)
+	if st.Reason != "exception" {
+		t.Fatalf("stop reason %q, want exception", st.Reason)
+	}
+	info := c.req("exceptionInfo", map[string]any{"threadId": st.ThreadID})
+	if !strings.Contains(string(info.Body), "boom 2") || !strings.Contains(string(info.Body), `"exceptionId":"RuntimeError"`) {
+		t.Errorf("exceptionInfo %s", info.Body)
+	}
+	// A request old rdbg does not know answers an error; the session lives on.
+	if _, err := c.conn.Request(context.Background(), "modules", map[string]any{}); err == nil {
+		t.Error("modules answered success")
+	}
+	c.req("threads", nil)
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	c.waitEvent("terminated", 20*time.Second, nil)
+	if !strings.Contains(c.Output(), "rescued boom 2") {
+		t.Errorf("output %q", c.Output())
+	}
+}
