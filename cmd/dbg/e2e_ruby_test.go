@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"testing"
+)
+
+// End-to-end tests of the Ruby adapter (rdbg) through the MCP tools.
+
+// requireRdbg returns rdbg's path (the gem's rdbg, or Debian's rdbg3.1).
+func requireRdbg(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"rdbg", "rdbg3.1"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("rdbg is not installed (scripts/deps/native.sh installs ruby3.1 with its debug gem)")
+	return ""
+}
+
+func TestMCPRubyScenario(t *testing.T) {
+	requireRdbg(t)
+	prog := fixture(t, "ruby/loop.rb")
+	line := mcpLine(t, prog, "BREAK: loop body")
+	runScenario(t, scenario{
+		language: "ruby", program: prog, breakLine: line, nextLine: line + 1,
+		locals:   map[string]string{"total": "0", "i": "0", "label": `"sum"`},
+		evalExpr: "total + 10", evalWant: "10", output: "done total=30",
+	})
+}
+
+// TestMCPRubyInspect steps into a method, reads its locals, evaluates Ruby
+// and changes a variable the program then prints.
+func TestMCPRubyInspect(t *testing.T) {
+	requireRdbg(t)
+	c := startDbg(t)
+	prog := fixture(t, "ruby/loop.rb")
+	line := mcpLine(t, prog, "BREAK: loop body")
+	id, st := mcpLaunch(t, c, "ruby", prog, []int{line}, prog, nil)
+	if st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != line {
+		t.Fatalf("first stop %v, want a breakpoint at line %d", st, line)
+	}
+	mcpTop(t, c, id, prog, line)
+	if got := mcpEval(t, c, id, `label * 2 + i.to_s`); got != `"sumsum0"` {
+		t.Errorf(`label * 2 + i.to_s = %q, want "sumsum0"`, got)
+	}
+	in := c.ok("step_into", map[string]any{"sessionId": id})
+	body := mcpLine(t, prog, "result = x * x")
+	if in.num("lastStop.location.line") != body {
+		t.Fatalf("step_into: %v, want line %d", in, body)
+	}
+	frames := c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+	if len(frames) < 2 || frames[1].num("line") != line {
+		t.Errorf("caller frame of square: %v, want line %d", frames, line)
+	}
+	mcpCheckLocals(t, mcpLocals(t, c, id), map[string]string{"x": "0"})
+	c.ok("step_out", map[string]any{"sessionId": id})
+	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	// Stop at the next pass and change the label the program prints.
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": line + 1})
+	st = mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
+	if st.num("lastStop.location.line") != line+1 {
+		t.Fatalf("stop %v, want line %d", st, line+1)
+	}
+	c.ok("set_variable", map[string]any{"sessionId": id, "name": "label", "value": `"changed"`})
+	if got := mcpEval(t, c, id, "label"); got != `"changed"` {
+		t.Fatalf("label after set_variable = %q", got)
+	}
+	mcpFinish(t, c, id, "changed i=0 total=0")
+}
+
+func TestMCPRubyAttachByPort(t *testing.T) {
+	rdbg := requireRdbg(t)
+	port := freePort(t)
+	// rdbg announces its port before its session is ready: attach once the
+	// program ticks.
+	cmd, out := startTarget(t, "tick", rdbg, "--open", "--nonstop", "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--", fixture(t, "ruby/loop.rb"), "forever")
+	c := startDbg(t)
+	attachScenario(t, c, map[string]any{"language": "ruby", "port": port}, cmd.Process.Pid, out, "loop.rb")
+}
