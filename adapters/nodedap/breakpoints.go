@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dbg-dev/dbg/dap"
 )
@@ -391,7 +392,7 @@ func (h *Handler) resolvePending(sm *sourceMap, url string) {
 	if c == nil || len(todo) == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*1e9)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, b := range todo {
 		gl, gc, _, ok := sm.generated(b.source, b.line-1)

@@ -46,6 +46,7 @@ type Handler struct {
 	started     chan struct{} // closed at the first real pause, or when the program ends early
 	startErr    error         // why the program ended before it started
 	startDone   bool
+	sawPause    bool // a Debugger.paused (other than instrumentation) has come
 
 	scripts  map[string]*script // by scriptId
 	bps      breakpoints

@@ -38,8 +38,16 @@ func (p *pauseState) frame(id int) (*callFrame, error) {
 func (h *Handler) onPaused(ev *pausedEvent) {
 	h.mu.Lock()
 	c := h.cdp
+	first := !h.sawPause && ev.Reason != "instrumentation"
+	if ev.Reason != "instrumentation" {
+		h.sawPause = true
+	}
+	asked := h.pausing || h.stepping
 	h.mu.Unlock()
-	if ev.Reason == "instrumentation" || (ev.Reason == "Break on start" && h.parent != nil) {
+	// node names the pause of --inspect-brk "Break on start" (older
+	// versions: "other").
+	start := ev.Reason == "Break on start" || (first && ev.Reason == "other" && len(ev.HitBreakpoints) == 0 && !asked)
+	if ev.Reason == "instrumentation" || (start && h.parent != nil) {
 		// A worker inherits --inspect-brk; its breakpoints are already set.
 		// Pending breakpoints were placed when the script was parsed.
 		go h.resumeQuietly(c)
@@ -59,7 +67,7 @@ func (h *Handler) onPaused(ev *pausedEvent) {
 		h.mu.Unlock()
 		return
 	}
-	if ev.Reason == "Break on start" {
+	if start {
 		// Attached to a program started with --inspect-brk: like a
 		// launch's entry, it waits for configurationDone.
 		h.pausing = false
