@@ -183,24 +183,22 @@ func runRestartRun(cmd *cobra.Command, e *env, opts *runRestartOptions) error {
 
 // followProcess streams the process's output (read_target_application_logs
 // by pid) until it exits, and returns its exit code. When ctx ends (Ctrl-C)
-// it stops the process group and returns the context's error.
+// it stops the process group and returns the context's error. It polls
+// every opts.poll for at most 1000 lines: a program printing faster than
+// that loses lines in between, as the tool keeps the newest.
 func followProcess(ctx context.Context, tc *toolClient, stdout, stderr io.Writer, res ide.RunResult, opts *runRestartOptions) (int, error) {
-	if res.Exited {
-		for _, l := range res.Output {
-			fmt.Fprintln(stdout, l)
-		}
-		if res.ExitCode != nil {
-			return *res.ExitCode, nil
-		}
-		return 0, nil
-	}
 	var since int64
 	tick := time.NewTicker(opts.poll)
 	defer tick.Stop()
 	for {
 		// Exit first, output second: the ring holds everything once the
 		// process has exited.
-		code, done := exitCode(context.WithoutCancel(ctx), tc, opts, res.PID)
+		code, done := 0, res.Exited
+		if done && res.ExitCode != nil {
+			code = *res.ExitCode
+		} else if !done {
+			code, done = exitCode(context.WithoutCancel(ctx), tc, opts, res.PID)
+		}
 		var logs debugtools.LogsOut
 		_, lerr := tc.call(context.WithoutCancel(ctx), "read_target_application_logs",
 			map[string]any{"pid": strconv.Itoa(res.PID), "since": since, "limit": 1000}, &logs)
@@ -218,7 +216,7 @@ func followProcess(ctx context.Context, tc *toolClient, stdout, stderr io.Writer
 		if done {
 			return code, nil
 		}
-		if lerr != nil {
+		if lerr != nil && ctx.Err() == nil {
 			return 0, lerr
 		}
 		select {
