@@ -3,9 +3,13 @@ package sessions
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -238,5 +242,45 @@ func TestRestartKeepsBreakpoints(t *testing.T) {
 	ev, _ := s.Evaluate(ctx, "i", 0, "")
 	if ev == nil || ev.Result != "1" {
 		t.Fatalf("after restart i = %v", ev)
+	}
+}
+
+// A server that died leaves records; the next one kills what they name,
+// including group members whose leader is gone.
+func TestReapAfterCrash(t *testing.T) {
+	state := t.TempDir()
+	dead := NewManager(Config{StateDir: state})
+	cmd := exec.Command("sh", "-c", "sleep 300 & wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() })
+	dead.RegisterProcess(OwnedProcess{Name: "sleeper", PID: cmd.Process.Pid})
+	// Pretend the record was written by a server that has since died.
+	entries, _ := os.ReadDir(filepath.Join(state, "sessions"))
+	if len(entries) != 1 {
+		t.Fatalf("records: %v", entries)
+	}
+	path := filepath.Join(state, "sessions", entries[0].Name())
+	b, _ := os.ReadFile(path)
+	b = []byte(strings.Replace(string(b), fmt.Sprintf(`"pid":%d,`, os.Getpid()), `"pid":999999999,`, 1))
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var child int
+	for deadline := time.Now().Add(5 * time.Second); child == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if kids := descendants(cmd.Process.Pid); len(kids) > 0 {
+			child = kids[0]
+		}
+	}
+	if n := NewManager(Config{StateDir: state}).Reap(); n != 1 {
+		t.Fatalf("reaped %d records", n)
+	}
+	_ = cmd.Wait()
+	for deadline := time.Now().Add(5 * time.Second); alive(child); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the group member %d survived", child)
+		}
 	}
 }

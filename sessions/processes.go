@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"sort"
+	"strconv"
 	"sync"
 )
 
@@ -24,18 +25,20 @@ type processRegistry struct {
 // RegisterProcess records p until UnregisterProcess(p.PID).
 func (m *Manager) RegisterProcess(p OwnedProcess) {
 	m.procs.mu.Lock()
-	defer m.procs.mu.Unlock()
 	if m.procs.byID == nil {
 		m.procs.byID = map[int]OwnedProcess{}
 	}
 	m.procs.byID[p.PID] = p
+	m.procs.mu.Unlock()
+	m.writeRecord("proc-"+strconv.Itoa(p.PID), []int{p.PID})
 }
 
 // UnregisterProcess forgets a process.
 func (m *Manager) UnregisterProcess(pid int) {
 	m.procs.mu.Lock()
-	defer m.procs.mu.Unlock()
 	delete(m.procs.byID, pid)
+	m.procs.mu.Unlock()
+	m.removeRecord("proc-" + strconv.Itoa(pid))
 }
 
 // Processes lists the registered processes by pid.

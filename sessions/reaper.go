@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // A crash of the server must not leave adapters and debuggees behind.
@@ -15,6 +16,15 @@ import (
 type procRecord struct {
 	PID   int    `json:"pid"`
 	Start string `json:"start"` // /proc start time, to survive pid reuse
+	PGID  int    `json:"pgid,omitempty"`
+}
+
+func recordOf(pid int) procRecord {
+	r := procRecord{PID: pid, Start: startTime(pid)}
+	if pg, err := syscall.Getpgid(pid); err == nil && pg == pid {
+		r.PGID = pg
+	}
+	return r
 }
 
 type sessionRecord struct {
@@ -34,8 +44,7 @@ func (m *Manager) recordDir() string {
 // recordProcesses writes the session's processes: the adapter and, for
 // launches, the debuggee.
 func (m *Manager) recordProcesses(s *Session) {
-	dir := m.recordDir()
-	if dir == "" {
+	if m.recordDir() == "" {
 		return
 	}
 	s.mu.Lock()
@@ -48,25 +57,37 @@ func (m *Manager) recordProcesses(s *Session) {
 	}
 	id := s.id
 	s.mu.Unlock()
-	rec := sessionRecord{Server: procRecord{PID: os.Getpid(), Start: startTime(os.Getpid())}, Session: id}
+	m.writeRecord(id, pids)
+}
+
+// writeRecord records the processes owned under key (a session id, or an
+// owned process) for the reaper.
+func (m *Manager) writeRecord(key string, pids []int) {
+	dir := m.recordDir()
+	if dir == "" {
+		return
+	}
+	rec := sessionRecord{Server: procRecord{PID: os.Getpid(), Start: startTime(os.Getpid())}, Session: key}
 	for _, p := range pids {
-		rec.Processes = append(rec.Processes, procRecord{PID: p, Start: startTime(p)})
+		rec.Processes = append(rec.Processes, recordOf(p))
 	}
 	b, _ := json.Marshal(rec)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return
 	}
-	tmp := filepath.Join(dir, "."+id+".tmp")
+	tmp := filepath.Join(dir, "."+key+".tmp")
 	if os.WriteFile(tmp, b, 0o600) == nil {
-		_ = os.Rename(tmp, filepath.Join(dir, strconv.Itoa(os.Getpid())+"-"+id+".json"))
+		_ = os.Rename(tmp, filepath.Join(dir, strconv.Itoa(os.Getpid())+"-"+key+".json"))
 	}
 }
 
-func (m *Manager) forgetProcesses(s *Session) {
+func (m *Manager) removeRecord(key string) {
 	if dir := m.recordDir(); dir != "" {
-		_ = os.Remove(filepath.Join(dir, strconv.Itoa(os.Getpid())+"-"+s.id+".json"))
+		_ = os.Remove(filepath.Join(dir, strconv.Itoa(os.Getpid())+"-"+key+".json"))
 	}
 }
+
+func (m *Manager) forgetProcesses(s *Session) { m.removeRecord(s.id) }
 
 // Reap kills the processes recorded by servers that are no longer running
 // and returns how many it killed.
@@ -101,8 +122,16 @@ func (m *Manager) Reap() int {
 			continue
 		}
 		for _, p := range rec.Processes {
+			var victims []int
 			if alive(p.PID) && startTime(p.PID) == p.Start {
-				victims := append(descendants(p.PID), p.PID)
+				victims = append(descendants(p.PID), p.PID)
+			}
+			// Members of the group left behind by a leader that died
+			// (grandchildren re-parented away from it), started after it.
+			if p.PGID > 0 {
+				victims = append(victims, groupMembers(p.PGID, p.Start)...)
+			}
+			if len(victims) > 0 {
 				killProcesses(victims)
 				killed++
 			}
@@ -110,6 +139,48 @@ func (m *Manager) Reap() int {
 		_ = os.Remove(path)
 	}
 	return killed
+}
+
+// groupMembers lists the live processes of a process group that started
+// no earlier than start (clock ticks since boot, as in /proc).
+func groupMembers(pgid int, start string) []int {
+	min, _ := strconv.ParseUint(start, 10, 64)
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		f := statFields(pid)
+		if len(f) < 20 {
+			continue
+		}
+		pg, _ := strconv.Atoi(f[2])
+		st, _ := strconv.ParseUint(f[19], 10, 64)
+		if pg == pgid && st >= min && f[0] != "Z" {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// statFields returns the fields of /proc/<pid>/stat after the command name:
+// state, ppid, pgrp, ...
+func statFields(pid int) []string {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return nil
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(s[i+1:])
 }
 
 // startTime returns field 22 of /proc/<pid>/stat.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"time"
 
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
@@ -16,8 +17,11 @@ func registerCapabilities(ctx context.Context, tb *sessions.Toolbox, m *sessions
 	ctx, cancel := context.WithCancel(ctx)
 	svc := debugtools.NewService(debugtools.Config{AgentJar: e.getenv(debugtools.AgentJarEnv), Now: e.now})
 	debugtools.RegisterWith(tb, m, svc, debugtools.Config{Now: e.now})
-	ide.Register(tb, m, ide.Options{Context: ctx, Getenv: e.getenv})
+	x := ide.Register(tb, m, ide.Options{Context: ctx, Getenv: e.getenv})
 	return func() {
+		cctx, done := context.WithTimeout(context.Background(), 10*time.Second)
+		defer done()
+		_ = x.Close(cctx) // returns once every run configuration's process group is gone
 		cancel()
 		svc.Close()
 	}
