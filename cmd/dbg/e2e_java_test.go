@@ -354,3 +354,124 @@ func TestMCPJavaAttachByPID(t *testing.T) {
 	c := startDbg(t)
 	attachScenario(t, c, map[string]any{"language": "java", "processId": cmd.Process.Pid}, cmd.Process.Pid, out, "Spin.java")
 }
+
+// features is a walk through the breakpoint kinds and run controls of one
+// language: a conditional breakpoint, restart_debugging (breakpoints
+// kept, the old debuggee gone), a log point and run_to_line.
+type features struct {
+	lang, program, src string
+	line               int    // the loop body
+	cond               string // true on pass n only
+	n                  string // the loop variable (i) at that pass
+	logNext            string // the log point's message on the pass after it ("lp <i>")
+	runTo              int    // a line after the loop
+	totalExpr          string // evaluated at runTo
+	total              string
+	output             string
+}
+
+func mcpFeatures(t *testing.T, f features) {
+	c := startDbg(t)
+	id := c.ok("create_debug_session", map[string]any{"language": f.lang}).str("sessionId")
+	bp := c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": f.src, "line": f.line, "condition": f.cond})
+	st := mcpPaused(t, c, id, c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": f.program}))
+	if st.num("lastStop.location.line") != f.line {
+		t.Fatalf("first stop %v, want line %d", st, f.line)
+	}
+	if got := mcpEval(t, c, id, "i"); got != f.n {
+		t.Fatalf("conditional breakpoint %q stopped with i = %q", f.cond, got)
+	}
+
+	old := mcpPIDs(t, c)
+	st = mcpPaused(t, c, id, c.ok("restart_debugging", map[string]any{"sessionId": id}))
+	if st.num("lastStop.location.line") != f.line {
+		t.Fatalf("stop after restart %v, want line %d", st, f.line)
+	}
+	if got := mcpEval(t, c, id, "i"); got != f.n {
+		t.Fatalf("after restart the conditional breakpoint stopped with i = %q", got)
+	}
+	if old[0] <= 0 {
+		t.Errorf("no debuggee pid before restart")
+	}
+	waitGone(t, 10*time.Second, old...)
+	if now := mcpPIDs(t, c); now[0] <= 0 || now[0] == old[0] {
+		t.Errorf("debuggee pid %d after restart, was %d", now[0], old[0])
+	}
+
+	c.ok("remove_breakpoint", map[string]any{"sessionId": id, "breakpointId": bp.num("id")})
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": f.src, "line": f.line, "logMessage": "lp {i}"})
+	st = mcpPaused(t, c, id, c.ok("run_to_line", map[string]any{"sessionId": id, "file": f.src, "line": f.runTo, "waitMs": 30000}))
+	if st.num("lastStop.location.line") != f.runTo {
+		t.Fatalf("run_to_line: %v, want line %d", st, f.runTo)
+	}
+	if got := mcpEval(t, c, id, f.totalExpr); got != f.total {
+		t.Errorf("%s at line %d = %q, want %q", f.totalExpr, f.runTo, got, f.total)
+	}
+	mcpOutputHas(t, c, id, f.logNext)
+	mcpFinish(t, c, id, f.output)
+}
+
+func TestMCPJavaFeatures(t *testing.T) {
+	requireJava(t)
+	prog := fixture(t, "java/Loop.java")
+	mcpFeatures(t, features{
+		lang: "java", program: prog, src: prog, line: mcpLine(t, prog, "BP:loop"),
+		cond: "i == 1", n: "1", logNext: "lp 2",
+		runTo: mcpLine(t, prog, "BP:print"), totalExpr: "sum", total: "5", output: "total=5",
+	})
+}
+
+// TestMCPJavaClassAndClasspath launches a compiled main class of a
+// package by name with adapterLaunchConfig.classpath; the sources are
+// found under cwd.
+func TestMCPJavaClassAndClasspath(t *testing.T) {
+	requireJava(t)
+	root := fixture(t, "java")
+	main := filepath.Join(root, "demo", "app", "Main.java")
+	helper := filepath.Join(root, "demo", "app", "Helper.java")
+	classes := t.TempDir()
+	if out, err := exec.Command("javac", "-g", "-d", classes, main, helper).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	c := startDbg(t)
+	line := mcpLine(t, helper, "BP:helper")
+	id, st := mcpLaunch(t, c, "java", helper, []int{line}, "demo.app.Main", map[string]any{
+		"cwd": root, "args": []string{"dbg"}, "adapterLaunchConfig": map[string]any{"classpath": classes},
+	})
+	if st.num("lastStop.location.line") != line {
+		t.Fatalf("first stop %v, want line %d", st, line)
+	}
+	caller := mcpLine(t, main, "BP:pkgmain")
+	frames := c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+	if len(frames) < 2 || frames[0].str("file") != helper || frames[1].str("file") != main || frames[1].num("line") != caller {
+		t.Fatalf("stack %v, want Helper.greet called from %s:%d", frames, main, caller)
+	}
+	mcpCheckLocals(t, mcpLocals(t, c, id), map[string]string{"name": `"dbg"`})
+	out := c.ok("step_out", map[string]any{"sessionId": id})
+	if out.num("lastStop.location.line") != caller || out.str("lastStop.location.file") != main {
+		t.Errorf("step_out: %v, want %s:%d", out, main, caller)
+	}
+	mcpFinish(t, c, id, "hello, dbg")
+}
+
+// TestMCPJavaDefaultPackageClass launches a main class of the default
+// package by name, as the Java adapter accepts.
+func TestMCPJavaDefaultPackageClass(t *testing.T) {
+	t.Skip("known bug: start_debugging rejects scriptPath \"Loop\" (a class of the default package) with INVALID_ARGUMENT \"scriptPath Loop does not exist\": sessions.looksLikeClassName wants a dot")
+	requireJava(t)
+	src := fixture(t, "java/Loop.java")
+	classes := t.TempDir()
+	if out, err := exec.Command("javac", "-g", "-d", classes, src).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	c := startDbg(t)
+	line := mcpLine(t, src, "BP:square")
+	id, st := mcpLaunch(t, c, "java", src, []int{line}, "Loop", map[string]any{
+		"cwd": filepath.Dir(src), "adapterLaunchConfig": map[string]any{"classpath": classes},
+	})
+	if st.num("lastStop.location.line") != line {
+		t.Fatalf("first stop %v, want line %d", st, line)
+	}
+	mcpCheckLocals(t, mcpLocals(t, c, id), map[string]string{"x": "0"})
+	mcpFinish(t, c, id, "total=5")
+}
