@@ -258,3 +258,115 @@ func hasRow(out string, fields ...string) bool {
 	}
 	return false
 }
+
+// h2Jar is H2's jar from Debian's libh2-java (scripts/deps/jvm.sh).
+const h2Jar = "/usr/share/java/h2.jar"
+
+// startShop compiles and runs testdata/java-service and waits for READY.
+func startShop(t *testing.T) int {
+	t.Helper()
+	for _, tool := range []string{"javac", "java"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed (scripts/deps/jvm.sh installs a JDK)", tool)
+		}
+	}
+	if _, err := os.Stat(h2Jar); err != nil {
+		t.Skip("H2 not installed (scripts/deps/jvm.sh installs libh2-java)")
+	}
+	src := fixture(t, "java-service/src/main/java")
+	var files []string
+	_ = filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".java") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	classes := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, "javac", append([]string{"-d", classes}, files...)...).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	cmd := exec.Command("java", "-cp", classes+":"+h2Jar, "com.example.shop.ShopApplication")
+	cmd.Dir = t.TempDir()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	t.Cleanup(func() {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	ready := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "READY") {
+				ready <- nil
+				for sc.Scan() {
+				}
+				return
+			}
+		}
+		ready <- fmt.Errorf("the shop exited before READY: %v", sc.Err())
+	}()
+	select {
+	case err := <-ready:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the shop was not ready within 60s")
+	}
+	return pid
+}
+
+// TestCLIJVMShopFixture lists the fixture service linked to its module,
+// and invokes its static method through the dbg binary.
+func TestCLIJVMShopFixture(t *testing.T) {
+	pid := startShop(t)
+	spid := strconv.Itoa(pid)
+	project := fixture(t, "java-service")
+	out, _, err := runCLI(t, "jvm", "list", "--json", "--project", project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list jvmList
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	var found *debugtools.JVMOut
+	for i := range list.JVMs {
+		if list.JVMs[i].PID == spid {
+			found = &list.JVMs[i]
+		}
+	}
+	if found == nil || found.DisplayName != "com.example.shop.ShopApplication" || found.ModuleName == nil || *found.ModuleName != "java-service" {
+		t.Fatalf("pid %d in jvm list: %+v", pid, found)
+	}
+
+	args := `{"net":{"type":"simple","content":"100"},"percent":{"type":"simple","content":"7"}}`
+	stdout, stderr, code := runCLIBinary(t, project, "jvm", "invoke", "--pid", spid, "--class", "com.example.shop.PriceUtil", "--method", "withVat", "--args", args)
+	if code != 0 || stdout != "107.0\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// The agent stays in the JVM after the binary exits: a second attach
+	// from a new process finds the first instance, on the same port.
+	attach := func() debugtools.AttachOut {
+		t.Helper()
+		stdout, stderr, code := runCLIBinary(t, project, "jvm", "attach", spid, "--json")
+		var a debugtools.AttachOut
+		if code != 0 || json.Unmarshal([]byte(stdout), &a) != nil || a.ConnectionID == nil || *a.ConnectionID != "ShopApplication-"+spid || a.Port == nil {
+			t.Fatalf("attach: exit %d, stdout %s, stderr %s", code, stdout, stderr)
+		}
+		return a
+	}
+	if a1, a2 := attach(), attach(); *a1.Port != *a2.Port {
+		t.Fatalf("agent port %d, then %d: the agent did not stay", *a1.Port, *a2.Port)
+	}
+}
