@@ -429,3 +429,16 @@ func TestESModule(t *testing.T) {
 		t.Errorf("output %q", c.outputText())
 	}
 }
+
+// TestForkedChildRuns checks that a forked child does not inherit the
+// launch's --inspect-brk (it would wait for a debugger forever).
+func TestForkedChildRuns(t *testing.T) {
+	c := newClient(t)
+	c.launch(map[string]any{"program": fixture(t, "fork.js")})
+	c.req("configurationDone", nil)
+	c.event("terminated")
+	out := c.outputText()
+	if !strings.Contains(out, "child says hi from child") || !strings.Contains(out, "child exit 0") {
+		t.Fatalf("output %q", out)
+	}
+}

@@ -114,7 +114,25 @@ func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
 	if startErr != nil {
 		return fail(errors.New(withoutInternalFrames(startErr.Error())))
 	}
+	h.dropInspectFlags(ctx, c)
 	return nil
+}
+
+// dropInspectFlags removes --inspect-brk from process.execArgv while the
+// program waits at its first line: child processes (fork) and workers
+// inherit execArgv, and would otherwise each wait for a debugger.
+func (h *Handler) dropInspectFlags(ctx context.Context, c cdpConn) {
+	h.mu.Lock()
+	p := h.pause
+	h.mu.Unlock()
+	if p == nil || len(p.frames) == 0 {
+		return
+	}
+	_ = c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
+		"callFrameId": p.frames[0].CallFrameID,
+		"expression":  `process.execArgv = process.execArgv.filter((a) => !/^--(inspect|debug)/.test(a)), undefined`,
+		"silent":      true,
+	}, nil)
 }
 
 // withoutInternalFrames drops the "at node:internal/..." lines of a stack.
