@@ -421,8 +421,18 @@ func isCompiledSource(path string) bool {
 }
 
 // urlRegex matches the URL node gives the script at path.
+// node loads a module at its real path, so a path through a symbolic link
+// matches the real one too.
 func urlRegex(path string) string {
-	return "^" + regexp.QuoteMeta(fileURL(path)) + "$|^" + regexp.QuoteMeta(path) + "$"
+	paths := []string{path}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		paths = append(paths, real)
+	}
+	var alts []string
+	for _, p := range paths {
+		alts = append(alts, "^"+regexp.QuoteMeta(fileURL(p))+"$", "^"+regexp.QuoteMeta(p)+"$")
+	}
+	return strings.Join(alts, "|")
 }
 
 type funcBreakpoint struct {

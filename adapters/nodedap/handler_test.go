@@ -1,6 +1,8 @@
 package nodedap
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -441,4 +443,20 @@ func TestForkedChildRuns(t *testing.T) {
 	if !strings.Contains(out, "child says hi from child") || !strings.Contains(out, "child exit 0") {
 		t.Fatalf("output %q", out)
 	}
+}
+
+func TestBreakpointThroughSymlink(t *testing.T) {
+	c := newClient(t)
+	real := fixture(t, "loop.js")
+	link := filepath.Join(t.TempDir(), "linked.js")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("no symlinks: %v", err)
+	}
+	c.launch(map[string]any{"program": link})
+	bps := c.setBreakpoints(link, map[string]any{"line": lineOf(t, real, "BP:loop")})
+	if !bps[0].Verified {
+		t.Fatalf("%+v", bps[0])
+	}
+	c.req("configurationDone", nil)
+	want(t, "reason", c.stopped().Reason, "breakpoint")
 }
