@@ -163,6 +163,9 @@ func runRestartRun(cmd *cobra.Command, e *env, opts *runRestartOptions) error {
 	if err != nil {
 		return finish(cmd.OutOrStdout(), opts.asJSON, err)
 	}
+	// The process and whatever it started go when this command ends,
+	// before dbg exits: the runner's own stop runs in the background.
+	defer stopGroup(res.PID)
 	if opts.asJSON {
 		return writeRawJSON(cmd.OutOrStdout(), raw)
 	}

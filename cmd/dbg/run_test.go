@@ -123,8 +123,8 @@ func TestCLIRunList(t *testing.T) {
 }
 
 // pythonProject writes a project with two launch.json configurations:
-// "once" prints and exits with status 3, "forever" prints its pid and
-// ticks until stopped.
+// "once" prints and exits with status 3, "forever" starts a child
+// process, prints both pids and ticks until stopped.
 func pythonProject(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
@@ -145,7 +145,9 @@ print("hello from once", flush=True)
 print("to stderr", file=sys.stderr, flush=True)
 sys.exit(3)
 `,
-		"forever.py": `import os, time
+		"forever.py": `import os, subprocess, time
+child = subprocess.Popen(["sleep", "600"])
+print("child", child.pid, flush=True)
 print("started", os.getpid(), flush=True)
 i = 0
 while True:
@@ -177,6 +179,19 @@ func TestCLIRunRestartExitStatus(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
 	}
 
+	// --json answers at once; the process ends with dbg.
+	out, errOut, code = runCLIBinary(t, dir, "run", "restart", "forever", "--json")
+	var started ide.RestartResult
+	if err := json.Unmarshal([]byte(out), &started); err != nil || code != 0 || started.Action != ide.ActionStart || started.PID <= 0 ||
+		started.ConfigurationName != "forever" {
+		t.Fatalf("restart --json: exit %d, stdout %s, stderr %s", code, out, errOut)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(-started.PID, syscall.SIGKILL) })
+	cliWaitGone(t, started.PID, 10*time.Second)
+	if pids := groupMembers(started.PID); len(pids) > 0 {
+		t.Fatalf("processes %v of the configuration's group outlived dbg", pids)
+	}
+
 	out, errOut, code = runCLIBinary(t, dir, "run", "restart", "nope", "--json")
 	var env envelope
 	if err := json.Unmarshal([]byte(out), &env); err != nil || code != 1 || env.Success || env.Error.Code != "RUN_CONFIGURATION_NOT_FOUND" ||
@@ -205,8 +220,8 @@ func TestCLIRunRestartInterrupt(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 	type seen struct {
-		pid   int
-		ticks int
+		pid, child int
+		ticks      int
 	}
 	got := make(chan seen, 1)
 	go func() {
@@ -217,10 +232,12 @@ func TestCLIRunRestartInterrupt(t *testing.T) {
 			switch {
 			case len(f) == 2 && f[0] == "started":
 				s.pid, _ = strconv.Atoi(f[1])
+			case len(f) == 2 && f[0] == "child":
+				s.child, _ = strconv.Atoi(f[1])
 			case len(f) == 2 && f[0] == "tick" && f[1] == strconv.Itoa(s.ticks):
 				s.ticks++
 			}
-			if s.pid > 0 && s.ticks == 3 {
+			if s.pid > 0 && s.child > 0 && s.ticks == 3 {
 				got <- s
 				_, _ = io.Copy(io.Discard, stdout)
 				return
@@ -238,7 +255,7 @@ func TestCLIRunRestartInterrupt(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatalf("no output within 60s; stderr:\n%s", errOut.String())
 	}
-	t.Cleanup(func() { _ = syscall.Kill(s.pid, syscall.SIGKILL) })
+	t.Cleanup(func() { _ = syscall.Kill(-s.pid, syscall.SIGKILL) })
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
@@ -256,6 +273,7 @@ func TestCLIRunRestartInterrupt(t *testing.T) {
 		t.Fatalf("stderr:\n%s", errOut.String())
 	}
 	cliWaitGone(t, s.pid, 10*time.Second)
+	cliWaitGone(t, s.child, 10*time.Second)
 }
 
 func TestCLIRunDebug(t *testing.T) {
@@ -281,4 +299,20 @@ func TestCLIRunDebug(t *testing.T) {
 	if !strings.Contains(errOut, "closes as this command exits") {
 		t.Errorf("stderr:\n%s", errOut)
 	}
+}
+
+// groupMembers lists the live processes of process group pgid.
+func groupMembers(pgid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if g, err := syscall.Getpgid(pid); err == nil && g == pgid && !cliProcessGone(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
