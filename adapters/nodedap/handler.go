@@ -518,7 +518,9 @@ func (h *Handler) repeatPause(c cdpConn) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		_ = c.Call(ctx, "Debugger.pause", nil, nil)
 		if i == 0 {
-			_ = c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": idleKick}, nil)
+			// disableBreaks: the pause must land in the timer, not in
+			// this evaluation (node runs it at once, even mid-loop).
+			_ = c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": idleKick, "disableBreaks": true, "silent": true}, nil)
 		}
 		cancel()
 	}

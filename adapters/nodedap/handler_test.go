@@ -460,3 +460,30 @@ func TestBreakpointThroughSymlink(t *testing.T) {
 	c.req("configurationDone", nil)
 	want(t, "reason", c.stopped().Reason, "breakpoint")
 }
+
+func TestInternalFramesShownWithoutSkipFiles(t *testing.T) {
+	c := newClient(t)
+	script := fixture(t, "loop.js")
+	c.launch(map[string]any{"program": script, "skipFiles": []string{}})
+	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:loop")})
+	c.req("configurationDone", nil)
+	c.stopped()
+	m := c.req("stackTrace", map[string]any{"threadId": 1})
+	fs := body[struct {
+		StackFrames []struct {
+			Source struct {
+				Name            string
+				SourceReference int
+			}
+		}
+	}](t, m).StackFrames
+	internal := false
+	for _, f := range fs {
+		if strings.HasPrefix(f.Source.Name, "node:internal/") && f.Source.SourceReference > 0 {
+			internal = true
+		}
+	}
+	if !internal {
+		t.Fatalf("no node:internal frame with skipFiles []: %+v", fs)
+	}
+}

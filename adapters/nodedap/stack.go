@@ -192,10 +192,16 @@ func (h *Handler) stackTrace(req *dap.Message) (any, error) {
 		return nil, errors.New("the program is not paused")
 	}
 	var frames []map[string]any
+	h.mu.Lock()
+	hideInternal := false
+	for _, pat := range h.skip {
+		hideInternal = hideInternal || pat == "^node:"
+	}
+	h.mu.Unlock()
 	for i := range p.frames {
 		f := &p.frames[i]
 		url := h.scriptURL(f.Location.ScriptID)
-		if strings.HasPrefix(url, "node:") {
+		if hideInternal && strings.HasPrefix(url, "node:") {
 			continue // node's own frames (skipFiles <node_internals>)
 		}
 		path, line, col, _ := h.originalPos(f.Location)
