@@ -131,6 +131,45 @@ func mcpPIDs(t testing.TB, c *client) []int {
 	return []int{ss[0].num("pid"), ss[0].num("adapterPid")}
 }
 
+// mcpDebuggee returns the debuggee's pid: the session's, or else the
+// server's descendants whose command line names program.
+func mcpDebuggee(t testing.TB, c *client, program string) []int {
+	t.Helper()
+	if pid := mcpPIDs(t, c)[0]; pid > 0 {
+		return []int{pid}
+	}
+	var out []int
+	for _, p := range childrenOf(c.cmd.Process.Pid) {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+		if strings.Contains(string(b), program) {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no process of %s under the server", program)
+	}
+	return out
+}
+
+// mcpSessionPID checks that list_debug_sessions names the pid of the
+// launched debuggee (the server's descendant running program).
+func mcpSessionPID(t *testing.T, lang, file string, line int, program string) {
+	c := startDbg(t)
+	id, _ := mcpLaunch(t, c, lang, file, []int{line}, program, nil)
+	got := mcpPIDs(t, c)[0]
+	var want []int
+	for _, p := range childrenOf(c.cmd.Process.Pid) {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+		if strings.Contains(string(b), program) {
+			want = append(want, p)
+		}
+	}
+	if len(want) == 0 || got != want[len(want)-1] {
+		t.Errorf("list_debug_sessions pid = %d, want the debuggee %v", got, want)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+}
+
 // mcpFinish clears the breakpoints, runs the program to its end, checks
 // its output, closes the session and checks nothing is left running.
 func mcpFinish(t testing.TB, c *client, id, output string) {
@@ -382,7 +421,7 @@ func mcpFeatures(t *testing.T, f features) {
 		t.Fatalf("conditional breakpoint %q stopped with i = %q", f.cond, got)
 	}
 
-	old := mcpPIDs(t, c)
+	old := mcpDebuggee(t, c, f.program)
 	st = mcpPaused(t, c, id, c.ok("restart_debugging", map[string]any{"sessionId": id}))
 	if st.num("lastStop.location.line") != f.line {
 		t.Fatalf("stop after restart %v, want line %d", st, f.line)
@@ -390,11 +429,8 @@ func mcpFeatures(t *testing.T, f features) {
 	if got := mcpEval(t, c, id, "i"); got != f.n {
 		t.Fatalf("after restart the conditional breakpoint stopped with i = %q", got)
 	}
-	if old[0] <= 0 {
-		t.Errorf("no debuggee pid before restart")
-	}
 	waitGone(t, 10*time.Second, old...)
-	if now := mcpPIDs(t, c); now[0] <= 0 || now[0] == old[0] {
+	if now := mcpDebuggee(t, c, f.program); now[0] == old[0] {
 		t.Errorf("debuggee pid %d after restart, was %d", now[0], old[0])
 	}
 

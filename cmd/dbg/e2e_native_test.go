@@ -232,3 +232,34 @@ func TestMCPNativeCOBOLAttachByPID(t *testing.T) {
 	c := startDbg(t)
 	mcpAttach(t, c, map[string]any{"language": "cobol", "processId": cmd.Process.Pid}, cmd.Process.Pid, out, "spin.cob", "00000")
 }
+
+func TestMCPNativeCFeatures(t *testing.T) {
+	requireLLDB(t)
+	src := fixture(t, "c/loop.c")
+	mcpFeatures(t, features{
+		lang: "c", program: src, src: src, line: mcpLine(t, src, "BREAK: loop body"),
+		cond: "i == 3", n: "3", logNext: "lp 4",
+		runTo: mcpLine(t, src, `printf("done`), totalExpr: "total", total: "30", output: "done total=30",
+	})
+}
+
+func TestMCPNativeCPPFeatures(t *testing.T) {
+	requireLLDB(t)
+	src := fixture(t, "cpp/loop.cpp")
+	mcpFeatures(t, features{
+		lang: "cpp", program: src, src: src, line: mcpLine(t, src, "BREAK: loop body"),
+		cond: "i == 3", n: "3", logNext: "lp 4",
+		runTo: mcpLine(t, src, `"done total="`), totalExpr: "total", total: "30", output: "done total=30",
+	})
+}
+
+func TestMCPNativeRustFeatures(t *testing.T) {
+	requireCargo(t)
+	src := fixture(t, "rust/src/main.rs")
+	// A .rs file of a Cargo project builds the project.
+	mcpFeatures(t, features{
+		lang: "rust", program: src, src: src, line: mcpLine(t, src, "BREAK: loop body"),
+		cond: "i == 3", n: "3", logNext: "lp 4",
+		runTo: mcpLine(t, src, `println!("done`), totalExpr: "total", total: "45", output: "done total=45",
+	})
+}
