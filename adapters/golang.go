@@ -133,6 +133,21 @@ func (Go) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
 		"mode": mode, "program": prog, "stopOnEntry": t.StopOnEntry,
 		"outputMode": "remote", // debuggee output arrives as output events
 	}
+	if mode != "exec" {
+		// Build outside the user's tree: delve's default is the package
+		// folder, where a killed dlv leaves __debug_bin files behind.
+		// delve removes the binary when the session ends.
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("dbg-go-build-%d", os.Getuid()))
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+		f, err := os.CreateTemp(dir, "__debug_bin")
+		if err != nil {
+			return nil, err
+		}
+		_ = f.Close()
+		args["output"] = f.Name()
+	}
 	if len(t.Args) > 0 {
 		args["args"] = t.Args
 	}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
+}
+
+// startServe runs `dbg serve` and returns its base URL and token.
+func startServe(t *testing.T, state string) (string, string) {
+	t.Helper()
+	port := freePort(t)
+	cmd := exec.Command(dbgBinary, "serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--project", t.TempDir())
+	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+state)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Error("dbg serve did not stop on SIGTERM")
+		}
+	})
+	tokens := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if tok, ok := strings.CutPrefix(sc.Text(), "Authorization: Bearer "); ok {
+				tokens <- tok
+			}
+		}
+	}()
+	select {
+	case tok := <-tokens:
+		return fmt.Sprintf("http://127.0.0.1:%d", port), tok
+	case <-time.After(30 * time.Second):
+		t.Fatal("dbg serve printed no token")
+	}
+	return "", ""
+}
+
+func TestServeHTTPTransports(t *testing.T) {
+	state := t.TempDir()
+	base, token := startServe(t, state)
+	hc := &http.Client{Transport: bearer{token, http.DefaultTransport}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	streamable, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer streamable.Close()
+	res, err := streamable.CallTool(ctx, &mcp.CallToolParams{Name: "create_debug_session", Arguments: map[string]any{"language": "mock", "name": "shared"}})
+	if err != nil || res.IsError {
+		t.Fatalf("create over Streamable HTTP: %v %v", res, err)
+	}
+	// A legacy SSE client sees the same sessions: one server, one manager.
+	sse, err := mcp.NewClient(&mcp.Implementation{Name: "t2", Version: "1"}, nil).Connect(ctx, &mcp.SSEClientTransport{Endpoint: base + "/sse", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sse.Close()
+	res, err = sse.CallTool(ctx, &mcp.CallToolParams{Name: "list_debug_sessions"})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"name":"shared"`) {
+		t.Fatalf("list over SSE: %v %v", res, err)
+	}
+	// The token is stored 0600 and reused by the next server of the project.
+	entries, _ := os.ReadDir(state + "/tokens")
+	if len(entries) != 1 {
+		t.Fatalf("token files: %v", entries)
+	}
+	if st, _ := os.Stat(state + "/tokens/" + entries[0].Name()); st.Mode().Perm() != 0o600 {
+		t.Fatalf("token file mode %v", st.Mode().Perm())
+	}
+}
+
+func TestServeSecurity(t *testing.T) {
+	base, token := startServe(t, t.TempDir())
+	do := func(mutate func(*http.Request)) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("POST", base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+token)
+		mutate(req)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("no Cache-Control: no-store on %d", resp.StatusCode)
+		}
+		return resp
+	}
+	cases := []struct {
+		name   string
+		mutate func(*http.Request)
+		want   int
+	}{
+		{"foreign origin", func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }, 403},
+		{"rebound host", func(r *http.Request) { r.Host = "evil.example:80" }, 403},
+		{"wrong port in host", func(r *http.Request) { r.Host = "127.0.0.1:1" }, 403},
+		{"body over 1 MiB", func(r *http.Request) {
+			big := strings.Repeat("x", 2<<20)
+			r.Body = http.NoBody
+			r.ContentLength = int64(len(big))
+			r.Body = readCloser{strings.NewReader(big)}
+		}, 413},
+		{"loopback origin", func(r *http.Request) { r.Header.Set("Origin", "http://localhost:3000") }, 0},
+	}
+	for _, c := range cases {
+		got := do(c.mutate).StatusCode
+		if c.want == 0 {
+			if got >= 400 && got != 404 && got != 405 && got != 400 {
+				t.Errorf("%s: status %d", c.name, got)
+			}
+			continue
+		}
+		if got != c.want {
+			t.Errorf("%s: status %d, want %d", c.name, got, c.want)
+		}
+	}
+	// Wrong tokens: 401 until the eighth failure, then 429 even with the right one.
+	for i := 0; i < 8; i++ {
+		if got := do(func(r *http.Request) { r.Header.Set("Authorization", "Bearer wrong") }).StatusCode; got != 401 {
+			t.Fatalf("failure %d: status %d, want 401", i+1, got)
+		}
+	}
+	if got := do(func(r *http.Request) {}).StatusCode; got != 429 {
+		t.Fatalf("after 8 failures: status %d, want 429", got)
+	}
+}
+
+type readCloser struct{ *strings.Reader }
+
+func (readCloser) Close() error { return nil }
+
+func TestServeRefusesNonLoopbackAddress(t *testing.T) {
+	out, err := exec.Command(dbgBinary, "serve", "--addr", "0.0.0.0:0").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "loopback") {
+		t.Fatalf("serve on 0.0.0.0: %v %s", err, out)
+	}
+}
