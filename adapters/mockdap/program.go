@@ -153,6 +153,9 @@ func parseProgram(path, src string) (*program, error) {
 				return nil, bad("want: let NAME = EXPR")
 			}
 			name, expr = strings.TrimSpace(name), strings.TrimSpace(expr)
+			if !isIdent(name) || expr == "" {
+				return nil, bad("want: let NAME = EXPR")
+			}
 			if fn, args, err := parseCall(expr); err == nil && isIdent(fn) && strings.HasSuffix(expr, ")") && !strings.HasPrefix(expr, "(") {
 				emit(instr{op: opCall, line: ln, name: fn, args: args, expr: name})
 				continue
