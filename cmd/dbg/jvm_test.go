@@ -75,9 +75,10 @@ const calcSource = `public class Calc {
 }
 `
 
-// startCalc compiles Calc into a temporary directory, runs it and waits
-// for its READY line. Its process group is killed at cleanup.
-func startCalc(t *testing.T) int {
+// startCalc compiles Calc into a temporary directory, runs it with the
+// JVM options and waits for its READY line. Its process group is killed
+// at cleanup.
+func startCalc(t *testing.T, jvmOpts ...string) int {
 	t.Helper()
 	for _, tool := range []string{"javac", "java"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -93,7 +94,7 @@ func startCalc(t *testing.T) int {
 	if out, err := exec.CommandContext(ctx, "javac", "-d", dir, filepath.Join(dir, "Calc.java")).CombinedOutput(); err != nil {
 		t.Fatalf("javac: %v\n%s", err, out)
 	}
-	cmd := exec.Command("java", "-cp", dir, "Calc")
+	cmd := exec.Command("java", append(jvmOpts, "-cp", dir, "Calc")...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, err := cmd.StdoutPipe()
@@ -368,5 +369,51 @@ func TestCLIJVMShopFixture(t *testing.T) {
 	}
 	if a1, a2 := attach(), attach(); *a1.Port != *a2.Port {
 		t.Fatalf("agent port %d, then %d: the agent did not stay", *a1.Port, *a2.Port)
+	}
+}
+
+// TestCLIJVMRefused: a JVM that forbids attaching is refused with a clear
+// error, and keeps running.
+func TestCLIJVMRefused(t *testing.T) {
+	pid := startCalc(t, "-XX:+DisableAttachMechanism")
+	spid := strconv.Itoa(pid)
+	out, _, err := runCLI(t, "jvm", "list", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list jvmList
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	listed := false
+	for _, j := range list.JVMs {
+		if j.PID == spid {
+			listed = true
+			if j.Attachable || !strings.Contains(j.Reason, "DisableAttachMechanism") {
+				t.Fatalf("listed as %+v", j)
+			}
+		}
+	}
+	if !listed {
+		t.Fatalf("pid %d not listed: %s", pid, out)
+	}
+	stdout, stderr, code := runCLIBinary(t, "", "jvm", "attach", spid)
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "ATTACH_FAILED: ") || !strings.Contains(stderr, "DisableAttachMechanism") ||
+		!strings.Contains(stderr, "hint: ") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if cliProcessGone(pid) {
+		t.Fatal("the JVM died")
+	}
+}
+
+// TestCLIJVMInvokeNeedsTarget: without --pid, several attachable JVMs are
+// refused with their pids.
+func TestCLIJVMInvokeNeedsTarget(t *testing.T) {
+	p1, p2 := startCalc(t), startCalc(t)
+	_, _, err := runCLI(t, "jvm", "invoke", "--class", "Calc", "--method", "add")
+	if err == nil || !strings.Contains(err.Error(), "several JVMs could be the target; pass --pid") ||
+		!strings.Contains(err.Error(), strconv.Itoa(p1)+" (Calc)") || !strings.Contains(err.Error(), strconv.Itoa(p2)+" (Calc)") {
+		t.Fatalf("error %v", err)
 	}
 }
