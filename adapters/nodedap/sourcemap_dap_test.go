@@ -48,3 +48,25 @@ func TestTypeScriptBreakpoints(t *testing.T) {
 		})
 	}
 }
+
+// TestStepOverImport steps over the line that loads a module with a
+// source map: the step must end on the next line, not run away.
+func TestStepOverImport(t *testing.T) {
+	build := compiledTS(t)
+	greet := fixture(t, "ts/greet.ts")
+	c := newClient(t)
+	c.launch(map[string]any{"program": filepath.Join(build, "greet.js"), "stopOnEntry": true})
+	c.req("configurationDone", nil)
+	want(t, "reason", c.stopped().Reason, "entry")
+	importLine := lineOf(t, greet, "from './util'")
+	for i := 0; i < 6; i++ {
+		f := c.frames()[0]
+		if f.Source.Path == greet && f.Line > importLine {
+			return
+		}
+		c.req("next", map[string]any{"threadId": 1})
+		st := c.stopped()
+		want(t, "reason", st.Reason, "step")
+	}
+	t.Fatalf("never got past the import; at %+v", c.frames()[0])
+}
