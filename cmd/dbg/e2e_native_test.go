@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -262,4 +264,102 @@ func TestMCPNativeRustFeatures(t *testing.T) {
 		cond: "i == 3", n: "3", logNext: "lp 4",
 		runTo: mcpLine(t, src, `println!("done`), totalExpr: "total", total: "45", output: "done total=45",
 	})
+}
+
+// nativeSetVariable stops at the loop body, sets total and expects the
+// program to print the new value.
+func nativeSetVariable(t *testing.T, lang, program, src, name, value, printed string) {
+	c := startDbg(t)
+	marker := "BREAK: loop body"
+	if lang == "cobol" {
+		marker = "ADD WS-SQUARE TO WS-TOTAL"
+	}
+	line := mcpLine(t, src, marker)
+	id, st := mcpLaunch(t, c, lang, src, []int{line}, program, nil)
+	if st.num("lastStop.location.line") != line {
+		t.Fatalf("first stop %v, want line %d", st, line)
+	}
+	sv := c.ok("set_variable", map[string]any{"sessionId": id, "name": name, "value": value})
+	if sv.str("result") != value {
+		t.Errorf("set_variable %s = %s answered %v", name, value, sv)
+	}
+	if got := mcpLocals(t, c, id)[name].str("value"); got != value {
+		t.Errorf("local %s = %q after set_variable, want %q", name, got, value)
+	}
+	mcpFinish(t, c, id, printed)
+}
+
+func TestMCPNativeCSetVariable(t *testing.T) {
+	requireLLDB(t)
+	src := fixture(t, "c/loop.c")
+	nativeSetVariable(t, "c", src, src, "total", "100", "done total=130")
+}
+
+func TestMCPNativeRustSetVariable(t *testing.T) {
+	requireCargo(t)
+	dir := fixture(t, "rust")
+	nativeSetVariable(t, "rust", dir, filepath.Join(dir, "src", "main.rs"), "total", "100", "done total=145")
+}
+
+func TestMCPNativeCOBOLSetVariable(t *testing.T) {
+	requireCOBOL(t)
+	src := fixture(t, "cobol/loop.cob")
+	nativeSetVariable(t, "cobol", src, src, "WS-TOTAL", "500", "DONE TOTAL=00530")
+}
+
+// TestMCPNativeCAttachBreakpoint attaches to a running C program, stops
+// it at a breakpoint, reads its locals and detaches.
+func TestMCPNativeCAttachBreakpoint(t *testing.T) {
+	requireLLDB(t)
+	src := fixture(t, "c/loop.c")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	bin, _, err := adapters.BuildNative(ctx, "c", src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, out := startTarget(t, "total=", bin, "forever")
+	c := startDbg(t)
+	id := c.ok("create_debug_session", map[string]any{"language": "c", "processId": cmd.Process.Pid}).str("sessionId")
+	mcpPaused(t, c, id, c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 100}))
+	line := mcpLine(t, src, "BREAK: loop body")
+	bp := c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": line})
+	if bp.get("verified") != true {
+		t.Fatalf("breakpoint in the attached program: %v", bp)
+	}
+	st := mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
+	if st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != line {
+		t.Fatalf("stop %v, want the breakpoint at line %d", st, line)
+	}
+	mcpTop(t, c, id, src, line)
+	if got := mcpEval(t, c, id, "forever"); got != "1" {
+		t.Errorf("forever = %q, want 1", got)
+	}
+	// The loop printed every pass before the one it stopped in.
+	if i := mustAtoi(t, mcpLocals(t, c, id)["i"].str("value")); i > 0 && !strings.Contains(out.String(), fmt.Sprintf("i=%d total=", i-1)) {
+		t.Errorf("stopped at i=%d but the output has no pass i=%d: %s", i, i-1, out.String())
+	}
+	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	c.ok("detach_from_process", map[string]any{"sessionId": id})
+	before := strings.Count(out.String(), "total=")
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(out.String(), "total=") <= before+1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program stopped after detach")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	if !processAlive(cmd.Process.Pid) {
+		t.Fatalf("closing the attached session killed the program")
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("%q is not a number", s)
+	}
+	return n
 }
