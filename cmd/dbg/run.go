@@ -117,10 +117,11 @@ func newRunRestartCmd(e *env, runF func(*cobra.Command, *runRestartOptions) erro
 		Use:   "restart NAME",
 		Short: "Run a saved run configuration in the foreground, its output streamed",
 		Long: `Start the run configuration NAME as restart_run_configuration does, and stay in the foreground:
-its stdout and stderr are streamed here, and dbg exits with the program's exit status.
+its stdout and stderr are streamed here. When the program exits with a non-zero status, dbg
+reports it and exits with status 1.
 
 The process belongs to this command. Ctrl-C (or SIGTERM) stops its whole process group, politely
-then firmly, and it never outlives dbg. That is what a shell user expects from a command that
+then firmly, and it is stopped when dbg ends. That is what a shell user expects from a command that
 starts a program: no orphan left holding the configuration's ports. Restarting a configuration
 that keeps running in the background is what 'dbg mcp' offers an agent: its
 restart_run_configuration stops the instance it started and starts a new one, and the process
