@@ -684,12 +684,15 @@ func (e *NativeBuildError) Unwrap() error { return e.Err }
 
 // BuildNative turns program into a debuggable binary. program may be a C
 // (.c), C++ (.cpp .cc .cxx .c++) or Rust (.rs) source, a Cargo project
-// directory or its Cargo.toml, or a binary (returned as is). A .rs file
-// inside a Cargo project builds that project. Relative
-// paths are resolved against cwd (or the working directory). It returns
-// the binary and the source's directory. Single sources are built into a
-// per-user cache directory keyed by their content, so a rebuild of an
-// unchanged source is free; Cargo builds into the project's target/.
+// directory or its Cargo.toml, or a binary (returned as is); a .rs file
+// inside a Cargo project builds that project. Relative paths are
+// resolved against cwd (or the working directory). It returns the binary
+// and the source's directory. lang (the session's language) only names
+// the program in errors: the file decides the compiler.
+//
+// Single sources are built into a per-user cache directory keyed by
+// their content, so a rebuild of an unchanged source is free; Cargo
+// builds into the project's target/.
 func BuildNative(ctx context.Context, lang, program, cwd string) (bin, srcDir string, err error) {
 	if !filepath.IsAbs(program) {
 		base := cwd
@@ -731,11 +734,10 @@ func BuildNative(ctx context.Context, lang, program, cwd string) (bin, srcDir st
 		compiler = []string{"rustc", "-g", "-C", "opt-level=0"}
 	default:
 		if st.Mode()&0o111 == 0 {
-			return "", "", fmt.Errorf("program %s is neither a known source (.c, .cpp, .rs), a Cargo project, nor an executable", program)
+			return "", "", fmt.Errorf("%s program %s is neither a known source (.c, .cpp, .rs), a Cargo project, nor an executable", lang, program)
 		}
 		return program, dir, nil
 	}
-	_ = lang
 	out, err := compileCached(ctx, compiler, program)
 	return out, dir, err
 }

@@ -5,9 +5,9 @@
 // of a statement carries that statement's .cob line (breakpoints, stops
 // and steps speak .cob lines), and reads from cobc's output which C
 // storage (b_8) holds which data item (WS-TOTAL) with its PICTURE and
-// USAGE. [Proxy] sits between a debug session and LLDB's DAP adapter and
+// USAGE. [Proxy] sits between a debug session and LLDB's DAP adapter: it
 // shows WORKING-STORAGE items by their COBOL names with decoded values
-// ([Decode]).
+// ([Decode]) and sets them from typed values ([Encode]).
 //
 // # Limits
 //

@@ -32,7 +32,9 @@ const (
 //     values (LLDB's own scopes follow, renamed "C Locals"...);
 //   - variables of those references, and evaluate of a data item's name
 //     (WS-TOTAL), are answered by the proxy, which reads the item's bytes
-//     through LLDB ("memory read") and decodes them.
+//     through LLDB ("memory read") and decodes them;
+//   - setVariable of those references encodes the value for the item's
+//     PICTURE and USAGE and writes it ("memory write").
 //
 // Goroutines: one reads the session's requests, one reads LLDB's
 // messages; requests the proxy answers itself run on their own goroutine
