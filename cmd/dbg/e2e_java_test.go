@@ -511,3 +511,41 @@ func TestMCPJavaDefaultPackageClass(t *testing.T) {
 	mcpCheckLocals(t, mcpLocals(t, c, id), map[string]string{"x": "0"})
 	mcpFinish(t, c, id, "total=5")
 }
+
+// TestMCPJavaAttachBreakpoint attaches to a running JVM by JDWP port,
+// stops it at a breakpoint, changes a local the program then prints,
+// and detaches.
+func TestMCPJavaAttachBreakpoint(t *testing.T) {
+	requireJava(t)
+	cmd, out, port := javaSpin(t)
+	src := fixture(t, "java/Spin.java")
+	c := startDbg(t)
+	id := c.ok("create_debug_session", map[string]any{"language": "java", "port": port, "stopOnEntry": false}).str("sessionId")
+	line := mcpLine(t, src, "BP:spin")
+	bp := c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": line})
+	if bp.get("verified") != true {
+		t.Fatalf("breakpoint in the attached JVM: %v", bp)
+	}
+	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
+	if st.str("state") != "paused" || st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != line {
+		t.Fatalf("stop %v, want the breakpoint at line %d", st, line)
+	}
+	mcpTop(t, c, id, src, line)
+	if got := mcpEval(t, c, id, "n > 0"); got != "true" {
+		t.Errorf("n > 0 = %q", got)
+	}
+	c.ok("set_variable", map[string]any{"sessionId": id, "name": "n", "value": "1000000019"})
+	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	c.ok("detach_from_process", map[string]any{"sessionId": id})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "tick 1000000020") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program did not print the changed counter after detach: %s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	if !processAlive(cmd.Process.Pid) {
+		t.Fatalf("closing the attached session killed the JVM")
+	}
+}

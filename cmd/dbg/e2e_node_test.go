@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // End-to-end tests of the built-in Node adapter (JavaScript and
@@ -184,4 +185,113 @@ func TestMCPNodeSessionPID(t *testing.T) {
 	requireNode(t)
 	prog := fixture(t, "javascript/loop.js")
 	mcpSessionPID(t, "javascript", prog, mcpLine(t, prog, "BP:loop"), prog)
+}
+
+// TestMCPNodeSetVariable changes a local the program then prints.
+func TestMCPNodeSetVariable(t *testing.T) {
+	requireNode(t)
+	c := startDbg(t)
+	prog := fixture(t, "javascript/loop.js")
+	line := mcpLine(t, prog, "BP:loop")
+	id, _ := mcpLaunch(t, c, "javascript", prog, []int{line}, prog, nil)
+	sv := c.ok("set_variable", map[string]any{"sessionId": id, "name": "total", "value": "100"})
+	if sv.str("result") != "100" {
+		t.Errorf("set_variable: %v", sv)
+	}
+	mcpFinish(t, c, id, "done 110")
+}
+
+// TestMCPNodeAttachBreakpoint attaches to a running node by inspector
+// port without pausing it, stops it at a breakpoint and detaches.
+func TestMCPNodeAttachBreakpoint(t *testing.T) {
+	requireNode(t)
+	port := freePort(t)
+	cmd, out := nodeTicker(t, fmt.Sprintf("--inspect=127.0.0.1:%d", port))
+	script := cmd.Args[len(cmd.Args)-1]
+	c := startDbg(t)
+	id := c.ok("create_debug_session", map[string]any{"language": "javascript", "port": port, "stopOnEntry": false}).str("sessionId")
+	line := mcpLine(t, script, "n++")
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": script, "line": line})
+	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
+	if st.str("state") != "paused" || st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != line {
+		t.Fatalf("stop %v, want the breakpoint at line %d", st, line)
+	}
+	mcpTop(t, c, id, script, line)
+	if got := mcpEval(t, c, id, "n > 0"); got != "true" {
+		t.Errorf("n > 0 = %q", got)
+	}
+	c.ok("set_variable", map[string]any{"sessionId": id, "name": "n", "value": "-1000000000"})
+	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	c.ok("detach_from_process", map[string]any{"sessionId": id})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "tick -99") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program did not print the changed counter after detach: %s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	if !processAlive(cmd.Process.Pid) {
+		t.Fatalf("closing the attached session killed node")
+	}
+}
+
+// TestMCPSessionsOfManyLanguages debugs javascript, java and c programs at
+// once in one server: each session keeps its own stop and values.
+func TestMCPSessionsOfManyLanguages(t *testing.T) {
+	requireNode(t)
+	requireJava(t)
+	requireLLDB(t)
+	c := startDbg(t)
+	js := fixture(t, "javascript/loop.js")
+	java := fixture(t, "java/Loop.java")
+	cs := fixture(t, "c/loop.c")
+	type sess struct {
+		id, file string
+		line     int
+		output   string
+	}
+	all := []*sess{
+		{file: js, line: mcpLine(t, js, "BP:loop"), output: "done 10"},
+		{file: java, line: mcpLine(t, java, "BP:loop"), output: "total=5"},
+		{file: cs, line: mcpLine(t, cs, "BREAK: loop body"), output: "done total=30"},
+	}
+	langs := []string{"javascript", "java", "c"}
+	for i, s := range all {
+		s.id, _ = mcpLaunch(t, c, langs[i], s.file, []int{s.line}, s.file, nil)
+	}
+	if n := c.ok("list_debug_sessions", nil).num("count"); n != 3 {
+		t.Fatalf("%d sessions, want 3", n)
+	}
+	// Move each to its second pass, then read all three.
+	for _, s := range all {
+		st := mcpPaused(t, c, s.id, c.ok("continue_execution", map[string]any{"sessionId": s.id}))
+		if st.num("lastStop.location.line") != s.line {
+			t.Fatalf("%s: stop %v", s.id, st)
+		}
+	}
+	for _, s := range all {
+		mcpTop(t, c, s.id, s.file, s.line)
+		if got := c.ok("evaluate_expression", map[string]any{"sessionId": s.id, "expression": "i"}).str("result"); got != "1" {
+			t.Errorf("%s: i = %q on the second pass", s.id, got)
+		}
+	}
+	for _, s := range all {
+		c.ok("clear_breakpoints", map[string]any{"sessionId": s.id})
+		c.ok("continue_execution", map[string]any{"sessionId": s.id})
+	}
+	for _, s := range all {
+		if end := c.ok("wait_for_stop", map[string]any{"sessionId": s.id, "timeoutMs": 60000}); end.str("state") != "terminated" {
+			t.Fatalf("%s: %v", s.id, end)
+		}
+		mcpOutputHas(t, c, s.id, s.output)
+		c.ok("close_debug_session", map[string]any{"sessionId": s.id})
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(childrenOf(c.cmd.Process.Pid)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("processes left after closing every session: %v", childrenOf(c.cmd.Process.Pid))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
