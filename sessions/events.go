@@ -56,7 +56,7 @@ func (s *Session) onEvent(m *dap.Message) {
 			s.mu.Lock()
 			s.pid = b.SystemProcessId
 			s.mu.Unlock()
-			go s.trackProcesses()
+			s.background(s.trackProcesses)
 		}
 	case "thread":
 		var b godap.ThreadEventBody

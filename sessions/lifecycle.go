@@ -461,10 +461,10 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 		s.setStateLocked(StateRunning, "")
 	}
 	s.mu.Unlock()
-	go func() {
+	s.background(func() {
 		s.trackProcesses()
 		s.m.recordProcesses(s)
-	}()
+	})
 	return nil
 }
 
@@ -660,6 +660,7 @@ func (s *Session) close(ctx context.Context) {
 	for _, c := range children {
 		_ = s.m.CloseSession(ctx, c)
 	}
+	s.bg.Wait() // process tracking and records finish before the cleanup
 	s.disconnect(ctx, launched)
 	s.stopEndpoint(ctx, ep, launched)
 	s.mu.Lock()

@@ -64,7 +64,7 @@ func (m *Manager) recordProcesses(s *Session) {
 // owned process) for the reaper.
 func (m *Manager) writeRecord(key string, pids []int) {
 	dir := m.recordDir()
-	if dir == "" {
+	if dir == "" || len(pids) == 0 {
 		return
 	}
 	rec := sessionRecord{Server: procRecord{PID: os.Getpid(), Start: startTime(os.Getpid())}, Session: key}

@@ -83,6 +83,8 @@ type Session struct {
 	parentID string
 	req      CreateRequest
 
+	bg sync.WaitGroup // background work (process tracking); close waits for it
+
 	mu        sync.Mutex
 	state     State
 	reason    string
@@ -120,6 +122,21 @@ func newSession(m *Manager, lang string, a adapters.Adapter, req CreateRequest) 
 		changed: make(chan struct{}), threads: map[int]string{},
 		bps: newBreakpointSet(),
 	}
+}
+
+// background runs f on a goroutine that close waits for.
+func (s *Session) background(f func()) {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return
+	}
+	s.bg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.bg.Done()
+		f()
+	}()
 }
 
 // ID returns the session id.

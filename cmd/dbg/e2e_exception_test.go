@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // An uncaught exception (Python) or panic (Go) stops the launched program
@@ -34,9 +35,15 @@ func TestUncaughtExceptionStops(t *testing.T) {
 			if !strings.Contains(st.str("lastStop.location.text"), tc.wantLine) {
 				t.Fatalf("stopped at %q, want the line %q", st.str("lastStop.location.text"), tc.wantLine)
 			}
-			out := c.ok("get_output", map[string]any{"sessionId": id})
-			if !strings.Contains(out.str("text"), "about to") {
-				t.Fatalf("output before the crash is missing: %q", out.str("text"))
+			// Output events travel apart from the stop: give them a moment.
+			var text string
+			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				if text = c.ok("get_output", map[string]any{"sessionId": id}).str("text"); strings.Contains(text, "about to") {
+					break
+				}
+			}
+			if !strings.Contains(text, "about to") {
+				t.Fatalf("output before the crash is missing: %q", text)
 			}
 			c.ok("close_debug_session", map[string]any{"sessionId": id})
 		})
