@@ -113,6 +113,13 @@ func (h *Handler) attach(ctx context.Context, req *dap.Message) error {
 	if err != nil {
 		return err
 	}
+	if pid == 0 {
+		pid = listener(ctx, portOf(wsURL))
+	}
+	if pid > 0 {
+		h.event("process", map[string]any{"name": processName(ctx, pid), "systemProcessId": pid,
+			"isLocalProcess": true, "startMethod": "attach"})
+	}
 	// A program started with --inspect-brk waits for this.
 	_ = c.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil)
 	if cfg.StopOnEntry {
@@ -235,4 +242,17 @@ func listener(ctx context.Context, port int) int {
 		}
 	}
 	return 0
+}
+
+// processName is a process's command line (its name when unreadable).
+func processName(ctx context.Context, pid int) string {
+	p, err := process.NewProcessWithContext(ctx, int32(pid))
+	if err != nil {
+		return strconv.Itoa(pid)
+	}
+	if cmd, err := p.CmdlineWithContext(ctx); err == nil && cmd != "" {
+		return cmd
+	}
+	name, _ := p.NameWithContext(ctx)
+	return name
 }

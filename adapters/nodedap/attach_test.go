@@ -127,6 +127,10 @@ func debugServer(t *testing.T, s *server, attachArgs map[string]any) {
 	if err := c.start("attach", attachArgs); err != nil {
 		t.Fatalf("attach: %v", err)
 	}
+	proc := body[struct {
+		SystemProcessID int `json:"systemProcessId"`
+	}](t, c.seen("process"))
+	want(t, "attached pid", proc.SystemProcessID, s.proc.Pid())
 	script := fixture(t, "server.js")
 	line := lineOf(t, script, "BP:handle")
 	bps := c.setBreakpoints(script, map[string]any{"line": line})

@@ -129,6 +129,21 @@ func (c *client) maybeEvent(name string, d time.Duration) *dap.Message {
 	}
 }
 
+// seen returns the first event named name received so far, wherever the
+// cursor is.
+func (c *client) seen(name string) *dap.Message {
+	c.t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.events {
+		if e.Event == name {
+			return e
+		}
+	}
+	c.t.Fatalf("no %s event", name)
+	return nil
+}
+
 func (c *client) outputText() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -1,6 +1,7 @@
 package nodedap
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,13 @@ func TestLaunchLoop(t *testing.T) {
 	script := fixture(t, "loop.js")
 	line := lineOf(t, script, "BP:loop")
 	c.launch(map[string]any{"program": script})
+	proc := body[struct {
+		SystemProcessID int `json:"systemProcessId"`
+		StartMethod     string
+	}](t, c.seen("process"))
+	if cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", proc.SystemProcessID)); !strings.Contains(string(cmdline), script) || proc.StartMethod != "launch" {
+		t.Fatalf("process event %+v: cmdline %q", proc, cmdline)
+	}
 	bps := c.setBreakpoints(script, map[string]any{"line": line})
 	if len(bps) != 1 || !bps[0].Verified || bps[0].Line != line {
 		t.Fatalf("breakpoints %+v", bps)

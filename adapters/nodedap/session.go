@@ -115,6 +115,8 @@ func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
 		return fail(errors.New(withoutInternalFrames(startErr.Error())))
 	}
 	h.dropInspectFlags(ctx, c)
+	h.event("process", map[string]any{"name": cfg.Program, "systemProcessId": np.proc.Pid(),
+		"isLocalProcess": true, "startMethod": "launch"})
 	return nil
 }
 
