@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -362,4 +363,84 @@ func mustAtoi(t *testing.T, s string) int {
 		t.Fatalf("%q is not a number", s)
 	}
 	return n
+}
+
+// writeSource writes a program of the test's own into a temporary folder.
+func writeSource(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestMCPNativeCCrash stops where a C program dereferences NULL, with the
+// signal named, and the locals of the crashing frame readable.
+func TestMCPNativeCCrash(t *testing.T) {
+	requireLLDB(t)
+	src := writeSource(t, "crash.c", `#include <stdio.h>
+static int deref(int *p, int k) {
+	return *p + k; /* CRASH */
+}
+int main(void) {
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("before\n");
+	int *none = NULL;
+	printf("%d\n", deref(none, 7));
+	return 0;
+}
+`)
+	c := startDbg(t)
+	id, st := mcpLaunch(t, c, "c", src, nil, src, nil)
+	line := mcpLine(t, src, "CRASH")
+	if st.str("lastStop.reason") != "exception" || st.num("lastStop.location.line") != line {
+		t.Fatalf("stop %v, want an exception at line %d", st, line)
+	}
+	if text := st.str("lastStop.text") + " " + st.str("lastStop.description"); !strings.Contains(text, "SIGSEGV") && !strings.Contains(strings.ToLower(text), "bad access") {
+		t.Errorf("crash stop text %q names no signal", text)
+	}
+	mcpTop(t, c, id, src, line)
+	mcpCheckLocals(t, mcpLocals(t, c, id), map[string]string{"k": "7"})
+	mcpOutputHas(t, c, id, "before")
+	mcpClose(t, c, id, mcpPIDs(t, c))
+}
+
+// TestMCPNativeCPPThrow stops on a C++ throw with breakOnExceptions all.
+func TestMCPNativeCPPThrow(t *testing.T) {
+	requireLLDB(t)
+	src := writeSource(t, "throw.cpp", `#include <iostream>
+#include <stdexcept>
+static int check(int v) {
+	if (v > 2) {
+		throw std::runtime_error("value too large"); // THROW
+	}
+	return v;
+}
+int main() {
+	try {
+		check(5);
+	} catch (const std::exception &e) {
+		std::cout << "caught " << e.what() << std::endl;
+	}
+	return 0;
+}
+`)
+	c := startDbg(t)
+	id, st := mcpLaunch(t, c, "cpp", src, nil, src, map[string]any{"breakOnExceptions": "all"})
+	if st.str("lastStop.reason") != "exception" {
+		t.Fatalf("stop %v, want an exception", st)
+	}
+	line := mcpLine(t, src, "THROW")
+	frames := c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+	found := false
+	for _, f := range frames {
+		if f.str("file") == src && f.num("line") == line {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no frame at the throw (%s:%d): %v", src, line, frames)
+	}
+	mcpFinish(t, c, id, "caught value too large")
 }
