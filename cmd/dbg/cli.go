@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -31,9 +32,15 @@ type toolClient struct {
 	cancel  context.CancelFunc
 }
 
-// newToolClient starts the in-process server for project ("" = the
-// working directory).
+// newToolClient connects to the project's running daemon (`dbg serve`),
+// or else starts the in-process server for project ("" = the working
+// directory).
 func newToolClient(ctx context.Context, e *env, project string) (*toolClient, error) {
+	if abs, err := filepath.Abs(firstNonEmptyStr(project, ".")); err == nil {
+		if cs, ok := connectDaemon(ctx, e.stateDir(), abs); ok {
+			return &toolClient{cs: cs, release: func() {}, cancel: func() {}}, nil
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	m := e.newManager(project)
 	srv, release := newServer(ctx, e, m)
@@ -66,6 +73,9 @@ func (c *toolClient) Close() {
 	}
 	c.release()
 	c.cancel()
+	if c.m == nil {
+		return // a daemon's sessions outlive the command
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	c.m.Shutdown(ctx)

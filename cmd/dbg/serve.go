@@ -81,6 +81,11 @@ func runServe(cmd *cobra.Command, e *env, opts *serveOptions) error {
 	port := ln.Addr().(*net.TCPAddr).Port
 	handler := newGuard(token, port, e.now).wrap(mcpHandler(srv))
 	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	unannounce, err := announceDaemon(e.stateDir(), project, ln.Addr().String())
+	if err != nil {
+		return err
+	}
+	defer unannounce()
 	fmt.Fprintf(cmd.ErrOrStderr(), "dbg serving %s on http://%s/mcp (Streamable HTTP) and /sse (SSE)\nAuthorization: Bearer %s\n", project, ln.Addr(), token)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

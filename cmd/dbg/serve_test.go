@@ -15,22 +15,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-type bearer struct {
-	token string
-	base  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.base.RoundTrip(r)
-}
-
 // startServe runs `dbg serve` and returns its base URL and token.
 func startServe(t *testing.T, state string) (string, string) {
+	return startServeIn(t, state, t.TempDir())
+}
+
+func startServeIn(t *testing.T, state, project string) (string, string) {
 	t.Helper()
 	port := freePort(t)
-	cmd := exec.Command(dbgBinary, "serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--project", t.TempDir())
+	cmd := exec.Command(dbgBinary, "serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--project", project)
 	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+state)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -71,7 +64,7 @@ func startServe(t *testing.T, state string) (string, string) {
 func TestServeHTTPTransports(t *testing.T) {
 	state := t.TempDir()
 	base, token := startServe(t, state)
-	hc := &http.Client{Transport: bearer{token, http.DefaultTransport}}
+	hc := &http.Client{Transport: bearerTransport{token: token, base: http.DefaultTransport}}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	streamable, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc}, nil)
@@ -169,5 +162,36 @@ func TestServeRefusesNonLoopbackAddress(t *testing.T) {
 	out, err := exec.Command(dbgBinary, "serve", "--addr", "0.0.0.0:0").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "loopback") {
 		t.Fatalf("serve on 0.0.0.0: %v %s", err, out)
+	}
+}
+
+// CLI commands of a project use its running daemon: they see the sessions
+// an MCP client made.
+func TestCLIUsesDaemon(t *testing.T) {
+	state, project := t.TempDir(), t.TempDir()
+	base, token := startServeIn(t, state, project)
+	hc := &http.Client{Transport: bearerTransport{token: token, base: http.DefaultTransport}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "create_debug_session", Arguments: map[string]any{"language": "mock", "name": "from-mcp"}}); err != nil || res.IsError {
+		t.Fatalf("create: %v %v", res, err)
+	}
+	cmd := exec.Command(dbgBinary, "sessions", "--project", project)
+	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+state)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "mock-1") || !strings.Contains(string(out), "created") {
+		t.Fatalf("dbg sessions: %v\n%s", err, out)
+	}
+	// Another project has no daemon: the command runs on its own.
+	cmd = exec.Command(dbgBinary, "sessions", "--project", t.TempDir())
+	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+state)
+	out, err = cmd.CombinedOutput()
+	if err != nil || strings.Contains(string(out), "mock-1") || !strings.Contains(string(out), "no dbg serve") {
+		t.Fatalf("dbg sessions elsewhere: %v\n%s", err, out)
 	}
 }
