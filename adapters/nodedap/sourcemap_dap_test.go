@@ -1,6 +1,7 @@
 package nodedap
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -69,4 +70,56 @@ func TestStepOverImport(t *testing.T) {
 		want(t, "reason", st.Reason, "step")
 	}
 	t.Fatalf("never got past the import; at %+v", c.frames()[0])
+}
+
+// tsxProject makes a project folder holding the TypeScript fixtures and the
+// pinned tsx that scripts/deps/node.sh installs.
+func tsxProject(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("DBG_TSX_DIR")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "dbg-test", "tsx")
+	}
+	mods := filepath.Join(dir, "node_modules")
+	if _, err := os.Stat(filepath.Join(mods, "tsx", "package.json")); err != nil {
+		t.Skipf("tsx is not installed in %s (scripts/deps/node.sh installs it)", dir)
+	}
+	proj := t.TempDir()
+	if err := os.Symlink(mods, filepath.Join(proj, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"greet.ts", "util.ts"} {
+		b, err := os.ReadFile(fixture(t, "ts/"+name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		touch(t, filepath.Join(proj, "src", name), string(b))
+	}
+	return proj
+}
+
+// TestTypeScriptThroughTsx runs a .ts program through the project's tsx
+// and stops on .ts lines through tsx's inline source maps.
+func TestTypeScriptThroughTsx(t *testing.T) {
+	proj := tsxProject(t)
+	greet := filepath.Join(proj, "src", "greet.ts")
+	util := filepath.Join(proj, "src", "util.ts")
+	c := newClient(t)
+	c.launch(map[string]any{"program": greet})
+	gl := lineOf(t, greet, "BP:ts-greet")
+	ul := lineOf(t, util, "BP:ts-shout")
+	c.setBreakpoints(greet, map[string]any{"line": gl})
+	c.setBreakpoints(util, map[string]any{"line": ul})
+	c.req("configurationDone", nil)
+	want(t, "reason", c.stopped().Reason, "breakpoint")
+	f := c.frames()[0]
+	want(t, "path", f.Source.Path, greet)
+	want(t, "line", f.Line, gl)
+	want(t, "p.age", c.eval("p.age", f.ID).Value, "36")
+	c.req("continue", map[string]any{"threadId": 1})
+	c.stopped()
+	f = c.frames()[0]
+	want(t, "path", f.Source.Path, util)
+	want(t, "line", f.Line, ul)
 }

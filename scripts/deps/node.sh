@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # JavaScript/TypeScript debugging tests: node (the debuggee runtime and the
-# inspector the built-in adapter speaks to) and a pinned TypeScript compiler
-# for the source-map fixtures. The compiler goes to a cache folder the tests
-# look in ($DBG_TS_DIR, default ~/.cache/dbg-test/ts); nothing is installed
-# into the repository.
+# inspector the built-in adapter speaks to), a pinned TypeScript compiler
+# for the source-map fixtures, and a pinned tsx (a .ts program run through
+# the project's own tsx). They go to cache folders the tests look in
+# ($DBG_TS_DIR, default ~/.cache/dbg-test/ts; $DBG_TSX_DIR, default
+# ~/.cache/dbg-test/tsx); nothing is installed into the repository.
 set -euo pipefail
 
 TS_VERSION=5.9.3
 TS_DIR="${DBG_TS_DIR:-$HOME/.cache/dbg-test/ts}"
+TSX_VERSION=4.23.15
+TSX_DIR="${DBG_TSX_DIR:-$HOME/.cache/dbg-test/tsx}"
 
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1; then
@@ -19,12 +22,20 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   fi
 fi
 
-installed=""
-if [ -f "$TS_DIR/node_modules/typescript/package.json" ]; then
-  installed="$(node -p "require('$TS_DIR/node_modules/typescript/package.json').version")"
-fi
-if [ "$installed" != "$TS_VERSION" ]; then
-  mkdir -p "$TS_DIR"
-  npm install --no-audit --no-fund --prefix "$TS_DIR" "typescript@$TS_VERSION"
-fi
+# install_pinned DIR PACKAGE VERSION: npm install PACKAGE@VERSION into DIR
+# unless that exact version is there.
+install_pinned() {
+  local dir="$1" pkg="$2" version="$3" installed=""
+  if [ -f "$dir/node_modules/$pkg/package.json" ]; then
+    installed="$(node -p "require('$dir/node_modules/$pkg/package.json').version")"
+  fi
+  if [ "$installed" != "$version" ]; then
+    mkdir -p "$dir"
+    npm install --no-audit --no-fund --prefix "$dir" "$pkg@$version"
+  fi
+}
+
+install_pinned "$TS_DIR" typescript "$TS_VERSION"
+install_pinned "$TSX_DIR" tsx "$TSX_VERSION"
 "$TS_DIR/node_modules/.bin/tsc" --version
+echo "tsx $(node -p "require('$TSX_DIR/node_modules/tsx/package.json').version")"
