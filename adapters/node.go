@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -25,8 +26,8 @@ import (
 // js-debug runs every program in a child session: it sends a
 // startDebugging reverse request whose configuration carries
 // __pendingTargetId. The session manager answers it by opening a second
-// connection to the same server ([NodeChildEndpoint]) and sending "attach"
-// with that configuration ([NodeChildAttachArgs]).
+// connection to the same server (Endpoint.Child, or [NodeChildEndpoint])
+// and sending "attach" with that configuration ([NodeChildAttachArgs]).
 //
 // js-debug is looked for, in order, at: Target.Extra["jsDebugPath"] (a
 // dapDebugServer.js or a folder holding one; "builtin" forces the built-in
@@ -127,7 +128,10 @@ func startJSDebug(ctx context.Context, node, server string) (*Endpoint, error) {
 		proc.Kill()
 		return nil, fmt.Errorf("js-debug (%s) did not serve on port %d: %w; stderr: %s", server, port, err, proc.StderrTail())
 	}
-	return &Endpoint{Conn: conn, Process: proc}, nil
+	addr := conn.RemoteAddr().String()
+	return &Endpoint{Conn: conn, Process: proc, Child: func(ctx context.Context) (io.ReadWriteCloser, error) {
+		return dap.Dial(ctx, addr)
+	}}, nil
 }
 
 // NodeChildEndpoint opens the connection of a js-debug child session: a

@@ -199,7 +199,15 @@ func TestStartJSDebug(t *testing.T) {
 	if ep.Process == nil {
 		t.Fatal("js-debug is not a child process")
 	}
-	for i, e := range []*Endpoint{ep, nil} {
+	if ep.Child == nil {
+		t.Fatal("a js-debug endpoint must open child connections")
+	}
+	childStream, err := ep.Child(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = childStream.Close() })
+	for i, e := range []*Endpoint{ep, nil, {Conn: childStream}} {
 		if i == 1 {
 			child, err := NodeChildEndpoint(ctx, ep)
 			if err != nil {
