@@ -15,7 +15,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.AddCommand(newMCPCmd(e), newVersionCmd(e), newAdaptersCmd(e), newDAPCmd(e), newDemoCmd(e), newStatusCmd(e), newJVMCmd(e), newRunCmd(e), newServeCmd(e), newSessionsCmd(e))
+	root.AddCommand(newMCPCmd(e), newVersionCmd(e), newAdaptersCmd(e), newDAPCmd(e), newDemoCmd(e), newStatusCmd(e), newJVMCmd(e), newRunCmd(e), newServeCmd(e), newSessionsCmd(e), newAttachCmd(e), newLaunchCmd(e))
 	return root
 }
 
