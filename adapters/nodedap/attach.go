@@ -92,7 +92,6 @@ func (h *Handler) attach(ctx context.Context, req *dap.Message) error {
 	h.capture = "console"
 	h.sourceMaps = cfg.SourceMaps == nil || *cfg.SourceMaps
 	h.stopOnEntry = cfg.StopOnEntry
-	h.attachedPID = pid
 	h.startDone = true
 	close(h.started)
 	h.mu.Unlock()
@@ -116,6 +115,9 @@ func (h *Handler) attach(ctx context.Context, req *dap.Message) error {
 	if pid == 0 {
 		pid = listener(ctx, portOf(wsURL))
 	}
+	h.mu.Lock()
+	h.attachedPID = pid
+	h.mu.Unlock()
 	if pid > 0 {
 		h.event("process", map[string]any{"name": processName(ctx, pid), "systemProcessId": pid,
 			"isLocalProcess": true, "startMethod": "attach"})

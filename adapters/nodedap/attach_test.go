@@ -273,3 +273,19 @@ func TestAttachToWaitingProgram(t *testing.T) {
 	want(t, "line", c.frames()[0].Line, line)
 	want(t, "i", c.locals()["i"].Value, "0")
 }
+
+// TestAttachTerminate ends an attached program on request.
+func TestAttachTerminate(t *testing.T) {
+	s := startServer(t, "--inspect=127.0.0.1:0")
+	c := newClient(t)
+	if err := c.start("attach", map[string]any{"port": portOf(s.wsURL)}); err != nil {
+		t.Fatal(err)
+	}
+	c.req("configurationDone", nil)
+	c.req("disconnect", map[string]any{"terminateDebuggee": true})
+	select {
+	case <-s.proc.Exited():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the attached server still runs after disconnect with terminateDebuggee")
+	}
+}

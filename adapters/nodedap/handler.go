@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
@@ -313,8 +314,7 @@ func (h *Handler) shutdown(terminate bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if terminate {
-		_ = c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "process.exit(0)"}, nil)
-		_ = pid
+		endAttached(ctx, c, pid)
 	} else {
 		// Debugger.disable removes our breakpoints and resumes the program.
 		_ = c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": "none"}, nil)
@@ -388,8 +388,21 @@ func (h *Handler) terminate(ctx context.Context) error {
 	if c == nil {
 		return errors.New("not connected to a program")
 	}
-	_ = c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "process.exit(0)"}, nil)
+	h.mu.Lock()
+	pid := h.attachedPID
+	h.mu.Unlock()
+	endAttached(ctx, c, pid)
 	return nil
+}
+
+// endAttached ends a program we attached to: SIGTERM when its pid is
+// known, else process.exit() evaluated in it (which a program busy in a
+// loop runs only once it pauses).
+func endAttached(ctx context.Context, c cdpConn, pid int) {
+	if pid > 0 && syscall.Kill(pid, syscall.SIGTERM) == nil {
+		return
+	}
+	_ = c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "process.exit(0)"}, nil)
 }
 
 // client returns the CDP client or an error when there is none.
