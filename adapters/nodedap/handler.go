@@ -62,7 +62,9 @@ type Handler struct {
 	workers         map[string]workerThread // by CDP session id
 	skip            []string                // blackbox patterns
 	thread          int                     // the DAP thread this handler debugs
-	parent          *Handler                // the main thread's handler, for a worker
+	parent          *Handler                // the main thread's handler, for a worker or child
+	closeOnExit     bool                    // a child process: let it exit when its program ends
+	onEnd           func()                  // a child process: report its end to the parent
 	sourceRefs      []string                // sourceReference-1 -> scriptId
 	nextThread      int
 	closed          chan struct{}
@@ -251,10 +253,15 @@ func (h *Handler) finish() {
 	}
 	h.ended = true
 	if h.parent != nil {
-		// A worker's end is reported by the main handler (thread exited).
+		// A worker's or child's end is reported by the main handler
+		// (thread exited).
 		h.pause = nil
+		onEnd := h.onEnd
 		h.mu.Unlock()
 		close(h.finished)
+		if onEnd != nil {
+			onEnd()
+		}
 		return
 	}
 	proc := h.proc
@@ -588,7 +595,7 @@ func (h *Handler) onEvent(m *Message) {
 		if json.Unmarshal(m.Params, &ev) == nil {
 			h.mu.Lock()
 			main := ev.ExecutionContextID == h.mainContext
-			c, launched := h.cdp, h.proc != nil
+			c, launched := h.cdp, h.proc != nil || h.closeOnExit
 			h.mu.Unlock()
 			// The program has finished; node waits for us to let go.
 			if main && launched && c != nil {

@@ -440,12 +440,42 @@ func TestESModule(t *testing.T) {
 	}
 }
 
-// TestForkedChildRuns checks that a forked child does not inherit the
-// launch's --inspect-brk (it would wait for a debugger forever).
+// TestForkedChildRuns checks that a forked child does not wait for a
+// debugger (it inherits the launch's inspector flag) and is debugged as one
+// more thread.
 func TestForkedChildRuns(t *testing.T) {
 	c := newClient(t)
-	c.launch(map[string]any{"program": fixture(t, "fork.js")})
+	script := fixture(t, "fork.js")
+	line := lineOf(t, script, "BP:child")
+	c.launch(map[string]any{"program": script})
+	c.setBreakpoints(script, map[string]any{"line": line})
 	c.req("configurationDone", nil)
+	started := body[struct {
+		Reason   string
+		ThreadID int
+	}](t, c.event("thread"))
+	want(t, "thread", started.Reason, "started")
+	st := c.stopped()
+	want(t, "child stop thread", st.ThreadID, started.ThreadID)
+	m := c.req("stackTrace", map[string]any{"threadId": started.ThreadID})
+	f := body[struct{ StackFrames []frame }](t, m).StackFrames[0]
+	want(t, "child line", f.Line, line)
+	want(t, "argv", c.eval("process.argv[2]", f.ID).Value, `"child"`)
+	threads := body[struct {
+		Threads []struct {
+			ID   int
+			Name string
+		}
+	}](t, c.req("threads", nil)).Threads
+	if len(threads) != 2 || !strings.HasPrefix(threads[1].Name, "process ") {
+		t.Fatalf("threads %+v", threads)
+	}
+	c.req("continue", map[string]any{"threadId": started.ThreadID})
+	exited := body[struct {
+		Reason   string
+		ThreadID int
+	}](t, c.event("thread"))
+	want(t, "thread exit", exited.Reason, "exited")
 	c.event("terminated")
 	out := c.outputText()
 	if !strings.Contains(out, "child says hi from child") || !strings.Contains(out, "child exit 0") {

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
@@ -128,15 +129,19 @@ func mergeEnv(base []string, extra map[string]string) []string {
 
 // startNode starts cmd in its own process group and waits until its
 // inspector listens. onLine receives the program's output lines (inspector
-// noise removed); it runs on reader goroutines and must not block.
+// noise removed), and, as stream "inspector", the address of every later
+// inspector announced on the same stderr (child processes that inherited
+// it); it runs on reader goroutines and must not block.
 func startNode(ctx context.Context, cmd *exec.Cmd, onLine func(stream, line string)) (*nodeProcess, error) {
 	urls := make(chan string, 1)
+	var first atomic.Bool
 	proc, err := dap.StartProcess(cmd, dap.ProcessOptions{OnLine: func(stream, line string) {
 		if stream == "stderr" {
 			if m := listeningRE.FindStringSubmatch(line); m != nil {
-				select {
-				case urls <- m[1]:
-				default:
+				if first.CompareAndSwap(false, true) {
+					urls <- m[1]
+				} else if onLine != nil {
+					onLine("inspector", m[1])
 				}
 				return
 			}

@@ -69,7 +69,10 @@ func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
 		return err
 	}
 	np, err := startNode(ctx, cmd, func(stream, line string) {
-		if capture == "std" {
+		switch {
+		case stream == "inspector":
+			go h.onChildInspector(line)
+		case capture == "std":
 			h.output(stream, line+"\n")
 		}
 	})
@@ -120,9 +123,11 @@ func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
 	return nil
 }
 
-// dropInspectFlags removes --inspect-brk from process.execArgv while the
-// program waits at its first line: child processes (fork) and workers
-// inherit execArgv, and would otherwise each wait for a debugger.
+// dropInspectFlags turns --inspect-brk in process.execArgv into --inspect
+// while the program waits at its first line: child processes (fork) and
+// workers inherit execArgv, and would otherwise each wait for a debugger.
+// A child then opens an inspector without waiting, and announces it on the
+// stderr it shares with us; it is debugged as one more thread.
 func (h *Handler) dropInspectFlags(ctx context.Context, c cdpConn) {
 	h.mu.Lock()
 	p := h.pause
@@ -132,7 +137,7 @@ func (h *Handler) dropInspectFlags(ctx context.Context, c cdpConn) {
 	}
 	_ = c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
 		"callFrameId": p.frames[0].CallFrameID,
-		"expression":  `process.execArgv = process.execArgv.filter((a) => !/^--(inspect|debug)/.test(a)), undefined`,
+		"expression":  `process.execArgv = process.execArgv.map((a) => (/^--inspect-brk(=|$)/.test(a) ? "--inspect=127.0.0.1:0" : a)), undefined`,
 		"silent":      true,
 	}, nil)
 }

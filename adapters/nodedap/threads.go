@@ -132,7 +132,9 @@ func (h *Handler) onWorker(m *Message) {
 		delete(h.workers, ev.SessionID)
 		h.mu.Unlock()
 		if ok {
-			_ = w.conn.Close()
+			if w.conn != nil {
+				_ = w.conn.Close()
+			}
 			h.event("thread", map[string]any{"reason": "exited", "threadId": w.id})
 		}
 		return
@@ -219,4 +221,56 @@ func (h *Handler) onWorkerMessage(m *Message) {
 	if ok {
 		w.conn.deliver(ev.Message)
 	}
+}
+
+// onChildInspector debugs a child process that announced its inspector
+// (a fork of the program, which inherited --inspect): it becomes one more
+// thread of the session, named after its pid, with the breakpoints copied.
+// The child does not wait for us, so what it runs at once may pass
+// unseen.
+func (h *Handler) onChildInspector(wsURL string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	h.mu.Lock()
+	gone := h.disconnect || h.ended
+	if h.nextThread <= threadID {
+		h.nextThread = threadID + 1
+	}
+	id := h.nextThread
+	h.nextThread++
+	h.mu.Unlock()
+	if gone {
+		return
+	}
+	ch := h.newWorkerHandler(id)
+	key := "child:" + wsURL
+	ch.mu.Lock()
+	ch.closeOnExit = true
+	ch.onEnd = func() {
+		h.mu.Lock()
+		_, ok := h.workers[key]
+		delete(h.workers, key)
+		h.mu.Unlock()
+		if ok {
+			h.event("thread", map[string]any{"reason": "exited", "threadId": id})
+		}
+	}
+	ch.mu.Unlock()
+	c, err := Dial(ctx, wsURL, ch.onEvent)
+	if err != nil {
+		return // the child ended before we could connect
+	}
+	ch.mu.Lock()
+	ch.cdp = c
+	ch.mu.Unlock()
+	name := "child process"
+	if pid := listener(ctx, portOf(wsURL)); pid > 0 {
+		name = fmt.Sprintf("process %d", pid)
+	}
+	h.mu.Lock()
+	h.workers[key] = workerThread{id: id, name: name, h: ch}
+	h.mu.Unlock()
+	h.event("thread", map[string]any{"reason": "started", "threadId": id})
+	go ch.watch(c)
+	h.startWorker(ch, c)
 }
