@@ -23,7 +23,10 @@
 //     stack frames map back to the TypeScript lines. A .ts program runs
 //     through the project's tsx or ts-node, or as its compiled JavaScript.
 //   - Threads: the main thread and every worker_threads Worker, each
-//     debugged over its own inspector session relayed through the main one.
+//     debugged over its own inspector session relayed through the main one;
+//     and every forked child process of a launched program, which inherits
+//     --inspect (not --inspect-brk), announces its inspector on the shared
+//     stderr, and is debugged over its own WebSocket as one more thread.
 //   - Variables: scopes (Local, Closure, Script, Global), object properties,
 //     arrays, Map and Set entries; getters are shown and never called.
 //   - [Serve]: one client over any stream, for `dbg dap node`.
