@@ -25,7 +25,7 @@ type COBOL struct {
 }
 
 // NewCOBOL returns the cobol adapter.
-func NewCOBOL() *COBOL { return &COBOL{c: NewC()} }
+func NewCOBOL() *COBOL { return &COBOL{c: &Native{lang: "cobol"}} }
 
 // Language returns "cobol".
 func (a *COBOL) Language() string { return "cobol" }
@@ -144,8 +144,9 @@ func (a *COBOL) AttachArgs(ctx context.Context, t Target) (map[string]any, error
 // StopReason maps like C's.
 func (a *COBOL) StopReason(reason string) string { return a.c.StopReason(reason) }
 
-// ExceptionFilters: COBOL runtime errors stop as signals; none.
-func (a *COBOL) ExceptionFilters(mode string) []string { return nil }
+// ExceptionFilters: "cobol_runtime_error" (a breakpoint on libcob's
+// cob_runtime_error) in modes "all" and "uncaught".
+func (a *COBOL) ExceptionFilters(mode string) []string { return a.c.ExceptionFilters(mode) }
 
 // Quirks: attach by "pid" as the C adapter.
 func (a *COBOL) Quirks() Quirks { return a.c.Quirks() }

@@ -190,3 +190,9 @@ func TestCOBOLAttachNames(t *testing.T) {
 		t.Error("program died after detach")
 	}
 }
+
+func TestCOBOLRuntimeError(t *testing.T) {
+	natNeedCOBOL(t)
+	src := natRepoFile(t, "testdata/cobol/crash.cob")
+	natExceptionScenario(t, NewCOBOL(), Target{Mode: Launch, Program: src}, src, natLineOf(t, src, `CALL "NOSUCHPROG"`), 1)
+}

@@ -251,7 +251,7 @@ func (n *Native) Start(ctx context.Context, t Target) (*Endpoint, error) {
 			p.Kill()
 			return nil, fmt.Errorf("connect to codelldb: %w (stderr: %s)", err, p.StderrTail())
 		}
-		pconn, stop := natProxy(conn)
+		pconn, stop := natProxy(conn, natLangFilters(n.lang))
 		return &Endpoint{Conn: pconn, Process: p, Cleanup: stop}, nil
 	default:
 		args := []string{}
@@ -262,7 +262,7 @@ func (n *Native) Start(ctx context.Context, t Target) (*Endpoint, error) {
 		if err != nil {
 			return nil, fmt.Errorf("start %s: %w", d.path, err)
 		}
-		conn, stop := natProxy(p)
+		conn, stop := natProxy(p, natLangFilters(n.lang))
 		return &Endpoint{Conn: conn, Process: p, Cleanup: stop}, nil
 	}
 }
@@ -277,14 +277,18 @@ func (n *Native) Start(ctx context.Context, t Target) (*Endpoint, error) {
 //     configurationDone, before lldb has resumed the process) is sent
 //     again until the program stops, for at most two seconds;
 //   - the leading blank lldb puts before summaries (` "hello"` for a Rust
-//     String) is trimmed.
+//     String) is trimmed;
+//   - exception filters of its own (filters: Rust panics, COBOL runtime
+//     errors) become LLDB breakpoints on the runtime's function, and a
+//     stop there is reported as an exception.
 //
 // Goroutines: one per direction, plus one per pending pause. Writes to
 // each side are serialised by a mutex. stop closes both sides and waits
 // for the goroutines.
-func natProxy(up io.ReadWriteCloser) (net.Conn, func()) {
+func natProxy(up io.ReadWriteCloser, filters []natExcFilter) (net.Conn, func()) {
 	client, down := net.Pipe()
-	p := &natProxyState{up: up, down: down, done: make(chan struct{}), injected: map[int]bool{}}
+	p := &natProxyState{up: up, down: down, done: make(chan struct{}), injected: map[int]chan *dap.Message{},
+		filters: filters, excBP: map[int]natExcFilter{}, filterBP: map[string]int{}}
 	p.wg.Add(2)
 	go p.fromSession()
 	go p.fromLLDB()
@@ -314,8 +318,35 @@ type natProxyState struct {
 	pauseWant bool          // a pause request waits for its stop
 	stopped   chan struct{} // closed at the next stopped event
 	injSeq    int
-	injected  map[int]bool // seqs of natProxy's own pending requests
+	injected  map[int]chan *dap.Message // natProxy's own requests (nil: answer dropped)
+	filters   []natExcFilter
+	excBP     map[int]natExcFilter // LLDB breakpoint number → its filter
+	filterBP  map[string]int       // filter id → LLDB breakpoint number
+	initSeq   int
 }
+
+// natExcFilter is an exception filter natProxy implements with an LLDB
+// breakpoint on a runtime function.
+type natExcFilter struct {
+	ID, Label string
+	Symbol    string // function to break on
+	Text      string // the exception text of a stop there
+}
+
+// natLangFilters are the exception filters of a language.
+func natLangFilters(lang string) []natExcFilter {
+	switch lang {
+	case "rust":
+		return []natExcFilter{{ID: "rust_panic", Label: "Rust panics", Symbol: "rust_panic", Text: "Rust panic (see the program's stderr for the message)"}}
+	case "cobol":
+		return []natExcFilter{{ID: "cobol_runtime_error", Label: "COBOL runtime errors", Symbol: "cob_runtime_error", Text: "COBOL runtime error (see the program's stderr for the message)"}}
+	}
+	return nil
+}
+
+// natBPNumberRE finds the breakpoint number in `breakpoint set` output
+// ("Breakpoint 3: where = ...") or a stop description ("breakpoint 3.1").
+var natBPNumberRE = regexp.MustCompile(`(?i)^\W*breakpoint (\d+)`)
 
 func (p *natProxyState) close() {
 	p.once.Do(func() {
@@ -346,6 +377,16 @@ func (p *natProxyState) fromSession() {
 		var stopped chan struct{}
 		if derr == nil {
 			switch m.Command {
+			case "initialize":
+				p.mu.Lock()
+				p.initSeq = m.Seq
+				p.mu.Unlock()
+			case "setExceptionBreakpoints":
+				if len(p.filters) > 0 {
+					if nb, ok := p.exceptionFilters(m); ok {
+						body = nb
+					}
+				}
 			case "launch", "attach":
 				var a struct {
 					StopOnEntry bool `json:"stopOnEntry"`
@@ -393,7 +434,7 @@ func (p *natProxyState) repeatPause(args json.RawMessage, stopped chan struct{})
 		p.mu.Lock()
 		p.injSeq++
 		seq := natInjectedSeq + p.injSeq
-		p.injected[seq] = true
+		p.injected[seq] = nil
 		p.mu.Unlock()
 		b, err := json.Marshal(&dap.Message{Seq: seq, Type: "request", Command: "pause", Arguments: args})
 		if err != nil || p.writeUp(b) != nil {
@@ -415,10 +456,13 @@ func (p *natProxyState) fromLLDB() {
 		if m, err := dap.Decode(body); err == nil {
 			if m.Type == "response" && m.RequestSeq >= natInjectedSeq {
 				p.mu.Lock()
-				own := p.injected[m.RequestSeq]
+				ch, own := p.injected[m.RequestSeq]
 				delete(p.injected, m.RequestSeq)
 				p.mu.Unlock()
 				if own {
+					if ch != nil {
+						ch <- m
+					}
 					continue
 				}
 			}
@@ -432,10 +476,138 @@ func (p *natProxyState) fromLLDB() {
 	}
 }
 
+// call sends a request of natProxy's own and waits for its answer.
+func (p *natProxyState) call(ctx context.Context, command string, args any) (*dap.Message, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	ch := make(chan *dap.Message, 1)
+	p.mu.Lock()
+	p.injSeq++
+	seq := natInjectedSeq + p.injSeq
+	p.injected[seq] = ch
+	p.mu.Unlock()
+	b, err := json.Marshal(&dap.Message{Seq: seq, Type: "request", Command: command, Arguments: raw})
+	if err != nil {
+		return nil, err
+	}
+	if err := p.writeUp(b); err != nil {
+		return nil, err
+	}
+	select {
+	case m := <-ch:
+		if !m.OK() {
+			return nil, errors.New(m.ErrorText())
+		}
+		return m, nil
+	case <-ctx.Done():
+		p.mu.Lock()
+		p.injected[seq] = nil
+		p.mu.Unlock()
+		return nil, ctx.Err()
+	case <-p.done:
+		return nil, dap.ErrClosed
+	}
+}
+
+// lldbCommand runs an LLDB command through evaluate and returns its output.
+func (p *natProxyState) lldbCommand(ctx context.Context, cmd string) (string, error) {
+	resp, err := p.call(ctx, "evaluate", map[string]any{"expression": "`" + cmd, "context": "repl"})
+	if err != nil {
+		return "", err
+	}
+	var body struct {
+		Result string `json:"result"`
+	}
+	_ = resp.DecodeBody(&body)
+	return body.Result, nil
+}
+
+// exceptionFilters sets or removes the breakpoints of natProxy's own
+// filters named in a setExceptionBreakpoints request, and returns the
+// request with those filters taken out (for lldb).
+func (p *natProxyState) exceptionFilters(m *dap.Message) ([]byte, bool) {
+	var args map[string]any
+	if err := m.DecodeBody(&args); err != nil {
+		return nil, false
+	}
+	want := map[string]bool{}
+	var rest []any
+	list, _ := args["filters"].([]any)
+	for _, f := range list {
+		id, _ := f.(string)
+		own := false
+		for _, nf := range p.filters {
+			if nf.ID == id {
+				want[id], own = true, true
+			}
+		}
+		if !own {
+			rest = append(rest, f)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, nf := range p.filters {
+		p.mu.Lock()
+		n, set := p.filterBP[nf.ID]
+		p.mu.Unlock()
+		switch {
+		case want[nf.ID] && !set:
+			out, err := p.lldbCommand(ctx, "breakpoint set --name "+nf.Symbol)
+			// the output starts with the echoed command, then "Breakpoint N: ..."
+			for _, line := range strings.Split(out, "\n") {
+				if mm := natBPNumberRE.FindStringSubmatch(line); err == nil && mm != nil && !strings.Contains(line, "set --name") {
+					n, _ := strconv.Atoi(mm[1])
+					p.mu.Lock()
+					p.filterBP[nf.ID] = n
+					p.excBP[n] = nf
+					p.mu.Unlock()
+					break
+				}
+			}
+		case !want[nf.ID] && set:
+			_, _ = p.lldbCommand(ctx, "breakpoint delete "+strconv.Itoa(n))
+			p.mu.Lock()
+			delete(p.filterBP, nf.ID)
+			delete(p.excBP, n)
+			p.mu.Unlock()
+		}
+	}
+	if rest == nil {
+		rest = []any{}
+	}
+	args["filters"] = rest
+	m.Arguments, _ = json.Marshal(args)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
 // fix rewrites one message from lldb, returning the new frame body and
 // true when it changed it.
 func (p *natProxyState) fix(m *dap.Message) ([]byte, bool) {
 	switch {
+	case m.Type == "response" && m.Command == "initialize" && m.OK() && len(p.filters) > 0:
+		p.mu.Lock()
+		isInit := m.RequestSeq == p.initSeq
+		p.mu.Unlock()
+		if !isInit {
+			return nil, false
+		}
+		var caps map[string]any
+		if err := m.DecodeBody(&caps); err != nil || caps == nil {
+			return nil, false
+		}
+		list, _ := caps["exceptionBreakpointFilters"].([]any)
+		for _, f := range p.filters {
+			list = append(list, map[string]any{"filter": f.ID, "label": f.Label, "default": true})
+		}
+		caps["exceptionBreakpointFilters"] = list
+		m.Body, _ = json.Marshal(caps)
 	case m.Type == "event" && m.Event == "stopped":
 		p.mu.Lock()
 		want := p.entryWant
@@ -449,14 +621,25 @@ func (p *natProxyState) fix(m *dap.Message) ([]byte, bool) {
 			p.stopped = nil
 		}
 		p.mu.Unlock()
-		if want == "" {
-			return nil, false
-		}
 		var body map[string]any
 		if err := m.DecodeBody(&body); err != nil {
 			return nil, false
 		}
-		if d, _ := body["description"].(string); !strings.Contains(d, "SIGSTOP") {
+		d, _ := body["description"].(string)
+		if mm := natBPNumberRE.FindStringSubmatch(d); mm != nil {
+			n, _ := strconv.Atoi(mm[1])
+			p.mu.Lock()
+			nf, ok := p.excBP[n]
+			p.mu.Unlock()
+			if ok {
+				body["reason"] = "exception"
+				body["description"] = nf.Text
+				body["text"] = nf.Text
+				m.Body, _ = json.Marshal(body)
+				break
+			}
+		}
+		if want == "" || !strings.Contains(d, "SIGSTOP") {
 			return nil, false
 		}
 		body["reason"] = want
@@ -652,18 +835,26 @@ func (n *Native) StopReason(reason string) string {
 	return reason
 }
 
-// ExceptionFilters returns lldb-dap's C++ throw filter for cpp in mode
-// "all". LLDB has no "uncaught" filter: an uncaught C++ exception, a Rust
-// panic that aborts or a C crash stops as a signal anyway.
+// ExceptionFilters returns the filters of a mode ("all", "uncaught",
+// "none"): lldb-dap's C++ throw filter for cpp in mode "all" (LLDB has no
+// "uncaught" filter: an uncaught C++ exception aborts, which stops as a
+// signal anyway), and the proxy's "rust_panic" (and COBOL's
+// "cobol_runtime_error") in both modes. A C crash stops as a signal.
 func (n *Native) ExceptionFilters(mode string) []string {
-	if n.lang != "cpp" {
+	if mode != "all" && mode != "uncaught" {
 		return nil
 	}
-	switch mode {
-	case "all":
-		return []string{"cpp_throw"}
+	if n.lang == "cpp" {
+		if mode == "all" {
+			return []string{"cpp_throw"}
+		}
+		return nil
 	}
-	return nil
+	var ids []string
+	for _, f := range natLangFilters(n.lang) {
+		ids = append(ids, f.ID)
+	}
+	return ids
 }
 
 // Quirks: lldb-dap attaches by "pid".

@@ -828,3 +828,73 @@ func TestNativeAttachThenPause(t *testing.T) {
 		c.close()
 	}
 }
+
+// natExceptionScenario launches target, turns on the adapter's filters of
+// mode "uncaught", and expects an exception stop with a frame at
+// src:line; then the program runs to its end with exit code wantExit.
+func natExceptionScenario(t *testing.T, a Adapter, target Target, src string, line, wantExit int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	args, err := a.LaunchArgs(ctx, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	filters := a.ExceptionFilters("uncaught")
+	if len(filters) == 0 {
+		t.Fatalf("%s has no uncaught-exception filter", a.Language())
+	}
+	c := natStart(t, a, target)
+	init := c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": a.Language(), "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})
+	if !strings.Contains(string(init.Body), `"filter":"`+filters[0]+`"`) {
+		t.Errorf("capabilities lack the %s filter: %s", filters[0], init.Body)
+	}
+	call, err := c.conn.Start("launch", args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.waitEvent("initialized", 30*time.Second, nil)
+	c.req("setExceptionBreakpoints", map[string]any{"filters": filters})
+	c.req("configurationDone", nil)
+	if _, err := call.Wait(ctx, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	st := c.stopped(30 * time.Second)
+	if st.Reason != "exception" || st.Text == "" {
+		t.Fatalf("stop %+v, want an exception with its text", st)
+	}
+	resp := c.req("stackTrace", map[string]any{"threadId": st.ThreadID, "startFrame": 0, "levels": 40})
+	var body struct {
+		StackFrames []natFrame `json:"stackFrames"`
+	}
+	_ = resp.DecodeBody(&body)
+	found := false
+	for _, f := range body.StackFrames {
+		if f.Source.Path == src && f.Line == line {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no frame at %s:%d in %+v", src, line, body.StackFrames)
+	}
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	m := c.waitEvent("exited", 30*time.Second, nil)
+	var ex struct {
+		ExitCode int `json:"exitCode"`
+	}
+	_ = m.DecodeBody(&ex)
+	if ex.ExitCode != wantExit {
+		t.Errorf("exit code %d, want %d", ex.ExitCode, wantExit)
+	}
+}
+
+func TestNativeRustPanic(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("cargo not installed")
+	}
+	a := NewRust()
+	natNeed(t, a)
+	dir := natRepoFile(t, "testdata/rust")
+	src := filepath.Join(dir, "src", "main.rs")
+	natExceptionScenario(t, a, Target{Mode: Launch, Program: dir, Args: []string{"panic"}}, src, natLineOf(t, src, "panic!("), 101)
+}

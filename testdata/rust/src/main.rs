@@ -1,6 +1,7 @@
 // Fixture for the rust adapter: a struct, a Vec and a String in a loop,
 // a function call, stdout. With an argument "forever" it prints "ready",
-// then ticks until killed (attach tests).
+// then ticks until killed (attach tests); with "panic" it panics in the
+// third iteration.
 use std::{env, thread, time::Duration};
 
 struct Point {
@@ -15,6 +16,7 @@ fn square(x: i32) -> i32 {
 
 fn main() {
     let forever = env::args().nth(1).as_deref() == Some("forever");
+    let panic_at = if env::args().nth(1).as_deref() == Some("panic") { 2 } else { -1 };
     let name = String::from("hello");
     let mut items: Vec<i32> = vec![10, 20, 30];
     let p = Point { x: 3, y: 4 };
@@ -24,6 +26,9 @@ fn main() {
         println!("ready");
     }
     while forever || i < 5 {
+        if i == panic_at {
+            panic!("boom at {}", i);
+        }
         total += square(i) + p.x; // BREAK: loop body
         println!("{}{} i={} total={} len={}", if forever { "tick " } else { "" }, name, i, total, items.len());
         if forever {
