@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -40,6 +41,9 @@ type Toolbox struct {
 	prefix string
 	seq    atomic.Uint64
 	names  []string
+
+	schemaOnce sync.Once
+	schemaOpts *jsonschema.ForOptions
 }
 
 // NewToolbox returns a Toolbox adding tools to srv. now is the clock used
@@ -62,12 +66,12 @@ func (tb *Toolbox) Server() *mcp.Server { return tb.srv }
 // AddTool registers a tool. h returns the data of a successful answer or
 // an error (a *ToolError, or any error, converted by AsToolError).
 func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx context.Context, in In) (Out, error)) {
-	inSchema, err := jsonschema.For[In](schemaOptions())
+	inSchema, err := jsonschema.For[In](tb.schemaOptions())
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
 	}
 	inSchema.AdditionalProperties = nil // tolerate extra fields from clients
-	outSchema, err := jsonschema.For[Envelope[Out]](schemaOptions())
+	outSchema, err := jsonschema.For[Envelope[Out]](tb.schemaOptions())
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", name, err))
 	}
@@ -152,9 +156,20 @@ func jsonKind(goKind string) string {
 }
 
 // schemaOptions describes dbg's tolerant argument types.
-func schemaOptions() *jsonschema.ForOptions {
-	return &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[Int]():  {Types: []string{"integer", "string"}},
-		reflect.TypeFor[Bool](): {Types: []string{"boolean", "string"}},
-	}}
+// Types that recur in many tools are described once and reused.
+func (tb *Toolbox) schemaOptions() *jsonschema.ForOptions {
+	tb.schemaOnce.Do(func() {
+		types := map[reflect.Type]*jsonschema.Schema{
+			reflect.TypeFor[Int]():  {Types: []string{"integer", "string"}},
+			reflect.TypeFor[Bool](): {Types: []string{"boolean", "string"}},
+		}
+		opts := &jsonschema.ForOptions{TypeSchemas: types}
+		for _, t := range []reflect.Type{reflect.TypeFor[ToolError](), reflect.TypeFor[StopInfo](), reflect.TypeFor[SourceLine]()} {
+			if sc, err := jsonschema.ForType(t, opts); err == nil {
+				types[t] = sc
+			}
+		}
+		tb.schemaOpts = opts
+	})
+	return tb.schemaOpts
 }
