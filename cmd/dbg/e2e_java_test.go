@@ -549,3 +549,53 @@ func TestMCPJavaAttachBreakpoint(t *testing.T) {
 		t.Fatalf("closing the attached session killed the JVM")
 	}
 }
+
+// mcpPauseFlow launches a program that runs until killed, pauses it,
+// finds a frame in src, resumes it, pauses it again and closes the
+// session, which must end the program.
+func mcpPauseFlow(t *testing.T, lang, program, src string, args ...string) {
+	t.Helper()
+	c := startDbg(t)
+	id := c.ok("create_debug_session", map[string]any{"language": lang}).str("sessionId")
+	st := c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": program, "args": args})
+	if st.str("state") != "running" {
+		t.Fatalf("start: %v, want running", st)
+	}
+	for round := 0; round < 2; round++ {
+		time.Sleep(500 * time.Millisecond)
+		p := mcpPaused(t, c, id, c.ok("pause_execution", map[string]any{"sessionId": id}))
+		if p.str("lastStop.reason") != "pause" {
+			t.Errorf("pause stop reason %q", p.str("lastStop.reason"))
+		}
+		frames := c.ok("get_stack_trace", map[string]any{"sessionId": id, "threadId": p.num("lastStop.threadId"), "levels": 50}).list("stackFrames")
+		found := false
+		for _, f := range frames {
+			if f.str("file") == src && f.num("line") > 0 {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("round %d: no frame in %s: %v", round, src, frames)
+		}
+		r := c.ok("continue_execution", map[string]any{"sessionId": id})
+		if r.str("state") != "running" {
+			t.Fatalf("continue: %v", r)
+		}
+	}
+	pids := mcpDebuggee(t, c, program)
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	waitGone(t, 10*time.Second, pids...)
+	deadline := time.Now().Add(10 * time.Second)
+	for len(childrenOf(c.cmd.Process.Pid)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("processes left after close: %v", childrenOf(c.cmd.Process.Pid))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestMCPJavaPause(t *testing.T) {
+	requireJava(t)
+	prog := fixture(t, "java/Spin.java")
+	mcpPauseFlow(t, "java", prog, prog)
+}

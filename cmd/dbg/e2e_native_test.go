@@ -444,3 +444,9 @@ int main() {
 	}
 	mcpFinish(t, c, id, "caught value too large")
 }
+
+func TestMCPNativeCPause(t *testing.T) {
+	requireLLDB(t)
+	src := fixture(t, "c/loop.c")
+	mcpPauseFlow(t, "c", src, src, "forever")
+}

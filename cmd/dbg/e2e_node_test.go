@@ -295,3 +295,32 @@ func TestMCPSessionsOfManyLanguages(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+func TestMCPNodePause(t *testing.T) {
+	requireNode(t)
+	prog := fixture(t, "javascript/spin.js")
+	mcpPauseFlow(t, "javascript", prog, prog)
+}
+
+// TestMCPNodeExceptionModes stops on a caught error with breakOnExceptions
+// all, then runs to the end once exception breakpoints are off.
+func TestMCPNodeExceptionModes(t *testing.T) {
+	requireNode(t)
+	c := startDbg(t)
+	prog := fixture(t, "javascript/throw.js")
+	id, st := mcpLaunch(t, c, "javascript", prog, nil, prog, map[string]any{"breakOnExceptions": "all"})
+	if st.str("lastStop.reason") != "exception" || st.num("lastStop.location.line") != mcpLine(t, prog, "BP:throw") {
+		t.Fatalf("stop %v, want the caught exception", st)
+	}
+	if got := mcpEval(t, c, id, "n"); got != "5" {
+		t.Errorf("n = %q at the caught exception, want 5", got)
+	}
+	c.ok("set_exception_breakpoints", map[string]any{"sessionId": id, "breakOnExceptions": "none"})
+	pids := mcpPIDs(t, c)
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	if end := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000}); end.str("state") != "terminated" {
+		t.Fatalf("after continue: %v", end)
+	}
+	mcpOutputHas(t, c, id, "caught value 5 is too large")
+	mcpClose(t, c, id, pids)
+}

@@ -185,3 +185,9 @@ func TestMCPRubyExceptionBreakpointsOff(t *testing.T) {
 	mcpOutputHas(t, c, id, "rescued value 5 is too large")
 	c.ok("close_debug_session", map[string]any{"sessionId": id})
 }
+
+func TestMCPRubyPause(t *testing.T) {
+	requireRdbg(t)
+	prog := fixture(t, "ruby/loop.rb")
+	mcpPauseFlow(t, "ruby", prog, prog, "forever")
+}
