@@ -196,3 +196,42 @@ func TestCOBOLRuntimeError(t *testing.T) {
 	src := natRepoFile(t, "testdata/cobol/crash.cob")
 	natExceptionScenario(t, NewCOBOL(), Target{Mode: Launch, Program: src}, src, natLineOf(t, src, `CALL "NOSUCHPROG"`), 1)
 }
+
+// TestCOBOLStepOutOfParagraph steps out of a PERFORMed paragraph: the
+// stop is the PERFORM statement, not the end of the program.
+func TestCOBOLStepOutOfParagraph(t *testing.T) {
+	natNeedCOBOL(t)
+	a := NewCOBOL()
+	src := natRepoFile(t, "testdata/cobol/loop.cob")
+	compute := natLineOf(t, src, "COMPUTE WS-SQUARE")
+	perform := natLineOf(t, src, "PERFORM SQUARE-PARA")
+	target := Target{Mode: Launch, Program: src}
+	args, err := a.LaunchArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.begin("launch", args, map[string][]int{src: {compute}})
+	st := c.stopped(30 * time.Second)
+	if f := c.topFrame(st.ThreadID); f.Line != compute {
+		t.Fatalf("stopped at line %d, want %d", f.Line, compute)
+	}
+	c.req("setBreakpoints", map[string]any{"source": map[string]any{"path": src}, "breakpoints": []any{}})
+	c.req("stepOut", map[string]any{"threadId": st.ThreadID})
+	st = c.stopped(30 * time.Second)
+	f := c.topFrame(st.ThreadID)
+	if st.Reason != "step" || f.Line != perform || f.Source.Path != src {
+		t.Fatalf("step out stopped (%s, %q) at %s:%d, want a step at %s:%d", st.Reason, st.Description, f.Source.Path, f.Line, src, perform)
+	}
+	if got := c.evaluate("WS-SQUARE", f.ID); got != "0" {
+		t.Errorf("WS-SQUARE = %q after the paragraph for WS-I=0", got)
+	}
+	c.req("next", map[string]any{"threadId": st.ThreadID})
+	st = c.stopped(30 * time.Second)
+	if f := c.topFrame(st.ThreadID); f.Line != perform+1 {
+		t.Errorf("next after step out went to line %d, want %d", f.Line, perform+1)
+	}
+	// The program runs to its end.
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	c.waitEvent("terminated", 30*time.Second, nil)
+}
