@@ -71,10 +71,11 @@ func (p Python) Start(ctx context.Context, t Target) (*Endpoint, error) {
 		}
 		return &Endpoint{Conn: c}, nil
 	}
+	// No import check here: starting a second interpreter costs as much
+	// as the adapter itself. The session manager checked Find at create;
+	// an interpreter without debugpy fails at once with "No module named
+	// debugpy" in the adapter's stderr, which the error reports.
 	py := p.python(t)
-	if commandVersion(ctx, py, "-c", "import debugpy; print(debugpy.__version__)") == "" {
-		return nil, &NotFoundError{Language: "python", What: "debugpy (for " + py + ")", Install: "dbg adapters install python"}
-	}
 	cmd := exec.Command(py, "-m", "debugpy.adapter")
 	cmd.Env = envList(nil)
 	proc, err := dap.StartProcess(cmd, dap.ProcessOptions{Stdio: true})
