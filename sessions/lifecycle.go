@@ -127,13 +127,17 @@ func adapterNotFound(info adapters.Info) error {
 	return e
 }
 
-// findAdapter runs Find, caching positive answers briefly: Find may run
-// a version command, which is too slow for every create.
+// findTTL is how long a found adapter is trusted without a new Find. An
+// adapter removed meanwhile still fails clearly when it is started.
+const findTTL = 10 * time.Minute
+
+// findAdapter runs Find, caching positive answers: Find may run a version
+// command (lldb's takes 300 ms), which is too slow for every create.
 func (m *Manager) findAdapter(ctx context.Context, a adapters.Adapter) adapters.Info {
 	m.findMu.Lock()
 	c, ok := m.findCache[a.Language()]
 	m.findMu.Unlock()
-	if ok && c.info.Found && m.cfg.Now().Sub(c.at) < 30*time.Second {
+	if ok && c.info.Found && m.cfg.Now().Sub(c.at) < findTTL {
 		return c.info
 	}
 	info := a.Find(ctx)
