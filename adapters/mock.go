@@ -3,6 +3,7 @@ package adapters
 import (
 	"context"
 	"errors"
+	"io"
 
 	"github.com/dbg-dev/dbg/adapters/mockdap"
 )
@@ -22,7 +23,25 @@ func (Mock) Find(context.Context) Info {
 
 // Start implements Adapter.
 func (Mock) Start(context.Context, Target) (*Endpoint, error) {
-	return InProcess(mockdap.NewHandler(), nil, nil), nil
+	ep := InProcess(mockdap.NewHandler(), nil, nil)
+	// Child sessions (startDebugging) get an adapter of their own, which
+	// ends when their stream closes.
+	ep.Child = func(context.Context) (io.ReadWriteCloser, error) {
+		child := InProcess(mockdap.NewHandler(), nil, nil)
+		return closeBoth{child}, nil
+	}
+	return ep, nil
+}
+
+// closeBoth closes an in-process endpoint's stream and waits for its
+// adapter to finish.
+type closeBoth struct{ ep *Endpoint }
+
+func (c closeBoth) Read(b []byte) (int, error)  { return c.ep.Conn.Read(b) }
+func (c closeBoth) Write(b []byte) (int, error) { return c.ep.Conn.Write(b) }
+func (c closeBoth) Close() error {
+	c.ep.Close(context.Background())
+	return nil
 }
 
 // LaunchArgs implements Adapter.

@@ -37,6 +37,7 @@ type ServerConn struct {
 	seq      int
 	answered map[int]bool
 	closed   bool
+	reverse  map[int]chan *Message // reverse requests awaiting the client's answer
 }
 
 // Serve reads requests from rw and hands them to h until the client
@@ -61,10 +62,15 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, h Handler, log *TrafficLo
 		}
 		log.Record("recv", body)
 		m, err := Decode(body)
-		if err != nil || m.Type != "request" {
+		if err != nil {
 			continue
 		}
-		s.dispatch(ctx, h, m)
+		switch m.Type {
+		case "request":
+			s.dispatch(ctx, h, m)
+		case "response":
+			s.complete(m)
+		}
 	}
 }
 
@@ -133,6 +139,65 @@ func (s *ServerConn) send(m *Message, body any) {
 	s.log.Record("send", b)
 	if err := WriteFrame(s.rw, b); err != nil {
 		s.closed = true
+	}
+}
+
+// Request sends a reverse request (runInTerminal, startDebugging) to the
+// client and waits for its answer, at most until ctx ends. It must not be
+// called from Handle (the answer arrives on the goroutine that runs it).
+func (s *ServerConn) Request(ctx context.Context, command string, args any) (*Message, error) {
+	m := &Message{Type: "request", Command: command}
+	if args != nil {
+		b, err := json.Marshal(args)
+		if err != nil {
+			return nil, err
+		}
+		m.Arguments = b
+	}
+	ch := make(chan *Message, 1)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, ErrClosed
+	}
+	s.seq++
+	m.Seq = s.seq
+	if s.reverse == nil {
+		s.reverse = map[int]chan *Message{}
+	}
+	s.reverse[m.Seq] = ch
+	b, _ := json.Marshal(m)
+	s.log.Record("send", b)
+	err := WriteFrame(s.rw, b)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.reverse, m.Seq)
+		s.mu.Unlock()
+	}()
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case resp := <-ch:
+		if !resp.OK() {
+			return resp, &ResponseError{Command: command, Message: resp.ErrorText(), Short: resp.Message, Body: resp.Body}
+		}
+		return resp, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (s *ServerConn) complete(resp *Message) {
+	s.mu.Lock()
+	ch := s.reverse[resp.RequestSeq]
+	s.mu.Unlock()
+	if ch != nil {
+		select {
+		case ch <- resp:
+		default:
+		}
 	}
 }
 

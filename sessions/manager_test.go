@@ -284,3 +284,54 @@ func TestReapAfterCrash(t *testing.T) {
 		}
 	}
 }
+
+// The adapter's reverse requests: runInTerminal starts the command (its
+// output captured, killed at close) and startDebugging opens a child
+// session that stops on entry and closes with its parent.
+func TestReverseRequests(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	prog := testdata(t, "mock/forever.mock")
+	s, _, _ := m.Create(ctx, CreateRequest{Language: "mock"})
+	_, err := s.Launch(ctx, StartRequest{ScriptPath: prog, Wait: 10 * time.Millisecond, DAPLaunchArgs: map[string]any{
+		"runInTerminal": []string{"sh", "-c", "echo from-terminal; exec sleep 30"},
+		"childSession":  true,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var child SessionInfo
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		for _, info := range m.List() {
+			if info.ParentID == s.ID() && info.State == StatePaused {
+				child = info
+			}
+		}
+		if child.ID != "" && strings.Contains(s.Output().Text(""), "from-terminal") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no paused child or terminal output; sessions %+v output %q", m.List(), s.Output().Text(""))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if child.LastStop == nil || child.LastStop.Reason != "entry" {
+		t.Fatalf("child %+v", child)
+	}
+	var termPID int
+	if _, err := fmt.Sscanf(s.Output().Text("console"), "runInTerminal started process %d", &termPID); err != nil || !alive(termPID) {
+		t.Fatalf("terminal process: %d %v (%q)", termPID, err, s.Output().Text("console"))
+	}
+	if err := m.CloseSession(ctx, s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.List()) != 0 {
+		t.Fatalf("sessions left after closing the parent: %+v", m.List())
+	}
+	for deadline := time.Now().Add(5 * time.Second); alive(termPID); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the runInTerminal process survived")
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	godap "github.com/google/go-dap"
 
@@ -182,6 +183,12 @@ func (a *adapter) launch(s *dap.ServerConn, req *dap.Message) {
 		Program     string   `json:"program"`
 		Args        []string `json:"args"`
 		StopOnEntry bool     `json:"stopOnEntry"`
+		// RunInTerminal asks the client to start this command
+		// (runInTerminal reverse request) and prints its pid.
+		RunInTerminal []string `json:"runInTerminal"`
+		// ChildSession asks the client to open a child session on the
+		// same program, stopped on entry (startDebugging reverse request).
+		ChildSession bool `json:"childSession"`
 	}
 	if err := dap.DecodeArgs(req, &args); err != nil {
 		s.RespondError(req, err.Error())
@@ -206,6 +213,31 @@ func (a *adapter) launch(s *dap.ServerConn, req *dap.Message) {
 	s.Event("initialized", nil)
 	s.Event("process", godap.ProcessEventBody{Name: abs, StartMethod: req.Command, IsLocalProcess: true})
 	s.Event("thread", godap.ThreadEventBody{Reason: "started", ThreadId: 1})
+	if len(args.RunInTerminal) > 0 || args.ChildSession {
+		go a.reverseRequests(s, abs, args.RunInTerminal, args.ChildSession)
+	}
+}
+
+// reverseRequests exercises the client's reverse requests.
+func (a *adapter) reverseRequests(s *dap.ServerConn, program string, command []string, child bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if len(command) > 0 {
+		resp, err := s.Request(ctx, "runInTerminal", godap.RunInTerminalRequestArguments{Kind: "integrated", Title: "mock", Args: command})
+		var body godap.RunInTerminalResponseBody
+		if err == nil {
+			_ = resp.DecodeBody(&body)
+			a.emitOutput("console", fmt.Sprintf("runInTerminal started process %d\n", body.ProcessId))
+		} else {
+			a.emitOutput("stderr", "runInTerminal failed: "+err.Error()+"\n")
+		}
+	}
+	if child {
+		cfg := map[string]any{"program": program, "stopOnEntry": true, "name": "child of " + filepath.Base(program)}
+		if _, err := s.Request(ctx, "startDebugging", godap.StartDebuggingRequestArguments{Request: "launch", Configuration: cfg}); err != nil {
+			a.emitOutput("stderr", "startDebugging failed: "+err.Error()+"\n")
+		}
+	}
 }
 
 func (a *adapter) emitOutput(category, text string) {
