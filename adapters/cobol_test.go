@@ -235,3 +235,38 @@ func TestCOBOLStepOutOfParagraph(t *testing.T) {
 	c.req("continue", map[string]any{"threadId": st.ThreadID})
 	c.waitEvent("terminated", 30*time.Second, nil)
 }
+
+// TestCOBOLStepOverPerform steps over a PERFORM: the paragraph runs and
+// the stop is the next statement, not the paragraph's first line.
+func TestCOBOLStepOverPerform(t *testing.T) {
+	natNeedCOBOL(t)
+	a := NewCOBOL()
+	src := natRepoFile(t, "testdata/cobol/loop.cob")
+	perform := natLineOf(t, src, "PERFORM SQUARE-PARA")
+	target := Target{Mode: Launch, Program: src}
+	args, err := a.LaunchArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.begin("launch", args, map[string][]int{src: {perform}})
+	st := c.stopped(30 * time.Second)
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	st = c.stopped(30 * time.Second)
+	f := c.topFrame(st.ThreadID)
+	if f.Line != perform || c.evaluate("WS-I", f.ID) != "1" {
+		t.Fatalf("second stop at line %d (WS-I %s), want line %d with WS-I 1", f.Line, c.evaluate("WS-I", f.ID), perform)
+	}
+	c.req("setBreakpoints", map[string]any{"source": map[string]any{"path": src}, "breakpoints": []any{}})
+	c.req("next", map[string]any{"threadId": st.ThreadID})
+	st = c.stopped(30 * time.Second)
+	f = c.topFrame(st.ThreadID)
+	if st.Reason != "step" || f.Line != perform+1 {
+		t.Fatalf("next over the PERFORM stopped (%s) at line %d, want a step at %d", st.Reason, f.Line, perform+1)
+	}
+	if got := c.evaluate("WS-SQUARE", f.ID); got != "1" {
+		t.Errorf("WS-SQUARE = %q after stepping over the PERFORM, want 1", got)
+	}
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	c.waitEvent("terminated", 30*time.Second, nil)
+}

@@ -7,7 +7,9 @@
 // storage (b_8) holds which data item (WS-TOTAL) with its PICTURE and
 // USAGE. [Proxy] sits between a debug session and LLDB's DAP adapter: it
 // shows WORKING-STORAGE items by their COBOL names with decoded values
-// ([Decode]) and sets them from typed values ([Encode]).
+// ([Decode]) and sets them from typed values ([Encode]); it also makes
+// "next" step over a PERFORM and "stepOut" leave a PERFORMed paragraph
+// (see stepping.go).
 //
 // # Limits
 //

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,7 +56,7 @@ type Proxy struct {
 	refs      map[int]varRef
 	nextRef   int
 	waiting   map[int]chan *dap.Message // injected seq → its response
-	stepOutBP int                       // the one-shot breakpoint of a step out under way
+	step      stepState                 // a COBOL step under way
 
 	done      chan struct{}
 	closeOnce sync.Once
@@ -212,104 +211,20 @@ func (p *Proxy) intercept(m *dap.Message) bool {
 		}
 		p.async(func() { p.evaluate(m, f, a.FrameID) })
 		return true
-	case "stepOut":
+	case "stepOut", "next":
 		var a struct {
 			ThreadID int `json:"threadId"`
 		}
 		_ = m.DecodeBody(&a)
-		p.async(func() { p.stepOut(m, a.ThreadID) })
+		if m.Command == "next" {
+			p.async(func() { p.stepOver(m, a.ThreadID) })
+		} else {
+			p.async(func() { p.stepOut(m, a.ThreadID) })
+		}
 		return true
 	}
 	return false
 }
-
-// stepOut leaves the PERFORMed paragraph the thread is in: it breaks
-// once at the PERFORM's return address (the generated code keeps it in
-// frame_ptr->return_address_ptr) and continues. Outside a PERFORM, or
-// when the top frame is not COBOL, it is LLDB's own step out.
-func (p *Proxy) stepOut(req *dap.Message, thread int) {
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
-	defer cancel()
-	plain := func() {
-		b, err := json.Marshal(req)
-		if err == nil {
-			err = p.writeUp(b)
-		}
-		if err != nil {
-			p.respond(req, nil, err)
-		}
-	}
-	resp, err := p.call(ctx, "stackTrace", map[string]any{"threadId": thread, "startFrame": 0, "levels": 1})
-	if err != nil {
-		plain()
-		return
-	}
-	var st struct {
-		StackFrames []struct {
-			ID     int `json:"id"`
-			Source struct {
-				Path string `json:"path"`
-			} `json:"source"`
-		} `json:"stackFrames"`
-	}
-	if err := resp.DecodeBody(&st); err != nil || len(st.StackFrames) == 0 || !p.isCOBOL(st.StackFrames[0].Source.Path) {
-		plain()
-		return
-	}
-	frame := st.StackFrames[0].ID
-	eval := func(expr string) string {
-		r, err := p.call(ctx, "evaluate", map[string]any{"expression": expr, "frameId": frame, "context": "watch"})
-		if err != nil {
-			return ""
-		}
-		var body struct {
-			Result string `json:"result"`
-		}
-		_ = r.DecodeBody(&body)
-		return strings.TrimSpace(body.Result)
-	}
-	if eval("frame_ptr != frame_stack") != "true" {
-		plain() // no PERFORM under way
-		return
-	}
-	addr := eval("(unsigned long)frame_ptr->return_address_ptr")
-	if _, err := strconv.ParseUint(addr, 0, 64); err != nil || addr == "0" {
-		plain()
-		return
-	}
-	r, err := p.call(ctx, "evaluate", map[string]any{"expression": "`breakpoint set --one-shot true --address " + addr, "context": "repl"})
-	if err != nil {
-		plain()
-		return
-	}
-	var body struct {
-		Result string `json:"result"`
-	}
-	_ = r.DecodeBody(&body)
-	n := 0
-	for _, line := range strings.Split(body.Result, "\n") {
-		if m := bpNumberRE.FindStringSubmatch(line); m != nil {
-			n, _ = strconv.Atoi(m[1])
-			break
-		}
-	}
-	if n == 0 {
-		plain()
-		return
-	}
-	p.mu.Lock()
-	p.stepOutBP = n
-	p.mu.Unlock()
-	if _, err := p.call(ctx, "continue", map[string]any{"threadId": thread}); err != nil {
-		p.respond(req, nil, err)
-		return
-	}
-	p.respond(req, nil, nil)
-}
-
-// bpNumberRE finds the number in "Breakpoint 5: where = ..." and in a
-// stop description "breakpoint 5.1".
-var bpNumberRE = regexp.MustCompile(`^(?:Breakpoint|breakpoint) (\d+)`)
 
 func (p *Proxy) async(f func()) {
 	p.wg.Add(1)
@@ -362,16 +277,9 @@ func (p *Proxy) fromLLDB() {
 			p.mu.Lock()
 			p.refs = map[int]varRef{}
 			p.frames = map[int]bool{}
-			outBP := p.stepOutBP
-			if m.Event == "stopped" {
-				p.stepOutBP = 0
-			}
 			p.mu.Unlock()
-			if m.Event == "stopped" && outBP != 0 {
-				if p.endStepOut(m, outBP) {
-					p.sendDown(m)
-					continue
-				}
+			if m.Event == "stopped" && p.stepStopped(m) {
+				continue
 			}
 		}
 		p.forward(body)
@@ -382,32 +290,6 @@ func (p *Proxy) forward(body []byte) {
 	p.downMu.Lock()
 	defer p.downMu.Unlock()
 	_ = dap.WriteFrame(p.down, body)
-}
-
-// endStepOut reports the stop at a step out's breakpoint as a step and
-// reports true; a stop elsewhere first leaves the stop as it is and
-// deletes the breakpoint.
-func (p *Proxy) endStepOut(m *dap.Message, bp int) bool {
-	var body map[string]any
-	if err := m.DecodeBody(&body); err != nil {
-		return false
-	}
-	d, _ := body["description"].(string)
-	// LLDB deletes a one-shot breakpoint as it hits, and then describes
-	// the stop as "breakpoint 0.0".
-	if mm := bpNumberRE.FindStringSubmatch(d); mm != nil && (mm[1] == strconv.Itoa(bp) || mm[1] == "0") {
-		body["reason"] = "step"
-		delete(body, "description")
-		delete(body, "hitBreakpointIds")
-		m.Body, _ = json.Marshal(body)
-		return true
-	}
-	p.async(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
-		defer cancel()
-		_, _ = p.call(ctx, "evaluate", map[string]any{"expression": "`breakpoint delete " + strconv.Itoa(bp), "context": "repl"})
-	})
-	return false
 }
 
 // isCOBOL reports whether a source path is COBOL.
