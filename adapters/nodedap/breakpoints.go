@@ -316,6 +316,7 @@ func (h *Handler) placeLine(ctx context.Context, c cdpConn, b *bp) {
 		b.pending = true
 		b.message = "waiting for the compiled JavaScript of this file to load"
 		h.mu.Unlock()
+		h.guard(ctx, c, b.source)
 		return
 	}
 	h.setByURL(ctx, c, b, map[string]any{"urlRegex": urlRegex(b.source), "lineNumber": b.line - 1})
@@ -605,4 +606,47 @@ func (h *Handler) setExceptionBreakpoints(ctx context.Context, req *dap.Message)
 		}
 	}
 	return map[string]any{"breakpoints": out}, nil
+}
+
+// guard sets an entry breakpoint on the first statement of the scripts a
+// source may load as: the file itself (run through tsx or ts-node) and its
+// compiled JavaScript. ES modules do not stop for the instrumentation
+// breakpoint; the guard holds such a module at its first statement until
+// its pending breakpoints are placed (when its scriptParsed event, which
+// comes first, has been handled), then the program goes on unseen.
+func (h *Handler) guard(ctx context.Context, c cdpConn, source string) {
+	paths := []string{source}
+	if js, _ := compiledJS(source); js != "" {
+		paths = append(paths, js)
+	}
+	for _, p := range paths {
+		h.mu.Lock()
+		done := h.guarded[p]
+		h.guarded[p] = true
+		h.mu.Unlock()
+		if done {
+			continue
+		}
+		var res setBreakpointResult
+		if err := c.Call(ctx, "Debugger.setBreakpointByUrl", map[string]any{"urlRegex": urlRegex(p), "lineNumber": 0, "columnNumber": 0}, &res); err != nil {
+			continue
+		}
+		h.mu.Lock()
+		h.guards[res.BreakpointID] = true
+		h.mu.Unlock()
+	}
+}
+
+// onlyGuards reports whether every breakpoint V8 says was hit is a guard.
+// Call with mu held.
+func (h *Handler) onlyGuardsLocked(ids []string) bool {
+	if len(ids) == 0 {
+		return false
+	}
+	for _, id := range ids {
+		if !h.guards[id] {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,8 @@
 package nodedap
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -64,4 +66,24 @@ func TestDisconnectKillsLaunchedProgram(t *testing.T) {
 	pid := body[struct{ Result string }](t, m).Result
 	h.req("disconnect", map[string]any{})
 	waitGone(t, pid)
+}
+
+// TestUnhandledRejection stops on an error thrown in an async function
+// that nobody awaits, with its message.
+func TestUnhandledRejection(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "reject.js")
+	src := "async function load(name) {\n  throw new TypeError(`no such user: ${name}`);\n}\nload('zed');\n"
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t)
+	c.launch(map[string]any{"program": script})
+	c.req("setExceptionBreakpoints", map[string]any{"filters": []string{"uncaught"}})
+	c.req("configurationDone", nil)
+	st := c.stopped()
+	want(t, "reason", st.Reason, "exception")
+	want(t, "text", st.Text, "TypeError: no such user: zed")
+	want(t, "line", c.frames()[0].Line, 2)
+	c.req("continue", map[string]any{"threadId": 1})
+	want(t, "exit code", body[struct{ ExitCode int }](t, c.event("exited")).ExitCode, 1)
 }

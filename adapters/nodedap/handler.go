@@ -66,6 +66,8 @@ type Handler struct {
 	closeOnExit     bool                    // a child process: let it exit when its program ends
 	onEnd           func()                  // a child process: report its end to the parent
 	sourceRefs      []string                // sourceReference-1 -> scriptId
+	guards          map[string]bool         // CDP ids of entry breakpoints (see guard)
+	guarded         map[string]bool         // paths that have a guard
 	nextThread      int
 	closed          chan struct{}
 	finished        chan struct{} // closed once the debuggee is gone and reported
@@ -83,6 +85,8 @@ func NewHandler() *Handler {
 		capture:  "std",
 		workers:  map[string]workerThread{},
 		thread:   threadID,
+		guards:   map[string]bool{},
+		guarded:  map[string]bool{},
 	}
 }
 

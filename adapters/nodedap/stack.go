@@ -87,6 +87,12 @@ func (h *Handler) onPaused(ev *pausedEvent) {
 		h.event("stopped", map[string]any{"reason": "entry", "threadId": h.thread, "allThreadsStopped": true})
 		return
 	}
+	if h.onlyGuardsLocked(ev.HitBreakpoints) && !h.stepping && !h.pausing {
+		// A module stopped by its guard: its breakpoints are placed now.
+		h.mu.Unlock()
+		go h.resumeQuietly(c)
+		return
+	}
 	hitIDs, known, fn := h.bps.hitBy(ev.HitBreakpoints)
 	stepping, pausing := h.stepping, h.pausing
 	if known && len(hitIDs) == 0 && !stepping && !pausing && ev.Reason != "exception" && ev.Reason != "promiseRejection" {
