@@ -494,10 +494,16 @@ func natAttachBinary(t *testing.T, a Adapter, bin string, target Target) {
 	}
 	f := cmd.Stdout.(*os.File)
 	st1, _ := f.Stat()
-	time.Sleep(400 * time.Millisecond)
-	st2, _ := f.Stat()
-	if st2.Size() <= st1.Size() {
-		t.Errorf("program output did not grow after detach (%d -> %d bytes): stopped?", st1.Size(), st2.Size())
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		time.Sleep(100 * time.Millisecond)
+		st2, _ := f.Stat()
+		if st2.Size() > st1.Size() {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("program output did not grow in 5s after detach (%d bytes): stopped?", st2.Size())
+		}
 	}
 }
 

@@ -345,3 +345,31 @@ func TestRubyExceptionInfoAndUnknownRequests(t *testing.T) {
 		t.Errorf("output %q", c.Output())
 	}
 }
+
+// TestRubyExecutablePath launches with an explicit Ruby (rdbg -c).
+func TestRubyExecutablePath(t *testing.T) {
+	a := NewRuby()
+	natNeed(t, a)
+	ruby, err := exec.LookPath("ruby")
+	if err != nil {
+		t.Skip("no ruby in PATH")
+	}
+	src := natRepoFile(t, "testdata/ruby/loop.rb")
+	target := Target{Mode: Launch, Program: src, ExecutablePath: ruby, Env: map[string]string{"DBG_FIXTURE": "1"}}
+	args, err := a.LaunchArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.begin("launch", args, map[string][]int{src: {natLineOf(t, src, "BREAK")}})
+	st := c.stopped(20 * time.Second)
+	f := c.topFrame(st.ThreadID)
+	if got := c.evaluate(`ENV["DBG_FIXTURE"]`, f.ID); got != `"1"` {
+		t.Errorf("ENV[DBG_FIXTURE] = %q, want \"1\"", got)
+	}
+	c.runToEnd(st.ThreadID, src)
+	c.waitEvent("terminated", 10*time.Second, nil)
+	if !strings.Contains(c.Output(), "done total=30") {
+		t.Errorf("output %q", c.Output())
+	}
+}
