@@ -3,7 +3,9 @@ package debugtools
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
@@ -11,6 +13,7 @@ import (
 
 type runInvokeIn struct {
 	invokeIn
+	ConfigurationName       string       `json:"configurationName,omitempty" jsonschema:"a run configuration of the project to start (or reuse when it runs) and attach to"`
 	PID                     flexString   `json:"pid,omitempty" jsonschema:"the JVM to attach when there is no connection yet"`
 	AttachName              string       `json:"attachName,omitempty" jsonschema:"application name for a new connection"`
 	WaitForConnectionMillis sessions.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"how long to wait for a new connection (default 30000)"`
@@ -109,6 +112,21 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 		c, err := t.resolveConn(ctx, in.ConnectionID, in.Common)
 		return c, false, err
 	}
+	if in.ConfigurationName != "" {
+		project, err := t.m.ResolveProject(in.ProjectPath)
+		if err != nil {
+			return nil, false, err
+		}
+		pid, err := t.m.StartConfiguration(ctx, project, in.ConfigurationName)
+		if err != nil {
+			return nil, false, err
+		}
+		jvm, err := waitForJVM(ctx, pid, wait)
+		if err != nil {
+			return nil, false, err
+		}
+		return attach(jvm)
+	}
 	if in.PID != "" {
 		pid, err := strconv.Atoi(string(in.PID))
 		if err != nil {
@@ -143,6 +161,67 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 	}
 	return nil, false, sessions.NewError(sessions.CodeConnectionAmbiguous, "several JVMs could be the target", "pass pid: one of availableOptions").
 		WithOptions(opts...).WithNext(sessions.NextAttachJVM)
+}
+
+// waitForJVM waits until the process pid, or one it started (a JVM under
+// mvn or gradle), is a JVM that can be attached.
+func waitForJVM(ctx context.Context, pid int, wait time.Duration) (int, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		jvms, _ := Discover(ctx)
+		for _, j := range jvms {
+			if descendsFrom(j.PID, pid) && CheckAttachable(&j) == nil {
+				return j.PID, nil
+			}
+		}
+		if !processExists(pid) {
+			return 0, sessions.NewError(sessions.CodeAttachFailed, fmt.Sprintf("the started process %d exited before a JVM appeared", pid),
+				"read its output with read_target_application_logs(pid)").WithDetails(map[string]any{"pid": pid})
+		}
+		if time.Now().After(deadline) {
+			return 0, sessions.NewError(sessions.CodeTimeout, fmt.Sprintf("no JVM appeared under process %d within %s", pid, wait),
+				"raise waitForConnectionMillis, or check the run configuration starts a JVM").Retry()
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// descendsFrom reports whether pid is root or one of its descendants.
+func descendsFrom(pid, root int) bool {
+	for i := 0; i < 64 && pid > 1; i++ {
+		if pid == root {
+			return true
+		}
+		pid = parentOf(pid)
+	}
+	return false
+}
+
+func parentOf(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	p, _ := strconv.Atoi(f[1])
+	return p
+}
+
+func processExists(pid int) bool {
+	_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
+	return err == nil
 }
 
 // waitReady polls /spring/ready until the context is active. Without

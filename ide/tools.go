@@ -83,6 +83,9 @@ func Register(tb *sessions.Toolbox, m *sessions.Manager, opts Options) *IDE {
 // Install adds the tools to tb and the status contributors to the
 // manager.
 func (x *IDE) Install(tb *sessions.Toolbox) {
+	if x.m != nil {
+		x.m.SetConfigurationStarter(x.startForOthers)
+	}
 	sessions.AddTool(tb, "get_restartable_run_configurations",
 		"List the project's saved run configurations (IntelliJ .idea/runConfigurations, .run, workspace.xml; VS Code launch.json) with name, typeId, typeName, source, the command line dbg runs, and whether it runs now.",
 		x.listConfigurations)
@@ -271,6 +274,40 @@ func (x *IDE) restartConfiguration(ctx context.Context, in ConfigurationInput) (
 		return RestartResult{}, err
 	}
 	return x.restart(ctx, c)
+}
+
+// startForOthers is the manager's configuration starter (run_and_invoke):
+// a configuration that already runs is reused, else it is started.
+func (x *IDE) startForOthers(ctx context.Context, project, name string) (int, error) {
+	dir, err := x.project(project)
+	if err != nil {
+		return 0, err
+	}
+	c, err := x.find(dir, name, "")
+	if err != nil {
+		return 0, err
+	}
+	for _, p := range x.runner.Processes() {
+		if p.Name == c.Name && p.Source == c.Source && p.Running {
+			return p.PID, nil
+		}
+	}
+	res, err := x.restart(ctx, c)
+	if err != nil {
+		return 0, err
+	}
+	if res.Exited {
+		return 0, sessions.NewError(sessions.CodeInvalidState, fmt.Sprintf("%q exited at start (code %s)", c.Name, exitText(res.ExitCode)),
+			"read its output with read_target_application_logs(pid), fix it and try again").WithDetails(map[string]any{"pid": res.PID, "output": res.Output})
+	}
+	return res.PID, nil
+}
+
+func exitText(code *int) string {
+	if code == nil {
+		return "unknown"
+	}
+	return fmt.Sprint(*code)
 }
 
 // restart starts or restarts a configuration, with tool errors.

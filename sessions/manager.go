@@ -29,9 +29,10 @@ type Config struct {
 
 // Manager owns every session. It is safe for concurrent use.
 type Manager struct {
-	cfg   Config
-	caps  capabilities
-	procs processRegistry
+	cfg     Config
+	caps    capabilities
+	procs   processRegistry
+	starter starterSlot
 
 	mu        sync.Mutex
 	sessions  map[string]*Session
