@@ -599,3 +599,36 @@ func TestMCPJavaPause(t *testing.T) {
 	prog := fixture(t, "java/Spin.java")
 	mcpPauseFlow(t, "java", prog, prog)
 }
+
+// TestMCPJavaArrayPaging reads a 250-element array through get_variables:
+// the first answer is capped with a truncation note, start pages on.
+func TestMCPJavaArrayPaging(t *testing.T) {
+	requireJava(t)
+	c := startDbg(t)
+	prog := fixture(t, "java/Graph.java")
+	line := mcpLine(t, prog, "BP:graph")
+	id, _ := mcpLaunch(t, c, "java", prog, []int{line}, prog, nil)
+	arr := mcpLocals(t, c, id)["arr"]
+	if arr.str("value") != "int[250]" || arr.num("variablesReference") == 0 {
+		t.Fatalf("arr = %v", arr)
+	}
+	first := c.ok("get_variables", map[string]any{"sessionId": id, "scope": arr.num("variablesReference")})
+	if n := len(first.list("variables")); n != 100 || first.num("truncation.total") != 250 || first.num("truncation.nextStart") != 100 {
+		t.Fatalf("first page: %d variables, truncation %v", n, first.get("truncation"))
+	}
+	if v := first.list("variables")[99]; v.str("name") != "[99]" || v.str("value") != "9801" {
+		t.Errorf("arr[99] = %v", v)
+	}
+	page := c.ok("get_variables", map[string]any{"sessionId": id, "scope": arr.num("variablesReference"), "start": 100, "limit": 3})
+	got := map[string]string{}
+	for _, v := range page.list("variables") {
+		got[v.str("name")] = v.str("value")
+	}
+	if len(got) != 3 || got["[100]"] != "10000" || got["[102]"] != "10404" {
+		t.Errorf("page at 100: %v", got)
+	}
+	if got := mcpEval(t, c, id, "arr[249]"); got != "62001" {
+		t.Errorf("arr[249] = %q", got)
+	}
+	mcpFinish(t, c, id, "message=hello")
+}

@@ -324,3 +324,30 @@ func TestMCPNodeExceptionModes(t *testing.T) {
 	mcpOutputHas(t, c, id, "caught value 5 is too large")
 	mcpClose(t, c, id, pids)
 }
+
+// TestMCPNodeTypeScriptPendingBreakpoint sets a breakpoint in a .ts module
+// before the program starts; it binds when the module loads.
+func TestMCPNodeTypeScriptPendingBreakpoint(t *testing.T) {
+	requireNode(t)
+	compileTS(t)
+	c := startDbg(t)
+	greet := fixture(t, "javascript/ts/greet.ts")
+	util := fixture(t, "javascript/ts/util.ts")
+	ul := mcpLine(t, util, "BP:ts-shout")
+	id, st := mcpLaunch(t, c, "typescript", util, []int{ul}, greet, nil)
+	if st.num("lastStop.location.line") != ul || st.str("lastStop.location.file") != util {
+		t.Fatalf("stop %v, want util.ts:%d", st, ul)
+	}
+	bps := c.ok("list_breakpoints", map[string]any{"sessionId": id}).list("breakpoints")
+	if len(bps) != 1 || bps[0].get("verified") != true || bps[0].num("line") != ul {
+		t.Errorf("breakpoints after the stop: %v", bps)
+	}
+	if got := mcpEval(t, c, id, "opts.loud"); got != "true" {
+		t.Errorf("opts.loud = %q", got)
+	}
+	out := c.ok("step_out", map[string]any{"sessionId": id})
+	if out.str("lastStop.location.file") != greet {
+		t.Errorf("step_out went to %v, want greet.ts", out.get("lastStop.location"))
+	}
+	mcpFinish(t, c, id, "HELLO, ADA (36)! 15")
+}
