@@ -632,3 +632,27 @@ func TestMCPJavaArrayPaging(t *testing.T) {
 	}
 	mcpFinish(t, c, id, "message=hello")
 }
+
+// mcpEntryFlow starts program with stopOnEntry: it stops before running
+// any of its code (no output yet), then runs to its end.
+func mcpEntryFlow(t *testing.T, lang, program, output string) {
+	t.Helper()
+	c := startDbg(t)
+	id := c.ok("create_debug_session", map[string]any{"language": lang}).str("sessionId")
+	st := mcpPaused(t, c, id, c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": program, "stopOnEntry": true}))
+	if st.str("lastStop.reason") != "entry" {
+		t.Errorf("stop reason %q, want entry (%v)", st.str("lastStop.reason"), st)
+	}
+	if out := c.ok("get_output", map[string]any{"sessionId": id, "category": "stdout"}).str("text"); strings.Contains(out, output) {
+		t.Errorf("the program ran before its entry stop: %q", out)
+	}
+	if len(c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")) == 0 {
+		t.Errorf("no stack at the entry stop")
+	}
+	mcpFinish(t, c, id, output)
+}
+
+func TestMCPJavaEntry(t *testing.T) {
+	requireJava(t)
+	mcpEntryFlow(t, "java", fixture(t, "java/Loop.java"), "total=5")
+}

@@ -507,3 +507,18 @@ func TestMCPNativeCOBOLCondition(t *testing.T) {
 	}
 	mcpFinish(t, c, id, "DONE TOTAL=00130")
 }
+
+func TestMCPNativeCEntry(t *testing.T) {
+	requireLLDB(t)
+	mcpEntryFlow(t, "c", fixture(t, "c/loop.c"), "done total=30")
+}
+
+func TestMCPNativeRustEntry(t *testing.T) {
+	requireCargo(t)
+	mcpEntryFlow(t, "rust", fixture(t, "rust"), "done total=45")
+}
+
+func TestMCPNativeCOBOLEntry(t *testing.T) {
+	requireCOBOL(t)
+	mcpEntryFlow(t, "cobol", fixture(t, "cobol/loop.cob"), "DONE TOTAL=00130")
+}

@@ -351,3 +351,8 @@ func TestMCPNodeTypeScriptPendingBreakpoint(t *testing.T) {
 	}
 	mcpFinish(t, c, id, "HELLO, ADA (36)! 15")
 }
+
+func TestMCPNodeEntry(t *testing.T) {
+	requireNode(t)
+	mcpEntryFlow(t, "javascript", fixture(t, "javascript/loop.js"), "done 10")
+}

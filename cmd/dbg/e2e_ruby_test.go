@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // End-to-end tests of the Ruby adapter (rdbg) through the MCP tools.
@@ -190,4 +191,96 @@ func TestMCPRubyPause(t *testing.T) {
 	requireRdbg(t)
 	prog := fixture(t, "ruby/loop.rb")
 	mcpPauseFlow(t, "ruby", prog, prog, "forever")
+}
+
+func TestMCPRubyEntry(t *testing.T) {
+	requireRdbg(t)
+	mcpEntryFlow(t, "ruby", fixture(t, "ruby/loop.rb"), "done total=30")
+}
+
+// TestMCPRubyAttachBreakpoint attaches to a running rdbg, stops it at a
+// breakpoint, changes a local and detaches.
+func TestMCPRubyAttachBreakpoint(t *testing.T) {
+	rdbg := requireRdbg(t)
+	port := freePort(t)
+	prog := fixture(t, "ruby/loop.rb")
+	cmd, out := startTarget(t, "tick", rdbg, "--open", "--nonstop", "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--", prog, "forever")
+	c := startDbg(t)
+	id := c.ok("create_debug_session", map[string]any{"language": "ruby", "port": port}).str("sessionId")
+	line := mcpLine(t, prog, "BREAK: loop body")
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": line})
+	st := mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
+	if st.str("lastStop.reason") == "pause" {
+		// Known bug (TestMCPRubyAttachContinue): a second pause stop
+		// sometimes follows the first continue after an attach.
+		t.Logf("a second pause stop after the attach: %v", st.get("lastStop"))
+		st = mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
+	}
+	if st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != line {
+		t.Fatalf("stop %v, want the breakpoint at line %d", st, line)
+	}
+	mcpTop(t, c, id, prog, line)
+	c.ok("set_variable", map[string]any{"sessionId": id, "name": "label", "value": `"attached"`})
+	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	c.ok("detach_from_process", map[string]any{"sessionId": id})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "tick attached i=") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program did not print the changed label after detach: %s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	if !processAlive(cmd.Process.Pid) {
+		t.Fatalf("closing the attached session killed the program")
+	}
+}
+
+// TestMCPRubyAttachWithoutPause attaches with stopOnEntry false: the
+// program keeps running.
+func TestMCPRubyAttachWithoutPause(t *testing.T) {
+	t.Skip("known bug: create_debug_session {language: ruby, port, stopOnEntry: false} answers state \"paused\" (lastStop reason pause) with message \"attached; 1 thread(s); the target keeps running\", and the program is in fact paused")
+	rdbg := requireRdbg(t)
+	port := freePort(t)
+	_, out := startTarget(t, "tick", rdbg, "--open", "--nonstop", "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--", fixture(t, "ruby/loop.rb"), "forever")
+	c := startDbg(t)
+	s := c.ok("create_debug_session", map[string]any{"language": "ruby", "port": port, "stopOnEntry": false})
+	if s.str("state") != "running" {
+		t.Errorf("attach without pause answered %v", s)
+	}
+	before := strings.Count(out.String(), "tick")
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(out.String(), "tick") <= before+2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program stopped ticking after an attach without pause")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": s.str("sessionId")})
+}
+
+// TestMCPRubyAttachContinue attaches by port (the program pauses), then
+// continues: the program must run on, not stop again.
+func TestMCPRubyAttachContinue(t *testing.T) {
+	t.Skip("known bug (intermittent, about 1 run in 3): after create_debug_session {language: ruby, port} pauses the program, continue_execution then wait_for_stop answers a second stop with reason pause at the same line instead of letting the program run")
+	rdbg := requireRdbg(t)
+	for round := 0; round < 4; round++ {
+		port := freePort(t)
+		_, out := startTarget(t, "tick", rdbg, "--open", "--nonstop", "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--", fixture(t, "ruby/loop.rb"), "forever")
+		c := startDbg(t)
+		s := c.ok("create_debug_session", map[string]any{"language": "ruby", "port": port})
+		id := s.str("sessionId")
+		mcpPaused(t, c, id, s)
+		c.ok("continue_execution", map[string]any{"sessionId": id})
+		if st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 1500}); st.str("state") != "running" {
+			t.Fatalf("round %d: stopped again after continue: %v", round, st.get("lastStop"))
+		}
+		before := strings.Count(out.String(), "tick")
+		time.Sleep(500 * time.Millisecond)
+		if strings.Count(out.String(), "tick") <= before {
+			t.Fatalf("round %d: the program does not run after continue", round)
+		}
+		c.ok("close_debug_session", map[string]any{"sessionId": id})
+		c.close()
+	}
 }
