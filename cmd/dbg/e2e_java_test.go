@@ -108,6 +108,20 @@ func mcpEval(t testing.TB, c *client, id, expr string) string {
 	return c.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": expr}).str("result")
 }
 
+// mcpEvalFails checks that evaluating an unknown name fails with a
+// message naming it.
+func mcpEvalFails(t testing.TB, c *client, id, name string) {
+	t.Helper()
+	r := c.call("evaluate_expression", map[string]any{"sessionId": id, "expression": name + " + 1"})
+	if r.Success {
+		t.Errorf("evaluating an unknown name succeeded: %v", r.Data)
+		return
+	}
+	if !strings.Contains(r.Error.Message, name) {
+		t.Errorf("evaluate error %s: %q does not name %s", r.Error.Code, r.Error.Message, name)
+	}
+}
+
 // mcpTop checks the top frame of the stopped thread.
 func mcpTop(t testing.TB, c *client, id, file string, line int) obj {
 	t.Helper()
@@ -288,10 +302,7 @@ func TestMCPJavaInspect(t *testing.T) {
 			t.Errorf("evaluate %s = %q, want %q", expr, got, want)
 		}
 	}
-	r := c.call("evaluate_expression", map[string]any{"sessionId": id, "expression": "nosuch + 1"})
-	if r.Success {
-		t.Errorf("evaluating an unknown name succeeded: %v", r.Data)
-	}
+	mcpEvalFails(t, c, id, "nosuch")
 	step := c.ok("step_over", map[string]any{"sessionId": id})
 	if step.num("lastStop.location.line") != line+1 {
 		t.Fatalf("step_over: %v, want line %d", step, line+1)

@@ -61,6 +61,7 @@ func nativeLaunch(t *testing.T, lang, program, src, evalWant, output string, che
 	if step.str("state") != "paused" || step.num("lastStop.location.line") != line+1 {
 		t.Fatalf("step_over: %v, want line %d", step, line+1)
 	}
+	mcpEvalFails(t, c, id, "nosuch")
 	if got := mcpEval(t, c, id, "total + 10"); got != evalWant {
 		t.Errorf("evaluate total + 10 = %q, want %s", got, evalWant)
 	}
@@ -141,6 +142,7 @@ func TestMCPNativeCOBOL(t *testing.T) {
 	if step.num("lastStop.location.line") != line+1 {
 		t.Fatalf("step_over: %v, want line %d (the DISPLAY)", step, line+1)
 	}
+	mcpEvalFails(t, c, id, "WS-NOSUCH")
 	if got := mcpEval(t, c, id, "WS-TOTAL"); got != "101" {
 		t.Errorf("WS-TOTAL after the ADD = %q, want 101", got)
 	}

@@ -194,6 +194,7 @@ func TestMCPNodeSetVariable(t *testing.T) {
 	prog := fixture(t, "javascript/loop.js")
 	line := mcpLine(t, prog, "BP:loop")
 	id, _ := mcpLaunch(t, c, "javascript", prog, []int{line}, prog, nil)
+	mcpEvalFails(t, c, id, "nosuch")
 	sv := c.ok("set_variable", map[string]any{"sessionId": id, "name": "total", "value": "100"})
 	if sv.str("result") != "100" {
 		t.Errorf("set_variable: %v", sv)
