@@ -27,6 +27,7 @@ func newMCPCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
+	cmd.AddCommand(newMCPInstallCmd(e))
 	return cmd
 }
 
