@@ -524,3 +524,95 @@ func TestMCPNativeCOBOLEntry(t *testing.T) {
 	requireCOBOL(t)
 	mcpEntryFlow(t, "cobol", fixture(t, "cobol/loop.cob"), "DONE TOTAL=00130")
 }
+
+// nativeAttachRunning attaches to bin by pid with stopOnEntry false: the
+// program keeps running until a breakpoint stops it.
+func nativeAttachRunning(t *testing.T, lang, bin, src, line, marker string, args ...string) {
+	cmd, out := startTarget(t, marker, bin, args...)
+	c := startDbg(t)
+	s := c.ok("create_debug_session", map[string]any{"language": lang, "processId": cmd.Process.Pid, "stopOnEntry": false})
+	id := s.str("sessionId")
+	if s.str("state") != "running" {
+		t.Errorf("attach without pause answered %v", s)
+	}
+	before := strings.Count(out.String(), marker)
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(out.String(), marker) <= before+1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program does not run after an attach without pause")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	l := mcpLine(t, src, line)
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": l})
+	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
+	if st.str("state") != "paused" || st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != l {
+		t.Fatalf("stop %v, want the breakpoint at line %d", st, l)
+	}
+	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	c.ok("detach_from_process", map[string]any{"sessionId": id})
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	before = strings.Count(out.String(), marker)
+	deadline = time.Now().Add(10 * time.Second)
+	for strings.Count(out.String(), marker) <= before+1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program does not run after detach")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestMCPNativeCAttachRunning(t *testing.T) {
+	requireLLDB(t)
+	src := fixture(t, "c/loop.c")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	bin, _, err := adapters.BuildNative(ctx, "c", src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nativeAttachRunning(t, "c", bin, src, "BREAK: loop body", "total=", "forever")
+}
+
+func TestMCPNativeCOBOLAttachRunning(t *testing.T) {
+	requireCOBOL(t)
+	src := fixture(t, "cobol/spin.cob")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	prog, err := cobol.Build(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nativeAttachRunning(t, "cobol", prog.Binary, src, "ADD 1 TO WS-TICK", "00000")
+}
+
+// TestMCPNativeCOBOLAttachNames attaches to a running COBOL program by pid
+// and reads its WORKING-STORAGE by COBOL name.
+func TestMCPNativeCOBOLAttachNames(t *testing.T) {
+	t.Skip("known bug: after create_debug_session {language: cobol, processId} the locals are the C view (cob_glob_ptr, frame_stack, ...) not WS-TICK: the COBOL proxy gets no program on attach (sessions never sets Target.Program for attach, and nothing in create_debug_session can name the .cob source)")
+	requireCOBOL(t)
+	src := fixture(t, "cobol/spin.cob")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	prog, err := cobol.Build(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, _ := startTarget(t, "00000", prog.Binary)
+	c := startDbg(t)
+	id := c.ok("create_debug_session", map[string]any{"language": "cobol", "processId": cmd.Process.Pid}).str("sessionId")
+	line := mcpLine(t, src, "ADD 1 TO WS-TICK")
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": line})
+	st := mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
+	if st.num("lastStop.location.line") != line {
+		t.Fatalf("stop %v, want line %d", st, line)
+	}
+	if n := mustAtoi(t, mcpLocals(t, c, id)["WS-TICK"].str("value")); n <= 0 {
+		t.Errorf("WS-TICK = %d", n)
+	}
+	if got := mcpEval(t, c, id, "WS-TICK"); got == "" {
+		t.Errorf("WS-TICK evaluates to nothing")
+	}
+	c.ok("detach_from_process", map[string]any{"sessionId": id})
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+}
