@@ -528,10 +528,24 @@ func TestMCPJavaDefaultPackageClass(t *testing.T) {
 // and detaches.
 func TestMCPJavaAttachBreakpoint(t *testing.T) {
 	requireJava(t)
+	for _, by := range []string{"port", "processId"} {
+		t.Run(by, func(t *testing.T) { javaAttachBreakpoint(t, by) })
+	}
+}
+
+func javaAttachBreakpoint(t *testing.T, by string) {
 	cmd, out, port := javaSpin(t)
 	src := fixture(t, "java/Spin.java")
 	c := startDbg(t)
-	id := c.ok("create_debug_session", map[string]any{"language": "java", "port": port, "stopOnEntry": false}).str("sessionId")
+	args := map[string]any{"language": "java", "port": port, "stopOnEntry": false}
+	if by == "processId" {
+		args = map[string]any{"language": "java", "processId": cmd.Process.Pid, "stopOnEntry": false}
+	}
+	s := c.ok("create_debug_session", args)
+	if s.str("state") != "running" {
+		t.Errorf("attach without pause answered %v", s)
+	}
+	id := s.str("sessionId")
 	line := mcpLine(t, src, "BP:spin")
 	bp := c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": line})
 	if bp.get("verified") != true {

@@ -206,11 +206,29 @@ func TestMCPNodeSetVariable(t *testing.T) {
 // port without pausing it, stops it at a breakpoint and detaches.
 func TestMCPNodeAttachBreakpoint(t *testing.T) {
 	requireNode(t)
+	for _, by := range []string{"port", "processId"} {
+		t.Run(by, func(t *testing.T) { nodeAttachBreakpoint(t, by) })
+	}
+}
+
+func nodeAttachBreakpoint(t *testing.T, by string) {
 	port := freePort(t)
-	cmd, out := nodeTicker(t, fmt.Sprintf("--inspect=127.0.0.1:%d", port))
+	flag := "--inspect=127.0.0.1:%d"
+	if by == "processId" {
+		flag = "--inspect-port=127.0.0.1:%d"
+	}
+	cmd, out := nodeTicker(t, fmt.Sprintf(flag, port))
 	script := cmd.Args[len(cmd.Args)-1]
 	c := startDbg(t)
-	id := c.ok("create_debug_session", map[string]any{"language": "javascript", "port": port, "stopOnEntry": false}).str("sessionId")
+	args := map[string]any{"language": "javascript", "port": port, "stopOnEntry": false}
+	if by == "processId" {
+		args = map[string]any{"language": "javascript", "processId": cmd.Process.Pid, "stopOnEntry": false}
+	}
+	s := c.ok("create_debug_session", args)
+	if s.str("state") != "running" {
+		t.Errorf("attach without pause answered %v", s)
+	}
+	id := s.str("sessionId")
 	line := mcpLine(t, script, "n++")
 	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": script, "line": line})
 	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
