@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/dbg-dev/dbg/adapters"
 )
 
@@ -635,4 +637,54 @@ func FuzzMCPInstallTOML(f *testing.F) {
 			t.Fatalf("edit of %q gave unscannable %q: %v", src, out, err)
 		}
 	})
+}
+
+// TestMCPInstallBinaryEndToEnd installs with the built dbg binary, then
+// starts the configured server as the client would and lists its tools.
+func TestMCPInstallBinaryEndToEnd(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	install := exec.CommandContext(ctx, dbgBinary, "mcp", "install", "--client", "cursor", "--project", project)
+	install.Env = append(os.Environ(), "HOME="+home)
+	out, err := install.CombinedOutput()
+	if err != nil {
+		t.Fatalf("dbg mcp install: %v\n%s", err, out)
+	}
+	path := filepath.Join(home, ".cursor", "mcp.json")
+	if !strings.Contains(string(out), path) {
+		t.Errorf("output does not name %s:\n%s", path, out)
+	}
+	var cfg struct {
+		MCPServers map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(mcpiRead(t, path), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	srv, ok := cfg.MCPServers["dbg"]
+	if !ok || srv.Command != dbgBinary || strings.Join(srv.Args, " ") != "mcp --project "+project {
+		t.Fatalf("entry = %+v, want %s mcp --project %s", srv, dbgBinary, project)
+	}
+
+	cmd := exec.Command(srv.Command, srv.Args...)
+	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+t.TempDir())
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "install-e2e", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("starting the configured server: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tool := range tools.Tools {
+		found = found || tool.Name == "create_debug_session"
+	}
+	if !found {
+		t.Errorf("the configured server lacks create_debug_session (%d tools)", len(tools.Tools))
+	}
 }
