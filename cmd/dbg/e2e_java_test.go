@@ -681,3 +681,37 @@ func TestMCPJavaEntry(t *testing.T) {
 	requireJava(t)
 	mcpEntryFlow(t, "java", fixture(t, "java/Loop.java"), "total=5")
 }
+
+// mcpFunctionBreakpoint stops at a function breakpoint on fn: at the
+// first line of its body in src, with its argument readable.
+func mcpFunctionBreakpoint(t *testing.T, lang, program, fn, src string, line int, arg, want, output string, start map[string]any) {
+	t.Helper()
+	c := startDbg(t)
+	id := c.ok("create_debug_session", map[string]any{"language": lang}).str("sessionId")
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "function": fn})
+	args := map[string]any{"sessionId": id, "scriptPath": program}
+	for k, v := range start {
+		args[k] = v
+	}
+	st := mcpPaused(t, c, id, c.ok("start_debugging", args))
+	if st.str("lastStop.reason") != "function breakpoint" && st.str("lastStop.reason") != "breakpoint" {
+		t.Errorf("stop reason %q", st.str("lastStop.reason"))
+	}
+	if st.num("lastStop.location.line") != line || st.str("lastStop.location.file") != src {
+		t.Fatalf("stop %v, want %s:%d", st.get("lastStop"), src, line)
+	}
+	if got := mcpEval(t, c, id, arg); got != want {
+		t.Errorf("%s = %q in %s, want %q", arg, got, fn, want)
+	}
+	bps := c.ok("list_breakpoints", map[string]any{"sessionId": id}).list("breakpoints")
+	if len(bps) != 1 || bps[0].get("verified") != true {
+		t.Errorf("function breakpoint listed as %v", bps)
+	}
+	mcpFinish(t, c, id, output)
+}
+
+func TestMCPJavaFunctionBreakpoint(t *testing.T) {
+	requireJava(t)
+	prog := fixture(t, "java/Loop.java")
+	mcpFunctionBreakpoint(t, "java", prog, "Loop.square", prog, mcpLine(t, prog, "BP:square"), "x", "0", "total=5", nil)
+}

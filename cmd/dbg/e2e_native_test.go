@@ -616,3 +616,19 @@ func TestMCPNativeCOBOLAttachNames(t *testing.T) {
 	c.ok("detach_from_process", map[string]any{"sessionId": id})
 	c.ok("close_debug_session", map[string]any{"sessionId": id})
 }
+
+func TestMCPNativeFunctionBreakpoint(t *testing.T) {
+	requireLLDB(t)
+	c, cpp := fixture(t, "c/loop.c"), fixture(t, "cpp/loop.cpp")
+	t.Run("c", func(t *testing.T) {
+		mcpFunctionBreakpoint(t, "c", c, "square", c, mcpLine(t, c, "int result = x * x"), "x", "0", "done total=30", nil)
+	})
+	t.Run("cpp", func(t *testing.T) {
+		mcpFunctionBreakpoint(t, "cpp", cpp, "square", cpp, mcpLine(t, cpp, "int result = x * x"), "x", "0", "done total=30", nil)
+	})
+	t.Run("rust", func(t *testing.T) {
+		requireCargo(t)
+		rs := fixture(t, "rust/src/main.rs")
+		mcpFunctionBreakpoint(t, "rust", fixture(t, "rust"), "square", rs, mcpLine(t, rs, "let result = x * x"), "x", "0", "done total=45", nil)
+	})
+}

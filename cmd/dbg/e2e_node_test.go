@@ -375,3 +375,10 @@ func TestMCPNodeEntry(t *testing.T) {
 	requireNode(t)
 	mcpEntryFlow(t, "javascript", fixture(t, "javascript/loop.js"), "done 10")
 }
+
+func TestMCPNodeFunctionBreakpoint(t *testing.T) {
+	requireNode(t)
+	prog := fixture(t, "javascript/throw.js")
+	mcpFunctionBreakpoint(t, "javascript", prog, "validate", prog, mcpLine(t, prog, "if (n > 2)"), "n", "5", "caught value 5 is too large",
+		map[string]any{"breakOnExceptions": "none"})
+}

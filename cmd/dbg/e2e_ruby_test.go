@@ -296,3 +296,27 @@ func TestMCPRubyEvaluateError(t *testing.T) {
 	mcpEvalFails(t, c, id, "nosuch")
 	c.ok("close_debug_session", map[string]any{"sessionId": id})
 }
+
+// TestMCPRubyFunctionBreakpoint: rdbg 1.4 has no function breakpoints;
+// the breakpoint is listed unverified with the reason and the program
+// runs to its end.
+func TestMCPRubyFunctionBreakpoint(t *testing.T) {
+	requireRdbg(t)
+	c := startDbg(t)
+	prog := fixture(t, "ruby/loop.rb")
+	id := c.ok("create_debug_session", map[string]any{"language": "ruby"}).str("sessionId")
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "function": "square"})
+	st := c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": prog})
+	if st.str("state") != "terminated" {
+		st = c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
+	}
+	if st.str("state") != "terminated" {
+		t.Fatalf("the program stopped at an unsupported function breakpoint: %v", st)
+	}
+	bps := c.ok("list_breakpoints", map[string]any{"sessionId": id}).list("breakpoints")
+	if len(bps) != 1 || bps[0].get("verified") != false || !strings.Contains(bps[0].str("message"), "not supported") {
+		t.Errorf("function breakpoint listed as %v", bps)
+	}
+	mcpOutputHas(t, c, id, "done total=30")
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+}
