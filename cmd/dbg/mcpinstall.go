@@ -218,6 +218,9 @@ func (en mcpEntry) snippet(c mcpClient, name string) string {
 	return jsonQuote(c.key) + ": {\n  " + jsonQuote(name) + ": " + en.json("  ", "  ", "\n") + "\n}\n"
 }
 
+// runMCPInstall writes the entry for opts. It holds no lock: a client
+// rewriting the file at the same moment is detected just before the
+// rename, not prevented.
 func runMCPInstall(ctx context.Context, e *env, opts *mcpInstallOptions) error {
 	c, err := findMCPClient(opts.client)
 	if err != nil {
@@ -311,6 +314,11 @@ func runMCPInstall(ctx context.Context, e *env, opts *mcpInstallOptions) error {
 		mode = fi.Mode().Perm()
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+	}
+	// Clients rewrite their own files (Claude Code often does): do not
+	// overwrite a change made since the file was read.
+	if now, err := os.ReadFile(path); exists && (err != nil || !bytes.Equal(now, old)) {
+		return fmt.Errorf("%s changed while it was being edited; run the command again", path)
 	}
 	if err := writeConfigAtomic(path, out, mode); err != nil {
 		return err
