@@ -29,6 +29,11 @@ import (
 // connection to the same server (Endpoint.Child, or [NodeChildEndpoint])
 // and sending "attach" with that configuration ([NodeChildAttachArgs]).
 //
+// The built-in adapter does the same for the child processes a program
+// forks: each is announced with startDebugging (request "attach", the
+// child's inspector in the configuration), and Endpoint.Child opens a new
+// in-process adapter connection for it.
+//
 // js-debug is looked for, in order, at: Target.Extra["jsDebugPath"] (a
 // dapDebugServer.js or a folder holding one; "builtin" forces the built-in
 // adapter), $DBG_JS_DEBUG (same forms), the VS Code extension folders
@@ -93,7 +98,15 @@ func (a Node) Start(ctx context.Context, t Target) (*Endpoint, error) {
 		return startJSDebug(ctx, node, js)
 	}
 	h := nodedap.NewHandler()
-	return InProcess(h, nil, h.Close), nil
+	ep := InProcess(h, nil, h.Close)
+	// A forked child of the program gets a child session (startDebugging)
+	// with an in-process adapter of its own, which attaches to the child's
+	// inspector and ends when its stream closes.
+	ep.Child = func(context.Context) (io.ReadWriteCloser, error) {
+		ch := nodedap.NewHandler()
+		return closeBoth{InProcess(ch, nil, ch.Close)}, nil
+	}
+	return ep, nil
 }
 
 // jsDebugCommand is the command line that serves js-debug's DAP on port.

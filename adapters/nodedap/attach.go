@@ -29,6 +29,10 @@ type AttachConfig struct {
 	StopOnEntry      bool            `json:"stopOnEntry"`
 	SkipFiles        []string        `json:"skipFiles"`
 	SourceMaps       *bool           `json:"sourceMaps"`
+	// ChildProcess marks the configuration of a child session (a process
+	// the launched program forked): the process is let go as soon as its
+	// program ends, instead of waiting for the debugger to disconnect.
+	ChildProcess bool `json:"__childProcess"`
 }
 
 // pid reads processId, given as a number or a string.
@@ -92,6 +96,7 @@ func (h *Handler) attach(ctx context.Context, req *dap.Message) error {
 	h.capture = "console"
 	h.sourceMaps = cfg.SourceMaps == nil || *cfg.SourceMaps
 	h.stopOnEntry = cfg.StopOnEntry
+	h.closeOnExit = cfg.ChildProcess
 	h.startDone = true
 	close(h.started)
 	h.mu.Unlock()
@@ -99,6 +104,9 @@ func (h *Handler) attach(ctx context.Context, req *dap.Message) error {
 	if skip == nil {
 		skip = defaultSkip
 	}
+	h.mu.Lock()
+	h.skipGlobs = skip
+	h.mu.Unlock()
 	if err := h.connect(ctx, wsURL, skipPatterns(skip)); err != nil {
 		h.mu.Lock()
 		c := h.cdp

@@ -23,21 +23,38 @@ type client struct {
 	cursor int
 	output strings.Builder
 	wake   chan struct{}
+
+	noChildren bool // initialize without supportsStartDebuggingRequest
 }
 
-func newClient(t *testing.T) *client {
+// clientOptions adjust newClientWith's client and handler.
+type clientOptions struct {
+	// onRequest answers the adapter's reverse requests (nil rejects them).
+	onRequest func(ctx context.Context, req *dap.Message) (any, error)
+	// setup adjusts the handler before it serves.
+	setup func(h *Handler)
+	// noChildren leaves supportsStartDebuggingRequest out of initialize.
+	noChildren bool
+}
+
+func newClient(t *testing.T) *client { return newClientWith(t, clientOptions{}) }
+
+func newClientWith(t *testing.T, o clientOptions) *client {
 	t.Helper()
 	mustHaveNode(t)
 	cl, srv := net.Pipe()
 	h := NewHandler()
+	if o.setup != nil {
+		o.setup(h)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
 		_ = dap.Serve(ctx, srv, h, nil)
 	}()
-	c := &client{t: t, wake: make(chan struct{}, 1)}
-	c.conn = dap.NewConn(cl, dap.Options{Timeout: 20 * time.Second, OnEvent: func(m *dap.Message) {
+	c := &client{t: t, wake: make(chan struct{}, 1), noChildren: o.noChildren}
+	c.conn = dap.NewConn(cl, dap.Options{Timeout: 20 * time.Second, OnRequest: o.onRequest, OnEvent: func(m *dap.Message) {
 		c.mu.Lock()
 		c.events = append(c.events, m)
 		if m.Event == "output" {
@@ -168,7 +185,7 @@ func (c *client) waitOutput(s string) {
 func (c *client) initialize() {
 	c.t.Helper()
 	c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": "javascript", "linesStartAt1": true,
-		"columnsStartAt1": true, "pathFormat": "path", "supportsVariableType": true, "supportsStartDebuggingRequest": true})
+		"columnsStartAt1": true, "pathFormat": "path", "supportsVariableType": true, "supportsStartDebuggingRequest": !c.noChildren})
 }
 
 // start sends launch or attach the way the session manager does: without

@@ -64,6 +64,9 @@ type Handler struct {
 	thread          int                     // the DAP thread this handler debugs
 	parent          *Handler                // the main thread's handler, for a worker or child
 	closeOnExit     bool                    // a child process: let it exit when its program ends
+	childSessions   bool                    // the client answers startDebugging (child sessions)
+	skipGlobs       []string                // skipFiles as given, passed on to child sessions
+	childWait       time.Duration           // how long a forked child may wait for its child session
 	onEnd           func()                  // a child process: report its end to the parent
 	sourceRefs      []string                // sourceReference-1 -> scriptId
 	guards          map[string]bool         // CDP ids of entry breakpoints (see guard)
@@ -76,17 +79,18 @@ type Handler struct {
 // NewHandler returns a Handler with no program yet.
 func NewHandler() *Handler {
 	return &Handler{
-		scripts:  map[string]*script{},
-		refs:     map[int]*varRef{},
-		bps:      newBreakpoints(),
-		started:  make(chan struct{}),
-		closed:   make(chan struct{}),
-		finished: make(chan struct{}),
-		capture:  "std",
-		workers:  map[string]workerThread{},
-		thread:   threadID,
-		guards:   map[string]bool{},
-		guarded:  map[string]bool{},
+		scripts:   map[string]*script{},
+		refs:      map[int]*varRef{},
+		bps:       newBreakpoints(),
+		started:   make(chan struct{}),
+		closed:    make(chan struct{}),
+		finished:  make(chan struct{}),
+		capture:   "std",
+		workers:   map[string]workerThread{},
+		thread:    threadID,
+		childWait: defaultChildWait,
+		guards:    map[string]bool{},
+		guarded:   map[string]bool{},
 	}
 }
 
@@ -114,6 +118,7 @@ func (h *Handler) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 	)
 	switch req.Command {
 	case "initialize":
+		h.initialize(req)
 		body = capabilities()
 	case "launch":
 		err = h.launch(rctx, req)
@@ -169,6 +174,17 @@ func (h *Handler) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 	if req.Command == "launch" || req.Command == "attach" {
 		s.Event("initialized", nil)
 	}
+}
+
+// initialize notes what the client can do.
+func (h *Handler) initialize(req *dap.Message) {
+	var a struct {
+		SupportsStartDebuggingRequest bool `json:"supportsStartDebuggingRequest"`
+	}
+	_ = req.DecodeBody(&a)
+	h.mu.Lock()
+	h.childSessions = a.SupportsStartDebuggingRequest
+	h.mu.Unlock()
 }
 
 func capabilities() map[string]any {
@@ -379,6 +395,8 @@ func (h *Handler) shutdownKeep() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
+	// Nobody will attach to the children it forks from now on.
+	_ = c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": noWaitExpr, "silent": true}, nil)
 	_ = c.Call(ctx, "Debugger.disable", nil, nil)
 	_ = c.Close()
 }

@@ -79,13 +79,14 @@ func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
 	if err != nil {
 		return err
 	}
-	h.mu.Lock()
-	h.proc = np
-	h.mu.Unlock()
 	skip := cfg.SkipFiles
 	if skip == nil {
 		skip = defaultSkip
 	}
+	h.mu.Lock()
+	h.proc = np
+	h.skipGlobs = skip
+	h.mu.Unlock()
 	fail := func(err error) error {
 		h.mu.Lock()
 		c := h.cdp
@@ -117,30 +118,15 @@ func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
 	if startErr != nil {
 		return fail(errors.New(withoutInternalFrames(startErr.Error())))
 	}
-	h.dropInspectFlags(ctx, c)
 	h.event("process", map[string]any{"name": cfg.Program, "systemProcessId": np.proc.Pid(),
 		"isLocalProcess": true, "startMethod": "launch"})
 	return nil
 }
 
-// dropInspectFlags turns --inspect-brk in process.execArgv into --inspect
-// while the program waits at its first line: child processes (fork) and
-// workers inherit execArgv, and would otherwise each wait for a debugger.
-// A child then opens an inspector without waiting, and announces it on the
-// stderr it shares with us; it is debugged as one more thread.
-func (h *Handler) dropInspectFlags(ctx context.Context, c cdpConn) {
-	h.mu.Lock()
-	p := h.pause
-	h.mu.Unlock()
-	if p == nil || len(p.frames) == 0 {
-		return
-	}
-	_ = c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
-		"callFrameId": p.frames[0].CallFrameID,
-		"expression":  `process.execArgv = process.execArgv.map((a) => (/^--inspect-brk(=|$)/.test(a) ? "--inspect=127.0.0.1:0" : a)), undefined`,
-		"silent":      true,
-	}, nil)
-}
+// noWaitExpr turns --inspect-brk in process.execArgv into --inspect, so
+// that the children the program forks from then on (they inherit execArgv)
+// open an inspector without waiting for a debugger.
+const noWaitExpr = `process.execArgv = process.execArgv.map((a) => (/^--inspect-brk(=|$)/.test(a) ? "--inspect=127.0.0.1:0" : a)), undefined`
 
 // withoutInternalFrames drops the "at node:internal/..." lines of a stack.
 func withoutInternalFrames(s string) string {

@@ -223,12 +223,12 @@ func (h *Handler) onWorkerMessage(m *Message) {
 	}
 }
 
-// onChildInspector debugs a child process that announced its inspector
-// (a fork of the program, which inherited --inspect): it becomes one more
-// thread of the session, named after its pid, with the breakpoints copied.
-// The child does not wait for us, so what it runs at once may pass
+// childThread debugs a forked child as one more thread of the session,
+// named after its pid, with the breakpoints copied (when the client takes
+// no child sessions). A child waiting for a debugger (--inspect-brk) runs
+// once its breakpoints are set; one that does not wait may run some code
 // unseen.
-func (h *Handler) onChildInspector(wsURL string) {
+func (h *Handler) childThread(wsURL string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	h.mu.Lock()
