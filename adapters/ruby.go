@@ -169,7 +169,9 @@ func (r *Ruby) Start(ctx context.Context, t Target) (*Endpoint, error) {
 		p.Kill()
 		return nil, fmt.Errorf("connect to rdbg: %w (stderr: %s)", err, p.StderrTail())
 	}
-	px.up, px.proc = up, p
+	px.mu.Lock()
+	px.up, px.proc, px.script = up, p, script
+	px.mu.Unlock()
 	return px.endpoint(p), nil
 }
 
@@ -267,35 +269,41 @@ type rubyProxy struct {
 	downSeq int
 	upMu    sync.Mutex
 
-	mu            sync.Mutex
-	attach        bool
-	stopOnEntry   bool
-	bps           map[string]map[int]*rubyBP // desired breakpoints per file and line
-	bpReqs        map[int][]int              // setBreakpoints seq → requested lines
-	fnReqs        map[int]int                // setFunctionBreakpoints seq → count
-	waiting       map[int]chan *dap.Message  // the proxy's own requests → their answers
-	scopeReqs     map[int]int                // scopes request seq → frame id
-	scopeFrame    map[int]int                // scope variablesReference → frame id
-	initSeq       int                        // seq of the initialize request
-	pauseSent     bool                       // a stopped(pause) was reported since the last resume
-	stepping      bool                       // a step is under way
-	lastException string                     // text of the last exception stop
-	stoppedOnce   sync.Once
-	readyOnce     sync.Once
-	ready         chan struct{} // closed when rdbg waits for its client
-	stoppedCh     chan struct{} // closed at rdbg's first stopped event
-	injected      int
-	pending       []string // output lines before the client connected
-	connected     bool
-	done          chan struct{}
-	closeOnce     sync.Once
-	finishOnce    sync.Once
+	mu              sync.Mutex
+	attach          bool
+	stopOnEntry     bool
+	bps             map[string]map[int]*rubyBP // desired breakpoints per file and line
+	bpReqs          map[int][]int              // setBreakpoints seq → requested lines
+	fnReqs          map[int]int                // setFunctionBreakpoints seq → count
+	waiting         map[int]chan *dap.Message  // the proxy's own requests → their answers
+	scopeReqs       map[int]int                // scopes request seq → frame id
+	evalReqs        map[int]string             // evaluate request seq → expression
+	launchSeq       int                        // seq of the launch request
+	script          string                     // the launched script
+	scopeFrame      map[int]int                // scope variablesReference → frame id
+	initSeq         int                        // seq of the initialize request
+	pauseSent       bool                       // a stopped(pause) was reported since the last resume
+	stepping        bool                       // a step is under way
+	connectStop     bool                       // attach: rdbg's pause of a new connection has not stopped yet
+	keepConnectStop bool                       // the session asked for a pause before it did
+	lastException   string                     // text of the last exception stop
+	excWant         map[string]bool            // the session\'s exception filters
+	stoppedOnce     sync.Once
+	readyOnce       sync.Once
+	ready           chan struct{} // closed when rdbg waits for its client
+	stoppedCh       chan struct{} // closed at rdbg's first stopped event
+	injected        int
+	pending         []string // output lines before the client connected
+	connected       bool
+	done            chan struct{}
+	closeOnce       sync.Once
+	finishOnce      sync.Once
 }
 
 func newRubyProxy(up net.Conn, proc *dap.Process, attach, stopOnEntry bool) *rubyProxy {
-	return &rubyProxy{up: up, proc: proc, attach: attach, stopOnEntry: stopOnEntry,
+	return &rubyProxy{up: up, proc: proc, attach: attach, stopOnEntry: stopOnEntry, connectStop: attach,
 		bps: map[string]map[int]*rubyBP{}, bpReqs: map[int][]int{}, fnReqs: map[int]int{}, waiting: map[int]chan *dap.Message{},
-		scopeReqs: map[int]int{}, scopeFrame: map[int]int{}, done: make(chan struct{}),
+		scopeReqs: map[int]int{}, scopeFrame: map[int]int{}, evalReqs: map[int]string{}, done: make(chan struct{}),
 		stoppedCh: make(chan struct{}), ready: make(chan struct{})}
 }
 
@@ -426,6 +434,36 @@ func (px *rubyProxy) fromClient() {
 			px.mu.Lock()
 			px.initSeq = m.Seq
 			px.mu.Unlock()
+		case "evaluate":
+			var a struct {
+				Expression string `json:"expression"`
+			}
+			_ = m.DecodeBody(&a)
+			px.mu.Lock()
+			px.evalReqs[m.Seq] = a.Expression
+			px.mu.Unlock()
+		case "launch":
+			px.mu.Lock()
+			px.launchSeq = m.Seq
+			px.mu.Unlock()
+		case "setExceptionBreakpoints":
+			var a struct {
+				Filters       []string `json:"filters"`
+				FilterOptions []struct {
+					FilterID string `json:"filterId"`
+				} `json:"filterOptions"`
+			}
+			_ = m.DecodeBody(&a)
+			want := map[string]bool{}
+			for _, f := range a.Filters {
+				want[f] = true
+			}
+			for _, f := range a.FilterOptions {
+				want[f.FilterID] = true
+			}
+			px.mu.Lock()
+			px.excWant = want
+			px.mu.Unlock()
 		case "scopes":
 			var a struct {
 				FrameID int `json:"frameId"`
@@ -504,7 +542,18 @@ func (px *rubyProxy) fromClient() {
 		case "pause":
 			px.mu.Lock()
 			px.pauseSent = false
+			early := px.connectStop
+			if early {
+				px.keepConnectStop = true
+			}
 			px.mu.Unlock()
+			if early {
+				// rdbg's own pause of the connection is on its way: it
+				// is this pause's stop; a second signal would stop the
+				// program again after the next continue.
+				px.sendDown(&dap.Message{Type: "response", RequestSeq: m.Seq, Command: m.Command, Success: rubyTrue()})
+				continue
+			}
 		case "disconnect":
 			px.mu.Lock()
 			attach := px.attach
@@ -577,6 +626,11 @@ func (px *rubyProxy) fromRdbg() {
 				continue
 			}
 			px.fixResponse(m)
+			if m.Command == "launch" && px.isLaunchAnswer(m) {
+				px.sendDown(m)
+				px.processEvent()
+				continue
+			}
 		case "event":
 			if !px.keepEvent(m) {
 				continue
@@ -596,8 +650,21 @@ func (px *rubyProxy) fixResponse(m *dap.Message) {
 	isInit := m.Command == "initialize" && m.RequestSeq == px.initSeq
 	frame, isScopes := px.scopeReqs[m.RequestSeq]
 	delete(px.scopeReqs, m.RequestSeq)
+	expr, isEval := px.evalReqs[m.RequestSeq]
+	delete(px.evalReqs, m.RequestSeq)
 	px.mu.Unlock()
 	switch {
+	case isEval && m.OK():
+		var body struct {
+			Result string `json:"result"`
+			Type   string `json:"type"`
+		}
+		if err := m.DecodeBody(&body); err == nil && rubyEvalFailed(expr, body.Result, body.Type) {
+			f := false
+			m.Success = &f
+			m.Message = body.Result
+			m.Body, _ = json.Marshal(map[string]any{"error": map[string]any{"id": 1, "format": body.Result, "showUser": true}})
+		}
 	case isScopes && m.OK():
 		var body struct {
 			Scopes []struct {
@@ -650,6 +717,20 @@ func (px *rubyProxy) keepEvent(m *dap.Message) bool {
 	px.stoppedOnce.Do(func() { close(px.stoppedCh) })
 	px.mu.Lock()
 	defer px.mu.Unlock()
+	if px.connectStop {
+		// rdbg pauses every program a client connects to. Whether the
+		// session wants it paused is its call: it sends a pause (after
+		// attach, unless stopOnEntry is false). Resume unless it has.
+		px.connectStop = false
+		if !px.keepConnectStop {
+			px.mu.Unlock()
+			px.inject("continue", map[string]any{"threadId": st.ThreadID})
+			px.mu.Lock()
+			return false
+		}
+		px.pauseSent = true
+		return true
+	}
 	stepping := px.stepping
 	px.stepping = false
 	if stepping && st.Reason == "breakpoint" && st.Description == "temporary bp" {
@@ -663,10 +744,22 @@ func (px *rubyProxy) keepEvent(m *dap.Message) bool {
 		}
 		return true
 	}
-	if st.Reason == "exception" {
-		px.lastException = st.Description
-	}
 	switch st.Reason {
+	case "exception":
+		// rdbg never removes an exception filter once set: decide here
+		// whether the session's current filters want this stop.
+		switch {
+		case px.excWant["any"]:
+		case px.excWant["RuntimeError"]:
+			go px.checkException(m, st.ThreadID, st.Description)
+			return false
+		default:
+			px.mu.Unlock()
+			px.inject("continue", map[string]any{"threadId": st.ThreadID})
+			px.mu.Lock()
+			return false
+		}
+		px.lastException = st.Description
 	case "pause":
 		if px.pauseSent {
 			return false
@@ -693,6 +786,45 @@ func (px *rubyProxy) keepEvent(m *dap.Message) bool {
 		}
 	}
 	return true
+}
+
+// rubyErrorTypeRE matches the class names of Ruby exceptions.
+var rubyErrorTypeRE = regexp.MustCompile(`^(?:[A-Z]\w*::)*[A-Z]\w*(?:Error|Exception)$`)
+
+// rubyEvalFailed tells an evaluation that raised from one whose value is
+// an exception: rdbg answers both alike, with the exception as the
+// result. A bare variable name whose value is an exception is a value;
+// anything else that produced an exception (including a NameError about
+// the name itself) failed.
+func rubyEvalFailed(expr, result, typ string) bool {
+	if !rubyErrorTypeRE.MatchString(typ) || !strings.HasPrefix(result, "#<"+typ) {
+		return false
+	}
+	expr = strings.TrimSpace(expr)
+	if rubyVarNameRE.MatchString(expr) {
+		return (typ == "NameError" || typ == "NoMethodError") &&
+			(strings.Contains(result, "`"+expr+"'") || strings.Contains(result, "'"+expr+"'"))
+	}
+	return true
+}
+
+// isLaunchAnswer reports whether m answers the session's launch.
+func (px *rubyProxy) isLaunchAnswer(m *dap.Message) bool {
+	px.mu.Lock()
+	defer px.mu.Unlock()
+	return m.RequestSeq == px.launchSeq && px.proc != nil
+}
+
+// processEvent tells the session the debuggee's pid: rdbg runs the
+// script in its own process, so it is rdbg's.
+func (px *rubyProxy) processEvent() {
+	px.mu.Lock()
+	proc, script := px.proc, px.script
+	px.mu.Unlock()
+	if proc == nil {
+		return
+	}
+	px.event("process", map[string]any{"name": script, "systemProcessId": proc.Pid(), "isLocalProcess": true, "startMethod": "launch"})
 }
 
 // rubyKnownCommands are the requests rdbg 1.4 serves (plus setVariable,
@@ -813,6 +945,29 @@ func (px *rubyProxy) checkStop(stop *dap.Message, thread int, bp *rubyBP) {
 	}
 	px.sendDown(stop)
 }
+
+// checkException reports an exception stop when the exception is a
+// RuntimeError (the "RuntimeError" filter), and resumes otherwise. It
+// runs on its own goroutine.
+func (px *rubyProxy) checkException(stop *dap.Message, thread int, desc string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	class := rubyExceptionClass(desc)
+	if frame, err := px.topFrame(ctx, thread); err == nil && rubyConstRE.MatchString(class) {
+		if v, err := px.eval(ctx, frame, "("+class+" <= ::RuntimeError) == true"); err == nil && v == "false" {
+			px.inject("continue", map[string]any{"threadId": thread})
+			return
+		}
+	}
+	px.mu.Lock()
+	px.lastException = desc
+	px.pauseSent = false
+	px.mu.Unlock()
+	px.sendDown(stop)
+}
+
+// rubyConstRE accepts a (namespaced) class name.
+var rubyConstRE = regexp.MustCompile(`^(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*$`)
 
 // rubyHitOK evaluates a DAP hit condition ("5", "==5", ">=5", ">5",
 // "<5", "<=5", "%5") against a hit count. A malformed one always stops.

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -108,12 +109,23 @@ func TestRubyAttachByPort(t *testing.T) {
 	}
 	c := natStart(t, a, target)
 	c.begin("attach", args, nil)
+	// The session pauses right after attaching, as the manager does.
+	c.req("pause", map[string]any{"threadId": 1})
 	st := c.stopped(20 * time.Second)
 	if st.Reason != "pause" {
 		t.Fatalf("attach stop reason %q, want pause", st.Reason)
 	}
 	if _, err := c.tryEvent("stopped", 1500*time.Millisecond, nil); err == nil {
 		t.Error("a second stopped event after attach")
+	}
+	// Continue: the program runs on and does not stop again.
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	if m, err := c.tryEvent("stopped", 1500*time.Millisecond, nil); err == nil {
+		t.Errorf("stopped again after continue: %s", m.Body)
+	}
+	c.req("pause", map[string]any{"threadId": st.ThreadID})
+	if st = c.stopped(20 * time.Second); st.Reason != "pause" {
+		t.Errorf("second pause: reason %q", st.Reason)
 	}
 	resp := c.req("threads", nil)
 	if !strings.Contains(string(resp.Body), `"id"`) {
@@ -303,7 +315,7 @@ func TestRubySetVariable(t *testing.T) {
 	}
 }
 
-func TestRubyExceptionInfoAndUnknownRequests(t *testing.T) {
+func TestRubyExceptionFilters(t *testing.T) {
 	a := NewRuby()
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/ruby/raise.rb")
@@ -326,12 +338,17 @@ func TestRubyExceptionInfoAndUnknownRequests(t *testing.T) {
 	if _, err := call.Wait(ctx, 20*time.Second); err != nil {
 		t.Fatal(err)
 	}
+	// The launched program's pid is announced.
+	if pid := c.debuggeePID(); pid != c.ep.Process.Pid() {
+		t.Errorf("process event pid %d, want rdbg's %d (it runs the script)", pid, c.ep.Process.Pid())
+	}
+	// "all": the rescued ArgumentError stops.
 	st := c.stopped(20 * time.Second)
-	if st.Reason != "exception" {
-		t.Fatalf("stop reason %q, want exception", st.Reason)
+	if f := c.topFrame(st.ThreadID); st.Reason != "exception" || f.Line != natLineOf(t, src, "# ARG") {
+		t.Fatalf("stop %+v at line %d, want the ArgumentError", st, f.Line)
 	}
 	info := c.req("exceptionInfo", map[string]any{"threadId": st.ThreadID})
-	if !strings.Contains(string(info.Body), "boom 2") || !strings.Contains(string(info.Body), `"exceptionId":"RuntimeError"`) {
+	if !strings.Contains(string(info.Body), "too large 5") || !strings.Contains(string(info.Body), `"exceptionId":"ArgumentError"`) {
 		t.Errorf("exceptionInfo %s", info.Body)
 	}
 	// A request old rdbg does not know answers an error; the session lives on.
@@ -339,10 +356,52 @@ func TestRubyExceptionInfoAndUnknownRequests(t *testing.T) {
 		t.Error("modules answered success")
 	}
 	c.req("threads", nil)
+	// "uncaught" (RuntimeError) from now on: the next stop is the RuntimeError.
+	c.req("setExceptionBreakpoints", map[string]any{"filters": a.ExceptionFilters("uncaught")})
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	st = c.stopped(20 * time.Second)
+	if f := c.topFrame(st.ThreadID); st.Reason != "exception" || f.Line != natLineOf(t, src, "# BOOM") {
+		t.Fatalf("stop %+v at line %d, want the RuntimeError", st, f.Line)
+	}
+	// No filters: the program runs to its end.
+	c.req("setExceptionBreakpoints", map[string]any{"filters": []string{}})
 	c.req("continue", map[string]any{"threadId": st.ThreadID})
 	c.waitEvent("terminated", 20*time.Second, nil)
-	if !strings.Contains(c.Output(), "rescued boom 2") {
-		t.Errorf("output %q", c.Output())
+	if out := c.Output(); !strings.Contains(out, "rescued too large 5") || !strings.Contains(out, "rescued boom 2") {
+		t.Errorf("output %q", out)
+	}
+}
+
+func TestRubyEvaluateErrors(t *testing.T) {
+	src := natRepoFile(t, "testdata/ruby/loop.rb")
+	c, st, _ := rubyBreakAt(t, map[int]map[string]any{natLineOf(t, src, "BREAK"): {}})
+	f := c.topFrame(st.ThreadID)
+	for _, expr := range []string{"nosuch", "nosuch + 1", "1 / 0"} {
+		if r, err := c.conn.Request(context.Background(), "evaluate", map[string]any{"expression": expr, "frameId": f.ID, "context": "repl"}); err == nil {
+			t.Errorf("evaluate %q succeeded: %s", expr, r.Body)
+		}
+	}
+	if got := c.evaluate("total + 1", f.ID); got != "1" {
+		t.Errorf("total + 1 = %q", got)
+	}
+}
+
+func TestRubyEvalFailed(t *testing.T) {
+	for _, c := range []struct {
+		expr, result, typ string
+		want              bool
+	}{
+		{"nosuch", "#<NameError: undefined local variable or method `nosuch' for main:Object>", "NameError", true},
+		{"e", "#<NameError: undefined local variable or method `other' for main:Object>", "NameError", false},
+		{"e", "#<ArgumentError: too large>", "ArgumentError", false},
+		{"1/0", "#<ZeroDivisionError: divided by 0>", "ZeroDivisionError", true},
+		{"x.foo", "#<NoMethodError: undefined method `foo' for 1:Integer>", "NoMethodError", true},
+		{"total", "3", "Integer", false},
+		{"s", `"#<NameError: x>"`, "String", false},
+	} {
+		if got := rubyEvalFailed(c.expr, c.result, c.typ); got != c.want {
+			t.Errorf("rubyEvalFailed(%q, %q, %q) = %v", c.expr, c.result, c.typ, got)
+		}
 	}
 }
 
@@ -372,4 +431,56 @@ func TestRubyExecutablePath(t *testing.T) {
 	if !strings.Contains(c.Output(), "done total=30") {
 		t.Errorf("output %q", c.Output())
 	}
+}
+
+// TestRubyAttachWithoutPause attaches and does not pause: rdbg's own
+// pause of the new connection is undone, the program keeps running.
+func TestRubyAttachWithoutPause(t *testing.T) {
+	a := NewRuby()
+	natNeed(t, a)
+	rdbg, _ := a.findRdbg()
+	port, err := natFreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	ticks := 0
+	cmd := exec.Command(rdbg, "--open", "--nonstop", "--host", "127.0.0.1", "--port", strconv.Itoa(port), "--", natRepoFile(t, "testdata/ruby/loop.rb"), "forever")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p, err := dap.StartProcess(cmd, dap.ProcessOptions{OnLine: func(_, line string) {
+		if strings.HasPrefix(line, "tick ") {
+			mu.Lock()
+			ticks++
+			mu.Unlock()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Kill(); natWaitGone(t, -p.Pid()) })
+	count := func() int { mu.Lock(); defer mu.Unlock(); return ticks }
+	deadline := time.Now().Add(20 * time.Second)
+	for count() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	target := Target{Mode: Attach, Port: port}
+	args, err := a.AttachArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.begin("attach", args, nil)
+	c.req("threads", nil)
+	if m, err := c.tryEvent("stopped", 1500*time.Millisecond, nil); err == nil {
+		t.Errorf("the session saw a stop it did not ask for: %s", m.Body)
+	}
+	before := count()
+	deadline = time.Now().Add(5 * time.Second)
+	for count() <= before+2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the program does not run after an attach without pause")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.req("disconnect", map[string]any{"terminateDebuggee": false})
 }

@@ -1,9 +1,21 @@
-# Fixture for exception stops: raises and rescues a RuntimeError.
+# Fixture for exception stops: a rescued ArgumentError, then a rescued
+# RuntimeError.
 $stdout.sync = true
 
+def check(v)
+  raise ArgumentError, "too large #{v}" if v > 2 # ARG
+  v
+end
+
 def risky(n)
-  raise "boom #{n}" if n == 2
+  raise "boom #{n}" if n == 2 # BOOM
   n
+end
+
+begin
+  check(5)
+rescue ArgumentError => e
+  puts "rescued #{e.message}"
 end
 
 begin
