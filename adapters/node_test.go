@@ -298,3 +298,48 @@ func TestNodeBuiltinEndToEnd(t *testing.T) {
 	}
 	t.Fatalf("node %s still runs after the endpoint closed", b.Result)
 }
+
+// TestNodeBuiltinChildEndpoint checks that the built-in adapter's endpoint
+// opens child connections (for the child sessions of forked processes),
+// each served by an adapter of its own until it is closed.
+func TestNodeBuiltinChildEndpoint(t *testing.T) {
+	a := Node{Getenv: func(string) string { return "" }, Home: t.TempDir(), Roots: []string{}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	ep, err := a.Start(ctx, Target{Mode: Attach, ExecutablePath: "node"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ep.Close(context.Background()) })
+	if ep.Child == nil {
+		t.Fatal("the built-in endpoint opens no child connections")
+	}
+	for i := 0; i < 2; i++ {
+		stream, err := ep.Child(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn := dap.NewConn(stream, dap.Options{})
+		resp, err := conn.Request(ctx, "initialize", map[string]any{"adapterID": "javascript", "supportsStartDebuggingRequest": true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var caps struct{ SupportsConfigurationDoneRequest bool }
+		if err := json.Unmarshal(resp.Body, &caps); err != nil || !caps.SupportsConfigurationDoneRequest {
+			t.Fatalf("child initialize: %s %v", resp.Body, err)
+		}
+		// attach without a target is refused by the child's own adapter.
+		if _, err := conn.Request(ctx, "attach", map[string]any{}); err == nil || !strings.Contains(err.Error(), "attach needs") {
+			t.Fatalf("attach without a target: %v", err)
+		}
+		_ = conn.Close()
+		if err := stream.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The parent connection still serves after its children closed.
+	conn := dap.NewConn(ep.Conn, dap.Options{})
+	if _, err := conn.Request(ctx, "initialize", map[string]any{"adapterID": "javascript"}); err != nil {
+		t.Fatalf("parent after children: %v", err)
+	}
+}
