@@ -3,6 +3,7 @@ package adapters
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -76,6 +77,14 @@ func isCOBOLSource(p string) bool {
 
 // program builds (or finds in the build cache) the program of t.
 func (a *COBOL) program(ctx context.Context, t Target) (*cobol.Program, error) {
+	if t.Mode == Attach && (t.Program == "" || !isCOBOLSource(t.Program)) && t.PID > 0 {
+		// A program dbg built knows its layout: find it by the
+		// running executable.
+		if p, err := cobol.LoadBinary(fmt.Sprintf("/proc/%d/exe", t.PID)); err == nil {
+			return p, nil
+		}
+		return nil, nil
+	}
 	if t.Program == "" || !isCOBOLSource(t.Program) {
 		return nil, nil
 	}

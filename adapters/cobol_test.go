@@ -145,15 +145,21 @@ func TestCOBOLMissing(t *testing.T) {
 // frame of the paused stack.
 func TestCOBOLAttachNames(t *testing.T) {
 	natNeedCOBOL(t)
-	a := NewCOBOL()
 	src := natRepoFile(t, "testdata/cobol/spin.cob")
+	t.Run("source given", func(t *testing.T) { cobolAttachNames(t, src, src) })
+	// Without the source, the layout is found beside the running binary.
+	t.Run("by pid only", func(t *testing.T) { cobolAttachNames(t, src, "") })
+}
+
+func cobolAttachNames(t *testing.T, src, program string) {
+	a := NewCOBOL()
 	prog, err := cobol.Build(context.Background(), src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := natSpin(t, prog.Binary)
 	time.Sleep(300 * time.Millisecond)
-	target := Target{Mode: Attach, PID: cmd.Process.Pid, Program: src, StopOnEntry: true}
+	target := Target{Mode: Attach, PID: cmd.Process.Pid, Program: program, StopOnEntry: true}
 	args, err := a.AttachArgs(context.Background(), target)
 	if err != nil {
 		t.Fatal(err)

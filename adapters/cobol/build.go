@@ -103,6 +103,32 @@ func Build(ctx context.Context, src string) (*Program, error) {
 	return load(src, final, name)
 }
 
+// LoadBinary finds the data layout of a binary that [Build] made (its
+// listing and generated header sit beside it), for an attach to a
+// running program. The source is the one named in the listing's header
+// when it can be read, else empty.
+func LoadBinary(bin string) (*Program, error) {
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return nil, err
+	}
+	dir, name := filepath.Dir(real), filepath.Base(real)
+	if _, err := os.Stat(filepath.Join(dir, name+".lst")); err != nil {
+		return nil, fmt.Errorf("%s was not built by dbg (no %s.lst beside it)", bin, name)
+	}
+	src := ""
+	if c, err := os.ReadFile(filepath.Join(dir, name+".c")); err == nil {
+		if m := sourceRE.FindSubmatch(c); m != nil {
+			src = string(m[1])
+		}
+	}
+	return load(src, dir, name)
+}
+
+// sourceRE finds the source named by cobc's generated C
+// ("/* Line: 15 : Entry LOOP : /path/loop.cob */").
+var sourceRE = regexp.MustCompile(`/\* Line: \d+\s*:.*: (\S+\.(?:cob|cbl|cobol|COB|CBL)) \*/`)
+
 // load reads a finished build directory.
 func load(src, dir, name string) (*Program, error) {
 	bin := filepath.Join(dir, name)

@@ -98,3 +98,23 @@ func TestBuildLayout(t *testing.T) {
 		t.Errorf("WS-CODE %+v", f)
 	}
 }
+
+func TestLoadBinary(t *testing.T) {
+	if _, err := exec.LookPath("cobc"); err != nil {
+		t.Skip("cobc not installed")
+	}
+	p, err := Build(context.Background(), "../../testdata/cobol/spin.cob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := LoadBinary(p.Binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Source != p.Source || len(q.Fields) != 1 || q.Fields[0].Name != "WS-TICK" {
+		t.Errorf("LoadBinary = %+v, want the source %s and WS-TICK", q, p.Source)
+	}
+	if _, err := LoadBinary("/bin/true"); err == nil {
+		t.Error("a binary dbg did not build was accepted")
+	}
+}
