@@ -632,3 +632,47 @@ func TestMCPNativeFunctionBreakpoint(t *testing.T) {
 		mcpFunctionBreakpoint(t, "rust", fixture(t, "rust"), "square", rs, mcpLine(t, rs, "let result = x * x"), "x", "0", "done total=45", nil)
 	})
 }
+
+// TestMCPNativeCOBOLRestart restarts a COBOL session at a breakpoint:
+// the breakpoint is kept, the old program is gone, values start over.
+func TestMCPNativeCOBOLRestart(t *testing.T) {
+	requireCOBOL(t)
+	c := startDbg(t)
+	src := fixture(t, "cobol/loop.cob")
+	line := mcpLine(t, src, "ADD WS-SQUARE TO WS-TOTAL")
+	id, _ := mcpLaunch(t, c, "cobol", src, []int{line}, src, nil)
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	st := mcpPaused(t, c, id, c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000}))
+	if got := mcpEval(t, c, id, "WS-I"); got != "1" || st.num("lastStop.location.line") != line {
+		t.Fatalf("second pass: WS-I = %q, stop %v", got, st.get("lastStop"))
+	}
+	old := mcpPIDs(t, c)
+	st = mcpPaused(t, c, id, c.ok("restart_debugging", map[string]any{"sessionId": id}))
+	if st.num("lastStop.location.line") != line {
+		t.Fatalf("stop after restart %v, want line %d", st, line)
+	}
+	waitGone(t, 10*time.Second, old[0])
+	if got := mcpEval(t, c, id, "WS-I"); got != "0" {
+		t.Errorf("WS-I = %q after restart, want 0", got)
+	}
+	mcpFinish(t, c, id, "DONE TOTAL=00130")
+}
+
+// TestMCPNativeCOBOLLogPoint logs COBOL data items by name.
+func TestMCPNativeCOBOLLogPoint(t *testing.T) {
+	requireCOBOL(t)
+	c := startDbg(t)
+	src := fixture(t, "cobol/loop.cob")
+	line := mcpLine(t, src, "ADD WS-SQUARE TO WS-TOTAL")
+	id := c.ok("create_debug_session", map[string]any{"language": "cobol"}).str("sessionId")
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": line, "logMessage": "square {WS-SQUARE}"})
+	st := c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src})
+	if st.str("state") != "terminated" {
+		st = c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
+	}
+	if st.str("state") != "terminated" {
+		t.Fatalf("a log point stopped the program: %v", st)
+	}
+	mcpOutputHas(t, c, id, "square 16")
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+}
