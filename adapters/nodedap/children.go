@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -29,8 +30,13 @@ func (h *Handler) onChildInspector(wsURL string) {
 	h.mu.Lock()
 	s, children, gone := h.srv, h.childSessions, h.disconnect || h.ended
 	wait := h.childWait
+	seen := h.childURLs[wsURL]
+	if h.childURLs == nil {
+		h.childURLs = map[string]bool{}
+	}
+	h.childURLs[wsURL] = true
 	h.mu.Unlock()
-	if gone {
+	if gone || seen {
 		return
 	}
 	if s != nil && children {
@@ -59,6 +65,7 @@ func (h *Handler) childConfig(ctx context.Context, wsURL string) map[string]any 
 	name := "child process"
 	if pid := listener(ctx, port); pid > 0 {
 		name = fmt.Sprintf("child %d", pid)
+		h.claimPID(pid)
 	}
 	h.mu.Lock()
 	skip, maps := h.skipGlobs, h.sourceMaps
@@ -99,4 +106,86 @@ func (h *Handler) releaseChild(wsURL string, wait time.Duration) {
 	}
 	defer c.Close()
 	_ = c.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil)
+}
+
+// claimPID notes a process whose inspector is taken care of.
+func (h *Handler) claimPID(pid int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.childPIDs == nil {
+		h.childPIDs = map[int]bool{}
+	}
+	h.childPIDs[pid] = true
+}
+
+// childPoll is how often watchChildren looks at the program's descendants;
+// childGrace is how long a new one has to announce its inspector on the
+// program's stderr before it is looked at more closely.
+const (
+	childPoll  = 250 * time.Millisecond
+	childGrace = time.Second
+)
+
+// watchChildren finds the forked children whose inspector announcement
+// does not reach the program's stderr (fork with silent: true, or its own
+// stdio), which would otherwise wait for a debugger forever: a descendant
+// of the launched process (root) that runs with --inspect-brk, is not known
+// after childGrace, and has an inspector listening is debugged like an
+// announced one. It returns when done is closed or the handler closes.
+//
+// Only the ports of such a process are probed (a GET of /json/list): a
+// child waiting for its debugger runs no code yet, so the inspector's is
+// its only port.
+func (h *Handler) watchChildren(root int, mainURL string, done <-chan struct{}) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-done:
+		case <-h.closed:
+		}
+		cancel()
+	}()
+	if pid := listener(ctx, portOf(mainURL)); pid > 0 {
+		h.claimPID(pid)
+	}
+	h.claimPID(root)
+	first := map[int]time.Time{}
+	tick := time.NewTicker(childPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return
+		}
+		now := time.Now()
+		alive := map[int]time.Time{}
+		for _, pid := range descendants(root) {
+			t, ok := first[pid]
+			if !ok {
+				t = now
+			}
+			alive[pid] = t
+			if t.IsZero() || now.Sub(t) < childGrace {
+				continue
+			}
+			h.mu.Lock()
+			known := h.childPIDs[pid]
+			h.mu.Unlock()
+			if known || !strings.Contains(cmdline(pid), "--inspect-brk") {
+				alive[pid] = time.Time{} // nothing to do for it
+				continue
+			}
+			for port := range listeningPorts(ctx, pid) {
+				if u := inspectorAt(ctx, port); u != "" {
+					alive[pid] = time.Time{}
+					h.claimPID(pid)
+					go h.onChildInspector(u)
+					break
+				}
+			}
+		}
+		first = alive
+	}
 }

@@ -20,7 +20,8 @@ type startDebuggingArgs struct {
 
 // childAnswerer answers startDebugging like dbg's session manager (at
 // once, the child connection is opened afterwards) and hands the arguments
-// to the test.
+// to the test (got should have room for more than one, so that a second
+// request shows).
 func childAnswerer(got chan<- startDebuggingArgs) func(context.Context, *dap.Message) (any, error) {
 	return func(_ context.Context, req *dap.Message) (any, error) {
 		if req.Command != "startDebugging" {
@@ -56,7 +57,7 @@ func receive(t *testing.T, got <-chan startDebuggingArgs) startDebuggingArgs {
 // session's breakpoints are set (its breakpoint is on its first
 // statement), stops there, and is let go when its program ends.
 func TestForkedChildSession(t *testing.T) {
-	got := make(chan startDebuggingArgs, 1)
+	got := make(chan startDebuggingArgs, 2)
 	const wait = 2 * time.Second
 	p := newClientWith(t, clientOptions{onRequest: childAnswerer(got), setup: func(h *Handler) { h.childWait = wait }})
 	script := fixture(t, "fork_early.js")
@@ -124,6 +125,9 @@ func TestForkedChildSession(t *testing.T) {
 	if p.maybeEvent("thread", 0) != nil {
 		t.Fatal("the child was also reported as a thread")
 	}
+	if len(got) != 0 {
+		t.Fatalf("startDebugging sent again: %+v", <-got)
+	}
 }
 
 // TestForkedChildNeverAttached checks that a child whose session never
@@ -167,5 +171,37 @@ func TestForkedChildThreadWithoutChildSessions(t *testing.T) {
 	p.event("terminated")
 	if out := p.outputText(); !strings.Contains(out, "child exit 0") {
 		t.Fatalf("output %q", out)
+	}
+}
+
+// TestSilentForkedChildSession checks that a child whose inspector is not
+// announced on the program's stderr (fork with silent: true) is found
+// among the program's processes and gets its child session too.
+func TestSilentForkedChildSession(t *testing.T) {
+	got := make(chan startDebuggingArgs, 2)
+	p := newClientWith(t, clientOptions{onRequest: childAnswerer(got)})
+	script := fixture(t, "fork_silent.js")
+	line := lineOf(t, script, "BP:silent")
+	p.launch(map[string]any{"program": script})
+	p.req("configurationDone", nil)
+	a := receive(t, got)
+	c := newClient(t)
+	if err := c.start("attach", a.Configuration); err != nil {
+		t.Fatalf("child attach: %v", err)
+	}
+	c.setBreakpoints(script, map[string]any{"line": line})
+	c.req("configurationDone", nil)
+	want(t, "child reason", c.stopped().Reason, "breakpoint")
+	f := c.frames()[0]
+	want(t, "child line", f.Line, line)
+	want(t, "argv", c.eval("process.argv[2]", f.ID).Value, `"child"`)
+	c.req("continue", map[string]any{"threadId": 1})
+	c.event("terminated")
+	p.event("terminated")
+	if out := p.outputText(); !strings.Contains(out, "child says quiet child") || !strings.Contains(out, "child exit 0") {
+		t.Fatalf("output %q", out)
+	}
+	if len(got) != 0 {
+		t.Fatalf("startDebugging sent again: %+v", <-got)
 	}
 }

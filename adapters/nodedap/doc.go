@@ -25,13 +25,15 @@
 //   - Threads: the main thread and every worker_threads Worker, each
 //     debugged over its own inspector session relayed through the main one.
 //   - Child processes: a child the launched program forks inherits
-//     --inspect-brk, announces its inspector on the shared stderr, and waits
-//     for a debugger. It becomes a child session: a startDebugging reverse
-//     request (request "attach", the child's inspector in the
+//     --inspect-brk, announces its inspector on the shared stderr, and
+//     waits for a debugger. It becomes a child session: a startDebugging
+//     reverse request (request "attach", the child's inspector in the
 //     configuration) asks the client for a new connection, whose attach
 //     holds the child at its start until that session's breakpoints are
-//     set. A child nobody attached to within 10s is let run. A client that
-//     did not announce supportsStartDebuggingRequest, or refuses the
+//     set. A child whose announcement does not reach that stderr (fork
+//     with silent: true) is found among the program's processes (Linux:
+//     /proc). A child nobody attached to within 10s is let run. A client
+//     that did not announce supportsStartDebuggingRequest, or refuses the
 //     request, gets the child as one more thread of the session instead.
 //   - Variables: scopes (Local, Closure, Script, Global), object properties,
 //     arrays, Map and Set entries; getters are shown and never called.

@@ -67,6 +67,8 @@ type Handler struct {
 	childSessions   bool                    // the client answers startDebugging (child sessions)
 	skipGlobs       []string                // skipFiles as given, passed on to child sessions
 	childWait       time.Duration           // how long a forked child may wait for its child session
+	childURLs       map[string]bool         // inspectors of child processes already taken care of
+	childPIDs       map[int]bool            // their pids, when known (and the program's own)
 	onEnd           func()                  // a child process: report its end to the parent
 	sourceRefs      []string                // sourceReference-1 -> scriptId
 	guards          map[string]bool         // CDP ids of entry breakpoints (see guard)

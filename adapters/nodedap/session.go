@@ -118,6 +118,13 @@ func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
 	if startErr != nil {
 		return fail(errors.New(withoutInternalFrames(startErr.Error())))
 	}
+	h.mu.Lock()
+	if h.childURLs == nil {
+		h.childURLs = map[string]bool{}
+	}
+	h.childURLs[np.wsURL] = true
+	h.mu.Unlock()
+	go h.watchChildren(np.proc.Pid(), np.wsURL, np.proc.Exited())
 	h.event("process", map[string]any{"name": cfg.Program, "systemProcessId": np.proc.Pid(),
 		"isLocalProcess": true, "startMethod": "launch"})
 	return nil
