@@ -440,9 +440,9 @@ func TestESModule(t *testing.T) {
 	}
 }
 
-// TestForkedChildRuns checks that a forked child does not wait for a
-// debugger (it inherits the launch's inspector flag) and is debugged as one
-// more thread.
+// TestForkedChildRuns checks the fallback for a client that refuses
+// startDebugging (this one answers no reverse request): the forked child is
+// debugged as one more thread of the session, and runs to its end.
 func TestForkedChildRuns(t *testing.T) {
 	c := newClient(t)
 	script := fixture(t, "fork.js")
