@@ -87,6 +87,7 @@ type BreakpointSpec struct {
 // and sent at launch; after, it is sent at once and the answer says
 // whether the adapter verified it and where it really is.
 func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
+	lineText := ""
 	if spec.Function == "" {
 		if spec.File == "" || spec.Line <= 0 {
 			return Breakpoint{}, NewError(CodeInvalidArgument, "file and a positive line are required (or function for a function breakpoint)", "pass file (absolute or relative to the working directory) and line (1-based)")
@@ -99,17 +100,20 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 		if err != nil || st.IsDir() {
 			return Breakpoint{}, NewError(CodeInvalidArgument, fmt.Sprintf("file %s does not exist", abs), "pass the path of an existing source file")
 		}
-		if n := countLines(abs); n > 0 && spec.Line > n {
+		lines := readLines(abs)
+		if n := len(lines); n > 0 && spec.Line > n {
 			return Breakpoint{}, NewError(CodeInvalidArgument, fmt.Sprintf("line %d is past the end of %s (%d lines)", spec.Line, filepath.Base(abs), n), "pick a line between 1 and "+fmt.Sprint(n))
+		}
+		if spec.Line <= len(lines) {
+			lineText = strings.TrimSpace(lines[spec.Line-1])
 		}
 		spec.File = abs
 	}
 	s.mu.Lock()
 	s.bps.next++
 	bp := &Breakpoint{ID: s.bps.next, File: spec.File, Line: spec.Line, Function: spec.Function,
-		Condition: spec.Condition, HitCondition: spec.HitCondition, LogMessage: spec.LogMessage}
+		Condition: spec.Condition, HitCondition: spec.HitCondition, LogMessage: spec.LogMessage, LineText: lineText}
 	if bp.File != "" {
-		bp.LineText = sourceLine(bp.File, bp.Line)
 		s.bps.byFile[bp.File] = append(s.bps.byFile[bp.File], bp)
 	} else {
 		s.bps.funcs = append(s.bps.funcs, bp)
