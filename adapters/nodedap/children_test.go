@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -204,4 +207,33 @@ func TestSilentForkedChildSession(t *testing.T) {
 	if len(got) != 0 {
 		t.Fatalf("startDebugging sent again: %+v", <-got)
 	}
+}
+
+// TestForkAfterDisconnectRuns checks that a program left running by
+// disconnect (terminateDebuggee false) forks children that do not wait for
+// a debugger nobody will bring.
+func TestForkAfterDisconnectRuns(t *testing.T) {
+	p := newClient(t)
+	script := fixture(t, "fork_later.js")
+	out := filepath.Join(t.TempDir(), "child.txt")
+	p.launch(map[string]any{"program": script, "args": []string{out}})
+	pid := body[struct {
+		SystemProcessID int `json:"systemProcessId"`
+	}](t, p.seen("process")).SystemProcessID
+	t.Cleanup(func() { _ = syscall.Kill(-pid, syscall.SIGKILL) })
+	p.req("configurationDone", nil)
+	p.req("disconnect", map[string]any{"terminateDebuggee": false})
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(25 * time.Millisecond) {
+		b, err := os.ReadFile(out)
+		if err == nil && len(b) > 0 {
+			if s := string(b); !strings.Contains(s, "--inspect=") || strings.Contains(s, "--inspect-brk") {
+				t.Fatalf("child's node options %q", s)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the child forked after disconnect never ran")
+		}
+	}
+	waitGone(t, fmt.Sprint(pid))
 }
