@@ -25,7 +25,9 @@ const threadID = 1
 // Goroutines: dap.Serve calls Handle on its read goroutine, one request at
 // a time (worker handlers are called from there too). The CDP connection
 // delivers inspector events on its event goroutine (onEvent), and the
-// launched process's output arrives on its reader goroutines. All share the
+// launched process's output arrives on its reader goroutines; forked
+// children are looked for and announced (startDebugging) on goroutines of
+// their own, which end when the handler closes. All share the
 // state below under mu; no CDP call is made while mu is held. Close may be
 // called from any goroutine.
 type Handler struct {
