@@ -76,6 +76,9 @@ func (s *Session) startChild(ep *adapters.Endpoint, args godap.StartDebuggingReq
 		return
 	}
 	child.name = s.name + " (child)"
+	if n, ok := args.Configuration["name"].(string); ok && n != "" {
+		child.name = n
+	}
 	s.mu.Lock()
 	s.children = append(s.children, child.id)
 	s.mu.Unlock()
