@@ -90,9 +90,6 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Session, *Sta
 	if err := m.add(s); err != nil {
 		return nil, nil, err
 	}
-	if s.name == "" {
-		s.name = s.id
-	}
 	if req.Port == 0 && req.ProcessID == 0 && !namesTarget(req.AdapterConfig) {
 		return s, nil, nil
 	}

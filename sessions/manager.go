@@ -134,6 +134,9 @@ func (m *Manager) add(s *Session) error {
 	m.nextID++
 	s.seq = m.nextID
 	s.id = fmt.Sprintf("%s-%d", strings.ToLower(s.language), m.nextID)
+	if s.name == "" {
+		s.name = s.id
+	}
 	m.sessions[s.id] = s
 	return nil
 }

@@ -72,12 +72,12 @@ func (s *Session) startChild(ep *adapters.Endpoint, args godap.StartDebuggingReq
 	defer cancel()
 	child := newSession(s.m, s.language, s.adapter, s.req)
 	child.parentID = s.id
-	if err := s.m.add(child); err != nil {
-		return
-	}
 	child.name = s.name + " (child)"
 	if n, ok := args.Configuration["name"].(string); ok && n != "" {
 		child.name = n
+	}
+	if err := s.m.add(child); err != nil {
+		return
 	}
 	s.mu.Lock()
 	s.children = append(s.children, child.id)
