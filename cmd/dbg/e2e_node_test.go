@@ -181,7 +181,6 @@ func TestMCPNodeFeatures(t *testing.T) {
 }
 
 func TestMCPNodeSessionPID(t *testing.T) {
-	t.Skip("known bug: list_debug_sessions reports no pid (and no adapterPid) for a launched javascript session: the built-in adapter sends no process event with systemProcessId")
 	requireNode(t)
 	prog := fixture(t, "javascript/loop.js")
 	mcpSessionPID(t, "javascript", prog, mcpLine(t, prog, "BP:loop"), prog)
