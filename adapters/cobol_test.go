@@ -276,3 +276,85 @@ func TestCOBOLStepOverPerform(t *testing.T) {
 	c.req("continue", map[string]any{"threadId": st.ThreadID})
 	c.waitEvent("terminated", 30*time.Second, nil)
 }
+
+// TestCOBOLConditions sets breakpoints whose condition and log message
+// speak COBOL names.
+func TestCOBOLConditions(t *testing.T) {
+	natNeedCOBOL(t)
+	a := NewCOBOL()
+	src := natRepoFile(t, "testdata/cobol/loop.cob")
+	add := natLineOf(t, src, "ADD WS-SQUARE TO WS-TOTAL")
+	display := natLineOf(t, src, `DISPLAY WS-NAME " I="`)
+	compute := natLineOf(t, src, "COMPUTE WS-SQUARE")
+	target := Target{Mode: Launch, Program: src}
+	args, err := a.LaunchArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": "cobol", "linesStartAt1": true, "pathFormat": "path"})
+	call, err := c.conn.Start("launch", args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.waitEvent("initialized", 30*time.Second, nil)
+	resp := c.req("setBreakpoints", map[string]any{"source": map[string]any{"path": src}, "breakpoints": []any{
+		map[string]any{"line": add, "condition": "WS-I >= 1", "hitCondition": "2"},
+		map[string]any{"line": display, "logMessage": "log i={ws-i} total={WS-TOTAL}"},
+		map[string]any{"line": compute, "condition": "WS-NOPE = 1"},
+	}})
+	var bps struct {
+		Breakpoints []struct {
+			Verified bool   `json:"verified"`
+			Message  string `json:"message"`
+		} `json:"breakpoints"`
+	}
+	_ = resp.DecodeBody(&bps)
+	if len(bps.Breakpoints) != 3 || !bps.Breakpoints[0].Verified || bps.Breakpoints[2].Verified || !strings.Contains(bps.Breakpoints[2].Message, "WS-NOPE") {
+		t.Errorf("setBreakpoints answered %s", resp.Body)
+	}
+	c.req("configurationDone", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := call.Wait(ctx, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	st := c.stopped(30 * time.Second)
+	f := c.topFrame(st.ThreadID)
+	// The second time WS-I >= 1 holds: WS-I = 2.
+	if f.Line != add || c.evaluate("WS-I", f.ID) != "2" {
+		t.Fatalf("stopped at line %d with WS-I %s, want line %d with WS-I 2", f.Line, c.evaluate("WS-I", f.ID), add)
+	}
+	// A new condition replaces the old one.
+	c.req("setBreakpoints", map[string]any{"source": map[string]any{"path": src}, "breakpoints": []any{
+		map[string]any{"line": add, "condition": "WS-I = 4 AND WS-NAME = \"COBOL\""},
+		map[string]any{"line": display, "logMessage": "log i={ws-i} total={WS-TOTAL}"},
+	}})
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	st = c.stopped(30 * time.Second)
+	f = c.topFrame(st.ThreadID)
+	if f.Line != add || c.evaluate("WS-I", f.ID) != "4" {
+		t.Errorf("second stop at line %d with WS-I %s, want line %d with WS-I 4", f.Line, c.evaluate("WS-I", f.ID), add)
+	}
+	c.runToEnd(st.ThreadID, src)
+	c.waitEvent("terminated", 30*time.Second, nil)
+	c.mu.Lock()
+	var logs []string
+	for _, m := range c.all {
+		if m.Event == "output" && strings.Contains(string(m.Body), "log i=") {
+			var body struct {
+				Output string `json:"output"`
+			}
+			_ = m.DecodeBody(&body)
+			logs = append(logs, strings.TrimSpace(body.Output))
+		}
+	}
+	c.mu.Unlock()
+	want := []string{"log i=0 total=100", "log i=1 total=101", "log i=2 total=105", "log i=3 total=114"}
+	if strings.Join(logs, "|") != strings.Join(want, "|") {
+		t.Errorf("log points printed %q, want %q", logs, want)
+	}
+	if !strings.Contains(c.Output(), "DONE TOTAL=00130") {
+		t.Errorf("output %q", c.Output())
+	}
+}

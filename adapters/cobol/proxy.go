@@ -57,6 +57,9 @@ type Proxy struct {
 	nextRef   int
 	waiting   map[int]chan *dap.Message // injected seq → its response
 	step      stepState                 // a COBOL step under way
+	bpReqs    map[int]bpRequest         // setBreakpoints seq → what the proxy keeps
+	bpSpecs   map[int]*cobBP            // LLDB breakpoint id → its condition etc.
+	bpByPath  map[string][]int          // source → ids in bpSpecs
 
 	done      chan struct{}
 	closeOnce sync.Once
@@ -77,7 +80,8 @@ func NewProxy(prog *Program, up io.ReadWriteCloser) (net.Conn, func()) {
 	client, server := net.Pipe()
 	p := &Proxy{prog: prog, up: up, down: server,
 		frames: map[int]bool{}, stackReqs: map[int]bool{}, scopeReqs: map[int]int{},
-		refs: map[int]varRef{}, waiting: map[int]chan *dap.Message{}, done: make(chan struct{})}
+		refs: map[int]varRef{}, waiting: map[int]chan *dap.Message{}, done: make(chan struct{}),
+		bpReqs: map[int]bpRequest{}, bpSpecs: map[int]*cobBP{}, bpByPath: map[string][]int{}}
 	p.wg.Add(2)
 	go p.fromSession()
 	go p.fromLLDB()
@@ -147,6 +151,11 @@ func (p *Proxy) fromSession() {
 		if err != nil || m.Type != "request" {
 			_ = p.writeUp(body)
 			continue
+		}
+		if p.prog != nil && m.Command == "setBreakpoints" {
+			if b := p.interceptBreakpoints(m); b != nil {
+				body = b
+			}
 		}
 		if p.prog != nil && p.intercept(m) {
 			continue
@@ -268,6 +277,11 @@ func (p *Proxy) fromLLDB() {
 			continue
 		case m.Type == "response" && m.Command == "stackTrace":
 			p.noteFrames(m)
+		case m.Type == "response" && m.Command == "setBreakpoints":
+			if p.noteBreakpoints(m) {
+				p.sendDown(m)
+				continue
+			}
 		case m.Type == "response" && m.Command == "scopes":
 			if p.addScope(m) {
 				p.sendDown(m)
@@ -278,7 +292,7 @@ func (p *Proxy) fromLLDB() {
 			p.refs = map[int]varRef{}
 			p.frames = map[int]bool{}
 			p.mu.Unlock()
-			if m.Event == "stopped" && p.stepStopped(m) {
+			if m.Event == "stopped" && (p.stepStopped(m) || p.conditionStop(m)) {
 				continue
 			}
 		}
