@@ -7,9 +7,10 @@
 // storage (b_8) holds which data item (WS-TOTAL) with its PICTURE and
 // USAGE. [Proxy] sits between a debug session and LLDB's DAP adapter: it
 // shows WORKING-STORAGE items by their COBOL names with decoded values
-// ([Decode]) and sets them from typed values ([Encode]); it also makes
-// "next" step over a PERFORM and "stepOut" leave a PERFORMed paragraph
-// (see stepping.go).
+// ([Decode]) and sets them from typed values ([Encode]); it evaluates
+// breakpoint conditions and log messages written with COBOL names
+// ([ParseCond]); and it makes "next" step over a PERFORM and "stepOut"
+// leave a PERFORMed paragraph (see stepping.go).
 //
 // # Limits
 //
