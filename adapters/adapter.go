@@ -92,25 +92,28 @@ type Endpoint struct {
 	// the child sessions its startDebugging reverse requests ask for
 	// (vscode-js-debug). Nil means the adapter has none.
 	Child func(ctx context.Context) (io.ReadWriteCloser, error)
+
+	closeOnce sync.Once
 }
 
 // Close closes the stream, stops the process group, and runs Cleanup.
-// It is safe to call more than once.
+// It is safe to call more than once, from several goroutines: the first
+// call does the work, the others wait for it.
 func (e *Endpoint) Close(ctx context.Context) {
 	if e == nil {
 		return
 	}
-	if e.Conn != nil {
-		_ = e.Conn.Close()
-	}
-	if e.Process != nil {
-		e.Process.Stop(ctx)
-	}
-	if e.Cleanup != nil {
-		f := e.Cleanup
-		e.Cleanup = nil
-		f()
-	}
+	e.closeOnce.Do(func() {
+		if e.Conn != nil {
+			_ = e.Conn.Close()
+		}
+		if e.Process != nil {
+			e.Process.Stop(ctx)
+		}
+		if e.Cleanup != nil {
+			e.Cleanup()
+		}
+	})
 }
 
 // Adapter is one language's debug adapter.

@@ -101,7 +101,18 @@ func (c *Conn) Request(ctx context.Context, command string, args any) (*Message,
 	if err != nil {
 		return nil, err
 	}
-	return call.Wait(ctx, c.opts.Timeout)
+	resp, err := call.Wait(ctx, c.opts.Timeout)
+	if err != nil && resp == nil {
+		c.forget(call.Seq) // a late answer is dropped
+	}
+	return resp, err
+}
+
+// forget drops a pending call whose caller stopped waiting.
+func (c *Conn) forget(seq int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.pending, seq)
 }
 
 // Start sends a request without waiting for its response.
@@ -127,6 +138,10 @@ func (c *Conn) Start(command string, args any) (*Call, error) {
 	msg := &Message{Seq: call.Seq, Type: "request", Command: command, Arguments: raw}
 	if err := c.write(msg); err != nil {
 		c.retire(call.Seq, nil, fmt.Errorf("dap: send %s: %w", command, err))
+		<-call.done // retired here, or by a shutdown that got there first
+		if call.err == nil {
+			call.err = ErrClosed
+		}
 		return nil, call.err
 	}
 	return call, nil

@@ -38,6 +38,7 @@ type ServerConn struct {
 	answered map[int]bool
 	closed   bool
 	reverse  map[int]chan *Message // reverse requests awaiting the client's answer
+	done     chan struct{}         // closed by Close
 }
 
 // Serve reads requests from rw and hands them to h until the client
@@ -45,7 +46,7 @@ type ServerConn struct {
 func Serve(ctx context.Context, rw io.ReadWriteCloser, h Handler, log *TrafficLog) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := &ServerConn{rw: rw, log: log, answered: map[int]bool{}}
+	s := &ServerConn{rw: rw, log: log, answered: map[int]bool{}, done: make(chan struct{})}
 	go func() {
 		<-ctx.Done()
 		s.Close()
@@ -186,6 +187,8 @@ func (s *ServerConn) Request(ctx context.Context, command string, args any) (*Me
 		return resp, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-s.done:
+		return nil, ErrClosed
 	}
 }
 
@@ -208,6 +211,9 @@ func (s *ServerConn) Close() {
 	if !s.closed {
 		s.closed = true
 		_ = s.rw.Close()
+		if s.done != nil {
+			close(s.done)
+		}
 	}
 }
 

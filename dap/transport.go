@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -28,6 +29,8 @@ type Process struct {
 	tail   *tailBuffer
 	exited chan struct{}
 	werr   error
+	// readEnds are our ends of the stdout/stderr pipes, closed by Close.
+	readEnds []io.Closer
 
 	// grace periods of Stop; tests may shorten them.
 	termAfter, killAfter time.Duration
@@ -57,17 +60,28 @@ func StartProcess(cmd *exec.Cmd, opts ProcessOptions) (*Process, error) {
 	if p.stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Plain pipes, not StdoutPipe/StderrPipe: Wait must not close the read
+	// ends while the last frame or the last stderr lines are still unread.
+	stdoutR, stdoutW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	stderr, err := cmd.StderrPipe()
+	stderrR, stderrW, err := os.Pipe()
 	if err != nil {
+		stdoutR.Close()
+		stdoutW.Close()
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
+	err = cmd.Start()
+	stdoutW.Close()
+	stderrW.Close()
+	if err != nil {
+		stdoutR.Close()
+		stderrR.Close()
 		return nil, err
 	}
+	p.readEnds = []io.Closer{stdoutR, stderrR}
 	var readers sync.WaitGroup
 	scan := func(stream string, r io.Reader) {
 		defer readers.Done()
@@ -85,18 +99,23 @@ func StartProcess(cmd *exec.Cmd, opts ProcessOptions) (*Process, error) {
 		_, _ = io.Copy(io.Discard, r)
 	}
 	readers.Add(1)
-	go scan("stderr", stderr)
+	go scan("stderr", stderrR)
 	if opts.Stdio {
-		p.stdout = stdout
+		p.stdout = stdoutR
 	} else {
 		readers.Add(1)
-		go scan("stdout", stdout)
+		go scan("stdout", stdoutR)
 	}
+	drained := make(chan struct{})
+	go func() { readers.Wait(); close(drained) }()
 	go func() {
-		if !opts.Stdio {
-			readers.Wait()
-		}
 		p.werr = cmd.Wait()
+		// Let the readers take the last lines, unless a child that
+		// inherited the pipes keeps them open.
+		select {
+		case <-drained:
+		case <-time.After(200 * time.Millisecond):
+		}
 		close(p.exited)
 	}()
 	return p, nil
@@ -133,6 +152,9 @@ func (p *Process) Write(b []byte) (int, error) { return p.stdin.Write(b) }
 // Close ends the DAP stream and stops the process and its group.
 func (p *Process) Close() error {
 	p.Stop(context.Background())
+	for _, c := range p.readEnds {
+		_ = c.Close()
+	}
 	return nil
 }
 

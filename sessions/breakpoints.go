@@ -97,8 +97,8 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 			return Breakpoint{}, NewError(CodeInvalidArgument, err.Error(), "pass an absolute file path")
 		}
 		st, err := os.Stat(abs)
-		if err != nil || st.IsDir() {
-			return Breakpoint{}, NewError(CodeInvalidArgument, fmt.Sprintf("file %s does not exist", abs), "pass the path of an existing source file")
+		if err != nil || !st.Mode().IsRegular() {
+			return Breakpoint{}, NewError(CodeInvalidArgument, fmt.Sprintf("file %s does not exist or is not a regular file", abs), "pass the path of an existing source file")
 		}
 		lines := readLines(abs)
 		if n := len(lines); n > 0 && spec.Line > n {
@@ -219,6 +219,10 @@ func (s *Session) Breakpoints() []Breakpoint {
 
 // syncFile sends a file's breakpoints and records the adapter's answer.
 func (s *Session) syncFile(ctx context.Context, file string) error {
+	// setBreakpoints replaces the file's whole set: snapshot and send as
+	// one step, or a concurrent call's older snapshot could land last.
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
 	s.mu.Lock()
 	list := append([]*Breakpoint(nil), s.bps.byFile[file]...)
 	quirks := s.adapter.Quirks()
@@ -248,6 +252,8 @@ func (s *Session) syncFile(ctx context.Context, file string) error {
 }
 
 func (s *Session) syncFunctions(ctx context.Context) error {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
 	s.mu.Lock()
 	list := append([]*Breakpoint(nil), s.bps.funcs...)
 	supported := s.caps.SupportsFunctionBreakpoints
@@ -360,6 +366,8 @@ func (s *Session) exceptionFilters() []string {
 }
 
 func (s *Session) syncExceptions(ctx context.Context) error {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
 	s.mu.Lock()
 	offered := len(s.caps.ExceptionBreakpointFilters) > 0
 	s.mu.Unlock()

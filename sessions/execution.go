@@ -317,36 +317,51 @@ func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*Exec
 	return r, nil
 }
 
-// RunToLine runs until file:line (a temporary breakpoint) or another stop.
+// RunToLine runs until file:line (a temporary breakpoint, unless one is
+// already there) or another stop.
 func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int, grace time.Duration) (*ExecResult, error) {
 	if _, _, err := s.requirePaused(threadID); err != nil {
 		return nil, err
 	}
-	bp, err := s.SetBreakpoint(ctx, BreakpointSpec{File: file, Line: line})
-	if err != nil {
-		return nil, err
+	abs, _ := filepath.Abs(file)
+	temp := 0
+	exists := false
+	for _, b := range s.Breakpoints() {
+		if b.File == abs && (b.Line == line || b.ActualLine == line) {
+			exists = true
+		}
 	}
-	if !bp.Verified {
-		_ = s.RemoveBreakpoint(ctx, bp.ID)
-		return nil, NewError(CodeInvalidArgument, fmt.Sprintf("line %d of %s cannot hold a breakpoint: %s", line, file, bp.Message), "pick a line with code")
+	if !exists {
+		bp, err := s.SetBreakpoint(ctx, BreakpointSpec{File: file, Line: line})
+		if err != nil {
+			return nil, err
+		}
+		if !bp.Verified {
+			_ = s.RemoveBreakpoint(ctx, bp.ID)
+			return nil, NewError(CodeInvalidArgument, fmt.Sprintf("line %d of %s cannot hold a breakpoint: %s", line, file, bp.Message), "pick a line with code")
+		}
+		temp = bp.ID
 	}
 	if grace <= 0 {
 		grace = 10 * time.Second
 	}
+	s.mu.Lock()
+	seq := s.stopSeq
+	s.mu.Unlock()
 	res, err := s.Continue(ctx, threadID, grace)
+	if temp == 0 {
+		return res, err
+	}
 	if err != nil || !res.Pending {
-		_ = s.RemoveBreakpoint(context.WithoutCancel(ctx), bp.ID)
+		_ = s.RemoveBreakpoint(context.WithoutCancel(ctx), temp)
 		return res, err
 	}
 	// Still running: remove the temporary breakpoint at the next stop.
-	go func() {
-		wctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	s.background(func() {
+		wctx, cancel := context.WithTimeout(s.life, maxWait)
 		defer cancel()
-		s.mu.Lock()
-		seq := s.stopSeq
-		s.mu.Unlock()
 		s.waitStop(wctx, seq)
-		_ = s.RemoveBreakpoint(wctx, bp.ID)
-	}()
+		_ = s.RemoveBreakpoint(wctx, temp)
+	})
 	return res, nil
 }

@@ -2,11 +2,14 @@ package sessions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	godap "github.com/google/go-dap"
+
+	"github.com/dbg-dev/dbg/dap"
 )
 
 // Caps on what inspection returns, so one call cannot flood a client.
@@ -305,11 +308,11 @@ func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalCo
 }
 
 func evalError(expr string, err error) error {
-	te := AsToolError(err)
-	if te.Code == CodeAdapterFailed {
-		return NewError(CodeInvalidArgument, fmt.Sprintf("cannot evaluate %q: %s", expr, strings.TrimPrefix(te.Message, "evaluate failed: ")), "check the expression against the variables in scope (get_local_variables)").Wrap(err)
+	var re *dap.ResponseError
+	if errors.As(err, &re) {
+		return NewError(CodeInvalidArgument, fmt.Sprintf("cannot evaluate %q: %s", expr, re.Message), "check the expression against the variables in scope (get_local_variables)").Wrap(err)
 	}
-	return te
+	return AsToolError(err)
 }
 
 // SetVariable assigns value to name in a variables reference; with ref 0
@@ -353,8 +356,11 @@ func (s *Session) SetVariable(ctx context.Context, ref int, name, value string, 
 	}
 	var body godap.SetVariableResponseBody
 	if err := s.request(ctx, "setVariable", godap.SetVariableArguments{VariablesReference: ref, Name: name, Value: value}, &body); err != nil {
-		te := AsToolError(err)
-		return nil, NewError(CodeInvalidArgument, "cannot set "+name+": "+te.Message, "check the value's syntax and type").Wrap(err)
+		var re *dap.ResponseError
+		if !errors.As(err, &re) {
+			return nil, err // a timeout or a dead adapter keeps its own code
+		}
+		return nil, NewError(CodeInvalidArgument, "cannot set "+name+": "+re.Message, "check the value's syntax and type").Wrap(err)
 	}
 	return &EvalResult{Result: body.Value, Type: body.Type, VariablesReference: body.VariablesReference}, nil
 }

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -245,6 +246,17 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 		s.mu.Unlock()
 		return nil, NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "detach or close it first")
 	}
+	if s.closing {
+		s.mu.Unlock()
+		return nil, NewError(CodeSessionNotFound, "session "+s.id+" was closed", "create a new session")
+	}
+	if s.state != StateCreated {
+		ep := s.ep
+		s.mu.Unlock()
+		s.stopEndpoint(ctx, ep, false) // whatever is left of the last attach
+		s.mu.Lock()
+		s.resetLocked()
+	}
 	s.mu.Unlock()
 	if req.ProcessID != 0 && !alive(req.ProcessID) {
 		return nil, NewError(CodeInvalidArgument, fmt.Sprintf("no process %d", req.ProcessID), "pass the pid of a running process")
@@ -315,6 +327,9 @@ func toInt(v any) int {
 		return int(x)
 	case int:
 		return x
+	case json.Number:
+		n, _ := x.Int64()
+		return int(n)
 	case string:
 		var n int
 		fmt.Sscan(x, &n)
@@ -402,12 +417,30 @@ func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapters.Target, args map[string]any) (err error) {
 	fail := func(code string, e error, hint string) error { return s.failStart(ep, t, code, e, hint) }
 	log, _ := dap.OpenTrafficLog(s.m.cfg.DAPLogDir, s.id)
-	conn := dap.NewConn(ep.Conn, dap.Options{OnEvent: s.onEvent, OnRequest: s.onReverseRequest, Log: log, Timeout: requestTimeout})
+	var conn *dap.Conn
+	ready := make(chan struct{})
+	onEvent := func(m *dap.Message) {
+		<-ready
+		s.mu.Lock()
+		current := s.conn == conn
+		s.mu.Unlock()
+		if current { // late events of a previous run are dropped
+			s.onEvent(m)
+		}
+	}
+	conn = dap.NewConn(ep.Conn, dap.Options{OnEvent: onEvent, OnRequest: s.onReverseRequest, Log: log, Timeout: requestTimeout})
 	initDone := make(chan struct{})
 	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		close(ready)
+		_ = conn.Close()
+		return fail(CodeInvalidState, errors.New("the session was closed while it started"), "create a new session")
+	}
 	s.conn, s.ep, s.initDone = conn, ep, initDone
 	s.bps.resetAdapterIDs()
 	s.mu.Unlock()
+	close(ready)
 	s.m.recordProcesses(s)
 	go s.onConnClosed(conn)
 
@@ -432,7 +465,7 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 	case <-call.Done():
 		// Some adapters answer launch before "initialized"; a failure ends here.
 		if _, err := call.Wait(ctx, 0); err != nil {
-			return fail(CodeAdapterFailed, s.withStderr(err), launchHint(t))
+			return fail(startFailCode(t), s.withStderr(err), launchHint(t))
 		}
 		select {
 		case <-initDone:
@@ -455,7 +488,7 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 		}
 	}
 	if _, err := call.Wait(ctx, 0); err != nil {
-		return fail(CodeAdapterFailed, s.withStderr(err), launchHint(t))
+		return fail(startFailCode(t), s.withStderr(err), launchHint(t))
 	}
 	s.mu.Lock()
 	if s.state == StateInitializing {
@@ -482,6 +515,14 @@ func (s *Session) failStart(ep *adapters.Endpoint, t adapters.Target, code strin
 		return te
 	}
 	return NewError(code, e.Error(), hint).Wrap(e)
+}
+
+// startFailCode is the error code of a refused launch or attach.
+func startFailCode(t adapters.Target) string {
+	if t.Mode == adapters.Attach {
+		return CodeAttachFailed
+	}
+	return CodeAdapterFailed
 }
 
 func launchHint(t adapters.Target) string {
@@ -622,8 +663,11 @@ func (s *Session) Restart(ctx context.Context) (*StartResult, error) {
 	s.disconnect(ctx, true)
 	s.stopEndpoint(ctx, ep, t.Mode == adapters.Launch)
 	s.mu.Lock()
-	s.conn, s.ep = nil, nil
-	s.state = StateCreated
+	if s.closing {
+		s.mu.Unlock()
+		return nil, NewError(CodeSessionNotFound, "session "+s.id+" was closed", "create a new session")
+	}
+	s.resetLocked()
 	s.mu.Unlock()
 	return s.Launch(ctx, *req)
 }
@@ -661,6 +705,7 @@ func (s *Session) close(ctx context.Context) {
 	for _, c := range children {
 		_ = s.m.CloseSession(ctx, c)
 	}
+	s.end()
 	s.bg.Wait() // process tracking and records finish before the cleanup
 	s.disconnect(ctx, launched)
 	s.stopEndpoint(ctx, ep, launched)
@@ -671,6 +716,17 @@ func (s *Session) close(ctx context.Context) {
 	s.ep = nil
 	s.setStateLocked(StateTerminated, "closed")
 	s.mu.Unlock()
+}
+
+// resetLocked returns an ended session to "created", dropping its old
+// connection, so it can launch or attach again. Callers hold mu.
+func (s *Session) resetLocked() {
+	if s.conn != nil {
+		_ = s.conn.Close()
+	}
+	s.conn, s.ep = nil, nil
+	s.state, s.reason = StateCreated, ""
+	s.notifyLocked()
 }
 
 func (b *breakpointSet) resetAdapterIDs() {

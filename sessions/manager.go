@@ -96,6 +96,14 @@ func (m *Manager) Get(id string) (*Session, error) {
 	if len(byName) == 1 {
 		return byName[0], nil
 	}
+	if len(byName) > 1 {
+		var ids []string
+		for _, s := range byName {
+			ids = append(ids, s.id)
+		}
+		sort.Strings(ids)
+		return nil, NewError(CodeSessionAmbiguous, fmt.Sprintf("several sessions are named %q", id), "pass one of availableOptions as sessionId").WithOptions(ids...)
+	}
 	return nil, NewError(CodeSessionNotFound, fmt.Sprintf("no session %q", id),
 		"use an id from list_debug_sessions, or create a session with create_debug_session").WithOptions(m.idsLocked()...).WithNext(NextCreateDebugSession)
 }

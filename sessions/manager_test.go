@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -332,6 +333,71 @@ func TestReverseRequests(t *testing.T) {
 	for deadline := time.Now().Add(5 * time.Second); alive(termPID); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the runInTerminal process survived")
+		}
+	}
+}
+
+// Breakpoints set at the same time on one file all reach the adapter.
+func TestParallelBreakpointsOneFile(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	prog := testdata(t, "mock/loop.mock")
+	s, _, _ := m.Create(ctx, CreateRequest{Language: "mock"})
+	if _, err := s.Launch(ctx, StartRequest{ScriptPath: prog, StopOnEntry: true}); err != nil {
+		t.Fatal(err)
+	}
+	lines := []int{3, 10, 11, 13}
+	var wg sync.WaitGroup
+	for _, l := range lines {
+		wg.Add(1)
+		go func(l int) {
+			defer wg.Done()
+			if _, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: l}); err != nil {
+				t.Error(err)
+			}
+		}(l)
+	}
+	wg.Wait()
+	hit := map[int]bool{}
+	for i := 0; i < 20; i++ {
+		r, err := s.Continue(ctx, 0, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.State != StatePaused {
+			break
+		}
+		hit[r.LastStop.Location.Line] = true
+	}
+	for _, l := range lines {
+		if !hit[l] {
+			t.Errorf("breakpoint at line %d never hit (hits %v)", l, hit)
+		}
+	}
+}
+
+// A detached session can attach again.
+func TestAttachAgainAfterDetach(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	req := CreateRequest{Language: "mock", ProcessID: os.Getpid(), AdapterConfig: map[string]any{"program": testdata(t, "mock/forever.mock")}}
+	s, res, err := m.Create(ctx, req)
+	if err != nil || res.State != StatePaused {
+		t.Fatalf("attach: %+v %v", res, err)
+	}
+	if err := s.Detach(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	res, err = s.Attach(ctx, req)
+	if err != nil || res.State != StatePaused {
+		t.Fatalf("attach again: %+v %v", res, err)
+	}
+}
+
+func TestToIntAcceptsJSONNumbers(t *testing.T) {
+	for v, want := range map[any]int{json.Number("1234"): 1234, float64(7): 7, "42": 42, 5: 5, true: 0} {
+		if got := toInt(v); got != want {
+			t.Errorf("toInt(%#v) = %d, want %d", v, got, want)
 		}
 	}
 }

@@ -28,6 +28,7 @@ func recordOf(pid int) procRecord {
 }
 
 type sessionRecord struct {
+	Boot        string       `json:"boot"` // records of another boot name other processes
 	Server      procRecord   `json:"server"`
 	Session     string       `json:"session"`
 	Processes   []procRecord `json:"processes"`
@@ -67,7 +68,7 @@ func (m *Manager) writeRecord(key string, pids []int) {
 	if dir == "" || len(pids) == 0 {
 		return
 	}
-	rec := sessionRecord{Server: procRecord{PID: os.Getpid(), Start: startTime(os.Getpid())}, Session: key}
+	rec := sessionRecord{Boot: bootID(), Server: procRecord{PID: os.Getpid(), Start: startTime(os.Getpid())}, Session: key}
 	for _, p := range pids {
 		rec.Processes = append(rec.Processes, recordOf(p))
 	}
@@ -115,6 +116,10 @@ func (m *Manager) Reap() int {
 			_ = os.Remove(path)
 			continue
 		}
+		if rec.Boot != bootID() {
+			_ = os.Remove(path) // the machine restarted: these pids mean nothing now
+			continue
+		}
 		if rec.Server.PID != os.Getpid() && alive(rec.Server.PID) && startTime(rec.Server.PID) == rec.Server.Start {
 			continue // its server still runs
 		}
@@ -123,12 +128,15 @@ func (m *Manager) Reap() int {
 		}
 		for _, p := range rec.Processes {
 			var victims []int
-			if alive(p.PID) && startTime(p.PID) == p.Start {
+			same := alive(p.PID) && startTime(p.PID) == p.Start
+			if same {
 				victims = append(descendants(p.PID), p.PID)
 			}
 			// Members of the group left behind by a leader that died
 			// (grandchildren re-parented away from it), started after it.
-			if p.PGID > 0 {
+			// A live process with the leader's pid but another start time
+			// means the pid, and so the group id, was reused: leave it.
+			if p.PGID > 0 && (same || !alive(p.PID)) {
 				victims = append(victims, groupMembers(p.PGID, p.Start)...)
 			}
 			if len(victims) > 0 {
@@ -139,6 +147,12 @@ func (m *Manager) Reap() int {
 		_ = os.Remove(path)
 	}
 	return killed
+}
+
+// bootID identifies this boot of the machine.
+func bootID() string {
+	b, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	return strings.TrimSpace(string(b))
 }
 
 // groupMembers lists the live processes of a process group that started

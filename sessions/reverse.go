@@ -90,9 +90,17 @@ func (s *Session) startChild(ep *adapters.Endpoint, args godap.StartDebuggingReq
 		return
 	}
 	// The child shares the parent's breakpoints.
+	s.mu.Lock()
+	bps, exc, closing := s.bps.clone(), s.excMode, s.closing
+	s.mu.Unlock()
+	if closing {
+		_ = stream.Close()
+		_ = s.m.CloseSession(ctx, child.id)
+		return
+	}
 	child.mu.Lock()
-	child.bps = s.bps.clone()
-	child.excMode = s.excMode
+	child.bps = bps
+	child.excMode = exc
 	child.mu.Unlock()
 	child.mu.Lock()
 	child.target = adapters.Target{Mode: adapters.Mode(args.Request), Extra: args.Configuration}

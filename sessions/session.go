@@ -83,7 +83,10 @@ type Session struct {
 	parentID string
 	req      CreateRequest
 
-	bg sync.WaitGroup // background work (process tracking); close waits for it
+	bg     sync.WaitGroup  // background work (process tracking); close waits for it
+	life   context.Context // ends when the session closes; background work watches it
+	end    context.CancelFunc
+	syncMu sync.Mutex // serialises breakpoint syncs (never held with mu across a request)
 
 	mu        sync.Mutex
 	state     State
@@ -115,7 +118,9 @@ type frameCache struct {
 }
 
 func newSession(m *Manager, lang string, a adapters.Adapter, req CreateRequest) *Session {
+	life, end := context.WithCancel(context.Background())
 	return &Session{
+		life: life, end: end,
 		m: m, language: lang, adapter: a, name: req.Name, req: req,
 		output:  NewOutputRing(m.cfg.OutputLimit, m.cfg.Now),
 		created: m.cfg.Now(), state: StateCreated,

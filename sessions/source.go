@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"strings"
 )
@@ -12,8 +13,8 @@ const maxSourceBytes = 8 << 20
 // readLines reads a source file's lines (nil when unreadable or huge).
 func readLines(path string) []string {
 	st, err := os.Stat(path)
-	if err != nil || st.IsDir() || st.Size() > maxSourceBytes {
-		return nil
+	if err != nil || !st.Mode().IsRegular() || st.Size() > maxSourceBytes {
+		return nil // devices and FIFOs would block or never end
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -21,7 +22,7 @@ func readLines(path string) []string {
 	}
 	defer f.Close()
 	var lines []string
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(io.LimitReader(f, maxSourceBytes))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		lines = append(lines, sc.Text())

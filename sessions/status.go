@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 )
 
@@ -58,24 +57,34 @@ func (m *Manager) BuildStatus(ctx context.Context, projectArg, sessionID string)
 	sugg = append(sugg, m.sessionSuggestions(st.Sessions, q.Session)...)
 
 	contribs := m.contributors()
-	parts := make([]*StatusPart, len(contribs))
 	cctx, cancel := context.WithTimeout(ctx, statusBudget)
 	defer cancel()
-	var wg sync.WaitGroup
+	type result struct {
+		i    int
+		part StatusPart
+	}
+	results := make(chan result, len(contribs))
 	for i, c := range contribs {
-		wg.Add(1)
 		go func(i int, c StatusContributor) {
-			defer wg.Done()
-			p := c.Status(cctx, q)
-			parts[i] = &p
+			defer func() {
+				if r := recover(); r != nil {
+					results <- result{i, StatusPart{Capabilities: []CapabilityState{{Name: fmt.Sprintf("contributor-%d", i), State: Unknown, Reason: fmt.Sprintf("status failed: %v", r)}}}}
+				}
+			}()
+			results <- result{i, c.Status(cctx, q)}
 		}(i, c)
 	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-cctx.Done():
-		<-done // contributors honour ctx; wait for them to return
+	// A contributor that overruns the budget is left out, not waited for.
+	parts := make([]*StatusPart, len(contribs))
+collect:
+	for range contribs {
+		select {
+		case r := <-results:
+			p := r.part
+			parts[r.i] = &p
+		case <-cctx.Done():
+			break collect
+		}
 	}
 	for _, p := range parts {
 		if p == nil {

@@ -238,11 +238,17 @@ type outputOut struct {
 	Truncation *Truncation  `json:"truncation,omitempty"`
 }
 
+// maxWait caps every wait a tool call asks for.
+const maxWait = 10 * time.Minute
+
 func ms(n Int, def time.Duration) time.Duration {
 	if n <= 0 {
 		return def
 	}
-	return time.Duration(n) * time.Millisecond
+	if d := time.Duration(n) * time.Millisecond; d < maxWait {
+		return d
+	}
+	return maxWait
 }
 
 // RegisterTools adds the debug-session tools to tb.
@@ -439,11 +445,7 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			if err != nil {
 				return ExecResult{}, err
 			}
-			t := ms(in.TimeoutMs, 30*time.Second)
-			if t > 10*time.Minute {
-				t = 10 * time.Minute
-			}
-			r, err := s.WaitForStop(ctx, t)
+			r, err := s.WaitForStop(ctx, ms(in.TimeoutMs, 30*time.Second))
 			if err != nil {
 				return ExecResult{}, err
 			}
@@ -567,7 +569,7 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 					line = ls.Location.Line
 				}
 			}
-			if st, err := os.Stat(file); err != nil || st.IsDir() {
+			if st, err := os.Stat(file); err != nil || !st.Mode().IsRegular() {
 				return sourceOut{}, NewError(CodeInvalidArgument, "cannot read "+file, "pass the path of an existing source file")
 			}
 			ctxLines := int(in.LinesContext)

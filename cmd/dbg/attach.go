@@ -161,18 +161,24 @@ func debugAtPrompt(cmd *cobra.Command, e *env, project string, asJSON bool, crea
 	}
 	p.id = s.SessionID
 	if plan != nil {
+		// A launch that fails half-way leaves no session behind (a
+		// daemon would keep it).
+		abort := func(err error) error {
+			_, _ = tc.call(context.WithoutCancel(ctx), "close_debug_session", map[string]any{"sessionId": p.id}, nil)
+			return finish(p.out, asJSON, err)
+		}
 		for _, b := range plan.breaks {
 			file, line, ok := strings.Cut(b, ":")
 			if !ok {
-				return fmt.Errorf("--break %q: want FILE:LINE", b)
+				return abort(fmt.Errorf("--break %q: want FILE:LINE", b))
 			}
 			if _, err := p.run("break " + file + ":" + line); err != nil {
-				return err
+				return abort(err)
 			}
 		}
 		plan.start["sessionId"] = p.id
 		if raw, err = tc.call(ctx, "start_debugging", plan.start, &s); err != nil {
-			return finish(p.out, asJSON, err)
+			return abort(err)
 		}
 	}
 	p.show(raw, s)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,6 +23,8 @@ type daemonInfo struct {
 	Project string `json:"project"`
 	Addr    string `json:"addr"`
 	PID     int    `json:"pid"`
+	Start   string `json:"start"` // the daemon's start time, so a reused pid is not trusted
+	Exe     string `json:"exe"`
 }
 
 func daemonPath(stateDir, project string) string {
@@ -36,7 +39,8 @@ func announceDaemon(stateDir, project, addr string) (func(), error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	b, _ := json.Marshal(daemonInfo{Project: project, Addr: addr, PID: os.Getpid()})
+	exe, _ := os.Executable()
+	b, _ := json.Marshal(daemonInfo{Project: project, Addr: addr, PID: os.Getpid(), Start: procStart(os.Getpid()), Exe: exe})
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		return nil, err
@@ -57,10 +61,32 @@ func findDaemon(stateDir, project string) (daemonInfo, bool) {
 	if json.Unmarshal(b, &d) != nil || d.Project != project || d.PID <= 0 {
 		return daemonInfo{}, false
 	}
-	if _, err := os.Stat(fmt.Sprintf("/proc/%d", d.PID)); err != nil {
+	// The token goes only to the very process that wrote the record.
+	if d.Start == "" || procStart(d.PID) != d.Start {
+		return daemonInfo{}, false
+	}
+	if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", d.PID)); err != nil || exe != d.Exe {
 		return daemonInfo{}, false
 	}
 	return d, true
+}
+
+// procStart reads a process's start time (field 22 of /proc/PID/stat).
+func procStart(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return ""
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
 }
 
 // connectDaemon opens an MCP client session to a project's daemon.

@@ -166,7 +166,8 @@ func projectToken(stateDir, project string, rotate bool) (string, error) {
 // guard enforces the HTTP security model: loopback peers only, a loopback
 // Host with the right port (no DNS rebinding), an absent or loopback
 // Origin, the bearer token (constant-time), bodies up to 1 MiB, and at most
-// 8 failed authentications per address in 30 s. Every answer carries
+// 8 failed authentications in 30 s (all peers are loopback, so they count
+// together); the right token is never refused for that. Every answer carries
 // Cache-Control: no-store. It is safe for concurrent use.
 type guard struct {
 	token []byte
@@ -174,7 +175,7 @@ type guard struct {
 	now   func() time.Time
 
 	mu       sync.Mutex
-	failures map[string][]time.Time
+	failures []time.Time // failed authentications; every peer is loopback, so one count
 }
 
 const (
@@ -184,7 +185,7 @@ const (
 )
 
 func newGuard(token string, port int, now func() time.Time) *guard {
-	return &guard{token: []byte(token), port: fmt.Sprint(port), now: now, failures: map[string][]time.Time{}}
+	return &guard{token: []byte(token), port: fmt.Sprint(port), now: now}
 }
 
 func (g *guard) wrap(next http.Handler) http.Handler {
@@ -203,15 +204,16 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 			http.Error(w, "cross-origin requests are refused", http.StatusForbidden)
 			return
 		}
-		if g.limited(peer) {
-			w.Header().Set("Retry-After", "30")
-			http.Error(w, "too many failed authentications", http.StatusTooManyRequests)
-			return
-		}
 		auth := r.Header.Get("Authorization")
 		given, ok := strings.CutPrefix(auth, "Bearer ")
 		if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), g.token) != 1 {
-			g.fail(peer)
+			// The right token is never turned away; wrong ones are limited.
+			if g.limited() {
+				w.Header().Set("Retry-After", "30")
+				http.Error(w, "too many failed authentications", http.StatusTooManyRequests)
+				return
+			}
+			g.fail()
 			w.Header().Set("WWW-Authenticate", `Bearer realm="dbg"`)
 			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
 			return
@@ -273,30 +275,26 @@ func (g *guard) originOK(origin string) bool {
 	return host == "localhost" || net.ParseIP(host) != nil && net.ParseIP(host).IsLoopback()
 }
 
-func (g *guard) recent(peer string) []time.Time {
+func (g *guard) recentLocked() []time.Time {
 	cut := g.now().Add(-failureWindow)
-	kept := g.failures[peer][:0]
-	for _, t := range g.failures[peer] {
+	kept := g.failures[:0]
+	for _, t := range g.failures {
 		if t.After(cut) {
 			kept = append(kept, t)
 		}
 	}
-	if len(kept) == 0 {
-		delete(g.failures, peer)
-		return nil
-	}
-	g.failures[peer] = kept
+	g.failures = kept
 	return kept
 }
 
-func (g *guard) limited(peer string) bool {
+func (g *guard) limited() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return len(g.recent(peer)) >= maxFailures
+	return len(g.recentLocked()) >= maxFailures
 }
 
-func (g *guard) fail(peer string) {
+func (g *guard) fail() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.failures[peer] = append(g.recent(peer), g.now())
+	g.failures = append(g.recentLocked(), g.now())
 }
