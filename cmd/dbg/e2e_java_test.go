@@ -715,3 +715,83 @@ func TestMCPJavaFunctionBreakpoint(t *testing.T) {
 	prog := fixture(t, "java/Loop.java")
 	mcpFunctionBreakpoint(t, "java", prog, "Loop.square", prog, mcpLine(t, prog, "BP:square"), "x", "0", "total=5", nil)
 }
+
+// TestMCPJavaThreadsAndLambdas stops in a named thread's lambda, inside an
+// inner class, a lambda and an anonymous class, reading each frame.
+func TestMCPJavaThreadsAndLambdas(t *testing.T) {
+	requireJava(t)
+	t.Run("thread", func(t *testing.T) {
+		c := startDbg(t)
+		prog := fixture(t, "java/Threads.java")
+		worker, main := mcpLine(t, prog, "BP:worker"), mcpLine(t, prog, "BP:main")
+		id, st := mcpLaunch(t, c, "java", prog, []int{worker, main}, prog, nil)
+		if st.num("lastStop.location.line") != worker {
+			t.Fatalf("first stop %v, want line %d", st.get("lastStop"), worker)
+		}
+		var names []string
+		stopped := ""
+		for _, th := range c.ok("list_threads", map[string]any{"sessionId": id}).list("threads") {
+			names = append(names, th.str("name"))
+			if th.num("id") == st.num("lastStop.threadId") {
+				stopped = th.str("name")
+			}
+		}
+		if stopped != "worker-1" {
+			t.Errorf("stopped in thread %q, want worker-1 (threads %v)", stopped, names)
+		}
+		mcpCheckLocals(t, mcpLocals(t, c, id), map[string]string{"local": "10"})
+		st = mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
+		if st.num("lastStop.location.line") != main {
+			t.Fatalf("second stop %v, want line %d", st.get("lastStop"), main)
+		}
+		if got := mcpEval(t, c, id, "shared"); got != "10" {
+			t.Errorf("shared = %q in main after the worker, want 10", got)
+		}
+		mcpFinish(t, c, id, "shared=10")
+	})
+	t.Run("inner classes and lambdas", func(t *testing.T) {
+		c := startDbg(t)
+		prog := fixture(t, "java/Inner.java")
+		inner, lambda, anon := mcpLine(t, prog, "BP:inner"), mcpLine(t, prog, "BP:lambda"), mcpLine(t, prog, "BP:anon")
+		id, st := mcpLaunch(t, c, "java", prog, []int{inner, lambda, anon}, prog, nil)
+		want := []struct {
+			line       int
+			expr, want string
+		}{
+			{inner, "by", "2"},
+			{anon, "this.getClass().getName()", `"Inner$1"`},
+			{lambda, "x", "21"},
+		}
+		for i, w := range want {
+			if i > 0 {
+				st = mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
+			}
+			if st.num("lastStop.location.line") != w.line {
+				t.Fatalf("stop %d: %v, want line %d", i, st.get("lastStop"), w.line)
+			}
+			mcpTop(t, c, id, prog, w.line)
+			if got := mcpEval(t, c, id, w.expr); got != w.want {
+				t.Errorf("line %d: %s = %q, want %q", w.line, w.expr, got, w.want)
+			}
+		}
+		mcpFinish(t, c, id, "twice=42")
+	})
+}
+
+// TestMCPJavaCapturedVariable evaluates a local captured by an anonymous
+// class, as the source line at the stop reads it.
+func TestMCPJavaCapturedVariable(t *testing.T) {
+	t.Skip("known bug: at Inner.java BP:anon (inside new Runnable(){...}.run), evaluate_expression \"c.count\" fails with INVALID_ARGUMENT \"c is not a local variable, field or loaded class here\"; the captured local lives in the synthetic field val$c and should resolve to 2")
+	requireJava(t)
+	c := startDbg(t)
+	prog := fixture(t, "java/Inner.java")
+	anon := mcpLine(t, prog, "BP:anon")
+	id, st := mcpLaunch(t, c, "java", prog, []int{anon}, prog, nil)
+	if st.num("lastStop.location.line") != anon {
+		t.Fatalf("stop %v, want line %d", st.get("lastStop"), anon)
+	}
+	if got := mcpEval(t, c, id, "c.count"); got != "2" {
+		t.Errorf("c.count = %q, want 2", got)
+	}
+	mcpFinish(t, c, id, "twice=42")
+}
