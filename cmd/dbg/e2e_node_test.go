@@ -381,3 +381,63 @@ func TestMCPNodeFunctionBreakpoint(t *testing.T) {
 	mcpFunctionBreakpoint(t, "javascript", prog, "validate", prog, mcpLine(t, prog, "if (n > 2)"), "n", "5", "caught value 5 is too large",
 		map[string]any{"breakOnExceptions": "none"})
 }
+
+// TestMCPNodeObjectsClosuresAsync reads a class instance's fields and
+// collections, a closure's captured variables, and steps over an await.
+func TestMCPNodeObjectsClosuresAsync(t *testing.T) {
+	requireNode(t)
+	t.Run("class", func(t *testing.T) {
+		c := startDbg(t)
+		prog := fixture(t, "javascript/class.js")
+		id, _ := mcpLaunch(t, c, "javascript", prog, []int{mcpLine(t, prog, "BP:deposit")}, prog, nil)
+		locals := mcpLocals(t, c, id)
+		mcpCheckLocals(t, locals, map[string]string{"amount": "50"})
+		for expr, want := range map[string]string{
+			"this.owner":            `"ada"`,
+			"this.balance + amount": "150",
+			"this.tags.get('tier')": `"gold"`,
+			"this.flags.size":       "2",
+			"this.history.length":   "1",
+		} {
+			if got := mcpEval(t, c, id, expr); got != want {
+				t.Errorf("%s = %q, want %q", expr, got, want)
+			}
+		}
+		if got := mcpEval(t, c, id, "getterCalls"); got != "0" {
+			t.Errorf("getterCalls = %q: inspecting ran a getter", got)
+		}
+		mcpFinish(t, c, id, "balance 150 getterCalls 0 1")
+	})
+	t.Run("closure", func(t *testing.T) {
+		c := startDbg(t)
+		prog := fixture(t, "javascript/closure.js")
+		line := mcpLine(t, prog, "BP:closure")
+		id, _ := mcpLaunch(t, c, "javascript", prog, []int{line}, prog, nil)
+		if got := mcpEval(t, c, id, "`${label}:${count + step}`"); got != `"counter:11"` {
+			t.Errorf("closure variables: %q, want \"counter:11\"", got)
+		}
+		st := mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
+		if st.num("lastStop.location.line") != line {
+			t.Fatalf("second call: %v", st.get("lastStop"))
+		}
+		if got := mcpEval(t, c, id, "count"); got != "11" {
+			t.Errorf("count = %q on the second call, want 11", got)
+		}
+		mcpFinish(t, c, id, "counter:13")
+	})
+	t.Run("async", func(t *testing.T) {
+		c := startDbg(t)
+		prog := fixture(t, "javascript/async.js")
+		enter, after := mcpLine(t, prog, "BP:async-enter"), mcpLine(t, prog, "BP:after-await")
+		id, _ := mcpLaunch(t, c, "javascript", prog, []int{enter, after}, prog, nil)
+		if got := mcpEval(t, c, id, "x"); got != "20" {
+			t.Errorf("x = %q, want 20", got)
+		}
+		st := mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
+		if st.num("lastStop.location.line") != after {
+			t.Fatalf("after the await: %v, want line %d", st.get("lastStop"), after)
+		}
+		mcpCheckLocals(t, mcpLocals(t, c, id), map[string]string{"doubled": "40"})
+		mcpFinish(t, c, id, "value 41")
+	})
+}
