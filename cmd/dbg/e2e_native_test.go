@@ -496,7 +496,6 @@ func TestMCPNativeCOBOLStepIntoParagraph(t *testing.T) {
 // TestMCPNativeCOBOLCondition stops at a breakpoint whose condition names
 // COBOL data items.
 func TestMCPNativeCOBOLCondition(t *testing.T) {
-	t.Skip("known bug: set_breakpoint with condition \"WS-I = 3\" in loop.cob is accepted (the answer echoes the condition) but the program stops on the first pass with WS-I = 0: COBOL names in conditions reach lldb untranslated")
 	requireCOBOL(t)
 	c := startDbg(t)
 	src := fixture(t, "cobol/loop.cob")
@@ -674,4 +673,38 @@ func TestMCPNativeCOBOLLogPoint(t *testing.T) {
 	}
 	mcpOutputHas(t, c, id, "square 16")
 	c.ok("close_debug_session", map[string]any{"sessionId": id})
+}
+
+// TestMCPNativeStepInOut steps into square from the loop and back out.
+func TestMCPNativeStepInOut(t *testing.T) {
+	requireLLDB(t)
+	for _, tc := range []struct{ lang, program, src, body string }{
+		{"c", fixture(t, "c/loop.c"), fixture(t, "c/loop.c"), "int result = x * x"},
+		{"cpp", fixture(t, "cpp/loop.cpp"), fixture(t, "cpp/loop.cpp"), "int result = x * x"},
+		{"rust", fixture(t, "rust"), fixture(t, "rust/src/main.rs"), "let result = x * x"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			if tc.lang == "rust" {
+				requireCargo(t)
+			}
+			c := startDbg(t)
+			line := mcpLine(t, tc.src, "BREAK: loop body")
+			id, _ := mcpLaunch(t, c, tc.lang, tc.src, []int{line}, tc.program, nil)
+			in := c.ok("step_into", map[string]any{"sessionId": id})
+			body := mcpLine(t, tc.src, tc.body)
+			if in.num("lastStop.location.line") != body {
+				t.Fatalf("step_into: %v, want line %d", in.get("lastStop"), body)
+			}
+			frames := c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+			if len(frames) < 2 || !strings.Contains(frames[0].str("name"), "square") || frames[1].num("line") != line {
+				t.Fatalf("stack in square: %v", frames)
+			}
+			mcpCheckLocals(t, mcpLocals(t, c, id), map[string]string{"x": "0"})
+			out := c.ok("step_out", map[string]any{"sessionId": id})
+			if out.num("lastStop.location.line") != line {
+				t.Errorf("step_out: %v, want line %d", out.get("lastStop"), line)
+			}
+			mcpFinish(t, c, id, "done total=")
+		})
+	}
 }
