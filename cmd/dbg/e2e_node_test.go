@@ -441,3 +441,25 @@ func TestMCPNodeObjectsClosuresAsync(t *testing.T) {
 		mcpFinish(t, c, id, "value 41")
 	})
 }
+
+// TestMCPNodeTypeScriptCompiledProgram runs the compiled JavaScript with a
+// breakpoint on the TypeScript source: the stop is reported in .ts terms.
+func TestMCPNodeTypeScriptCompiledProgram(t *testing.T) {
+	requireNode(t)
+	compileTS(t)
+	c := startDbg(t)
+	greet := fixture(t, "javascript/ts/greet.ts")
+	js := fixture(t, "javascript/build/greet.js")
+	gl := mcpLine(t, greet, "BP:ts-greet")
+	id, st := mcpLaunch(t, c, "javascript", greet, []int{gl}, js, nil)
+	if st.num("lastStop.location.line") != gl || st.str("lastStop.location.file") != greet {
+		t.Fatalf("stop %v, want greet.ts:%d", st.get("lastStop"), gl)
+	}
+	if !strings.Contains(st.str("lastStop.location.text"), "Hello, ${p.name}") {
+		t.Errorf("stop line text %q is not the TypeScript line", st.str("lastStop.location.text"))
+	}
+	if got := mcpEval(t, c, id, "p.name"); got != `"Ada"` {
+		t.Errorf("p.name = %q", got)
+	}
+	mcpFinish(t, c, id, "HELLO, LINUS (28)! 17")
+}
