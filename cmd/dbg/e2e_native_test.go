@@ -708,3 +708,29 @@ func TestMCPNativeStepInOut(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPClientGoneLeavesNothing stops java, javascript, ruby and c
+// programs at breakpoints, then the MCP client goes away: the server
+// exits and every adapter and debuggee with it.
+func TestMCPClientGoneLeavesNothing(t *testing.T) {
+	requireLLDB(t)
+	requireJava(t)
+	requireNode(t)
+	requireRdbg(t)
+	c := startDbg(t)
+	for _, p := range []struct{ lang, file, marker string }{
+		{"c", fixture(t, "c/loop.c"), "BREAK: loop body"},
+		{"java", fixture(t, "java/Loop.java"), "BP:loop"},
+		{"javascript", fixture(t, "javascript/loop.js"), "BP:loop"},
+		{"ruby", fixture(t, "ruby/loop.rb"), "BREAK: loop body"},
+	} {
+		mcpLaunch(t, c, p.lang, p.file, []int{mcpLine(t, p.file, p.marker)}, p.file, nil)
+	}
+	server := c.cmd.Process.Pid
+	kids := childrenOf(server)
+	if len(kids) < 4 {
+		t.Fatalf("only %d processes under the server with four sessions: %v", len(kids), kids)
+	}
+	c.close()
+	waitGone(t, 20*time.Second, append(kids, server)...)
+}
