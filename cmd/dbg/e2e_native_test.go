@@ -734,3 +734,37 @@ func TestMCPClientGoneLeavesNothing(t *testing.T) {
 	c.close()
 	waitGone(t, 20*time.Second, append(kids, server)...)
 }
+
+// TestMCPNativeRustPanic stops where a Rust program panics (the language
+// default breakOnExceptions is uncaught).
+func TestMCPNativeRustPanic(t *testing.T) {
+	requireCargo(t)
+	src := writeSource(t, "panic.rs", `fn check(v: i32) -> i32 {
+    if v > 2 {
+        panic!("value {} is too large", v); // PANIC
+    }
+    v
+}
+
+fn main() {
+    println!("before");
+    println!("{}", check(5));
+}
+`)
+	c := startDbg(t)
+	id, st := mcpLaunch(t, c, "rust", src, nil, src, nil)
+	line := mcpLine(t, src, "// PANIC")
+	if st.str("lastStop.reason") != "exception" || st.num("lastStop.location.line") != line || st.str("lastStop.location.file") != src {
+		t.Fatalf("stop %v, want an exception at %s:%d", st.get("lastStop"), src, line)
+	}
+	if got := mcpEval(t, c, id, "v"); got != "5" {
+		t.Errorf("v = %q at the panic, want 5", got)
+	}
+	pids := mcpPIDs(t, c)
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	if end := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000}); end.str("state") != "terminated" {
+		t.Fatalf("after continue: %v", end)
+	}
+	mcpOutputHas(t, c, id, "value 5 is too large")
+	mcpClose(t, c, id, pids)
+}
