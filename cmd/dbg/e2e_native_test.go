@@ -768,3 +768,40 @@ fn main() {
 	mcpOutputHas(t, c, id, "value 5 is too large")
 	mcpClose(t, c, id, pids)
 }
+
+// TestMCPNativeCPPUncaught stops on an uncaught C++ exception with the
+// default breakOnExceptions, with the throwing frame on the stack.
+func TestMCPNativeCPPUncaught(t *testing.T) {
+	requireLLDB(t)
+	src := writeSource(t, "uncaught.cpp", `#include <iostream>
+#include <stdexcept>
+static int check(int v) {
+	if (v > 2) {
+		throw std::runtime_error("value too large"); // THROW
+	}
+	return v;
+}
+int main() {
+	std::cout << "before" << std::endl;
+	return check(5);
+}
+`)
+	c := startDbg(t)
+	id, st := mcpLaunch(t, c, "cpp", src, nil, src, nil)
+	if st.str("lastStop.reason") != "exception" {
+		t.Fatalf("stop %v, want an exception", st.get("lastStop"))
+	}
+	line := mcpLine(t, src, "THROW")
+	frames := c.ok("get_stack_trace", map[string]any{"sessionId": id, "levels": 50}).list("stackFrames")
+	found := false
+	for _, f := range frames {
+		if f.str("file") == src && f.num("line") == line {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no frame at the throw (%s:%d): %v", src, line, frames)
+	}
+	mcpOutputHas(t, c, id, "before")
+	mcpClose(t, c, id, mcpPIDs(t, c))
+}
