@@ -795,3 +795,38 @@ func TestMCPJavaCapturedVariable(t *testing.T) {
 	}
 	mcpFinish(t, c, id, "twice=42")
 }
+
+// mcpArgsEnvCwd runs program with an argument, an environment variable
+// and a working directory, and expects it to print "<arg> <env> <cwd>".
+func mcpArgsEnvCwd(t *testing.T, lang, program string) {
+	t.Helper()
+	c := startDbg(t)
+	cwd := t.TempDir()
+	id := c.ok("create_debug_session", map[string]any{"language": lang}).str("sessionId")
+	st := c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": program,
+		"args": []string{"first-arg"}, "env": map[string]string{"DBG_E2E": "env-value"}, "cwd": cwd})
+	if st.str("state") != "terminated" {
+		st = c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000})
+	}
+	if st.str("state") != "terminated" {
+		t.Fatalf("program did not end: %v", st)
+	}
+	mcpOutputHas(t, c, id, "first-arg env-value "+cwd)
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+}
+
+func TestMCPJavaArgsEnvCwd(t *testing.T) {
+	requireJava(t)
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "Echo.java")
+	src := `public class Echo {
+    public static void main(String[] args) {
+        System.out.println(args[0] + " " + System.getenv("DBG_E2E") + " " + System.getProperty("user.dir"));
+    }
+}
+`
+	if err := os.WriteFile(prog, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mcpArgsEnvCwd(t, "java", prog)
+}

@@ -805,3 +805,17 @@ int main() {
 	mcpOutputHas(t, c, id, "before")
 	mcpClose(t, c, id, mcpPIDs(t, c))
 }
+
+func TestMCPNativeCArgsEnvCwd(t *testing.T) {
+	requireLLDB(t)
+	src := writeSource(t, "echo.c", `#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+	char cwd[4096];
+	printf("%s %s %s\n", argc > 1 ? argv[1] : "-", getenv("DBG_E2E"), getcwd(cwd, sizeof cwd));
+	return 0;
+}
+`)
+	mcpArgsEnvCwd(t, "c", src)
+}

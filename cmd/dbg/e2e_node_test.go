@@ -463,3 +463,12 @@ func TestMCPNodeTypeScriptCompiledProgram(t *testing.T) {
 	}
 	mcpFinish(t, c, id, "HELLO, LINUS (28)! 17")
 }
+
+func TestMCPNodeArgsEnvCwd(t *testing.T) {
+	requireNode(t)
+	prog := filepath.Join(t.TempDir(), "echo.js")
+	if err := os.WriteFile(prog, []byte("console.log(process.argv[2], process.env.DBG_E2E, process.cwd());\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mcpArgsEnvCwd(t, "javascript", prog)
+}

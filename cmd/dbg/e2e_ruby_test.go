@@ -309,3 +309,12 @@ func TestMCPRubyFunctionBreakpoint(t *testing.T) {
 	mcpOutputHas(t, c, id, "done total=30")
 	c.ok("close_debug_session", map[string]any{"sessionId": id})
 }
+
+func TestMCPRubyArgsEnvCwd(t *testing.T) {
+	requireRdbg(t)
+	prog := filepath.Join(t.TempDir(), "echo.rb")
+	if err := os.WriteFile(prog, []byte("puts \"#{ARGV[0]} #{ENV['DBG_E2E']} #{Dir.pwd}\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mcpArgsEnvCwd(t, "ruby", prog)
+}
