@@ -607,7 +607,21 @@ func mcpPauseFlow(t *testing.T, lang, program, src string, args ...string) {
 			t.Fatalf("continue: %v", r)
 		}
 	}
+	// Restart while running: the old program goes, a new one runs.
+	old := mcpDebuggee(t, c, program)
+	r := c.ok("restart_debugging", map[string]any{"sessionId": id})
+	if r.str("state") != "running" {
+		t.Errorf("restart of a running program answered %v", r)
+	}
+	waitGone(t, 10*time.Second, old...)
 	pids := mcpDebuggee(t, c, program)
+	if pids[0] == old[0] {
+		t.Errorf("the same debuggee %d after restart", pids[0])
+	}
+	p := mcpPaused(t, c, id, c.ok("pause_execution", map[string]any{"sessionId": id}))
+	if p.str("lastStop.reason") != "pause" {
+		t.Errorf("pause after restart: %v", p.get("lastStop"))
+	}
 	c.ok("close_debug_session", map[string]any{"sessionId": id})
 	waitGone(t, 10*time.Second, pids...)
 	deadline := time.Now().Add(10 * time.Second)
