@@ -220,17 +220,25 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 	return s.waitFirst(ctx, 0, wait), nil
 }
 
-// looksLikeClassName accepts Java main class names (com.example.Main).
+// looksLikeClassName accepts Java main class names (com.example.Main, or
+// Main in the default package), which name no file.
 func looksLikeClassName(p string) bool {
 	if strings.ContainsAny(p, "/\\") || strings.HasSuffix(p, ".java") || strings.HasSuffix(p, ".jar") {
 		return false
 	}
 	parts := strings.Split(p, ".")
-	if len(parts) < 2 {
-		return false
+	for _, part := range parts {
+		if part == "" {
+			return false
+		}
+		for i, r := range part {
+			if !(r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+				return false
+			}
+		}
 	}
 	last := parts[len(parts)-1]
-	return last != "" && last[0] >= 'A' && last[0] <= 'Z'
+	return last[0] >= 'A' && last[0] <= 'Z'
 }
 
 func cwdOr() string {

@@ -270,8 +270,13 @@ func (env *evalEnv) lookup(ctx context.Context, name string) (evalVal, error) {
 		}
 	}
 	// Fields of this, then of the enclosing instances of inner classes.
+	// Locals captured by anonymous and local classes live in synthetic
+	// val$NAME fields.
 	for obj, depth := this, 0; obj.Object != 0 && depth < 4; depth++ {
 		if r, err := env.field(ctx, val(obj), name); err == nil {
+			return r, nil
+		}
+		if r, err := env.field(ctx, val(obj), "val$"+name); err == nil {
 			return r, nil
 		}
 		outer, err := env.field(ctx, val(obj), "this$0")

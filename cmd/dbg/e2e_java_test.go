@@ -504,7 +504,6 @@ func TestMCPJavaClassAndClasspath(t *testing.T) {
 // TestMCPJavaDefaultPackageClass launches a main class of the default
 // package by name, as the Java adapter accepts.
 func TestMCPJavaDefaultPackageClass(t *testing.T) {
-	t.Skip("known bug: start_debugging rejects scriptPath \"Loop\" (a class of the default package) with INVALID_ARGUMENT \"scriptPath Loop does not exist\": sessions.looksLikeClassName wants a dot")
 	requireJava(t)
 	src := fixture(t, "java/Loop.java")
 	classes := t.TempDir()
@@ -795,7 +794,6 @@ func TestMCPJavaThreadsAndLambdas(t *testing.T) {
 // TestMCPJavaCapturedVariable evaluates a local captured by an anonymous
 // class, as the source line at the stop reads it.
 func TestMCPJavaCapturedVariable(t *testing.T) {
-	t.Skip("known bug: at Inner.java BP:anon (inside new Runnable(){...}.run), evaluate_expression \"c.count\" fails with INVALID_ARGUMENT \"c is not a local variable, field or loaded class here\"; the captured local lives in the synthetic field val$c and should resolve to 2")
 	requireJava(t)
 	c := startDbg(t)
 	prog := fixture(t, "java/Inner.java")
@@ -843,4 +841,65 @@ func TestMCPJavaArgsEnvCwd(t *testing.T) {
 		t.Fatal(err)
 	}
 	mcpArgsEnvCwd(t, "java", prog)
+}
+
+// mcpHitCondition stops on the third pass of a loop line (hitCondition 3)
+// and nowhere else.
+func mcpHitCondition(t *testing.T, lang, program, src string, line int, iExpr, output string) {
+	t.Helper()
+	c := startDbg(t)
+	id := c.ok("create_debug_session", map[string]any{"language": lang}).str("sessionId")
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": line, "hitCondition": "3"})
+	st := mcpPaused(t, c, id, c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": program}))
+	if st.num("lastStop.location.line") != line {
+		t.Fatalf("stop %v, want line %d", st.get("lastStop"), line)
+	}
+	if got := mcpEval(t, c, id, iExpr); got != "2" {
+		t.Errorf("hitCondition 3 stopped with %s = %q, want 2", iExpr, got)
+	}
+	pids := mcpPIDs(t, c)
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	if end := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000}); end.str("state") != "terminated" {
+		t.Fatalf("stopped again after the third hit: %v", end)
+	}
+	mcpOutputHas(t, c, id, output)
+	mcpClose(t, c, id, pids)
+}
+
+func TestMCPJavaHitCondition(t *testing.T) {
+	requireJava(t)
+	prog := fixture(t, "java/Loop.java")
+	mcpHitCondition(t, "java", prog, prog, mcpLine(t, prog, "BP:loop"), "i", "total=5")
+}
+
+// TestMCPJavaStatics reads and changes a static field through its scope.
+func TestMCPJavaStatics(t *testing.T) {
+	requireJava(t)
+	c := startDbg(t)
+	prog := fixture(t, "java/Graph.java")
+	id, _ := mcpLaunch(t, c, "java", prog, []int{mcpLine(t, prog, "BP:graph")}, prog, nil)
+	scopes := c.ok("get_scopes", map[string]any{"sessionId": id}).list("scopes")
+	ref := 0
+	for _, s := range scopes {
+		if strings.Contains(strings.ToLower(s.str("name")), "static") {
+			ref = s.num("variablesReference")
+		}
+	}
+	if ref == 0 {
+		t.Fatalf("no statics scope: %v", scopes)
+	}
+	vars := map[string]string{}
+	for _, v := range c.ok("get_variables", map[string]any{"sessionId": id, "scope": ref}).list("variables") {
+		vars[v.str("name")] = v.str("value")
+	}
+	if vars["counter"] != "7" {
+		t.Fatalf("statics %v, want counter=7", vars)
+	}
+	if r := c.ok("set_variable", map[string]any{"sessionId": id, "scope": ref, "name": "counter", "value": "counter + 2"}); r.str("result") != "9" {
+		t.Errorf("set_variable counter: %v", r)
+	}
+	if got := mcpEval(t, c, id, "counter * 2"); got != "18" {
+		t.Errorf("counter * 2 = %q after the change", got)
+	}
+	mcpFinish(t, c, id, "message=hello")
 }
