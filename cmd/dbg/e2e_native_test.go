@@ -819,3 +819,22 @@ int main(int argc, char **argv) {
 `)
 	mcpArgsEnvCwd(t, "c", src)
 }
+
+func TestMCPNativeHitCondition(t *testing.T) {
+	t.Skip("known bug: set_breakpoint hitCondition \"3\" on the loop line of c/loop.c, rust main.rs or cobol loop.cob stops on the third pass (i = 2) and then again on every later pass (lldb's ignore-count meaning); java, javascript and ruby stop on the third pass only, as the tool describes (\"3 or >=3\")")
+	requireLLDB(t)
+	t.Run("c", func(t *testing.T) {
+		src := fixture(t, "c/loop.c")
+		mcpHitCondition(t, "c", src, src, mcpLine(t, src, "BREAK: loop body"), "i", "done total=30")
+	})
+	t.Run("rust", func(t *testing.T) {
+		requireCargo(t)
+		src := fixture(t, "rust/src/main.rs")
+		mcpHitCondition(t, "rust", fixture(t, "rust"), src, mcpLine(t, src, "BREAK: loop body"), "i", "done total=45")
+	})
+	t.Run("cobol", func(t *testing.T) {
+		requireCOBOL(t)
+		src := fixture(t, "cobol/loop.cob")
+		mcpHitCondition(t, "cobol", src, src, mcpLine(t, src, "ADD WS-SQUARE TO WS-TOTAL"), "WS-I", "DONE TOTAL=00130")
+	})
+}

@@ -472,3 +472,9 @@ func TestMCPNodeArgsEnvCwd(t *testing.T) {
 	}
 	mcpArgsEnvCwd(t, "javascript", prog)
 }
+
+func TestMCPNodeHitCondition(t *testing.T) {
+	requireNode(t)
+	prog := fixture(t, "javascript/loop.js")
+	mcpHitCondition(t, "javascript", prog, prog, mcpLine(t, prog, "BP:loop"), "i", "done 10")
+}

@@ -318,3 +318,9 @@ func TestMCPRubyArgsEnvCwd(t *testing.T) {
 	}
 	mcpArgsEnvCwd(t, "ruby", prog)
 }
+
+func TestMCPRubyHitCondition(t *testing.T) {
+	requireRdbg(t)
+	prog := fixture(t, "ruby/loop.rb")
+	mcpHitCondition(t, "ruby", prog, prog, mcpLine(t, prog, "BREAK: loop body"), "i", "done total=30")
+}
