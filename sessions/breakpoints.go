@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	godap "github.com/google/go-dap"
 )
@@ -221,8 +222,7 @@ func (s *Session) Breakpoints() []Breakpoint {
 func (s *Session) syncFile(ctx context.Context, file string) error {
 	// setBreakpoints replaces the file's whole set: snapshot and send as
 	// one step, or a concurrent call's older snapshot could land last.
-	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
+	defer s.syncLock("file:" + file)()
 	s.mu.Lock()
 	list := append([]*Breakpoint(nil), s.bps.byFile[file]...)
 	quirks := s.adapter.Quirks()
@@ -252,8 +252,7 @@ func (s *Session) syncFile(ctx context.Context, file string) error {
 }
 
 func (s *Session) syncFunctions(ctx context.Context) error {
-	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
+	defer s.syncLock("functions")()
 	s.mu.Lock()
 	list := append([]*Breakpoint(nil), s.bps.funcs...)
 	supported := s.caps.SupportsFunctionBreakpoints
@@ -308,18 +307,43 @@ func (s *Session) syncAll(ctx context.Context) error {
 	}
 	hasFuncs := len(s.bps.funcs) > 0
 	s.mu.Unlock()
-	sort.Strings(files)
+	// The requests are independent: send them all at once, so start-up
+	// pays one adapter round trip for them, not one each.
+	jobs := []func() error{func() error { return s.syncExceptions(ctx) }}
 	for _, f := range files {
-		if err := s.syncFile(ctx, f); err != nil {
-			return err
-		}
+		jobs = append(jobs, func() error { return s.syncFile(ctx, f) })
 	}
 	if hasFuncs {
-		if err := s.syncFunctions(ctx); err != nil {
-			return err
+		jobs = append(jobs, func() error { return s.syncFunctions(ctx) })
+	}
+	errs := make(chan error, len(jobs))
+	for _, job := range jobs {
+		go func() { errs <- job() }()
+	}
+	var first error
+	for range jobs {
+		if err := <-errs; err != nil && first == nil {
+			first = err
 		}
 	}
-	return s.syncExceptions(ctx)
+	return first
+}
+
+// syncLock serialises the syncs of one kind (one file, the function
+// breakpoints, the exception filters) and returns the unlock.
+func (s *Session) syncLock(key string) func() {
+	s.mu.Lock()
+	if s.syncMus == nil {
+		s.syncMus = map[string]*sync.Mutex{}
+	}
+	mu := s.syncMus[key]
+	if mu == nil {
+		mu = &sync.Mutex{}
+		s.syncMus[key] = mu
+	}
+	s.mu.Unlock()
+	mu.Lock()
+	return mu.Unlock
 }
 
 // SetExceptionBreakpoints sets the exception mode: "all", "uncaught" or
@@ -366,8 +390,7 @@ func (s *Session) exceptionFilters() []string {
 }
 
 func (s *Session) syncExceptions(ctx context.Context) error {
-	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
+	defer s.syncLock("exceptions")()
 	s.mu.Lock()
 	offered := len(s.caps.ExceptionBreakpointFilters) > 0
 	s.mu.Unlock()

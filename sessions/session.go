@@ -107,8 +107,9 @@ type Session struct {
 	launchReq *StartRequest
 	children  []string
 	closing   bool
-	tracked   map[int]string // pid -> start time of processes the session owns
-	topFrame  frameCache     // the stopped thread's top user frame
+	tracked   map[int]string         // pid -> start time of processes the session owns
+	topFrame  frameCache             // the stopped thread's top user frame
+	syncMus   map[string]*sync.Mutex // per file / kind: serialise breakpoint syncs (see syncLock)
 }
 
 // frameCache remembers the top frame id of one stop, so evaluate and
