@@ -838,3 +838,43 @@ func TestMCPNativeHitCondition(t *testing.T) {
 		mcpHitCondition(t, "cobol", src, src, mcpLine(t, src, "ADD WS-SQUARE TO WS-TOTAL"), "WS-I", "DONE TOTAL=00130")
 	})
 }
+
+// TestMCPLanguagesListed checks list_supported_languages for the
+// languages these tests debug (directly or as an alias): found, with what
+// each can do.
+func TestMCPLanguagesListed(t *testing.T) {
+	requireLLDB(t)
+	requireJava(t)
+	requireNode(t)
+	requireRdbg(t)
+	requireCOBOL(t)
+	c := startDbg(t)
+	got := map[string]obj{}
+	for _, l := range c.ok("list_supported_languages", nil).list("languages") {
+		got[l.str("language")] = l
+		if as, ok := l.get("aliases").([]any); ok {
+			for _, a := range as {
+				if name, ok := a.(string); ok {
+					got[name] = l
+				}
+			}
+		}
+	}
+	for lang, want := range map[string][2]bool{ // attach by pid, by port
+		"java": {true, true}, "javascript": {true, true}, "typescript": {true, true},
+		"c": {true, false}, "cpp": {true, false}, "rust": {true, false},
+		"ruby": {false, true}, "cobol": {true, false},
+	} {
+		l, ok := got[lang]
+		if !ok {
+			t.Errorf("%s is not listed", lang)
+			continue
+		}
+		if l.get("found") != true || l.get("launch") != true || l.str("adapter") == "" {
+			t.Errorf("%s listed as %v", lang, l)
+		}
+		if l.get("attachByPid") != want[0] || l.get("attachByPort") != want[1] {
+			t.Errorf("%s attach by pid %v, by port %v; want %v", lang, l.get("attachByPid"), l.get("attachByPort"), want)
+		}
+	}
+}
