@@ -878,3 +878,22 @@ func TestMCPLanguagesListed(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPNativeRustSetField changes a struct field through its parent's
+// variablesReference; the program prints the effect.
+func TestMCPNativeRustSetField(t *testing.T) {
+	requireCargo(t)
+	c := startDbg(t)
+	dir := fixture(t, "rust")
+	src := filepath.Join(dir, "src", "main.rs")
+	id, _ := mcpLaunch(t, c, "rust", src, []int{mcpLine(t, src, "BREAK: loop body")}, dir, nil)
+	p := mcpLocals(t, c, id)["p"]
+	r := c.ok("set_variable", map[string]any{"sessionId": id, "variablesReference": p.num("variablesReference"), "name": "x", "value": "10"})
+	if r.str("result") != "10" {
+		t.Errorf("set_variable p.x: %v", r)
+	}
+	if got := mcpEval(t, c, id, "p.x"); got != "10" {
+		t.Errorf("p.x = %q after the change", got)
+	}
+	mcpFinish(t, c, id, "done total=80 y=4")
+}
