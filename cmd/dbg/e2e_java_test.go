@@ -903,3 +903,66 @@ func TestMCPJavaStatics(t *testing.T) {
 	}
 	mcpFinish(t, c, id, "message=hello")
 }
+
+// TestMCPJavaAttachExceptions attaches to a JVM with breakOnExceptions
+// all: the next caught exception stops it with its message.
+func TestMCPJavaAttachExceptions(t *testing.T) {
+	requireJava(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "Thrower.java")
+	text := `public class Thrower {
+    public static void main(String[] args) throws Exception {
+        for (int n = 1; ; n++) {
+            try {
+                if (n % 2 == 0) {
+                    throw new IllegalArgumentException("bad n " + n); // THROW
+                }
+            } catch (IllegalArgumentException e) {
+                System.out.println("tick " + e.getMessage());
+            }
+            Thread.sleep(50);
+        }
+    }
+}
+`
+	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("javac", "-g", "-d", dir, src).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	port := freePort(t)
+	cmd, out := startTargetIn(t, dir, "tick", "java",
+		fmt.Sprintf("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:%d", port), "-cp", dir, "Thrower")
+	c := startDbg(t)
+	id := c.ok("create_debug_session", map[string]any{"language": "java", "port": port, "stopOnEntry": false,
+		"breakOnExceptions": "all", "sourcePaths": []string{dir}}).str("sessionId")
+	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
+	if st.str("state") != "paused" || st.str("lastStop.reason") != "exception" || st.num("lastStop.location.line") != mcpLine(t, src, "// THROW") {
+		t.Fatalf("stop %v, want the exception at the throw", st)
+	}
+	if text := st.str("lastStop.text") + " " + st.str("lastStop.description"); !strings.Contains(text, "bad n ") {
+		t.Errorf("exception text %q lacks the message", text)
+	}
+	if got := mcpEval(t, c, id, "n % 2"); got != "0" {
+		t.Errorf("n %% 2 = %q at the throw", got)
+	}
+	c.ok("set_exception_breakpoints", map[string]any{"sessionId": id, "breakOnExceptions": "none"})
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	if st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 1000}); st.str("state") != "running" {
+		t.Fatalf("stopped again with exception breakpoints off: %v", st)
+	}
+	c.ok("detach_from_process", map[string]any{"sessionId": id})
+	before := strings.Count(out.String(), "tick")
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(out.String(), "tick") <= before+1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the JVM stopped after detach")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	if !processAlive(cmd.Process.Pid) {
+		t.Fatalf("closing the attached session killed the JVM")
+	}
+}
