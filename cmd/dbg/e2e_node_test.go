@@ -478,3 +478,52 @@ func TestMCPNodeHitCondition(t *testing.T) {
 	prog := fixture(t, "javascript/loop.js")
 	mcpHitCondition(t, "javascript", prog, prog, mcpLine(t, prog, "BP:loop"), "i", "done 10")
 }
+
+// TestMCPNodeAttachExceptions attaches to node with breakOnExceptions all:
+// the next caught error stops it with its message.
+func TestMCPNodeAttachExceptions(t *testing.T) {
+	requireNode(t)
+	script := filepath.Join(t.TempDir(), "thrower.js")
+	src := `let n = 0;
+setInterval(() => {
+  n++;
+  try {
+    if (n % 2 === 0) throw new Error('bad n ' + n); // THROW
+  } catch (e) {
+    console.log('tick ' + e.message);
+  }
+}, 50);
+`
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	port := freePort(t)
+	cmd, out := startTarget(t, "tick", "node", fmt.Sprintf("--inspect=127.0.0.1:%d", port), script)
+	c := startDbg(t)
+	id := c.ok("create_debug_session", map[string]any{"language": "javascript", "port": port, "stopOnEntry": false, "breakOnExceptions": "all"}).str("sessionId")
+	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
+	if st.str("state") != "paused" || st.str("lastStop.reason") != "exception" || st.num("lastStop.location.line") != mcpLine(t, script, "// THROW") {
+		t.Fatalf("stop %v, want the exception at the throw", st)
+	}
+	if text := st.str("lastStop.text") + " " + st.str("lastStop.description"); !strings.Contains(text, "bad n ") {
+		t.Errorf("exception text %q lacks the message", text)
+	}
+	c.ok("set_exception_breakpoints", map[string]any{"sessionId": id, "breakOnExceptions": "none"})
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	if st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 1000}); st.str("state") != "running" {
+		t.Fatalf("stopped again with exception breakpoints off: %v", st)
+	}
+	c.ok("detach_from_process", map[string]any{"sessionId": id})
+	before := strings.Count(out.String(), "tick")
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(out.String(), "tick") <= before+1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("node stopped after detach")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	if !processAlive(cmd.Process.Pid) {
+		t.Fatalf("closing the attached session killed node")
+	}
+}
