@@ -897,3 +897,56 @@ func TestMCPNativeRustSetField(t *testing.T) {
 	}
 	mcpFinish(t, c, id, "done total=80 y=4")
 }
+
+// TestMCPNativeCOBOLRuntimeError stops on a COBOL runtime error (a CALL
+// of a missing program) at its .cob line; the message reaches the output.
+func TestMCPNativeCOBOLRuntimeError(t *testing.T) {
+	requireCOBOL(t)
+	src := writeSource(t, "callbad.cob", `       IDENTIFICATION DIVISION.
+       PROGRAM-ID. CALLBAD.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       01 WS-N         PIC 9(3) VALUE 42.
+       PROCEDURE DIVISION.
+       MAIN-PARA.
+           DISPLAY "BEFORE " WS-N
+           CALL "NOSUCHPROG"
+           DISPLAY "AFTER"
+           STOP RUN.
+`)
+	c := startDbg(t)
+	id, st := mcpLaunch(t, c, "cobol", src, nil, src, nil)
+	line := mcpLine(t, src, `CALL "NOSUCHPROG"`)
+	if st.str("lastStop.reason") != "exception" {
+		t.Fatalf("stop %v, want an exception", st.get("lastStop"))
+	}
+	frames := c.ok("get_stack_trace", map[string]any{"sessionId": id, "levels": 50}).list("stackFrames")
+	var at obj
+	for _, f := range frames {
+		if f.str("file") == src {
+			at = f
+			break
+		}
+	}
+	if at == nil || at.num("line") != line {
+		t.Fatalf("no frame at %s:%d: %v", src, line, frames)
+	}
+	got := c.ok("get_local_variables", map[string]any{"sessionId": id, "frameId": at.num("id")}).list("variables")
+	found := false
+	for _, v := range got {
+		if v.str("name") == "WS-N" && v.str("value") == "42" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("WS-N not readable in the COBOL frame: %v", got)
+	}
+	mcpOutputHas(t, c, id, "BEFORE 042")
+	pids := mcpPIDs(t, c)
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	if end := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000}); end.str("state") != "terminated" {
+		t.Fatalf("after continue: %v", end)
+	}
+	mcpOutputHas(t, c, id, "NOSUCHPROG")
+	mcpClose(t, c, id, pids)
+}
