@@ -323,6 +323,148 @@ type natProxyState struct {
 	excBP     map[int]natExcFilter // LLDB breakpoint number → its filter
 	filterBP  map[string]int       // filter id → LLDB breakpoint number
 	initSeq   int
+	// Exact hit counts ("3", "==3"): lldb reads a hit condition as an
+	// ignore count (stop on the 3rd hit and every one after), so the proxy
+	// counts hits itself and lets only the wanted one stop.
+	hitWant map[int][]int   // setBreakpoints seq → wanted hit per breakpoint (0 = none)
+	hitRule map[int]*natHit // LLDB breakpoint id → its count
+}
+
+// natHit counts the hits of a breakpoint with an exact hit condition.
+type natHit struct{ want, hits int }
+
+// exactHit parses "N", "==N" and "= N" hit conditions.
+func exactHit(cond string) (int, bool) {
+	c := strings.TrimSpace(cond)
+	c = strings.TrimSpace(strings.TrimLeft(c, "="))
+	n, err := strconv.Atoi(c)
+	if err != nil || n <= 0 || strings.HasPrefix(strings.TrimSpace(cond), ">") {
+		return 0, false
+	}
+	return n, true
+}
+
+// takeHitConditions removes exact hit conditions from a setBreakpoints
+// request, remembering them by the request's seq.
+func (p *natProxyState) takeHitConditions(m *dap.Message) ([]byte, bool) {
+	var args map[string]any
+	if err := json.Unmarshal(m.Arguments, &args); err != nil {
+		return nil, false
+	}
+	list, _ := args["breakpoints"].([]any)
+	want := make([]int, len(list))
+	changed := false
+	for i, b := range list {
+		bp, _ := b.(map[string]any)
+		hc, _ := bp["hitCondition"].(string)
+		if n, ok := exactHit(hc); ok {
+			want[i] = n
+			delete(bp, "hitCondition")
+			changed = true
+		}
+	}
+	p.mu.Lock()
+	if p.hitWant == nil {
+		p.hitWant = map[int][]int{}
+	}
+	p.hitWant[m.Seq] = want
+	p.mu.Unlock()
+	if !changed {
+		return nil, false
+	}
+	nm := *m
+	nm.Arguments, _ = json.Marshal(args)
+	b, err := json.Marshal(&nm)
+	return b, err == nil
+}
+
+// noteHitRules maps the answer of a setBreakpoints to the wanted counts.
+func (p *natProxyState) noteHitRules(m *dap.Message) {
+	p.mu.Lock()
+	want, ok := p.hitWant[m.RequestSeq]
+	delete(p.hitWant, m.RequestSeq)
+	p.mu.Unlock()
+	if !ok {
+		return
+	}
+	var body struct {
+		Breakpoints []struct {
+			ID int `json:"id"`
+		} `json:"breakpoints"`
+	}
+	if m.DecodeBody(&body) != nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.hitRule == nil {
+		p.hitRule = map[int]*natHit{}
+	}
+	for i, bp := range body.Breakpoints {
+		if i >= len(want) || bp.ID == 0 {
+			continue
+		}
+		if want[i] > 0 {
+			if r, ok := p.hitRule[bp.ID]; !ok || r.want != want[i] {
+				p.hitRule[bp.ID] = &natHit{want: want[i]}
+			}
+		} else {
+			delete(p.hitRule, bp.ID)
+		}
+	}
+}
+
+// skipHit counts a breakpoint stop and reports whether it must not stop:
+// every breakpoint it hit has an exact count and none is at it.
+func (p *natProxyState) skipHit(m *dap.Message) (threadID int, skip bool) {
+	var body struct {
+		Reason      string `json:"reason"`
+		ThreadID    int    `json:"threadId"`
+		Description string `json:"description"`
+		HitIDs      []int  `json:"hitBreakpointIds"`
+	}
+	if m.DecodeBody(&body) != nil || body.Reason != "breakpoint" {
+		return 0, false
+	}
+	ids := body.HitIDs
+	if len(ids) == 0 {
+		if mm := natBPNumberRE.FindStringSubmatch(body.Description); mm != nil {
+			n, _ := strconv.Atoi(mm[1])
+			ids = []int{n}
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(ids) == 0 || len(p.hitRule) == 0 {
+		return 0, false
+	}
+	skip = true
+	for _, id := range ids {
+		r, ok := p.hitRule[id]
+		if !ok {
+			skip = false
+			continue
+		}
+		r.hits++
+		if r.hits == r.want {
+			skip = false
+		}
+	}
+	return body.ThreadID, skip
+}
+
+// resume continues a thread after a skipped stop, as natProxy's own request.
+func (p *natProxyState) resume(threadID int) error {
+	p.mu.Lock()
+	p.injSeq++
+	seq := natInjectedSeq + p.injSeq
+	p.injected[seq] = nil
+	p.mu.Unlock()
+	b, err := json.Marshal(&dap.Message{Seq: seq, Type: "request", Command: "continue", Arguments: json.RawMessage(fmt.Sprintf(`{"threadId":%d}`, threadID))})
+	if err != nil {
+		return err
+	}
+	return p.writeUp(b)
 }
 
 // natExcFilter is an exception filter natProxy implements with an LLDB
@@ -381,6 +523,10 @@ func (p *natProxyState) fromSession() {
 				p.mu.Lock()
 				p.initSeq = m.Seq
 				p.mu.Unlock()
+			case "setBreakpoints":
+				if nb, ok := p.takeHitConditions(m); ok {
+					body = nb
+				}
 			case "setExceptionBreakpoints":
 				if len(p.filters) > 0 {
 					if nb, ok := p.exceptionFilters(m); ok {
@@ -462,6 +608,17 @@ func (p *natProxyState) fromLLDB() {
 				if own {
 					if ch != nil {
 						ch <- m
+					}
+					continue
+				}
+			}
+			if m.Type == "response" && m.Command == "setBreakpoints" && m.OK() {
+				p.noteHitRules(m)
+			}
+			if m.Type == "event" && m.Event == "stopped" {
+				if tid, skip := p.skipHit(m); skip {
+					if p.resume(tid) != nil {
+						return
 					}
 					continue
 				}
