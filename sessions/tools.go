@@ -13,14 +13,19 @@ import (
 // Tool inputs and outputs of the debug-session tools. Names follow
 // mcp-debugger's, so prompts written for it work unchanged.
 
-type sessionArg struct {
+// SessionRef names the session a tool acts on; input types embed it.
+type SessionRef struct {
 	SessionID string `json:"sessionId" jsonschema:"the session id from create_debug_session (optional when only one session exists)"`
 }
 
+func (r SessionRef) session() string { return r.SessionID }
+
+type sessionArg = SessionRef
+
 type threadArg struct {
-	SessionID string `json:"sessionId" jsonschema:"the session id"`
-	ThreadID  Int    `json:"threadId,omitempty" jsonschema:"thread to act on (default: the stopped thread)"`
-	WaitMs    Int    `json:"waitMs,omitempty" jsonschema:"how long to wait for the new location before answering pending:true (default 3000)"`
+	SessionRef
+	ThreadID Int `json:"threadId,omitempty" jsonschema:"thread to act on (default: the stopped thread)"`
+	WaitMs   Int `json:"waitMs,omitempty" jsonschema:"how long to wait for the new location before answering pending:true (default 3000)"`
 }
 
 type createIn struct {
@@ -52,7 +57,7 @@ type sessionOut struct {
 }
 
 type startIn struct {
-	SessionID           string            `json:"sessionId" jsonschema:"the session id"`
+	SessionRef
 	ScriptPath          string            `json:"scriptPath" jsonschema:"the program to debug: a source file, package directory, binary, jar or class"`
 	Args                []string          `json:"args,omitempty" jsonschema:"program arguments"`
 	Cwd                 string            `json:"cwd,omitempty" jsonschema:"working directory (default: the program's directory)"`
@@ -66,12 +71,12 @@ type startIn struct {
 
 type attachIn struct {
 	createIn
-	SessionID string `json:"sessionId" jsonschema:"the session to attach"`
+	SessionRef
 }
 
 type detachIn struct {
-	SessionID        string `json:"sessionId" jsonschema:"the session id"`
-	TerminateProcess Bool   `json:"terminateProcess,omitempty" jsonschema:"also terminate the target (default false: it keeps running)"`
+	SessionRef
+	TerminateProcess Bool `json:"terminateProcess,omitempty" jsonschema:"also terminate the target (default false: it keeps running)"`
 }
 
 type okOut struct {
@@ -89,7 +94,7 @@ type languagesOut struct {
 }
 
 type breakpointIn struct {
-	SessionID    string `json:"sessionId" jsonschema:"the session id"`
+	SessionRef
 	File         string `json:"file,omitempty" jsonschema:"source file (absolute or relative to the server's working directory)"`
 	Line         Int    `json:"line,omitempty" jsonschema:"1-based line"`
 	Condition    string `json:"condition,omitempty" jsonschema:"stop only when this expression is true"`
@@ -108,17 +113,17 @@ type breakpointsOut struct {
 }
 
 type removeBPIn struct {
-	SessionID    string `json:"sessionId" jsonschema:"the session id"`
-	BreakpointID Int    `json:"breakpointId" jsonschema:"id from set_breakpoint or list_breakpoints"`
+	SessionRef
+	BreakpointID Int `json:"breakpointId" jsonschema:"id from set_breakpoint or list_breakpoints"`
 }
 
 type clearBPIn struct {
-	SessionID string `json:"sessionId" jsonschema:"the session id"`
-	File      string `json:"file,omitempty" jsonschema:"only this file's breakpoints (default: all)"`
+	SessionRef
+	File string `json:"file,omitempty" jsonschema:"only this file's breakpoints (default: all)"`
 }
 
 type exceptionsIn struct {
-	SessionID         string   `json:"sessionId" jsonschema:"the session id"`
+	SessionRef
 	BreakOnExceptions string   `json:"breakOnExceptions,omitempty" jsonschema:"all, uncaught or none"`
 	Filters           []string `json:"filters,omitempty" jsonschema:"explicit adapter filter ids (instead of breakOnExceptions)"`
 }
@@ -128,16 +133,16 @@ type exceptionsOut struct {
 }
 
 type runToLineIn struct {
-	SessionID string `json:"sessionId" jsonschema:"the session id"`
-	File      string `json:"file" jsonschema:"source file"`
-	Line      Int    `json:"line" jsonschema:"1-based line to run to"`
-	ThreadID  Int    `json:"threadId,omitempty" jsonschema:"thread (default: the stopped thread)"`
-	WaitMs    Int    `json:"waitMs,omitempty" jsonschema:"how long to wait for the stop (default 10000)"`
+	SessionRef
+	File     string `json:"file" jsonschema:"source file"`
+	Line     Int    `json:"line" jsonschema:"1-based line to run to"`
+	ThreadID Int    `json:"threadId,omitempty" jsonschema:"thread (default: the stopped thread)"`
+	WaitMs   Int    `json:"waitMs,omitempty" jsonschema:"how long to wait for the stop (default 10000)"`
 }
 
 type waitIn struct {
-	SessionID string `json:"sessionId" jsonschema:"the session id"`
-	TimeoutMs Int    `json:"timeoutMs,omitempty" jsonschema:"how long to wait (default 30000, max 600000)"`
+	SessionRef
+	TimeoutMs Int `json:"timeoutMs,omitempty" jsonschema:"how long to wait (default 30000, max 600000)"`
 }
 
 type threadsOut struct {
@@ -145,11 +150,11 @@ type threadsOut struct {
 }
 
 type stackIn struct {
-	SessionID        string `json:"sessionId" jsonschema:"the session id"`
-	ThreadID         Int    `json:"threadId,omitempty" jsonschema:"thread (default: the stopped thread)"`
-	StartFrame       Int    `json:"startFrame,omitempty" jsonschema:"first frame to return"`
-	Levels           Int    `json:"levels,omitempty" jsonschema:"how many frames (default 50)"`
-	IncludeInternals Bool   `json:"includeInternals,omitempty" jsonschema:"keep frames without source (runtime internals)"`
+	SessionRef
+	ThreadID         Int  `json:"threadId,omitempty" jsonschema:"thread (default: the stopped thread)"`
+	StartFrame       Int  `json:"startFrame,omitempty" jsonschema:"first frame to return"`
+	Levels           Int  `json:"levels,omitempty" jsonschema:"how many frames (default 50)"`
+	IncludeInternals Bool `json:"includeInternals,omitempty" jsonschema:"keep frames without source (runtime internals)"`
 }
 
 type stackOut struct {
@@ -158,8 +163,8 @@ type stackOut struct {
 }
 
 type scopesIn struct {
-	SessionID string `json:"sessionId" jsonschema:"the session id"`
-	FrameID   Int    `json:"frameId,omitempty" jsonschema:"frame id from get_stack_trace (default: the top frame)"`
+	SessionRef
+	FrameID Int `json:"frameId,omitempty" jsonschema:"frame id from get_stack_trace (default: the top frame)"`
 }
 
 type scopesOut struct {
@@ -167,11 +172,11 @@ type scopesOut struct {
 }
 
 type variablesIn struct {
-	SessionID          string `json:"sessionId" jsonschema:"the session id"`
-	Scope              Int    `json:"scope,omitempty" jsonschema:"variablesReference of a scope or of a variable with children"`
-	VariablesReference Int    `json:"variablesReference,omitempty" jsonschema:"same as scope"`
-	Start              Int    `json:"start,omitempty" jsonschema:"first child (paging)"`
-	Limit              Int    `json:"limit,omitempty" jsonschema:"max variables (default 100, max 1000)"`
+	SessionRef
+	Scope              Int `json:"scope,omitempty" jsonschema:"variablesReference of a scope or of a variable with children"`
+	VariablesReference Int `json:"variablesReference,omitempty" jsonschema:"same as scope"`
+	Start              Int `json:"start,omitempty" jsonschema:"first child (paging)"`
+	Limit              Int `json:"limit,omitempty" jsonschema:"max variables (default 100, max 1000)"`
 }
 
 type variablesOut struct {
@@ -180,7 +185,7 @@ type variablesOut struct {
 }
 
 type localsIn struct {
-	SessionID      string   `json:"sessionId" jsonschema:"the session id"`
+	SessionRef
 	FrameID        Int      `json:"frameId,omitempty" jsonschema:"frame (default: the top frame)"`
 	Names          []string `json:"names,omitempty" jsonschema:"only these variables"`
 	IncludeSpecial Bool     `json:"includeSpecial,omitempty" jsonschema:"keep special variables (dunder names, return values)"`
@@ -194,14 +199,14 @@ type localsOut struct {
 }
 
 type evaluateIn struct {
-	SessionID  string `json:"sessionId" jsonschema:"the session id"`
+	SessionRef
 	Expression string `json:"expression" jsonschema:"expression in the program's language"`
 	FrameID    Int    `json:"frameId,omitempty" jsonschema:"frame (default: the top frame)"`
 	Context    string `json:"context,omitempty" jsonschema:"repl (default), watch or hover"`
 }
 
 type setVariableIn struct {
-	SessionID          string `json:"sessionId" jsonschema:"the session id"`
+	SessionRef
 	Name               string `json:"name" jsonschema:"variable name"`
 	Value              string `json:"value" jsonschema:"new value, in the program's syntax"`
 	VariablesReference Int    `json:"variablesReference,omitempty" jsonschema:"scope holding the variable (default: found in the frame's scopes)"`
@@ -224,10 +229,10 @@ type sourceOut struct {
 }
 
 type outputIn struct {
-	SessionID string `json:"sessionId" jsonschema:"the session id"`
-	Since     Int    `json:"since,omitempty" jsonschema:"only lines after this seq (from a previous nextSince)"`
-	Limit     Int    `json:"limit,omitempty" jsonschema:"max lines (default 200, newest kept)"`
-	Category  string `json:"category,omitempty" jsonschema:"stdout, stderr or console (default: all)"`
+	SessionRef
+	Since    Int    `json:"since,omitempty" jsonschema:"only lines after this seq (from a previous nextSince)"`
+	Limit    Int    `json:"limit,omitempty" jsonschema:"max lines (default 200, newest kept)"`
+	Category string `json:"category,omitempty" jsonschema:"stdout, stderr or console (default: all)"`
 }
 
 type outputOut struct {
@@ -251,6 +256,18 @@ func ms(n Int, def time.Duration) time.Duration {
 	return maxWait
 }
 
+// sessionTool adds a tool that acts on the session its input names.
+func sessionTool[In interface{ session() string }, Out any](tb *Toolbox, m *Manager, name, description string, f func(context.Context, *Session, In) (Out, error)) {
+	AddTool(tb, name, description, func(ctx context.Context, in In) (Out, error) {
+		s, err := m.Get(in.session())
+		if err != nil {
+			var zero Out
+			return zero, err
+		}
+		return f(ctx, s, in)
+	})
+}
+
 // RegisterTools adds the debug-session tools to tb.
 func RegisterTools(tb *Toolbox, m *Manager) {
 	AddTool(tb, "list_supported_languages", "List every supported language: whether its debug adapter is installed, its path and version, what works (launch, attach by pid, attach by port) and the install command when missing.",
@@ -265,12 +282,8 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			}
 			return sessionAnswer(s, res), nil
 		})
-	AddTool(tb, "attach_to_process", "Attach an existing session to a running process (processId) or debug port (port). Pauses the target unless stopOnEntry is false.",
-		func(ctx context.Context, in attachIn) (sessionOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return sessionOut{}, err
-			}
+	sessionTool(tb, m, "attach_to_process", "Attach an existing session to a running process (processId) or debug port (port). Pauses the target unless stopOnEntry is false.",
+		func(ctx context.Context, s *Session, in attachIn) (sessionOut, error) {
 			if in.ProcessID == 0 && in.Port == 0 && !namesTarget(in.AdapterConfig) {
 				return sessionOut{}, NewError(CodeInvalidArgument, "processId or port is required", "pass the pid of the process or the port it listens on for a debugger")
 			}
@@ -280,23 +293,15 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			}
 			return sessionAnswer(s, res), nil
 		})
-	AddTool(tb, "detach_from_process", "Detach from the target. It keeps running unless terminateProcess is true.",
-		func(ctx context.Context, in detachIn) (okOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return okOut{}, err
-			}
+	sessionTool(tb, m, "detach_from_process", "Detach from the target. It keeps running unless terminateProcess is true.",
+		func(ctx context.Context, s *Session, in detachIn) (okOut, error) {
 			if err := s.Detach(ctx, in.TerminateProcess.Or(false)); err != nil {
 				return okOut{}, err
 			}
 			return okOut{SessionID: s.ID(), Message: s.Info().Reason}, nil
 		})
-	AddTool(tb, "start_debugging", "Launch the program under the debugger. Returns when it first stops (breakpoint, entry, exception), or is running with breakpoints verified (pending:true, then call wait_for_stop), or exits.",
-		func(ctx context.Context, in startIn) (sessionOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return sessionOut{}, err
-			}
+	sessionTool(tb, m, "start_debugging", "Launch the program under the debugger. Returns when it first stops (breakpoint, entry, exception), or is running with breakpoints verified (pending:true, then call wait_for_stop), or exits.",
+		func(ctx context.Context, s *Session, in startIn) (sessionOut, error) {
 			soe := in.StopOnEntry.Or(false)
 			if v, ok := in.DAPLaunchArgs["stopOnEntry"].(bool); ok {
 				soe = v
@@ -309,12 +314,8 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			}
 			return sessionAnswer(s, res), nil
 		})
-	AddTool(tb, "restart_debugging", "Relaunch the session's program with the same configuration; breakpoints are kept.",
-		func(ctx context.Context, in sessionArg) (sessionOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return sessionOut{}, err
-			}
+	sessionTool(tb, m, "restart_debugging", "Relaunch the session's program with the same configuration; breakpoints are kept.",
+		func(ctx context.Context, s *Session, in sessionArg) (sessionOut, error) {
 			res, err := s.Restart(ctx)
 			if err != nil {
 				return sessionOut{}, err
@@ -336,12 +337,8 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			l := m.List()
 			return listOut{Sessions: l, Count: len(l)}, nil
 		})
-	AddTool(tb, "set_breakpoint", "Set a breakpoint at file:line (or on a function). The answer says whether the adapter verified it, the actual line if it moved, and the line's text.",
-		func(ctx context.Context, in breakpointIn) (breakpointOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return breakpointOut{}, err
-			}
+	sessionTool(tb, m, "set_breakpoint", "Set a breakpoint at file:line (or on a function). The answer says whether the adapter verified it, the actual line if it moved, and the line's text.",
+		func(ctx context.Context, s *Session, in breakpointIn) (breakpointOut, error) {
 			bp, err := s.SetBreakpoint(ctx, BreakpointSpec{File: in.File, Line: int(in.Line), Function: in.Function,
 				Condition: in.Condition, HitCondition: in.HitCondition, LogMessage: in.LogMessage})
 			if err != nil {
@@ -349,47 +346,31 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			}
 			return breakpointOut{Breakpoint: bp, SessionID: s.ID()}, nil
 		})
-	AddTool(tb, "list_breakpoints", "List the session's breakpoints with their verification.",
-		func(ctx context.Context, in sessionArg) (breakpointsOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return breakpointsOut{}, err
-			}
+	sessionTool(tb, m, "list_breakpoints", "List the session's breakpoints with their verification.",
+		func(ctx context.Context, s *Session, in sessionArg) (breakpointsOut, error) {
 			bps := s.Breakpoints()
 			if bps == nil {
 				bps = []Breakpoint{}
 			}
 			return breakpointsOut{Breakpoints: bps}, nil
 		})
-	AddTool(tb, "remove_breakpoint", "Remove one breakpoint by id.",
-		func(ctx context.Context, in removeBPIn) (okOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return okOut{}, err
-			}
+	sessionTool(tb, m, "remove_breakpoint", "Remove one breakpoint by id.",
+		func(ctx context.Context, s *Session, in removeBPIn) (okOut, error) {
 			if err := s.RemoveBreakpoint(ctx, int(in.BreakpointID)); err != nil {
 				return okOut{}, err
 			}
 			return okOut{SessionID: s.ID(), Message: fmt.Sprintf("breakpoint %d removed", in.BreakpointID)}, nil
 		})
-	AddTool(tb, "clear_breakpoints", "Remove every breakpoint (or those of one file).",
-		func(ctx context.Context, in clearBPIn) (okOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return okOut{}, err
-			}
+	sessionTool(tb, m, "clear_breakpoints", "Remove every breakpoint (or those of one file).",
+		func(ctx context.Context, s *Session, in clearBPIn) (okOut, error) {
 			n, err := s.ClearBreakpoints(ctx, in.File)
 			if err != nil {
 				return okOut{}, err
 			}
 			return okOut{SessionID: s.ID(), Message: fmt.Sprintf("%d breakpoint(s) removed", n)}, nil
 		})
-	AddTool(tb, "set_exception_breakpoints", "Break on exceptions: all, uncaught or none (or explicit adapter filter ids).",
-		func(ctx context.Context, in exceptionsIn) (exceptionsOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return exceptionsOut{}, err
-			}
+	sessionTool(tb, m, "set_exception_breakpoints", "Break on exceptions: all, uncaught or none (or explicit adapter filter ids).",
+		func(ctx context.Context, s *Session, in exceptionsIn) (exceptionsOut, error) {
 			f, err := s.SetExceptionBreakpoints(ctx, in.BreakOnExceptions, in.Filters)
 			if err != nil {
 				return exceptionsOut{}, err
@@ -397,11 +378,7 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			return exceptionsOut{Filters: f}, nil
 		})
 	execTool := func(name, desc string, run func(ctx context.Context, s *Session, in threadArg) (*ExecResult, error)) {
-		AddTool(tb, name, desc, func(ctx context.Context, in threadArg) (ExecResult, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return ExecResult{}, err
-			}
+		sessionTool(tb, m, name, desc, func(ctx context.Context, s *Session, in threadArg) (ExecResult, error) {
 			r, err := run(ctx, s, in)
 			if err != nil {
 				return ExecResult{}, err
@@ -427,45 +404,29 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			return s.Step(ctx, cmd, int(in.ThreadID), ms(in.WaitMs, 0))
 		})
 	}
-	AddTool(tb, "run_to_line", "Run until file:line is reached (a temporary breakpoint), or another stop comes first.",
-		func(ctx context.Context, in runToLineIn) (ExecResult, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return ExecResult{}, err
-			}
+	sessionTool(tb, m, "run_to_line", "Run until file:line is reached (a temporary breakpoint), or another stop comes first.",
+		func(ctx context.Context, s *Session, in runToLineIn) (ExecResult, error) {
 			r, err := s.RunToLine(ctx, in.File, int(in.Line), int(in.ThreadID), ms(in.WaitMs, 0))
 			if err != nil {
 				return ExecResult{}, err
 			}
 			return *r, nil
 		})
-	AddTool(tb, "wait_for_stop", "Block until the program stops (breakpoint, step, exception) or exits, up to timeoutMs. Returns the stop reason, location with source context, and exception text.",
-		func(ctx context.Context, in waitIn) (ExecResult, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return ExecResult{}, err
-			}
+	sessionTool(tb, m, "wait_for_stop", "Block until the program stops (breakpoint, step, exception) or exits, up to timeoutMs. Returns the stop reason, location with source context, and exception text.",
+		func(ctx context.Context, s *Session, in waitIn) (ExecResult, error) {
 			r, err := s.WaitForStop(ctx, ms(in.TimeoutMs, 30*time.Second))
 			if err != nil {
 				return ExecResult{}, err
 			}
 			return *r, nil
 		})
-	AddTool(tb, "list_threads", "List the program's threads.",
-		func(ctx context.Context, in sessionArg) (threadsOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return threadsOut{}, err
-			}
+	sessionTool(tb, m, "list_threads", "List the program's threads.",
+		func(ctx context.Context, s *Session, in sessionArg) (threadsOut, error) {
 			t, err := s.Threads(ctx)
 			return threadsOut{Threads: t}, err
 		})
-	AddTool(tb, "get_stack_trace", "Get the stack of the stopped thread (or threadId): frame ids, functions, files, lines and line text.",
-		func(ctx context.Context, in stackIn) (stackOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return stackOut{}, err
-			}
+	sessionTool(tb, m, "get_stack_trace", "Get the stack of the stopped thread (or threadId): frame ids, functions, files, lines and line text.",
+		func(ctx context.Context, s *Session, in stackIn) (stackOut, error) {
 			frames, total, err := s.StackTrace(ctx, int(in.ThreadID), int(in.StartFrame), int(in.Levels))
 			if err != nil {
 				return stackOut{}, err
@@ -481,21 +442,13 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			}
 			return stackOut{StackFrames: frames, TotalFrames: total}, nil
 		})
-	AddTool(tb, "get_scopes", "Get the scopes (locals, globals...) of a frame, with the variablesReference to pass to get_variables.",
-		func(ctx context.Context, in scopesIn) (scopesOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return scopesOut{}, err
-			}
+	sessionTool(tb, m, "get_scopes", "Get the scopes (locals, globals...) of a frame, with the variablesReference to pass to get_variables.",
+		func(ctx context.Context, s *Session, in scopesIn) (scopesOut, error) {
 			sc, err := s.Scopes(ctx, int(in.FrameID))
 			return scopesOut{Scopes: sc}, err
 		})
-	AddTool(tb, "get_variables", "Get the variables of a scope or the children of a variable (scope = variablesReference). Capped, with a truncation note.",
-		func(ctx context.Context, in variablesIn) (variablesOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return variablesOut{}, err
-			}
+	sessionTool(tb, m, "get_variables", "Get the variables of a scope or the children of a variable (scope = variablesReference). Capped, with a truncation note.",
+		func(ctx context.Context, s *Session, in variablesIn) (variablesOut, error) {
 			ref := in.Scope
 			if ref == 0 {
 				ref = in.VariablesReference
@@ -503,12 +456,8 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			v, tr, err := s.Variables(ctx, int(ref), int(in.Start), int(in.Limit))
 			return variablesOut{Variables: v, Truncation: tr}, err
 		})
-	AddTool(tb, "get_local_variables", "Get the local variables of the top frame (or frameId) in one call.",
-		func(ctx context.Context, in localsIn) (localsOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return localsOut{}, err
-			}
+	sessionTool(tb, m, "get_local_variables", "Get the local variables of the top frame (or frameId) in one call.",
+		func(ctx context.Context, s *Session, in localsIn) (localsOut, error) {
 			v, tr, sc, err := s.LocalVariables(ctx, int(in.FrameID), in.Names)
 			if err != nil {
 				return localsOut{}, err
@@ -522,24 +471,16 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			}
 			return out, nil
 		})
-	AddTool(tb, "evaluate_expression", "Evaluate an expression in the stopped program (top frame or frameId).",
-		func(ctx context.Context, in evaluateIn) (EvalResult, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return EvalResult{}, err
-			}
+	sessionTool(tb, m, "evaluate_expression", "Evaluate an expression in the stopped program (top frame or frameId).",
+		func(ctx context.Context, s *Session, in evaluateIn) (EvalResult, error) {
 			r, err := s.Evaluate(ctx, in.Expression, int(in.FrameID), in.Context)
 			if err != nil {
 				return EvalResult{}, err
 			}
 			return *r, nil
 		})
-	AddTool(tb, "set_variable", "Change a variable's value in the stopped program.",
-		func(ctx context.Context, in setVariableIn) (EvalResult, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return EvalResult{}, err
-			}
+	sessionTool(tb, m, "set_variable", "Change a variable's value in the stopped program.",
+		func(ctx context.Context, s *Session, in setVariableIn) (EvalResult, error) {
 			ref := in.VariablesReference
 			if ref == 0 {
 				ref = in.Scope
@@ -582,12 +523,8 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			}
 			return sourceOut{File: file, Line: line, TotalLines: total, Lines: lines}, nil
 		})
-	AddTool(tb, "get_output", "Read the program's captured stdout/stderr and adapter output (bounded ring buffer). Pass since=nextSince to read only new lines.",
-		func(ctx context.Context, in outputIn) (outputOut, error) {
-			s, err := m.Get(in.SessionID)
-			if err != nil {
-				return outputOut{}, err
-			}
+	sessionTool(tb, m, "get_output", "Read the program's captured stdout/stderr and adapter output (bounded ring buffer). Pass since=nextSince to read only new lines.",
+		func(ctx context.Context, s *Session, in outputIn) (outputOut, error) {
 			limit := int(in.Limit)
 			if limit <= 0 {
 				limit = 200
