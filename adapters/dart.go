@@ -35,7 +35,7 @@ func (d *Dart) Language() string { return "dart" }
 const dartVersion = "3.5.4-1"
 
 func (d *Dart) find() (string, error) {
-	p, err := exec.LookPath("dart")
+	p, err := lookPath("dart")
 	if err != nil {
 		return "", &NotFoundError{Language: "dart", What: "the Dart SDK (dart debug_adapter)", Install: "dbg adapters install dart"}
 	}

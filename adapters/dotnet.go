@@ -40,7 +40,7 @@ func (d *Dotnet) Language() string { return "dotnet" }
 const netcoredbgVersion = "3.1.2-1054"
 
 func (d *Dotnet) find() (string, error) {
-	p, err := exec.LookPath("netcoredbg")
+	p, err := lookPath("netcoredbg")
 	if err != nil {
 		return "", &NotFoundError{Language: "dotnet", What: "netcoredbg", Install: "dbg adapters install dotnet"}
 	}

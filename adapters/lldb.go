@@ -129,7 +129,7 @@ func (n *Native) findDebugger(ctx context.Context) (nativeDebugger, error) {
 		})
 		return cands[0], nil
 	}
-	if p, err := exec.LookPath("codelldb"); err == nil {
+	if p, err := lookPath("codelldb"); err == nil {
 		return nativeDebugger{kind: kindCodeLLDB, name: "codelldb", path: p}, nil
 	}
 	if p, err := exec.LookPath("gdb"); err == nil {

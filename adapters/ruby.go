@@ -47,7 +47,7 @@ var rdbgNameRE = regexp.MustCompile(`^rdbg(\d+(?:\.\d+)?)?$`)
 // findRdbg finds rdbg in PATH: plain rdbg (the gem's) first, then the
 // newest rdbgX.Y.
 func (r *Ruby) findRdbg() (string, error) {
-	if p, err := exec.LookPath("rdbg"); err == nil {
+	if p, err := lookPath("rdbg"); err == nil {
 		return p, nil
 	}
 	var found []string

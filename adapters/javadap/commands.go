@@ -272,6 +272,13 @@ func (c *Client) InvokeStatic(ctx context.Context, class, thread, method uint64,
 	w.refType(class)
 	w.object(thread)
 	w.method(method)
+	return c.invoke(ctx, "ClassType.InvokeMethod", csClassType, 3, thread, w, args)
+}
+
+// invoke finishes an InvokeMethod command whose target, thread and method
+// are written: the arguments, the options, and the (value, exception)
+// answer. The thread is marked as invoking while it runs.
+func (c *Client) invoke(ctx context.Context, name string, set, cmd byte, thread uint64, w *Writer, args []Value) (ret Value, exc uint64, err error) {
 	w.i32(int32(len(args)))
 	for _, a := range args {
 		w.value(a)
@@ -280,7 +287,7 @@ func (c *Client) InvokeStatic(ctx context.Context, class, thread, method uint64,
 	c.invokes.Add(1)
 	c.invoking.Store(thread)
 	defer c.invoking.Store(0)
-	r, err := c.call(ctx, "ClassType.InvokeMethod", csClassType, 3, w)
+	r, err := c.call(ctx, name, set, cmd, w)
 	if err != nil {
 		return Value{}, 0, err
 	}
@@ -392,21 +399,7 @@ func (c *Client) InvokeMethod(ctx context.Context, obj, thread, class, method ui
 	w.object(thread)
 	w.refType(class)
 	w.method(method)
-	w.i32(int32(len(args)))
-	for _, a := range args {
-		w.value(a)
-	}
-	w.i32(InvokeSingleThreaded)
-	c.invokes.Add(1)
-	c.invoking.Store(thread)
-	defer c.invoking.Store(0)
-	r, err := c.call(ctx, "ObjectReference.InvokeMethod", csObject, 6, w)
-	if err != nil {
-		return Value{}, 0, err
-	}
-	ret = r.value()
-	e := r.value()
-	return ret, e.Object, r.err
+	return c.invoke(ctx, "ObjectReference.InvokeMethod", csObject, 6, thread, w, args)
 }
 
 // StringValue reads a java.lang.String.
