@@ -157,5 +157,5 @@ func (a *COBOL) StopReason(reason string) string { return a.c.StopReason(reason)
 // cob_runtime_error) in modes "all" and "uncaught".
 func (a *COBOL) ExceptionFilters(mode string) []string { return a.c.ExceptionFilters(mode) }
 
-// Quirks: attach by "pid" as the C adapter.
-func (a *COBOL) Quirks() Quirks { return a.c.Quirks() }
+// Traits: those of the C adapter.
+func (a *COBOL) Traits() Traits { return a.c.Traits() }

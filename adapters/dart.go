@@ -162,5 +162,8 @@ func (d *Dart) ExceptionFilters(mode string) []string {
 	return nil
 }
 
-// Quirks: none known.
-func (d *Dart) Quirks() Quirks { return Quirks{} }
+// Traits: a VM service (vmServiceUri, vmServiceInfoFile) or a Flutter
+// device (deviceId) names an attach target.
+func (d *Dart) Traits() Traits {
+	return Traits{AttachKeys: []string{"vmServiceUri", "vmServiceInfoFile", "deviceId"}}
+}

@@ -162,8 +162,8 @@ func (d *Dotnet) ExceptionFilters(mode string) []string {
 	return nil
 }
 
-// Quirks: netcoredbg attaches by "processId".
-func (d *Dotnet) Quirks() Quirks { return Quirks{AttachPIDKey: "processId"} }
+// Traits: none beyond the defaults.
+func (d *Dotnet) Traits() Traits { return Traits{} }
 
 // dotnetBuild builds a project (a .csproj/.fsproj or a directory with one)
 // in Debug and returns its assembly.

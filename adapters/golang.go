@@ -202,5 +202,5 @@ func (Go) ExceptionFilters(mode string) []string {
 	return []string{}
 }
 
-// Quirks implements Adapter.
-func (Go) Quirks() Quirks { return Quirks{} }
+// Traits implements Adapter.
+func (Go) Traits() Traits { return Traits{} }

@@ -1014,8 +1014,8 @@ func (n *Native) ExceptionFilters(mode string) []string {
 	return ids
 }
 
-// Quirks: lldb-dap attaches by "pid".
-func (n *Native) Quirks() Quirks { return Quirks{AttachPIDKey: "pid"} }
+// Traits: none beyond the defaults.
+func (n *Native) Traits() Traits { return Traits{} }
 
 // NativeBuildError is a failed build; Output is the compiler's message.
 type NativeBuildError struct {

@@ -30,7 +30,6 @@ import (
 // the program's stdout/stderr become output events, the end of the
 // program becomes exited+terminated events instead of a bare close, and
 // the repeated stopped(pause) events of an attach are reported once.
-// Quirks therefore reports none.
 //
 // A Ruby value holds no per-session state and is safe for concurrent use.
 type Ruby struct{}
@@ -244,8 +243,8 @@ func (r *Ruby) ExceptionFilters(mode string) []string {
 	return nil
 }
 
-// Quirks: none left; the proxy handles old rdbg's.
-func (r *Ruby) Quirks() Quirks { return Quirks{} }
+// Traits: none beyond the defaults; the proxy fixes old rdbg.
+func (r *Ruby) Traits() Traits { return Traits{} }
 
 // rubyInjectedSeq is the first seq of requests the proxy itself sends to
 // rdbg; their responses are not forwarded.

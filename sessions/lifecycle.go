@@ -57,9 +57,6 @@ type StartResult struct {
 	Message  string    `json:"message,omitempty"`
 }
 
-// attachTriggers are adapterConfig keys that name a target.
-var attachTriggers = []string{"vmServiceUri", "websocketAddress", "vmServiceInfoFile", "deviceId", "processId", "port"}
-
 const (
 	defaultVerifyTimeout = 20 * time.Second
 	maxVerifyTimeout     = 600 * time.Second
@@ -91,7 +88,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Session, *Sta
 	if err := m.add(s); err != nil {
 		return nil, nil, err
 	}
-	if req.Port == 0 && req.ProcessID == 0 && !namesTarget(req.AdapterConfig) {
+	if !s.namesTarget(req) {
 		return s, nil, nil
 	}
 	res, err := s.Attach(ctx, req)
@@ -104,13 +101,10 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Session, *Sta
 	return s, res, nil
 }
 
-func namesTarget(cfg map[string]any) bool {
-	for _, k := range attachTriggers {
-		if v, ok := cfg[k]; ok && v != nil && v != "" {
-			return true
-		}
-	}
-	return false
+// namesTarget reports whether req names a target to attach to: a port, a
+// process id, or an adapterConfig that the session's adapter reads as one.
+func (s *Session) namesTarget(req CreateRequest) bool {
+	return req.Port != 0 || req.ProcessID != 0 || adapters.NamesTarget(s.adapter, req.AdapterConfig)
 }
 
 func adapterNotFound(info adapters.Info) error {
@@ -159,7 +153,8 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 	if strings.TrimSpace(req.ScriptPath) == "" {
 		return nil, NewError(CodeInvalidArgument, "scriptPath is required", "pass the program to debug (a source file, package directory or binary)")
 	}
-	if !strings.HasPrefix(req.ScriptPath, "-m ") && !looksLikeClassName(req.ScriptPath) {
+	isPath := adapters.IsPath(s.adapter, req.ScriptPath)
+	if isPath {
 		if _, err := os.Stat(req.ScriptPath); err != nil {
 			return nil, NewError(CodeInvalidArgument, fmt.Sprintf("scriptPath %s does not exist", req.ScriptPath), "pass an existing file or directory (absolute, or relative to "+cwdOr()+")")
 		}
@@ -200,7 +195,7 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 	t := adapters.Target{Mode: adapters.Launch, Program: req.ScriptPath, Args: req.Args, Cwd: req.Cwd, Env: req.Env,
 		StopOnEntry: req.StopOnEntry, ExecutablePath: s.req.ExecutablePath, JustMyCode: s.req.JustMyCode,
 		SourcePaths: s.req.SourcePaths, Extra: extra}
-	if t.Program != "" && !strings.HasPrefix(t.Program, "-m ") && !looksLikeClassName(t.Program) {
+	if isPath {
 		t.Program, _ = filepath.Abs(t.Program)
 	}
 	r := req
@@ -220,27 +215,6 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 	return s.waitFirst(ctx, 0, wait), nil
 }
 
-// looksLikeClassName accepts Java main class names (com.example.Main, or
-// Main in the default package), which name no file.
-func looksLikeClassName(p string) bool {
-	if strings.ContainsAny(p, "/\\") || strings.HasSuffix(p, ".java") || strings.HasSuffix(p, ".jar") {
-		return false
-	}
-	parts := strings.Split(p, ".")
-	for _, part := range parts {
-		if part == "" {
-			return false
-		}
-		for i, r := range part {
-			if !(r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-				return false
-			}
-		}
-	}
-	last := parts[len(parts)-1]
-	return last[0] >= 'A' && last[0] <= 'Z'
-}
-
 func cwdOr() string {
 	wd, _ := os.Getwd()
 	return wd
@@ -248,6 +222,9 @@ func cwdOr() string {
 
 // Attach attaches the session to a running process (attach_to_process).
 func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, error) {
+	if !s.namesTarget(req) {
+		return nil, NewError(CodeInvalidArgument, "processId or port is required", "pass the pid of the process or the port it listens on for a debugger")
+	}
 	s.mu.Lock()
 	if s.state != StateCreated && s.state != StateTerminated && s.state != StateError {
 		st := s.state
@@ -607,12 +584,11 @@ func (s *Session) Detach(ctx context.Context, terminate bool) error {
 // disconnect asks the adapter to end the session, briefly.
 func (s *Session) disconnect(ctx context.Context, terminate bool) {
 	s.mu.Lock()
-	conn, st := s.conn, s.state
+	conn := s.conn
 	s.mu.Unlock()
 	if conn == nil || conn.Err() != nil {
 		return
 	}
-	_ = st
 	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	_, _ = conn.Request(dctx, "disconnect", godap.DisconnectArguments{TerminateDebuggee: terminate, Restart: false})
