@@ -1,6 +1,13 @@
 // Package adapters knows how to find, start and talk to each language's
 // debug adapter. One file (or sub-package) per language; the [Registry]
 // maps language names to [Adapter]s.
+//
+// Everything the session manager must know about one adapter is in the
+// [Adapter] contract: the arguments it builds, the stop reasons and
+// exception filters it maps, and the [Traits] it declares (which
+// adapterConfig keys name an attach target, which programs are names
+// rather than files). Adapters that run an outside program declare it as
+// a [Tool], which finds, describes and installs it.
 package adapters
 
 import (
