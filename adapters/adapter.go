@@ -1,6 +1,13 @@
 // Package adapters knows how to find, start and talk to each language's
 // debug adapter. One file (or sub-package) per language; the [Registry]
 // maps language names to [Adapter]s.
+//
+// Everything the session manager must know about one adapter is in the
+// [Adapter] contract: the arguments it builds, the stop reasons and
+// exception filters it maps, and the [Traits] it declares (which
+// adapterConfig keys name an attach target, which programs are names
+// rather than files). Adapters that run an outside program declare it as
+// a [Tool], which finds, describes and installs it.
 package adapters
 
 import (
@@ -45,21 +52,48 @@ type Target struct {
 	Extra          map[string]any // dapLaunchArgs / adapterConfig, merged last
 }
 
-// Quirks are known deviations of an adapter that the session manager
-// papers over, so every language behaves alike to the user.
-type Quirks struct {
-	// NoTerminatedEvent: the adapter closes the stream instead of sending
-	// "terminated" (old rdbg).
-	NoTerminatedEvent bool
-	// EmptyBreakpointsDoNotClear: setBreakpoints with an empty list keeps
-	// the old ones; the manager removes them some other way (old rdbg).
-	EmptyBreakpointsDoNotClear bool
-	// RepeatedPauseStops: attach produces several stopped(pause) events;
-	// only the first is reported.
-	RepeatedPauseStops bool
-	// AttachPID is the attach argument name for a process id: "processId"
-	// (default) or "pid" (lldb-dap).
-	AttachPIDKey string
+// Traits is what an adapter declares about its inputs, so that the session
+// manager treats every adapter alike and knows none by name. The zero
+// value says: attach targets are named by processId or port only, and a
+// launch program is a path.
+//
+// Traits is not where adapter fixes go. An adapter fixes its own
+// deviations, in one place each: the arguments of the launch and attach
+// requests in [Adapter.LaunchArgs] and [Adapter.AttachArgs] (lldb-dap
+// attaches by "pid", netcoredbg by "processId"), and deviations of the
+// protocol in a proxy in front of the stream [Adapter.Start] returns (old
+// rdbg's repeated pause stops and missing terminated event, lldb's
+// dropped pauses). The manager applies no fix of its own.
+type Traits struct {
+	// AttachKeys are the adapterConfig keys, beyond processId and port,
+	// that name an attach target (Dart's vmServiceUri, the inspector's
+	// websocketAddress): a create request carrying one attaches at once.
+	AttachKeys []string
+	// NamedProgram reports whether a launch program (scriptPath) is a
+	// name the adapter resolves rather than a file: a Python module
+	// ("-m pkg"), a Java main class. The manager checks that any other
+	// program exists and makes it absolute. Nil: every program is a path.
+	NamedProgram func(program string) bool
+}
+
+// NamesTarget reports whether an attach configuration (adapterConfig)
+// names a target of a: a processId or port (every adapter; the session
+// manager reads them as the target's pid and port), or one of a's
+// AttachKeys, with a value that is neither null nor "".
+func NamesTarget(a Adapter, cfg map[string]any) bool {
+	for _, k := range append([]string{"processId", "port"}, a.Traits().AttachKeys...) {
+		if v, ok := cfg[k]; ok && v != nil && v != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// IsPath reports whether a's launch program names a file or directory
+// (and not a module or class the adapter resolves by name).
+func IsPath(a Adapter, program string) bool {
+	named := a.Traits().NamedProgram
+	return named == nil || !named(program)
 }
 
 // Info describes an adapter as found on this machine.
@@ -140,8 +174,9 @@ type Adapter interface {
 	// ExceptionFilters returns the exception breakpoint filter ids for a
 	// mode: "all", "uncaught" or "none".
 	ExceptionFilters(mode string) []string
-	// Quirks returns known deviations from the protocol.
-	Quirks() Quirks
+	// Traits declares what the session manager must know about the
+	// adapter's inputs.
+	Traits() Traits
 }
 
 // Registry maps language names and aliases to adapters. It is safe for

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -31,39 +30,44 @@ func NewCOBOL() *COBOL { return &COBOL{c: &Native{lang: "cobol"}} }
 // Language returns "cobol".
 func (a *COBOL) Language() string { return "cobol" }
 
+// cobcTool is GnuCOBOL's compiler; its install is GnuCOBOL 3.1 and
+// LLDB 16 from Debian bookworm.
+var cobcTool = Tool{
+	Language: "cobol", What: "cobc (GnuCOBOL)",
+	Names: []string{"cobc"}, VersionArgs: []string{"--version"},
+	Install: [][]string{
+		{"apt-get", "update"},
+		{"apt-get", "install", "-y", "--no-install-recommends", "gnucobol3=3.1.2-5+b1", "lldb-16=1:16.0.6-15~deb12u1", "gcc=4:12.2.0-3"},
+	},
+}
+
 // Find reports cobc and the C debug adapter under it.
 func (a *COBOL) Find(ctx context.Context) Info {
 	info := a.c.Find(ctx)
 	info.Language = "cobol"
-	info.InstallCommand = "dbg adapters install cobol"
+	info.InstallCommand = cobcTool.InstallHint()
 	info.Aliases = []string{"cob", "cbl", "gnucobol"}
-	cobc, err := exec.LookPath("cobc")
+	cobc, err := cobcTool.Path()
 	if err != nil {
 		info.Found = false
-		info.Note = cobolMissing("cobc (GnuCOBOL)").Error()
+		info.Note = err.Error()
 		return info
 	}
 	if !info.Found {
 		info.Note = cobolMissing("a C debug adapter (lldb-dap or lldb-vscode)").Error()
 		return info
 	}
-	cobcVersion := nativeVersionRE.FindString(natRunQuiet(ctx, cobc, "--version"))
-	info.Adapter = "cobc " + cobcVersion + " + " + info.Adapter
+	info.Adapter = "cobc " + cobcTool.Version(ctx, cobc) + " + " + info.Adapter
 	info.Note = "builds with cobc -x -g; .cob lines and WORKING-STORAGE names (DISPLAY, COMP-3, COMP, alphanumeric decoded)"
 	return info
 }
 
-// InstallCommands installs GnuCOBOL 3.1 and LLDB 16 from Debian bookworm.
-func (a *COBOL) InstallCommands() [][]string {
-	return [][]string{
-		{"apt-get", "update"},
-		{"apt-get", "install", "-y", "--no-install-recommends", "gnucobol3=3.1.2-5+b1", "lldb-16=1:16.0.6-15~deb12u1", "gcc=4:12.2.0-3"},
-	}
-}
+// InstallCommands implements Installer.
+func (a *COBOL) InstallCommands() [][]string { return cobcTool.InstallCommands() }
 
-// cobolMissing is the error of a missing tool.
+// cobolMissing is the error of a missing tool under the COBOL adapter.
 func cobolMissing(what string) *NotFoundError {
-	return &NotFoundError{Language: "cobol", What: what, Install: "dbg adapters install cobol"}
+	return &NotFoundError{Language: "cobol", What: what, Install: cobcTool.InstallHint()}
 }
 
 // isCOBOLSource reports whether p names a COBOL source file.
@@ -98,8 +102,8 @@ func (a *COBOL) program(ctx context.Context, t Target) (*cobol.Program, error) {
 // Start builds the program (so the proxy knows its data items), starts
 // the C adapter, and puts the COBOL proxy in front of it.
 func (a *COBOL) Start(ctx context.Context, t Target) (*Endpoint, error) {
-	if _, err := exec.LookPath("cobc"); err != nil && t.Mode != Attach {
-		return nil, cobolMissing("cobc (GnuCOBOL)")
+	if _, err := cobcTool.Path(); err != nil && t.Mode != Attach {
+		return nil, err
 	}
 	prog, err := a.program(ctx, t)
 	if err != nil {
@@ -157,5 +161,5 @@ func (a *COBOL) StopReason(reason string) string { return a.c.StopReason(reason)
 // cob_runtime_error) in modes "all" and "uncaught".
 func (a *COBOL) ExceptionFilters(mode string) []string { return a.c.ExceptionFilters(mode) }
 
-// Quirks: attach by "pid" as the C adapter.
-func (a *COBOL) Quirks() Quirks { return a.c.Quirks() }
+// Traits: those of the C adapter.
+func (a *COBOL) Traits() Traits { return a.c.Traits() }

@@ -34,45 +34,33 @@ func (d *Dart) Language() string { return "dart" }
 // dartVersion pins the SDK that InstallCommands installs.
 const dartVersion = "3.5.4-1"
 
-func (d *Dart) find() (string, error) {
-	p, err := lookPath("dart")
-	if err != nil {
-		return "", &NotFoundError{Language: "dart", What: "the Dart SDK (dart debug_adapter)", Install: "dbg adapters install dart"}
-	}
-	return p, nil
-}
-
-// Find reports the dart SDK and its version.
-func (d *Dart) Find(ctx context.Context) Info {
-	info := Info{
-		Language: "dart", Adapter: "dart debug_adapter", Launch: true, AttachPort: true,
-		InstallCommand: "dbg adapters install dart",
-	}
-	p, err := d.find()
-	if err != nil {
-		info.Note = err.Error()
-		return info
-	}
-	info.Found, info.Path = true, p
-	info.Version = nativeVersionRE.FindString(natRunQuiet(ctx, p, "--version"))
-	info.Note = "untested here: the Dart SDK is not packaged for Debian bookworm; attach takes the VM service URI (adapterConfig.vmServiceUri) or host:port"
-	return info
-}
-
-// InstallCommands follows the Dart SDK's documented Debian install (its
-// apt repository), pinned.
-func (d *Dart) InstallCommands() [][]string {
-	return [][]string{
+// dartTool is the Dart SDK; its install follows the SDK's documented
+// Debian install (its apt repository), pinned.
+var dartTool = Tool{
+	Language: "dart", What: "the Dart SDK (dart debug_adapter)",
+	Names: []string{"dart"}, VersionArgs: []string{"--version"},
+	Install: [][]string{
 		{"sh", "-c", "curl -fsSL https://dl-ssl.google.com/linux/linux_signing_key.pub | gpg --dearmor -o /usr/share/keyrings/dart.gpg"},
 		{"sh", "-c", "echo 'deb [signed-by=/usr/share/keyrings/dart.gpg arch=amd64] https://storage.googleapis.com/download.dartlang.org/linux/debian stable main' > /etc/apt/sources.list.d/dart_stable.list"},
 		{"apt-get", "update"},
 		{"apt-get", "install", "-y", "dart=" + dartVersion},
-	}
+	},
 }
+
+// Find reports the dart SDK and its version.
+func (d *Dart) Find(ctx context.Context) Info {
+	return dartTool.Describe(ctx, Info{
+		Language: "dart", Adapter: "dart debug_adapter", Launch: true, AttachPort: true,
+		Note: "untested here: the Dart SDK is not packaged for Debian bookworm; attach takes the VM service URI (adapterConfig.vmServiceUri) or host:port",
+	})
+}
+
+// InstallCommands implements Installer.
+func (d *Dart) InstallCommands() [][]string { return dartTool.InstallCommands() }
 
 // Start starts `dart debug_adapter` with DAP on its stdio.
 func (d *Dart) Start(ctx context.Context, t Target) (*Endpoint, error) {
-	p, err := d.find()
+	p, err := dartTool.Path()
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +96,7 @@ func (d *Dart) LaunchArgs(ctx context.Context, t Target) (map[string]any, error)
 	}
 	args := map[string]any{
 		"type": "dart", "name": "dbg", "request": "launch",
-		"program": prog, "args": natNonNil(t.Args), "cwd": cwd,
+		"program": prog, "args": nonNil(t.Args), "cwd": cwd,
 	}
 	if len(t.Env) > 0 {
 		args["env"] = t.Env
@@ -120,8 +108,7 @@ func (d *Dart) LaunchArgs(ctx context.Context, t Target) (map[string]any, error)
 	if len(t.SourcePaths) > 0 {
 		args["additionalProjectPaths"] = t.SourcePaths
 	}
-	natMergeExtra(args, t.Extra)
-	return args, nil
+	return merge(args, t.Extra), nil
 }
 
 // AttachArgs returns the attach arguments: the VM service URI from
@@ -144,8 +131,7 @@ func (d *Dart) AttachArgs(ctx context.Context, t Target) (map[string]any, error)
 	if t.Cwd != "" {
 		args["cwd"] = t.Cwd
 	}
-	natMergeExtra(args, t.Extra)
-	return args, nil
+	return merge(args, t.Extra), nil
 }
 
 // StopReason: the Dart adapter speaks DAP's reasons.
@@ -162,5 +148,8 @@ func (d *Dart) ExceptionFilters(mode string) []string {
 	return nil
 }
 
-// Quirks: none known.
-func (d *Dart) Quirks() Quirks { return Quirks{} }
+// Traits: a VM service (vmServiceUri, vmServiceInfoFile) or a Flutter
+// device (deviceId) names an attach target.
+func (d *Dart) Traits() Traits {
+	return Traits{AttachKeys: []string{"vmServiceUri", "vmServiceInfoFile", "deviceId"}}
+}

@@ -39,46 +39,34 @@ func (d *Dotnet) Language() string { return "dotnet" }
 // netcoredbgVersion pins the release that InstallCommands fetches.
 const netcoredbgVersion = "3.1.2-1054"
 
-func (d *Dotnet) find() (string, error) {
-	p, err := lookPath("netcoredbg")
-	if err != nil {
-		return "", &NotFoundError{Language: "dotnet", What: "netcoredbg", Install: "dbg adapters install dotnet"}
-	}
-	return p, nil
+// netcoredbgTool is netcoredbg; its install follows netcoredbg's and
+// .NET's documented installs: the .NET SDK through dotnet-install.sh,
+// netcoredbg from its release archive, both pinned.
+var netcoredbgTool = Tool{
+	Language: "dotnet", What: "netcoredbg",
+	Names: []string{"netcoredbg"}, VersionArgs: []string{"--version"},
+	Install: [][]string{
+		{"sh", "-c", "command -v dotnet >/dev/null || (curl -fsSL https://dot.net/v1/dotnet-install.sh -o /tmp/dotnet-install.sh && bash /tmp/dotnet-install.sh --version 8.0.404 --install-dir /usr/local/share/dotnet && ln -sf /usr/local/share/dotnet/dotnet /usr/local/bin/dotnet)"},
+		{"sh", "-c", "curl -fsSL https://github.com/Samsung/netcoredbg/releases/download/" + netcoredbgVersion +
+			"/netcoredbg-linux-amd64.tar.gz | tar -xz -C /usr/local/lib && ln -sf /usr/local/lib/netcoredbg/netcoredbg /usr/local/bin/netcoredbg"},
+	},
 }
 
 // Find reports netcoredbg and its version.
 func (d *Dotnet) Find(ctx context.Context) Info {
-	info := Info{
+	return netcoredbgTool.Describe(ctx, Info{
 		Language: "dotnet", Adapter: "netcoredbg", Launch: true, AttachPID: true,
-		InstallCommand: "dbg adapters install dotnet",
-		Aliases:        []string{"csharp", "cs", "fsharp", "coreclr"},
-	}
-	p, err := d.find()
-	if err != nil {
-		info.Note = err.Error()
-		return info
-	}
-	info.Found, info.Path = true, p
-	info.Version = nativeVersionRE.FindString(natRunQuiet(ctx, p, "--version"))
-	info.Note = "untested here: netcoredbg is not packaged for Debian bookworm"
-	return info
+		Aliases: []string{"csharp", "cs", "fsharp", "coreclr"},
+		Note:    "untested here: netcoredbg is not packaged for Debian bookworm",
+	})
 }
 
-// InstallCommands follows netcoredbg's and .NET's documented installs:
-// the .NET SDK through dotnet-install.sh, netcoredbg from its release
-// archive, both pinned.
-func (d *Dotnet) InstallCommands() [][]string {
-	return [][]string{
-		{"sh", "-c", "command -v dotnet >/dev/null || (curl -fsSL https://dot.net/v1/dotnet-install.sh -o /tmp/dotnet-install.sh && bash /tmp/dotnet-install.sh --version 8.0.404 --install-dir /usr/local/share/dotnet && ln -sf /usr/local/share/dotnet/dotnet /usr/local/bin/dotnet)"},
-		{"sh", "-c", "curl -fsSL https://github.com/Samsung/netcoredbg/releases/download/" + netcoredbgVersion +
-			"/netcoredbg-linux-amd64.tar.gz | tar -xz -C /usr/local/lib && ln -sf /usr/local/lib/netcoredbg/netcoredbg /usr/local/bin/netcoredbg"},
-	}
-}
+// InstallCommands implements Installer.
+func (d *Dotnet) InstallCommands() [][]string { return netcoredbgTool.InstallCommands() }
 
 // Start starts netcoredbg with DAP on its stdio.
 func (d *Dotnet) Start(ctx context.Context, t Target) (*Endpoint, error) {
-	p, err := d.find()
+	p, err := netcoredbgTool.Path()
 	if err != nil {
 		return nil, err
 	}
@@ -118,14 +106,13 @@ func (d *Dotnet) LaunchArgs(ctx context.Context, t Target) (map[string]any, erro
 	}
 	args := map[string]any{
 		"type": "coreclr", "name": "dbg", "request": "launch",
-		"program": prog, "args": natNonNil(t.Args), "cwd": cwd,
+		"program": prog, "args": nonNil(t.Args), "cwd": cwd,
 		"env": dotnetEnv(t.Env), "stopAtEntry": t.StopOnEntry,
 	}
 	if t.JustMyCode != nil {
 		args["justMyCode"] = *t.JustMyCode
 	}
-	natMergeExtra(args, t.Extra)
-	return args, nil
+	return merge(args, t.Extra), nil
 }
 
 func dotnetEnv(env map[string]string) map[string]string {
@@ -144,8 +131,7 @@ func (d *Dotnet) AttachArgs(ctx context.Context, t Target) (map[string]any, erro
 	if t.JustMyCode != nil {
 		args["justMyCode"] = *t.JustMyCode
 	}
-	natMergeExtra(args, t.Extra)
-	return args, nil
+	return merge(args, t.Extra), nil
 }
 
 // StopReason: netcoredbg speaks DAP's reasons.
@@ -162,8 +148,8 @@ func (d *Dotnet) ExceptionFilters(mode string) []string {
 	return nil
 }
 
-// Quirks: netcoredbg attaches by "processId".
-func (d *Dotnet) Quirks() Quirks { return Quirks{AttachPIDKey: "processId"} }
+// Traits: none beyond the defaults.
+func (d *Dotnet) Traits() Traits { return Traits{} }
 
 // dotnetBuild builds a project (a .csproj/.fsproj or a directory with one)
 // in Debug and returns its assembly.

@@ -90,7 +90,7 @@ func TestDotnetArgs(t *testing.T) {
 		t.Errorf("env %v", args["env"])
 	}
 	at, err := a.AttachArgs(context.Background(), Target{Mode: Attach, PID: 77})
-	if err != nil || at["processId"] != 77 || at["request"] != "attach" || a.Quirks().AttachPIDKey != "processId" {
+	if err != nil || at["processId"] != 77 || at["request"] != "attach" {
 		t.Errorf("attach %v %v", at, err)
 	}
 	if _, err := a.AttachArgs(context.Background(), Target{Mode: Attach}); err == nil {

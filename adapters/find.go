@@ -49,8 +49,7 @@ func lookPath(name string) (string, error) {
 		dirs = append(dirs, filepath.Join(home, "go", "bin"), filepath.Join(home, ".local", "bin"), filepath.Join(home, ".cargo", "bin"))
 	}
 	for _, d := range dirs {
-		p := filepath.Join(d, name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+		if p := filepath.Join(d, name); isExec(p) {
 			return p, nil
 		}
 	}
@@ -77,6 +76,14 @@ func merge(args map[string]any, extra map[string]any) map[string]any {
 		args[k] = v
 	}
 	return args
+}
+
+// nonNil returns s, or an empty slice for nil, so JSON says [] not null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // envList turns an env map into KEY=VALUE pairs appended to the current

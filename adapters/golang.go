@@ -112,7 +112,8 @@ func goModuleDir(t Target) string {
 
 // LaunchArgs implements Adapter: a .go file or package directory is
 // debugged from source ("debug"), a _test.go file or testFlags as a test,
-// anything else as a prebuilt binary ("exec").
+// anything else as a prebuilt binary ("exec"). An extra mode "auto" or
+// "debug" (VS Code Go's launch.json) leaves the choice to the adapter.
 func (Go) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
 	if t.Program == "" {
 		return nil, errors.New("scriptPath is required: a .go file, a package directory or a binary")
@@ -165,7 +166,11 @@ func (Go) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
 	if len(t.SourcePaths) > 0 {
 		args["substitutePath"] = substitutePaths(t.SourcePaths)
 	}
-	return merge(args, t.Extra), nil
+	extra := t.Extra
+	if m, _ := extra["mode"].(string); m == "auto" || m == "debug" {
+		extra = withoutKey(extra, "mode")
+	}
+	return merge(args, extra), nil
 }
 
 func substitutePaths(paths []string) []map[string]string {
@@ -202,5 +207,5 @@ func (Go) ExceptionFilters(mode string) []string {
 	return []string{}
 }
 
-// Quirks implements Adapter.
-func (Go) Quirks() Quirks { return Quirks{} }
+// Traits implements Adapter.
+func (Go) Traits() Traits { return Traits{} }

@@ -194,5 +194,26 @@ func (Java) ExceptionFilters(mode string) []string {
 	return standardFilters(mode, "caught", "uncaught")
 }
 
-// Quirks implements Adapter.
-func (Java) Quirks() Quirks { return Quirks{} }
+// Traits implements Adapter: a program may be a main class name.
+func (Java) Traits() Traits { return Traits{NamedProgram: isJavaClassName} }
+
+// isJavaClassName accepts Java main class names (com.example.Main, or
+// Main in the default package), which name no file.
+func isJavaClassName(p string) bool {
+	if strings.ContainsAny(p, "/\\") || strings.HasSuffix(p, ".java") || strings.HasSuffix(p, ".jar") {
+		return false
+	}
+	parts := strings.Split(p, ".")
+	for _, part := range parts {
+		if part == "" {
+			return false
+		}
+		for i, r := range part {
+			if !(r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+				return false
+			}
+		}
+	}
+	last := parts[len(parts)-1]
+	return last[0] >= 'A' && last[0] <= 'Z'
+}

@@ -74,44 +74,39 @@ var nativeNameRE = regexp.MustCompile(`^(lldb-dap|lldb-vscode)(?:-(\d+))?$`)
 // (/usr/lib/llvm-16/bin/lldb-vscode).
 var llvmDirRE = regexp.MustCompile(`llvm-(\d+)`)
 
-// nativeVersionRE finds a dotted version in `--version` output.
-var nativeVersionRE = regexp.MustCompile(`(\d+)\.(\d+)(?:\.(\d+))?`)
-
 // Language returns the language name.
 func (n *Native) Language() string { return n.lang }
+
+// tool declares the native debug adapters: found by findDebugger, which
+// ranks LLDB's versions, and installed as LLDB 16 (lldb-vscode-16) from
+// Debian bookworm. Rust also needs a toolchain; rustup's is assumed
+// present.
+func (n *Native) tool() Tool {
+	return Tool{
+		Language: n.lang,
+		What:     "a debug adapter in PATH (lldb-dap, lldb-dap-NN, lldb-vscode, lldb-vscode-NN, codelldb, or gdb >= 14)",
+		Install: [][]string{
+			{"apt-get", "update"},
+			{"apt-get", "install", "-y", "--no-install-recommends", "lldb-16=1:16.0.6-15~deb12u1", "gcc=4:12.2.0-3", "g++=4:12.2.0-3"},
+		},
+	}
+}
 
 // findDebugger locates the best native debug adapter in PATH.
 func (n *Native) findDebugger(ctx context.Context) (nativeDebugger, error) {
 	var cands []nativeDebugger
-	seen := map[string]bool{}
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		if dir == "" {
-			continue
-		}
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			m := nativeNameRE.FindStringSubmatch(e.Name())
-			if m == nil || seen[e.Name()] {
-				continue
+	for _, p := range execsInPath(nativeNameRE) {
+		name := filepath.Base(p)
+		m := nativeNameRE.FindStringSubmatch(name)
+		d := nativeDebugger{kind: kindLLDBDAP, name: name, path: p}
+		if m[2] != "" {
+			d.major, _ = strconv.Atoi(m[2])
+		} else if real, err := filepath.EvalSymlinks(p); err == nil {
+			if mm := llvmDirRE.FindStringSubmatch(real); mm != nil {
+				d.major, _ = strconv.Atoi(mm[1])
 			}
-			p := filepath.Join(dir, e.Name())
-			if !natIsExec(p) {
-				continue
-			}
-			seen[e.Name()] = true
-			d := nativeDebugger{kind: kindLLDBDAP, name: e.Name(), path: p}
-			if m[2] != "" {
-				d.major, _ = strconv.Atoi(m[2])
-			} else if real, err := filepath.EvalSymlinks(p); err == nil {
-				if mm := llvmDirRE.FindStringSubmatch(real); mm != nil {
-					d.major, _ = strconv.Atoi(mm[1])
-				}
-			}
-			cands = append(cands, d)
 		}
+		cands = append(cands, d)
 	}
 	if len(cands) > 0 {
 		// Newest first; at equal versions lldb-dap (the current name)
@@ -133,17 +128,14 @@ func (n *Native) findDebugger(ctx context.Context) (nativeDebugger, error) {
 		return nativeDebugger{kind: kindCodeLLDB, name: "codelldb", path: p}, nil
 	}
 	if p, err := exec.LookPath("gdb"); err == nil {
-		out := natRunQuiet(ctx, p, "--version")
-		if m := nativeVersionRE.FindStringSubmatch(out); m != nil {
-			major, _ := strconv.Atoi(m[1])
+		if v := commandVersion(ctx, p, "--version"); v != "" {
+			major, _ := strconv.Atoi(strings.SplitN(v, ".", 2)[0])
 			if major >= 14 {
-				return nativeDebugger{kind: kindGDB, name: "gdb", path: p, major: major, version: m[0]}, nil
+				return nativeDebugger{kind: kindGDB, name: "gdb", path: p, major: major, version: v}, nil
 			}
 		}
 	}
-	return nativeDebugger{}, &NotFoundError{Language: n.lang,
-		What:    "a debug adapter in PATH (lldb-dap, lldb-dap-NN, lldb-vscode, lldb-vscode-NN, codelldb, or gdb >= 14)",
-		Install: "dbg adapters install " + n.lang}
+	return nativeDebugger{}, n.tool().NotFound()
 }
 
 // lldbVersion asks the adapter (lldb-dap knows --version) or its sibling
@@ -159,31 +151,17 @@ func lldbVersion(ctx context.Context, d nativeDebugger) string {
 	}
 	try = append(try, filepath.Join(filepath.Dir(d.path), "lldb"+suffix))
 	for _, p := range try {
-		if !natIsExec(p) {
+		if !isExec(p) {
 			continue
 		}
-		if m := nativeVersionRE.FindString(natRunQuiet(ctx, p, "--version")); m != "" {
-			return m
+		if v := commandVersion(ctx, p, "--version"); v != "" {
+			return v
 		}
 	}
 	if d.major > 0 {
 		return strconv.Itoa(d.major)
 	}
 	return ""
-}
-
-// natRunQuiet runs a short command and returns its combined output, or ""
-// when it fails or takes more than five seconds.
-func natRunQuiet(ctx context.Context, name string, args ...string) string {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	out, _ := exec.CommandContext(ctx, name, args...).CombinedOutput()
-	return string(out)
-}
-
-func natIsExec(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
 }
 
 // Find reports the native debug adapter that sessions of this language use.
@@ -193,7 +171,7 @@ func (n *Native) Find(ctx context.Context) Info {
 		Adapter:        "lldb-dap",
 		Launch:         true,
 		AttachPID:      true,
-		InstallCommand: "dbg adapters install " + n.lang,
+		InstallCommand: n.tool().InstallHint(),
 	}
 	d, err := n.findDebugger(ctx)
 	if err != nil {
@@ -218,14 +196,8 @@ func (n *Native) Find(ctx context.Context) Info {
 	return info
 }
 
-// InstallCommands installs LLDB 16 (lldb-vscode-16) from Debian bookworm.
-// Rust also needs a toolchain; rustup's is assumed present.
-func (n *Native) InstallCommands() [][]string {
-	return [][]string{
-		{"apt-get", "update"},
-		{"apt-get", "install", "-y", "--no-install-recommends", "lldb-16=1:16.0.6-15~deb12u1", "gcc=4:12.2.0-3", "g++=4:12.2.0-3"},
-	}
-}
+// InstallCommands implements Installer.
+func (n *Native) InstallCommands() [][]string { return n.tool().InstallCommands() }
 
 // Start starts the native debug adapter. For lldb-dap and gdb the DAP
 // stream is the child's stdio; CodeLLDB is reached over TCP.
@@ -886,7 +858,7 @@ func (n *Native) LaunchArgs(ctx context.Context, t Target) (map[string]any, erro
 		"type":    "lldb",
 		"request": "launch",
 		"program": bin,
-		"args":    natNonNil(t.Args),
+		"args":    nonNil(t.Args),
 		"cwd":     cwd,
 	}
 	switch d.kind {
@@ -915,8 +887,7 @@ func (n *Native) LaunchArgs(ctx context.Context, t Target) (map[string]any, erro
 	if len(t.SourcePaths) > 0 && d.kind == kindLLDBDAP {
 		args["sourcePath"] = t.SourcePaths[0]
 	}
-	natMergeExtra(args, t.Extra)
-	return args, nil
+	return merge(args, t.Extra), nil
 }
 
 // AttachArgs returns the arguments that attach to t.PID.
@@ -940,8 +911,7 @@ func (n *Native) AttachArgs(ctx context.Context, t Target) (map[string]any, erro
 			args["initCommands"] = init
 		}
 	}
-	natMergeExtra(args, t.Extra)
-	return args, nil
+	return merge(args, t.Extra), nil
 }
 
 // initCommands returns the LLDB commands that load rustc's pretty-printers
@@ -1014,8 +984,8 @@ func (n *Native) ExceptionFilters(mode string) []string {
 	return ids
 }
 
-// Quirks: lldb-dap attaches by "pid".
-func (n *Native) Quirks() Quirks { return Quirks{AttachPIDKey: "pid"} }
+// Traits: none beyond the defaults.
+func (n *Native) Traits() Traits { return Traits{} }
 
 // NativeBuildError is a failed build; Output is the compiler's message.
 type NativeBuildError struct {
@@ -1123,7 +1093,7 @@ func compileCached(ctx context.Context, compiler []string, src string) (string, 
 	dir := filepath.Join(cache, "dbg", "build", key)
 	name := strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))
 	bin := filepath.Join(dir, name)
-	if natIsExec(bin) {
+	if isExec(bin) {
 		return bin, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -1201,19 +1171,4 @@ func cargoBuild(ctx context.Context, dir string) (string, error) {
 		return bins[0], nil
 	}
 	return "", fmt.Errorf("cargo built several binaries (%s); give one as the program", strings.Join(bins, ", "))
-}
-
-// natNonNil returns s, or an empty slice for nil, so JSON says [] not null.
-func natNonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-// natMergeExtra copies extra (dapLaunchArgs / adapterConfig) over args.
-func natMergeExtra(args, extra map[string]any) {
-	for k, v := range extra {
-		args[k] = v
-	}
 }

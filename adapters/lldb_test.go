@@ -470,8 +470,8 @@ func natAttachBinary(t *testing.T, a Adapter, bin string, target Target) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if args[a.Quirks().AttachPIDKey] != cmd.Process.Pid {
-		t.Fatalf("attach args %v lack %s", args, a.Quirks().AttachPIDKey)
+	if args["pid"] != cmd.Process.Pid {
+		t.Fatalf("attach args %v lack pid", args)
 	}
 	c := natStart(t, a, target)
 	c.begin("attach", args, nil)

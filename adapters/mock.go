@@ -71,8 +71,8 @@ func (Mock) StopReason(r string) string { return r }
 // ExceptionFilters implements Adapter.
 func (Mock) ExceptionFilters(mode string) []string { return standardFilters(mode, "all", "uncaught") }
 
-// Quirks implements Adapter.
-func (Mock) Quirks() Quirks { return Quirks{} }
+// Traits implements Adapter.
+func (Mock) Traits() Traits { return Traits{} }
 
 // standardFilters maps a breakOnExceptions mode to filter ids.
 func standardFilters(mode, all, uncaught string) []string {

@@ -276,8 +276,9 @@ func (Node) StopReason(r string) string {
 // ExceptionFilters implements Adapter.
 func (Node) ExceptionFilters(mode string) []string { return standardFilters(mode, "all", "uncaught") }
 
-// Quirks implements Adapter.
-func (Node) Quirks() Quirks { return Quirks{} }
+// Traits implements Adapter: an inspector's websocketAddress names an
+// attach target.
+func (Node) Traits() Traits { return Traits{AttachKeys: []string{"websocketAddress"}} }
 
 // jsDebug returns the dapDebugServer.js to use, or "" for the built-in
 // adapter.

@@ -95,7 +95,7 @@ func (p Python) LaunchArgs(_ context.Context, t Target) (map[string]any, error) 
 		"program": prog, "console": "internalConsole", "redirectOutput": true,
 		"stopOnEntry": t.StopOnEntry, "python": []string{p.python(t)}, "showReturnValue": true,
 	}
-	if strings.HasPrefix(t.Program, "-m ") {
+	if isPythonModule(t.Program) {
 		delete(args, "program")
 		args["module"] = strings.TrimSpace(strings.TrimPrefix(t.Program, "-m "))
 	}
@@ -157,5 +157,9 @@ func (Python) ExceptionFilters(mode string) []string {
 	return []string{}
 }
 
-// Quirks implements Adapter.
-func (Python) Quirks() Quirks { return Quirks{} }
+// Traits implements Adapter: a program "-m pkg" names a module.
+func (Python) Traits() Traits { return Traits{NamedProgram: isPythonModule} }
+
+// isPythonModule reports whether a launch program names a module
+// ("-m pkg"), which debugpy runs as `python -m pkg`.
+func isPythonModule(program string) bool { return strings.HasPrefix(program, "-m ") }

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,7 +29,6 @@ import (
 // the program's stdout/stderr become output events, the end of the
 // program becomes exited+terminated events instead of a bare close, and
 // the repeated stopped(pause) events of an attach are reported once.
-// Quirks therefore reports none.
 //
 // A Ruby value holds no per-session state and is safe for concurrent use.
 type Ruby struct{}
@@ -41,63 +39,34 @@ func NewRuby() *Ruby { return &Ruby{} }
 // Language returns "ruby".
 func (r *Ruby) Language() string { return "ruby" }
 
-// rdbgNameRE matches rdbg and Debian's versioned rdbg3.1.
-var rdbgNameRE = regexp.MustCompile(`^rdbg(\d+(?:\.\d+)?)?$`)
-
-// findRdbg finds rdbg in PATH: plain rdbg (the gem's) first, then the
-// newest rdbgX.Y.
-func (r *Ruby) findRdbg() (string, error) {
-	if p, err := lookPath("rdbg"); err == nil {
-		return p, nil
-	}
-	var found []string
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		entries, err := os.ReadDir(dir)
-		if err != nil || dir == "" {
-			continue
-		}
-		for _, e := range entries {
-			if rdbgNameRE.MatchString(e.Name()) && natIsExec(filepath.Join(dir, e.Name())) {
-				found = append(found, filepath.Join(dir, e.Name()))
-			}
-		}
-	}
-	if len(found) == 0 {
-		return "", &NotFoundError{Language: "ruby", What: "rdbg (Ruby's debug gem)", Install: "dbg adapters install ruby"}
-	}
-	sort.Slice(found, func(i, j int) bool { return filepath.Base(found[i]) > filepath.Base(found[j]) })
-	return found[0], nil
-}
-
-// Find reports rdbg and its version.
-func (r *Ruby) Find(ctx context.Context) Info {
-	info := Info{
-		Language: "ruby", Adapter: "rdbg", Launch: true, AttachPort: true,
-		InstallCommand: "dbg adapters install ruby",
-		Aliases:        []string{"rb"},
-	}
-	p, err := r.findRdbg()
-	if err != nil {
-		info.Note = err.Error()
-		return info
-	}
-	info.Found, info.Path = true, p
-	if m := nativeVersionRE.FindString(natRunQuiet(ctx, p, "--version")); m != "" {
-		info.Version = m
-	}
-	info.Note = "attach by port to a program started with `rdbg --open --port P script.rb`"
-	return info
-}
-
-// InstallCommands installs Ruby 3.1 from Debian bookworm; its bundled
-// debug gem provides rdbg3.1.
-func (r *Ruby) InstallCommands() [][]string {
-	return [][]string{
+// rdbgTool is rdbg: plain rdbg (the gem's) first, then the newest of
+// Debian's versioned rdbgX.Y. Its install is Ruby 3.1 from Debian
+// bookworm, whose bundled debug gem provides rdbg3.1.
+var rdbgTool = Tool{
+	Language: "ruby", What: "rdbg (Ruby's debug gem)",
+	Names: []string{"rdbg"}, Versioned: regexp.MustCompile(`^rdbg(\d+(?:\.\d+)?)?$`),
+	VersionArgs: []string{"--version"},
+	Install: [][]string{
 		{"apt-get", "update"},
 		{"apt-get", "install", "-y", "--no-install-recommends",
 			"ruby3.1=3.1.7+really3.1.2-0+deb12u1", "libruby3.1=3.1.7+really3.1.2-0+deb12u1", "ruby=1:3.1"},
-	}
+	},
 }
+
+// findRdbg finds rdbg (see rdbgTool).
+func (r *Ruby) findRdbg() (string, error) { return rdbgTool.Path() }
+
+// Find reports rdbg and its version.
+func (r *Ruby) Find(ctx context.Context) Info {
+	return rdbgTool.Describe(ctx, Info{
+		Language: "ruby", Adapter: "rdbg", Launch: true, AttachPort: true,
+		Aliases: []string{"rb"},
+		Note:    "attach by port to a program started with `rdbg --open --port P script.rb`",
+	})
+}
+
+// InstallCommands implements Installer.
+func (r *Ruby) InstallCommands() [][]string { return rdbgTool.InstallCommands() }
 
 // Start launches the script under rdbg, or connects to t.Host:t.Port for
 // an attach, and returns the proxied DAP stream.
@@ -206,13 +175,12 @@ func (r *Ruby) LaunchArgs(ctx context.Context, t Target) (map[string]any, error)
 	}
 	args := map[string]any{
 		"type": "rdbg", "name": "dbg", "request": "launch",
-		"script": script, "args": natNonNil(t.Args), "stopOnEntry": t.StopOnEntry,
+		"script": script, "args": nonNil(t.Args), "stopOnEntry": t.StopOnEntry,
 	}
 	if t.Cwd != "" {
 		args["cwd"] = t.Cwd
 	}
-	natMergeExtra(args, t.Extra)
-	return args, nil
+	return merge(args, t.Extra), nil
 }
 
 // AttachArgs returns rdbg's attach arguments.
@@ -225,8 +193,7 @@ func (r *Ruby) AttachArgs(ctx context.Context, t Target) (map[string]any, error)
 		host = "127.0.0.1"
 	}
 	args := map[string]any{"type": "rdbg", "name": "dbg", "request": "attach", "debugPort": net.JoinHostPort(host, strconv.Itoa(t.Port))}
-	natMergeExtra(args, t.Extra)
-	return args, nil
+	return merge(args, t.Extra), nil
 }
 
 // StopReason: rdbg already speaks DAP's reasons.
@@ -244,8 +211,8 @@ func (r *Ruby) ExceptionFilters(mode string) []string {
 	return nil
 }
 
-// Quirks: none left; the proxy handles old rdbg's.
-func (r *Ruby) Quirks() Quirks { return Quirks{} }
+// Traits: none beyond the defaults; the proxy fixes old rdbg.
+func (r *Ruby) Traits() Traits { return Traits{} }
 
 // rubyInjectedSeq is the first seq of requests the proxy itself sends to
 // rdbg; their responses are not forwarded.

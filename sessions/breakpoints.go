@@ -225,16 +225,10 @@ func (s *Session) syncFile(ctx context.Context, file string) error {
 	defer s.syncLock("file:" + file)()
 	s.mu.Lock()
 	list := append([]*Breakpoint(nil), s.bps.byFile[file]...)
-	quirks := s.adapter.Quirks()
 	s.mu.Unlock()
 	src := []godap.SourceBreakpoint{}
 	for _, bp := range list {
 		src = append(src, godap.SourceBreakpoint{Line: bp.Line, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage})
-	}
-	if len(src) == 0 && quirks.EmptyBreakpointsDoNotClear {
-		// The adapter ignores an empty list: park one unverifiable
-		// breakpoint past the end of the file instead.
-		src = append(src, godap.SourceBreakpoint{Line: countLines(file) + 1000})
 	}
 	var body godap.SetBreakpointsResponseBody
 	args := godap.SetBreakpointsArguments{Source: godap.Source{Path: file, Name: filepath.Base(file)}, Breakpoints: src}

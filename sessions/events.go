@@ -100,10 +100,6 @@ func (s *Session) onStopped(b godap.StoppedEventBody) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	reason := s.adapter.StopReason(b.Reason)
-	if s.adapter.Quirks().RepeatedPauseStops && reason == "pause" && s.state == StatePaused &&
-		s.lastStop != nil && s.lastStop.Reason == "pause" {
-		return
-	}
 	if s.state == StateTerminated {
 		return
 	}

@@ -149,12 +149,6 @@ func (m *Manager) add(s *Session) error {
 	return nil
 }
 
-func (m *Manager) remove(id string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.sessions, id)
-}
-
 // Shutdown closes every session, killing adapters and launched debuggees.
 func (m *Manager) Shutdown(ctx context.Context) {
 	m.mu.Lock()

@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -399,5 +400,23 @@ func TestToIntAcceptsJSONNumbers(t *testing.T) {
 		if got := toInt(v); got != want {
 			t.Errorf("toInt(%#v) = %d, want %d", v, got, want)
 		}
+	}
+}
+
+// Create attaches only when the request names a target as the adapter
+// reads it; Attach refuses a request that names none.
+func TestCreateAttachesOnlyWithATarget(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	// A key that names a target for another adapter (Dart's) is no target
+	// for the mock: the session is created for launch.
+	s, res, err := m.Create(ctx, CreateRequest{Language: "mock", AdapterConfig: map[string]any{"vmServiceUri": "ws://127.0.0.1:1/ws"}})
+	if err != nil || res != nil || s.State() != StateCreated {
+		t.Fatalf("create: %v %+v %v", s, res, err)
+	}
+	_, err = s.Attach(ctx, CreateRequest{Language: "mock", AdapterConfig: map[string]any{"program": testdata(t, "mock/forever.mock")}})
+	var te *ToolError
+	if !errors.As(err, &te) || te.Code != CodeInvalidArgument || !strings.Contains(te.Message, "processId or port") {
+		t.Fatalf("attach without a target: %v", err)
 	}
 }

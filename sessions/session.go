@@ -83,10 +83,9 @@ type Session struct {
 	parentID string
 	req      CreateRequest
 
-	bg     sync.WaitGroup  // background work (process tracking); close waits for it
-	life   context.Context // ends when the session closes; background work watches it
-	end    context.CancelFunc
-	syncMu sync.Mutex // serialises breakpoint syncs (never held with mu across a request)
+	bg   sync.WaitGroup  // background work (process tracking); close waits for it
+	life context.Context // ends when the session closes; background work watches it
+	end  context.CancelFunc
 
 	mu        sync.Mutex
 	state     State

@@ -30,8 +30,6 @@ func readLines(path string) []string {
 	return lines
 }
 
-func countLines(path string) int { return len(readLines(path)) }
-
 // sourceLine returns one line (1-based), trimmed, or "".
 func sourceLine(path string, line int) string {
 	lines := readLines(path)

@@ -284,9 +284,6 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 		})
 	sessionTool(tb, m, "attach_to_process", "Attach an existing session to a running process (processId) or debug port (port). Pauses the target unless stopOnEntry is false.",
 		func(ctx context.Context, s *Session, in attachIn) (sessionOut, error) {
-			if in.ProcessID == 0 && in.Port == 0 && !namesTarget(in.AdapterConfig) {
-				return sessionOut{}, NewError(CodeInvalidArgument, "processId or port is required", "pass the pid of the process or the port it listens on for a debugger")
-			}
 			res, err := s.Attach(ctx, in.request())
 			if err != nil {
 				return sessionOut{}, err

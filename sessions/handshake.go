@@ -1,0 +1,257 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// verifyThreads polls threads until at least one exists.
+func (s *Session) verifyThreads(ctx context.Context, d time.Duration) ([]godap.Thread, error) {
+	deadline := time.Now().Add(d)
+	var lastErr error
+	for {
+		var body godap.ThreadsResponseBody
+		rctx, cancel := context.WithTimeout(ctx, minDur(5*time.Second, time.Until(deadline)+time.Millisecond))
+		lastErr = s.request(rctx, "threads", nil, &body)
+		cancel()
+		if lastErr == nil && len(body.Threads) > 0 {
+			return body.Threads, nil
+		}
+		if s.State() == StateTerminated {
+			s.mu.Lock()
+			r := s.reason
+			s.mu.Unlock()
+			return nil, NewError(CodeAttachFailed, "the target ended during attach: "+r, "check that the process is still running")
+		}
+		if time.Now().After(deadline) {
+			msg := fmt.Sprintf("no thread reported within %s of attaching", d)
+			if lastErr != nil {
+				msg += ": " + lastErr.Error()
+			}
+			return nil, NewError(CodeAttachFailed, msg, "check the pid/port, or raise verifyTimeout").Retry()
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func minDur(a, b time.Duration) time.Duration {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// connect starts the adapter and runs the DAP start-up sequence:
+// initialize, launch/attach (not awaited), initialized, breakpoints and
+// exception filters, configurationDone, then the launch/attach answer.
+func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
+	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	s.mu.Lock()
+	s.target = t
+	s.exitCode, s.lastStop, s.pid, s.reason = nil, nil, 0, ""
+	s.threads = map[int]string{}
+	s.setStateLocked(StateInitializing, "")
+	s.mu.Unlock()
+
+	fail := func(code string, e error, hint string) error { return s.failStart(nil, t, code, e, hint) }
+
+	var args map[string]any
+	if t.Mode == adapters.Launch {
+		args, err = s.adapter.LaunchArgs(ctx, t)
+	} else {
+		args, err = s.adapter.AttachArgs(ctx, t)
+	}
+	if err != nil {
+		return fail(CodeInvalidArgument, err, "fix the arguments and try again")
+	}
+	ep, err := s.adapter.Start(ctx, t)
+	if err != nil {
+		var nf *adapters.NotFoundError
+		if errors.As(err, &nf) {
+			return fail(CodeAdapterNotFound, err, "install it with `"+nf.Install+"`")
+		}
+		return fail(CodeAdapterFailed, err, "check that the adapter works: dbg adapters")
+	}
+	return s.handshake(ctx, ep, t, args)
+}
+
+// handshake runs the DAP start-up sequence on a started adapter.
+func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapters.Target, args map[string]any) (err error) {
+	fail := func(code string, e error, hint string) error { return s.failStart(ep, t, code, e, hint) }
+	log, _ := dap.OpenTrafficLog(s.m.cfg.DAPLogDir, s.id)
+	var conn *dap.Conn
+	ready := make(chan struct{})
+	onEvent := func(m *dap.Message) {
+		<-ready
+		s.mu.Lock()
+		current := s.conn == conn
+		s.mu.Unlock()
+		if current { // late events of a previous run are dropped
+			s.onEvent(m)
+		}
+	}
+	conn = dap.NewConn(ep.Conn, dap.Options{OnEvent: onEvent, OnRequest: s.onReverseRequest, Log: log, Timeout: requestTimeout})
+	initDone := make(chan struct{})
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		close(ready)
+		_ = conn.Close()
+		return fail(CodeInvalidState, errors.New("the session was closed while it started"), "create a new session")
+	}
+	s.conn, s.ep, s.initDone = conn, ep, initDone
+	s.bps.resetAdapterIDs()
+	s.mu.Unlock()
+	close(ready)
+	s.m.recordProcesses(s)
+	go s.onConnClosed(conn)
+
+	var caps godap.Capabilities
+	initArgs := godap.InitializeRequestArguments{ClientID: "dbg", ClientName: "dbg", AdapterID: s.language,
+		Locale: "en", LinesStartAt1: true, ColumnsStartAt1: true, PathFormat: "path",
+		SupportsVariableType: true, SupportsRunInTerminalRequest: true, SupportsStartDebuggingRequest: true,
+		SupportsProgressReporting: false, SupportsInvalidatedEvent: false}
+	if err := s.request(ctx, "initialize", initArgs, &caps); err != nil {
+		return fail(CodeAdapterFailed, s.withStderr(err), "the adapter failed to initialize")
+	}
+	s.mu.Lock()
+	s.caps = caps
+	s.mu.Unlock()
+
+	call, err := conn.Start(string(t.Mode), args)
+	if err != nil {
+		return fail(CodeAdapterFailed, s.withStderr(err), "the adapter refused to start")
+	}
+	select {
+	case <-initDone:
+	case <-call.Done():
+		// Some adapters answer launch before "initialized"; a failure ends here.
+		if _, err := call.Wait(ctx, 0); err != nil {
+			return fail(startFailCode(t), s.withStderr(err), launchHint(t))
+		}
+		select {
+		case <-initDone:
+		case <-conn.Done():
+			return fail(CodeAdapterFailed, s.withStderr(conn.Err()), launchHint(t))
+		case <-ctx.Done():
+			return fail(CodeTimeout, fmt.Errorf("the adapter never sent initialized: %w", ctx.Err()), "retry; check the adapter with dbg adapters")
+		}
+	case <-conn.Done():
+		return fail(CodeAdapterFailed, s.withStderr(conn.Err()), launchHint(t))
+	case <-ctx.Done():
+		return fail(CodeTimeout, fmt.Errorf("%s did not complete: %w", t.Mode, ctx.Err()), "retry, or raise the timeout")
+	}
+	if err := s.syncAll(ctx); err != nil {
+		return fail(CodeAdapterFailed, err, "the adapter refused the breakpoints")
+	}
+	if caps.SupportsConfigurationDoneRequest {
+		if err := s.request(ctx, "configurationDone", nil, nil); err != nil {
+			return fail(CodeAdapterFailed, s.withStderr(err), "the adapter failed to start the program")
+		}
+	}
+	if _, err := call.Wait(ctx, 0); err != nil {
+		return fail(startFailCode(t), s.withStderr(err), launchHint(t))
+	}
+	s.mu.Lock()
+	if s.state == StateInitializing {
+		s.setStateLocked(StateRunning, "")
+	}
+	s.mu.Unlock()
+	s.background(func() {
+		s.trackProcesses()
+		s.m.recordProcesses(s)
+	})
+	return nil
+}
+
+// failStart ends a launch or attach that went wrong: it stops what was
+// started, puts the session in the error state, and returns the error as a
+// ToolError.
+func (s *Session) failStart(ep *adapters.Endpoint, t adapters.Target, code string, e error, hint string) error {
+	s.stopEndpoint(context.Background(), ep, t.Mode == adapters.Launch)
+	s.mu.Lock()
+	s.setStateLocked(StateError, e.Error())
+	s.mu.Unlock()
+	var te *ToolError
+	if errors.As(e, &te) {
+		return te
+	}
+	return NewError(code, e.Error(), hint).Wrap(e)
+}
+
+// startFailCode is the error code of a refused launch or attach.
+func startFailCode(t adapters.Target) string {
+	if t.Mode == adapters.Attach {
+		return CodeAttachFailed
+	}
+	return CodeAdapterFailed
+}
+
+func launchHint(t adapters.Target) string {
+	if t.Mode == adapters.Attach {
+		return "check the pid or port, and that the process can be debugged (ptrace permissions, the debug port is open)"
+	}
+	return "check scriptPath, args and cwd; get_output shows what the program printed"
+}
+
+// withStderr adds the adapter's last stderr lines to an error.
+func (s *Session) withStderr(err error) error {
+	if err == nil {
+		err = dap.ErrClosed
+	}
+	s.mu.Lock()
+	ep := s.ep
+	s.mu.Unlock()
+	if ep != nil && ep.Process != nil {
+		if tail := strings.TrimSpace(ep.Process.StderrTail()); tail != "" {
+			return fmt.Errorf("%w; adapter stderr: %s", err, lastLines(tail, 8))
+		}
+	}
+	if out := strings.TrimSpace(s.output.Text("stderr")); out != "" {
+		return fmt.Errorf("%w; program stderr: %s", err, lastLines(out, 8))
+	}
+	return err
+}
+
+// waitFirst waits up to d for a stop newer than seq or the end, and says
+// where the session stands.
+func (s *Session) waitFirst(ctx context.Context, seq int, d time.Duration) *StartResult {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	st, _ := s.waitStop(ctx, seq)
+	res := &StartResult{State: st.State, LastStop: st.LastStop, ExitCode: st.ExitCode}
+	switch st.State {
+	case StatePaused:
+		res.Message = "stopped: " + st.LastStop.Reason
+	case StateTerminated:
+		res.Message = st.Reason
+	default:
+		res.Pending = true
+		res.Message = "running; call wait_for_stop to wait for a breakpoint"
+	}
+	return res
+}
+
+func (b *breakpointSet) resetAdapterIDs() {
+	for _, list := range b.byFile {
+		for _, bp := range list {
+			bp.adapterID, bp.Verified = 0, false
+		}
+	}
+	for _, bp := range b.funcs {
+		bp.adapterID, bp.Verified = 0, false
+	}
+}

@@ -1,0 +1,169 @@
+package sessions
+
+import (
+	"context"
+	"os"
+	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/dbg-dev/dbg/adapters"
+)
+
+// Detach ends the debug connection and leaves the target running (or
+// terminates it when terminate is set).
+func (s *Session) Detach(ctx context.Context, terminate bool) error {
+	s.mu.Lock()
+	ep, conn, st := s.ep, s.conn, s.state
+	s.mu.Unlock()
+	if conn == nil || st == StateTerminated && ep == nil {
+		return NewError(CodeInvalidState, "session "+s.id+" is not attached", "attach_to_process first")
+	}
+	if st == StatePaused && !terminate {
+		// Let the target run before the adapter lets go of it.
+		_ = s.request(ctx, "continue", godap.ContinueArguments{ThreadId: s.currentThread()}, nil)
+	}
+	s.disconnect(ctx, terminate)
+	s.stopEndpoint(ctx, ep, terminate)
+	s.mu.Lock()
+	s.ep = nil
+	reason := "detached; the target keeps running"
+	if terminate {
+		reason = "detached and terminated the target"
+	}
+	s.setStateLocked(StateTerminated, reason)
+	s.mu.Unlock()
+	return nil
+}
+
+// disconnect asks the adapter to end the session, briefly.
+func (s *Session) disconnect(ctx context.Context, terminate bool) {
+	s.mu.Lock()
+	conn := s.conn
+	s.mu.Unlock()
+	if conn == nil || conn.Err() != nil {
+		return
+	}
+	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_, _ = conn.Request(dctx, "disconnect", godap.DisconnectArguments{TerminateDebuggee: terminate, Restart: false})
+}
+
+// stopEndpoint closes the adapter and kills what it started: the
+// adapter's own process group and every descendant (debuggees that
+// adapters put in groups of their own), and for launches the debuggee the
+// adapter reported.
+func (s *Session) stopEndpoint(ctx context.Context, ep *adapters.Endpoint, launched bool) {
+	if ep == nil {
+		return
+	}
+	s.trackProcesses()
+	doomed := s.trackedAlive()
+	s.mu.Lock()
+	pid := s.pid
+	s.mu.Unlock()
+	if launched && pid > 0 && pid != os.Getpid() {
+		doomed = append(doomed, pid)
+		doomed = append(doomed, descendants(pid)...)
+	}
+	if !launched {
+		// Never kill the attached target or its children.
+		doomed = exclude(doomed, pid, descendants(pid))
+	}
+	ep.Close(ctx)
+	killProcesses(doomed)
+	s.m.forgetProcesses(s)
+}
+
+func exclude(pids []int, keep int, keepMore []int) []int {
+	skip := map[int]bool{keep: true}
+	for _, p := range keepMore {
+		skip[p] = true
+	}
+	out := pids[:0]
+	for _, p := range pids {
+		if !skip[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Restart relaunches with the same configuration; breakpoints are kept.
+func (s *Session) Restart(ctx context.Context) (*StartResult, error) {
+	s.mu.Lock()
+	req := s.launchReq
+	t := s.target
+	ep := s.ep
+	s.mu.Unlock()
+	if req == nil {
+		return nil, NewError(CodeInvalidState, "session "+s.id+" was not launched", "restart_debugging works for sessions started with start_debugging")
+	}
+	s.disconnect(ctx, true)
+	s.stopEndpoint(ctx, ep, t.Mode == adapters.Launch)
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return nil, NewError(CodeSessionNotFound, "session "+s.id+" was closed", "create a new session")
+	}
+	s.resetLocked()
+	s.mu.Unlock()
+	return s.Launch(ctx, *req)
+}
+
+// CloseSession ends a session: it disconnects, kills the adapter and (for
+// launch) the debuggee's whole process group, and forgets the session.
+func (m *Manager) CloseSession(ctx context.Context, id string) error {
+	s, err := m.Get(id)
+	if err != nil {
+		m.mu.Lock()
+		was := m.closedIDs[id]
+		m.mu.Unlock()
+		if was {
+			return NewError(CodeSessionNotFound, "session "+id+" is already closed", "nothing to do; list_debug_sessions shows the open sessions")
+		}
+		return err
+	}
+	s.close(ctx)
+	m.mu.Lock()
+	delete(m.sessions, s.id)
+	m.closedIDs[s.id] = true
+	m.mu.Unlock()
+	return nil
+}
+
+func (s *Session) close(ctx context.Context) {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return
+	}
+	s.closing = true
+	ep, launched, children := s.ep, s.target.Mode == adapters.Launch, append([]string(nil), s.children...)
+	s.mu.Unlock()
+	for _, c := range children {
+		_ = s.m.CloseSession(ctx, c)
+	}
+	s.end()
+	s.bg.Wait() // process tracking and records finish before the cleanup
+	s.disconnect(ctx, launched)
+	s.stopEndpoint(ctx, ep, launched)
+	s.mu.Lock()
+	if s.conn != nil {
+		_ = s.conn.Close()
+	}
+	s.ep = nil
+	s.setStateLocked(StateTerminated, "closed")
+	s.mu.Unlock()
+}
+
+// resetLocked returns an ended session to "created", dropping its old
+// connection, so it can launch or attach again. Callers hold mu.
+func (s *Session) resetLocked() {
+	if s.conn != nil {
+		_ = s.conn.Close()
+	}
+	s.conn, s.ep = nil, nil
+	s.state, s.reason = StateCreated, ""
+	s.notifyLocked()
+}
