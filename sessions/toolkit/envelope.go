@@ -1,0 +1,112 @@
+package toolkit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// Envelope is the answer of every tool (SPEC §4): on success Data holds
+// the tool's result; on failure Error says what went wrong and how to fix it.
+type Envelope[T any] struct {
+	Success   bool       `json:"success"`
+	Data      *T         `json:"data,omitempty"`
+	Error     *ToolError `json:"error,omitempty"`
+	RequestID string     `json:"requestId"`
+	Timestamp string     `json:"timestamp"`
+}
+
+// Error codes of SPEC §4.
+const (
+	CodeNoProject             = "NO_PROJECT"
+	CodeInvalidArgument       = "INVALID_ARGUMENT"
+	CodeSessionNotFound       = "SESSION_NOT_FOUND"
+	CodeSessionAmbiguous      = "SESSION_AMBIGUOUS"
+	CodeAdapterNotFound       = "ADAPTER_NOT_FOUND"
+	CodeAdapterFailed         = "ADAPTER_FAILED"
+	CodeTimeout               = "TIMEOUT"
+	CodeConnectionNotFound    = "CONNECTION_NOT_FOUND"
+	CodeConnectionAmbiguous   = "CONNECTION_AMBIGUOUS"
+	CodeNoConnection          = "NO_CONNECTION"
+	CodeAttachFailed          = "ATTACH_FAILED"
+	CodeInvocationFailed      = "INVOCATION_FAILED"
+	CodeResultFetchFailed     = "RESULT_FETCH_FAILED"
+	CodeLogsUnavailable       = "LOGS_UNAVAILABLE"
+	CodeSQLHistoryUnavailable = "SQL_HISTORY_UNAVAILABLE"
+	CodeRunConfigNotFound     = "RUN_CONFIGURATION_NOT_FOUND"
+	CodeGitFailed             = "GIT_FAILED"
+	CodeInternal              = "INTERNAL_ERROR"
+	// Codes for debug-session states.
+	CodeInvalidState = "INVALID_STATE"
+)
+
+// ToolError is the structured error every tool answers with (SPEC §4).
+// Capabilities return it (possibly wrapped) from their handlers.
+type ToolError struct {
+	Code             string   `json:"code"`
+	Message          string   `json:"message"`
+	Hint             string   `json:"hint,omitempty"`
+	AvailableOptions []string `json:"availableOptions,omitempty"`
+	Retryable        bool     `json:"retryable"`
+	NextAction       string   `json:"nextAction,omitempty"`
+	Details          any      `json:"details,omitempty"`
+
+	cause error
+}
+
+func (e *ToolError) Error() string {
+	if e.Hint != "" {
+		return fmt.Sprintf("%s: %s (%s)", e.Code, e.Message, e.Hint)
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Unwrap returns the underlying cause, if any.
+func (e *ToolError) Unwrap() error { return e.cause }
+
+// NewError returns a ToolError with a code, a message and a hint that
+// names the fix.
+func NewError(code, message, hint string) *ToolError {
+	return &ToolError{Code: code, Message: message, Hint: hint}
+}
+
+// WithOptions sets availableOptions.
+func (e *ToolError) WithOptions(opts ...string) *ToolError {
+	e.AvailableOptions = append(e.AvailableOptions, opts...)
+	return e
+}
+
+// WithNext sets nextAction.
+func (e *ToolError) WithNext(action string) *ToolError { e.NextAction = action; return e }
+
+// WithDetails sets details.
+func (e *ToolError) WithDetails(d any) *ToolError { e.Details = d; return e }
+
+// Retry marks the error retryable.
+func (e *ToolError) Retry() *ToolError { e.Retryable = true; return e }
+
+// Wrap records the cause.
+func (e *ToolError) Wrap(err error) *ToolError { e.cause = err; return e }
+
+// AsToolError turns any error into a ToolError: ToolErrors pass through,
+// deadlines become TIMEOUT, adapter failures ADAPTER_FAILED, the rest
+// INTERNAL_ERROR.
+func AsToolError(err error) *ToolError {
+	var te *ToolError
+	if errors.As(err, &te) {
+		return te
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, dap.ErrTimeout):
+		return NewError(CodeTimeout, err.Error(), "the debug adapter did not answer in time; retry, or check the session with list_debug_sessions").Retry().Wrap(err)
+	case errors.Is(err, dap.ErrClosed):
+		return NewError(CodeAdapterFailed, err.Error(), "the debug adapter has gone; close the session and create a new one").Wrap(err)
+	}
+	var re *dap.ResponseError
+	if errors.As(err, &re) {
+		return NewError(CodeAdapterFailed, re.Error(), "the debug adapter refused the request; check the arguments").Wrap(err)
+	}
+	return NewError(CodeInternal, err.Error(), "").Wrap(err)
+}
