@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -60,7 +61,7 @@ func TestSessionJVMAttachedOnDemand(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"sessionId": "no-such-session"}), sessions.CodeSessionNotFound)
+	wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"sessionId": "no-such-session"}), toolkit.CodeSessionNotFound)
 	out := mustJVMOK(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"sessionId": s.ID(),
 		"className": "com.example.shop.OrderService", "methodName": "greet", "argsJson": `{"name":{"type":"simple","content":"Dbg"}}`}))
 	if str(out.Result) != "Hello, Dbg!" {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // startSpringish runs testdata/springish: a context (a stand-in for
@@ -81,7 +82,7 @@ func TestSpringBeanAndReadiness(t *testing.T) {
 	part := (&jvmStatus{t: &jvmTools{m: c.m, svc: c.svc}}).Status(context.Background(), sessions.StatusQuery{})
 	waiting := false
 	for _, s := range part.Suggestions {
-		waiting = waiting || s.Action == sessions.NextWaitForSpring
+		waiting = waiting || s.Action == toolkit.NextWaitForSpring
 	}
 	if !waiting {
 		t.Fatalf("want WAIT_FOR_SPRING while the context starts: %+v", part.Suggestions)

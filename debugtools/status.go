@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // jvmStatus is the "jvm" contributor of get_debug_tools_status. It is
@@ -109,7 +110,7 @@ func (s *jvmStatus) Status(ctx context.Context, q sessions.StatusQuery) sessions
 		reason := "no DebugTools connection"
 		if len(data.AttachableJVMs) > 0 {
 			reason += fmt.Sprintf("; %d attachable JVM(s)", len(data.AttachableJVMs))
-			part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: sessions.NextAttachJVM, Priority: 50,
+			part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: toolkit.NextAttachJVM, Priority: 50,
 				Hint: fmt.Sprintf("attach a JVM with attach_local_jvm (pid %s: %s)", data.AttachableJVMs[0].PID, data.AttachableJVMs[0].DisplayName)})
 		}
 		for _, n := range []string{"invokeJavaMethod", "classLoaderQuery", "resultFetch", "logs", "sql"} {
@@ -118,7 +119,7 @@ func (s *jvmStatus) Status(ctx context.Context, q sessions.StatusQuery) sessions
 		return part
 	case 1:
 	default:
-		part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: sessions.NextSelectConnection, Priority: 40,
+		part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: toolkit.NextSelectConnection, Priority: 40,
 			Hint: fmt.Sprintf("%d connections: pass connectionId to invoke_java_method", len(conns))})
 	}
 	c := conns[0]
@@ -155,10 +156,10 @@ func (s *jvmStatus) Status(ctx context.Context, q sessions.StatusQuery) sessions
 		}
 	}
 	if err == nil && st.Spring.Present && !st.Spring.Ready {
-		part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: sessions.NextWaitForSpring, Priority: 60,
+		part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: toolkit.NextWaitForSpring, Priority: 60,
 			Hint: "the Spring context of " + c.ApplicationName + " is still starting; wait, or use run_and_invoke which waits"})
 	} else if len(conns) == 1 {
-		part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: sessions.NextInvoke, Priority: 20,
+		part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: toolkit.NextInvoke, Priority: 20,
 			Hint: "invoke a method with invoke_java_method (connection " + c.ID + ")"})
 	}
 	return part

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Register adds the JVM tools (SPEC §3) and the "jvm" status contributor.
@@ -178,8 +179,8 @@ func (t *jvmTools) sessionPID(id string) (int, error) {
 	}
 	info := s.Info()
 	if info.PID == 0 {
-		return 0, sessions.NewError(sessions.CodeNoConnection, fmt.Sprintf("session %s has no known process id", info.ID),
-			"wait until the session runs, or pass connectionId or pid").WithNext(sessions.NextAttachJVM)
+		return 0, toolkit.NewError(toolkit.CodeNoConnection, fmt.Sprintf("session %s has no known process id", info.ID),
+			"wait until the session runs, or pass connectionId or pid").WithNext(toolkit.NextAttachJVM)
 	}
 	return info.PID, nil
 }
@@ -191,8 +192,8 @@ func (t *jvmTools) resolveConn(ctx context.Context, connectionID string, c Commo
 		if conn, ok := t.svc.Connection(connectionID); ok {
 			return conn, nil
 		}
-		return nil, sessions.NewError(sessions.CodeConnectionNotFound, fmt.Sprintf("no DebugTools connection %q", connectionID),
-			"pass one of availableOptions, or attach with attach_local_jvm").WithOptions(t.connIDs()...).WithNext(sessions.NextSelectConnection)
+		return nil, toolkit.NewError(toolkit.CodeConnectionNotFound, fmt.Sprintf("no DebugTools connection %q", connectionID),
+			"pass one of availableOptions, or attach with attach_local_jvm").WithOptions(t.connIDs()...).WithNext(toolkit.NextSelectConnection)
 	}
 	if c.SessionID != "" {
 		pid, err := t.sessionPID(c.SessionID)
@@ -207,7 +208,7 @@ func (t *jvmTools) resolveConn(ctx context.Context, connectionID string, c Commo
 			return nil, attachError(pid, err)
 		}
 		if res.Conn == nil {
-			return nil, sessions.NewError(sessions.CodeAttachFailed, res.Message, "retry, or check the target's stderr").Retry()
+			return nil, toolkit.NewError(toolkit.CodeAttachFailed, res.Message, "retry, or check the target's stderr").Retry()
 		}
 		return res.Conn, nil
 	}
@@ -222,11 +223,11 @@ func (t *jvmTools) resolveConn(ctx context.Context, connectionID string, c Commo
 				pids = append(pids, fmt.Sprintf("%d (%s)", j.PID, j.DisplayName))
 			}
 		}
-		return nil, sessions.NewError(sessions.CodeNoConnection, "No active DebugTools connection found",
-			"attach a JVM with attach_local_jvm (candidates in availableOptions) or use run_and_invoke").WithOptions(pids...).WithNext(sessions.NextAttachJVM)
+		return nil, toolkit.NewError(toolkit.CodeNoConnection, "No active DebugTools connection found",
+			"attach a JVM with attach_local_jvm (candidates in availableOptions) or use run_and_invoke").WithOptions(pids...).WithNext(toolkit.NextAttachJVM)
 	default:
-		return nil, sessions.NewError(sessions.CodeConnectionAmbiguous, fmt.Sprintf("%d DebugTools connections are active", len(conns)),
-			"pass connectionId: one of availableOptions").WithOptions(t.connIDs()...).WithNext(sessions.NextSelectConnection)
+		return nil, toolkit.NewError(toolkit.CodeConnectionAmbiguous, fmt.Sprintf("%d DebugTools connections are active", len(conns)),
+			"pass connectionId: one of availableOptions").WithOptions(t.connIDs()...).WithNext(toolkit.NextSelectConnection)
 	}
 }
 
@@ -239,8 +240,8 @@ func (t *jvmTools) connIDs() []string {
 }
 
 // attachError turns an attach failure into ATTACH_FAILED with a hint.
-func attachError(pid int, err error) *sessions.ToolError {
-	var te *sessions.ToolError
+func attachError(pid int, err error) *toolkit.ToolError {
+	var te *toolkit.ToolError
 	if errors.As(err, &te) {
 		return te
 	}
@@ -251,7 +252,7 @@ func attachError(pid int, err error) *sessions.ToolError {
 	case errors.Is(err, ErrAgentBuild):
 		hint = "install a JDK (javac) or set JAVA_HOME; or point " + AgentJarEnv + " at an agent jar"
 	case errors.Is(err, context.DeadlineExceeded):
-		return sessions.NewError(sessions.CodeTimeout, fmt.Sprintf("attach to pid %d timed out: %v", pid, err), "retry with a longer wait").Retry().Wrap(err)
+		return toolkit.NewError(toolkit.CodeTimeout, fmt.Sprintf("attach to pid %d timed out: %v", pid, err), "retry with a longer wait").Retry().Wrap(err)
 	}
-	return sessions.NewError(sessions.CodeAttachFailed, err.Error(), hint).WithDetails(map[string]any{"pid": strconv.Itoa(pid)}).Wrap(err)
+	return toolkit.NewError(toolkit.CodeAttachFailed, err.Error(), hint).WithDetails(map[string]any{"pid": strconv.Itoa(pid)}).Wrap(err)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // JVMOut is one entry of list_attachable_jvms.
@@ -34,7 +35,7 @@ func (t *jvmTools) listJVMs(ctx context.Context, in Common) (jvmsOut, error) {
 	project, _ := t.m.ResolveProject(in.ProjectPath)
 	jvms, err := t.svc.JVMs(ctx)
 	if err != nil {
-		return jvmsOut{}, sessions.NewError(sessions.CodeInternal, "cannot list processes: "+err.Error(), "").Wrap(err)
+		return jvmsOut{}, toolkit.NewError(toolkit.CodeInternal, "cannot list processes: "+err.Error(), "").Wrap(err)
 	}
 	out := jvmsOut{JVMs: []JVMOut{}}
 	for i := range jvms {
@@ -147,7 +148,7 @@ func (t *jvmTools) attach(ctx context.Context, in attachIn) (AttachOut, error) {
 	}
 	pid, err := strconv.Atoi(string(in.PID))
 	if err != nil || pid <= 0 {
-		return AttachOut{}, sessions.NewError(sessions.CodeInvalidArgument, "pid must be a process id, got "+strconv.Quote(string(in.PID)),
+		return AttachOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "pid must be a process id, got "+strconv.Quote(string(in.PID)),
 			"call list_attachable_jvms and pass one of its pids")
 	}
 	wait := time.Duration(in.WaitForConnectionMillis) * time.Millisecond

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 type runInvokeIn struct {
@@ -104,7 +105,7 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 			return nil, false, attachError(pid, err)
 		}
 		if res.Conn == nil {
-			return nil, false, sessions.NewError(sessions.CodeTimeout, res.Message, "raise waitForConnectionMillis").Retry()
+			return nil, false, toolkit.NewError(toolkit.CodeTimeout, res.Message, "raise waitForConnectionMillis").Retry()
 		}
 		return res.Conn, true, nil
 	}
@@ -130,7 +131,7 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 	if in.PID != "" {
 		pid, err := strconv.Atoi(string(in.PID))
 		if err != nil {
-			return nil, false, sessions.NewError(sessions.CodeInvalidArgument, "pid must be a number", "")
+			return nil, false, toolkit.NewError(toolkit.CodeInvalidArgument, "pid must be a number", "")
 		}
 		return attach(pid)
 	}
@@ -140,7 +141,7 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 	}
 	jvms, err := t.svc.JVMs(ctx)
 	if err != nil {
-		return nil, false, sessions.NewError(sessions.CodeInternal, err.Error(), "")
+		return nil, false, toolkit.NewError(toolkit.CodeInternal, err.Error(), "")
 	}
 	var cands []JVM
 	for _, j := range jvms {
@@ -150,8 +151,8 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 	}
 	switch len(cands) {
 	case 0:
-		return nil, false, sessions.NewError(sessions.CodeNoConnection, "no connection and no attachable JVM",
-			"start the service (restart_run_configuration) or pass pid").WithNext(sessions.NextStartRunConfiguration)
+		return nil, false, toolkit.NewError(toolkit.CodeNoConnection, "no connection and no attachable JVM",
+			"start the service (restart_run_configuration) or pass pid").WithNext(toolkit.NextStartRunConfiguration)
 	case 1:
 		return attach(cands[0].PID)
 	}
@@ -159,8 +160,8 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 	for _, j := range cands {
 		opts = append(opts, fmt.Sprintf("%d (%s)", j.PID, j.DisplayName))
 	}
-	return nil, false, sessions.NewError(sessions.CodeConnectionAmbiguous, "several JVMs could be the target", "pass pid: one of availableOptions").
-		WithOptions(opts...).WithNext(sessions.NextAttachJVM)
+	return nil, false, toolkit.NewError(toolkit.CodeConnectionAmbiguous, "several JVMs could be the target", "pass pid: one of availableOptions").
+		WithOptions(opts...).WithNext(toolkit.NextAttachJVM)
 }
 
 // waitForJVM waits until the process pid, or one it started (a JVM under
@@ -175,11 +176,11 @@ func waitForJVM(ctx context.Context, pid int, wait time.Duration) (int, error) {
 			}
 		}
 		if !processExists(pid) {
-			return 0, sessions.NewError(sessions.CodeAttachFailed, fmt.Sprintf("the started process %d exited before a JVM appeared", pid),
+			return 0, toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("the started process %d exited before a JVM appeared", pid),
 				"read its output with read_target_application_logs(pid)").WithDetails(map[string]any{"pid": pid})
 		}
 		if time.Now().After(deadline) {
-			return 0, sessions.NewError(sessions.CodeTimeout, fmt.Sprintf("no JVM appeared under process %d within %s", pid, wait),
+			return 0, toolkit.NewError(toolkit.CodeTimeout, fmt.Sprintf("no JVM appeared under process %d within %s", pid, wait),
 				"raise waitForConnectionMillis, or check the run configuration starts a JVM").Retry()
 		}
 		select {
@@ -243,8 +244,8 @@ func waitReady(ctx context.Context, h *HTTPClient, wait time.Duration) (bool, er
 			return false, ctx.Err()
 		case <-deadline.C:
 			t.Stop()
-			return false, sessions.NewError(sessions.CodeTimeout, fmt.Sprintf("the Spring context was not ready within %s", wait),
-				"wait and retry, or raise readyTimeoutMillis").Retry().WithNext(sessions.NextWaitForSpring)
+			return false, toolkit.NewError(toolkit.CodeTimeout, fmt.Sprintf("the Spring context was not ready within %s", wait),
+				"wait and retry, or raise readyTimeoutMillis").Retry().WithNext(toolkit.NextWaitForSpring)
 		case <-t.C:
 		}
 	}

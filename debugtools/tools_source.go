@@ -12,6 +12,7 @@ import (
 
 	"github.com/dbg-dev/dbg/debugtools/javasrc"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // maxSourceIndexes bounds the number of projects whose parsed sources are
@@ -114,9 +115,9 @@ func (st *sourceTools) index(ctx context.Context, root string) (*javasrc.Index, 
 	st.mu.Unlock()
 	if err := c.ix.Refresh(ctx); err != nil {
 		if ctx.Err() != nil {
-			return nil, sessions.NewError(sessions.CodeTimeout, "reading the project's Java sources was interrupted", "retry").Retry().Wrap(err)
+			return nil, toolkit.NewError(toolkit.CodeTimeout, "reading the project's Java sources was interrupted", "retry").Retry().Wrap(err)
 		}
-		return nil, sessions.NewError(sessions.CodeNoProject, "cannot read the project's Java sources", "pass the project directory as projectPath").Wrap(err)
+		return nil, toolkit.NewError(toolkit.CodeNoProject, "cannot read the project's Java sources", "pass the project directory as projectPath").Wrap(err)
 	}
 	return c.ix, nil
 }
@@ -152,7 +153,7 @@ func (st *sourceTools) argsTemplate(ctx context.Context, in argsTemplateIn) (arg
 	var out argsTemplateOut
 	in.ClassName, in.MethodName = strings.TrimSpace(in.ClassName), strings.TrimSpace(in.MethodName)
 	if in.ClassName == "" || in.MethodName == "" {
-		return out, sessions.NewError(sessions.CodeInvalidArgument, "className and methodName are required",
+		return out, toolkit.NewError(toolkit.CodeInvalidArgument, "className and methodName are required",
 			"pass the fully qualified class name and the method name")
 	}
 	mode := in.GenParamType
@@ -161,7 +162,7 @@ func (st *sourceTools) argsTemplate(ctx context.Context, in argsTemplateIn) (arg
 	}
 	exp, ok := javasrc.ParseExpansion(mode)
 	if !ok {
-		return out, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("unknown genParamType %q", mode),
+		return out, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("unknown genParamType %q", mode),
 			"use SIMPLE, CURRENT or ALL").WithOptions(string(javasrc.ExpandSimple), string(javasrc.ExpandCurrent), string(javasrc.ExpandAll))
 	}
 	root, err := st.sourceRoot(in.ProjectPath, in.SessionID)
@@ -207,7 +208,7 @@ func lookupError(err error, in argsTemplateIn, files int) error {
 		hint = "the method is overloaded: pass parameterTypes of one of availableOptions, in declaration order"
 		details["candidates"] = le.Candidates
 	}
-	return sessions.NewError(sessions.CodeInvalidArgument, le.Message, hint).WithOptions(le.Options...).WithDetails(details).Wrap(err)
+	return toolkit.NewError(toolkit.CodeInvalidArgument, le.Message, hint).WithOptions(le.Options...).WithDetails(details).Wrap(err)
 }
 
 // searchHTTPIn is the input of search_http_url.
@@ -237,7 +238,7 @@ func (st *sourceTools) searchHTTP(ctx context.Context, in searchHTTPIn) (searchH
 	out := searchHTTPOut{IndexState: "READY", Items: []javasrc.Mapping{}}
 	in.Method = strings.ToUpper(strings.TrimSpace(in.Method))
 	if in.Method != "" && !httpMethods[in.Method] {
-		return out, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("unknown HTTP method %q", in.Method),
+		return out, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("unknown HTTP method %q", in.Method),
 			"use GET, POST, PUT, DELETE, PATCH, HEAD or OPTIONS").WithOptions("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS")
 	}
 	limit := in.Limit

@@ -14,7 +14,7 @@
 // python; node; shell scripts.
 //
 // A [Runner] starts a configuration in its own process group, captures
-// its output in a sessions.OutputRing registered with the session
+// its output in a toolkit.OutputRing registered with the session
 // manager (so the logs tools read it), restarts it in place, and stops
 // every process group when the server's context ends.
 //

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Actions answered by Restart.
@@ -60,7 +61,7 @@ type RunnerOptions struct {
 
 // Runner starts run configurations as processes the server owns: each
 // in its own process group, its stdout and stderr captured in a
-// sessions.OutputRing and published with RegisterProcess. An exited
+// toolkit.OutputRing and published with RegisterProcess. An exited
 // process stays registered (its output readable) until its
 // configuration is restarted or the runner closes.
 //
@@ -88,7 +89,7 @@ type runProc struct {
 	command      []string
 	cwd          string
 	started      time.Time
-	out          *sessions.OutputRing
+	out          *toolkit.OutputRing
 	cmd          *exec.Cmd
 	done         chan struct{}
 	exitCode     int
@@ -290,7 +291,7 @@ func (r *Runner) forget(key string, gone []*runProc) {
 
 // ringWriter feeds one category of a process's output into its ring.
 type ringWriter struct {
-	ring     *sessions.OutputRing
+	ring     *toolkit.OutputRing
 	category string
 }
 
@@ -317,7 +318,7 @@ func (r *Runner) start(cfg RunConfiguration) (*runProc, error) {
 	for _, k := range keys {
 		cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
 	}
-	ring := sessions.NewOutputRing(r.opts.OutputLimit, r.opts.Now)
+	ring := toolkit.NewOutputRing(r.opts.OutputLimit, r.opts.Now)
 	cmd.Stdin = nil // /dev/null
 	cmd.Stdout = ringWriter{ring, "stdout"}
 	cmd.Stderr = ringWriter{ring, "stderr"}
@@ -417,7 +418,7 @@ func (r *Runner) Processes() []ProcInfo {
 }
 
 // Output returns the output ring of a tracked process.
-func (r *Runner) Output(pid int) (*sessions.OutputRing, bool) {
+func (r *Runner) Output(pid int) (*toolkit.OutputRing, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, ps := range r.procs {

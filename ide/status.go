@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Priority of START_RUN_CONFIGURATION among status suggestions: above
@@ -80,9 +81,9 @@ func (s runConfigStatus) Status(ctx context.Context, q sessions.StatusQuery) ses
 			Reason: fmt.Sprintf("%d saved configuration(s), %d running", sec.Count, sec.Running)}}
 		switch {
 		case sec.Running == 0 && crashed != "":
-			part.Suggestions = []sessions.Suggestion{{Action: sessions.NextStartRunConfiguration, Priority: startRunConfigPriority, Hint: crashed}}
+			part.Suggestions = []sessions.Suggestion{{Action: toolkit.NextStartRunConfiguration, Priority: startRunConfigPriority, Hint: crashed}}
 		case sec.Running == 0 && restartable != "":
-			part.Suggestions = []sessions.Suggestion{{Action: sessions.NextStartRunConfiguration, Priority: startRunConfigPriority,
+			part.Suggestions = []sessions.Suggestion{{Action: toolkit.NextStartRunConfiguration, Priority: startRunConfigPriority,
 				Hint: fmt.Sprintf("no run configuration is running; start one with restart_run_configuration(configurationName: %q)", restartable)}}
 		}
 	}

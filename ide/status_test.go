@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 func capState(caps []sessions.CapabilityState, name string) string {
@@ -29,7 +30,7 @@ func TestStatusRunConfigurations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.NextAction != sessions.NextStartRunConfiguration || !strings.Contains(st.Hint, "restart_run_configuration") {
+	if st.NextAction != toolkit.NextStartRunConfiguration || !strings.Contains(st.Hint, "restart_run_configuration") {
 		t.Errorf("nextAction = %s (%s)", st.NextAction, st.Hint)
 	}
 	if capState(st.Capabilities, "runConfigurations") != sessions.Available || capState(st.Capabilities, "git") != sessions.NotConfigured {
@@ -44,7 +45,7 @@ func TestStatusRunConfigurations(t *testing.T) {
 	c.ok(t, "restart_run_configuration", map[string]any{"configurationName": "worker"}, &res)
 	st, _ = c.m.BuildStatus(ctx, "", "")
 	sec = st.Sections["runConfigurations"].(RunConfigSection)
-	if sec.Running != 1 || st.NextAction == sessions.NextStartRunConfiguration {
+	if sec.Running != 1 || st.NextAction == toolkit.NextStartRunConfiguration {
 		t.Errorf("with worker running: %+v, next %s", sec, st.NextAction)
 	}
 	for _, s := range sec.Configurations {
@@ -78,7 +79,7 @@ func TestStatusRunConfigurations(t *testing.T) {
 		return false
 	})
 	st, _ = c.m.BuildStatus(ctx, "", "")
-	if st.NextAction != sessions.NextStartRunConfiguration || !strings.Contains(st.Hint, "exited with code 7") {
+	if st.NextAction != toolkit.NextStartRunConfiguration || !strings.Contains(st.Hint, "exited with code 7") {
 		t.Errorf("after a crash: %s (%s)", st.NextAction, st.Hint)
 	}
 	for _, s := range st.Sections["runConfigurations"].(RunConfigSection).Configurations {
@@ -90,7 +91,7 @@ func TestStatusRunConfigurations(t *testing.T) {
 	// A project without configurations.
 	empty := t.TempDir()
 	st, _ = c.m.BuildStatus(ctx, empty, "")
-	if capState(st.Capabilities, "runConfigurations") != sessions.NotConfigured || st.NextAction != sessions.NextCreateDebugSession {
+	if capState(st.Capabilities, "runConfigurations") != sessions.NotConfigured || st.NextAction != toolkit.NextCreateDebugSession {
 		t.Errorf("empty project: %+v next %s", st.Capabilities, st.NextAction)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Options configures the ide capabilities. Zero values are usable
@@ -119,7 +120,7 @@ func (x *IDE) Install(tb *sessions.Toolbox) {
 func (x *IDE) project(arg string) (string, error) {
 	if x.m == nil {
 		if arg == "" {
-			return "", sessions.NewError(sessions.CodeNoProject, "no project", "pass projectPath")
+			return "", toolkit.NewError(toolkit.CodeNoProject, "no project", "pass projectPath")
 		}
 		return filepath.Abs(arg)
 	}
@@ -238,17 +239,17 @@ func (x *IDE) find(dir, name, source string) (RunConfiguration, error) {
 	res := x.configs.load(dir)
 	names := Names(res.Configurations)
 	if strings.TrimSpace(name) == "" {
-		return RunConfiguration{}, sessions.NewError(sessions.CodeInvalidArgument, "configurationName is required",
+		return RunConfiguration{}, toolkit.NewError(toolkit.CodeInvalidArgument, "configurationName is required",
 			"pass one of availableOptions (from get_restartable_run_configurations)").WithOptions(names...)
 	}
 	c, err := FindRunConfiguration(res.Configurations, name, source)
 	var amb *AmbiguousError
 	switch {
 	case errors.As(err, &amb):
-		return RunConfiguration{}, sessions.NewError(sessions.CodeInvalidArgument, amb.Error(),
+		return RunConfiguration{}, toolkit.NewError(toolkit.CodeInvalidArgument, amb.Error(),
 			"pass source as well, one of availableOptions").WithOptions(amb.Sources...)
 	case err != nil:
-		te := sessions.NewError(sessions.CodeRunConfigNotFound, fmt.Sprintf("no run configuration named %q in %s", name, dir),
+		te := toolkit.NewError(toolkit.CodeRunConfigNotFound, fmt.Sprintf("no run configuration named %q in %s", name, dir),
 			"use the exact name of one of availableOptions").WithOptions(names...)
 		if len(names) == 0 {
 			te.Hint = "the project has no saved run configuration (.idea/runConfigurations, .run, .idea/workspace.xml or .vscode/launch.json)"
@@ -297,7 +298,7 @@ func (x *IDE) startForOthers(ctx context.Context, project, name string) (int, er
 		return 0, err
 	}
 	if res.Exited {
-		return 0, sessions.NewError(sessions.CodeInvalidState, fmt.Sprintf("%q exited at start (code %s)", c.Name, exitText(res.ExitCode)),
+		return 0, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("%q exited at start (code %s)", c.Name, exitText(res.ExitCode)),
 			"read its output with read_target_application_logs(pid), fix it and try again").WithDetails(map[string]any{"pid": res.PID, "output": res.Output})
 	}
 	return res.PID, nil
@@ -313,7 +314,7 @@ func exitText(code *int) string {
 // restart starts or restarts a configuration, with tool errors.
 func (x *IDE) restart(ctx context.Context, c RunConfiguration) (RestartResult, error) {
 	if !c.Runnable() {
-		te := sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("%q cannot be restarted: %s", c.Name, c.Unsupported), "")
+		te := toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("%q cannot be restarted: %s", c.Name, c.Unsupported), "")
 		if c.Kind == KindCompound {
 			te.WithOptions(c.Members...)
 			te.Hint = "restart each of availableOptions"
@@ -326,12 +327,12 @@ func (x *IDE) restart(ctx context.Context, c RunConfiguration) (RestartResult, e
 	var several *SeveralRunningError
 	switch {
 	case errors.As(err, &several):
-		return RestartResult{}, sessions.NewError(sessions.CodeInvalidState, several.Error(),
+		return RestartResult{}, toolkit.NewError(toolkit.CodeInvalidState, several.Error(),
 			"stop the extra instances first; dbg does not guess which one to restart").WithDetails(map[string]any{"pids": several.PIDs})
 	case errors.Is(err, ErrRunnerClosed):
-		return RestartResult{}, sessions.NewError(sessions.CodeInvalidState, err.Error(), "the server is shutting down")
+		return RestartResult{}, toolkit.NewError(toolkit.CodeInvalidState, err.Error(), "the server is shutting down")
 	case err != nil:
-		return RestartResult{}, sessions.NewError(sessions.CodeInvalidState, fmt.Sprintf("cannot start %q: %s", c.Name, RedactText(err.Error())),
+		return RestartResult{}, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("cannot start %q: %s", c.Name, RedactText(err.Error())),
 			"check that the command exists on PATH and the working directory is right").WithDetails(map[string]any{"command": redactArgs(c.Command), "cwd": c.Cwd}).Wrap(err)
 	}
 	res.Command = redactArgs(res.Command)

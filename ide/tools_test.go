@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -21,9 +22,9 @@ type toolClient struct {
 }
 
 type envelope struct {
-	Success bool                `json:"success"`
-	Data    json.RawMessage     `json:"data"`
-	Error   *sessions.ToolError `json:"error"`
+	Success bool               `json:"success"`
+	Data    json.RawMessage    `json:"data"`
+	Error   *toolkit.ToolError `json:"error"`
 }
 
 func newToolClient(t *testing.T, project string, opts Options, reg ...*adapters.Registry) *toolClient {
@@ -105,7 +106,7 @@ func (c *toolClient) ok(t *testing.T, name string, args map[string]any, out any)
 }
 
 // fail calls a tool that must fail with code and returns the error.
-func (c *toolClient) fail(t *testing.T, name string, args map[string]any, code string) (*sessions.ToolError, string) {
+func (c *toolClient) fail(t *testing.T, name string, args map[string]any, code string) (*toolkit.ToolError, string) {
 	t.Helper()
 	env, text := c.call(t, name, args)
 	if env.Success || env.Error == nil {

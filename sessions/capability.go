@@ -14,22 +14,6 @@ const (
 	Unknown       = "UNKNOWN"
 )
 
-// Next actions of get_debug_tools_status (SPEC §5).
-const (
-	NextInvoke                = "INVOKE"
-	NextSelectConnection      = "SELECT_CONNECTION"
-	NextWaitForSpring         = "WAIT_FOR_SPRING"
-	NextSelectDebuggerSession = "SELECT_DEBUGGER_SESSION"
-	NextAttachJVM             = "ATTACH_JVM"
-	NextStartRunConfiguration = "START_RUN_CONFIGURATION"
-	NextCreateDebugSession    = "CREATE_DEBUG_SESSION"
-	NextSetBreakpoint         = "SET_BREAKPOINT"
-	NextContinue              = "CONTINUE"
-	NextInspectStop           = "INSPECT_STOP"
-	NextReconnect             = "RECONNECT"
-	NextNone                  = "NONE"
-)
-
 // CapabilityState is one capability's line in the status report.
 type CapabilityState struct {
 	Name   string `json:"name"`

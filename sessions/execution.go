@@ -9,6 +9,8 @@ import (
 	"time"
 
 	godap "github.com/google/go-dap"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // ExecResult is the answer of continue, step, pause and wait: where the
@@ -206,11 +208,11 @@ func (s *Session) requirePaused(threadID int) (int, int, error) {
 	switch s.state {
 	case StatePaused:
 	case StateRunning:
-		return 0, 0, NewError(CodeInvalidState, "session "+s.id+" is running", "call pause_execution, or wait_for_stop until it stops").WithNext(NextContinue)
+		return 0, 0, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is running", "call pause_execution, or wait_for_stop until it stops").WithNext(toolkit.NextContinue)
 	case StateTerminated, StateError:
-		return 0, 0, NewError(CodeInvalidState, "session "+s.id+" has ended: "+s.reason, "restart_debugging, or create a new session")
+		return 0, 0, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has ended: "+s.reason, "restart_debugging, or create a new session")
 	default:
-		return 0, 0, NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, s.state), "start it with start_debugging first")
+		return 0, 0, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, s.state), "start it with start_debugging first")
 	}
 	if threadID == 0 && s.lastStop != nil {
 		threadID = s.lastStop.ThreadID
@@ -279,7 +281,7 @@ func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration) 
 		return s.result(s.Info(), true), nil
 	case StateRunning:
 	default:
-		return nil, NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "pause works on a running program")
+		return nil, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "pause works on a running program")
 	}
 	if threadID == 0 {
 		threadID = s.currentThread()
@@ -302,7 +304,7 @@ func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*Exec
 	st, seq := s.state, s.stopSeq
 	s.mu.Unlock()
 	if st == StateCreated {
-		return nil, NewError(CodeInvalidState, "session "+s.id+" has not started", "call start_debugging first")
+		return nil, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has not started", "call start_debugging first")
 	}
 	if st == StatePaused {
 		seq-- // report the current stop
@@ -338,7 +340,7 @@ func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int
 		}
 		if !bp.Verified {
 			_ = s.RemoveBreakpoint(ctx, bp.ID)
-			return nil, NewError(CodeInvalidArgument, fmt.Sprintf("line %d of %s cannot hold a breakpoint: %s", line, file, bp.Message), "pick a line with code")
+			return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d of %s cannot hold a breakpoint: %s", line, file, bp.Message), "pick a line with code")
 		}
 		temp = bp.ID
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // CreateRequest creates a session (create_debug_session). With Port,
@@ -69,11 +70,11 @@ const (
 // Create makes a session; it attaches when req names a target.
 func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Session, *StartResult, error) {
 	if strings.TrimSpace(req.Language) == "" {
-		return nil, nil, NewError(CodeInvalidArgument, "language is required", "pass one of availableOptions").WithOptions(m.cfg.Adapters.Languages()...)
+		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, "language is required", "pass one of availableOptions").WithOptions(m.cfg.Adapters.Languages()...)
 	}
 	a, ok := m.cfg.Adapters.Lookup(req.Language)
 	if !ok {
-		return nil, nil, NewError(CodeInvalidArgument, fmt.Sprintf("language %q is not supported", req.Language),
+		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("language %q is not supported", req.Language),
 			"pass one of availableOptions; list_supported_languages shows which adapters are installed").WithOptions(m.cfg.Adapters.Languages()...)
 	}
 	if info := m.findAdapter(ctx, a); !info.Found {
@@ -82,10 +83,10 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Session, *Sta
 	switch req.BreakOnExceptions {
 	case "", "all", "uncaught", "none":
 	default:
-		return nil, nil, NewError(CodeInvalidArgument, fmt.Sprintf("breakOnExceptions %q is not one of all, uncaught, none", req.BreakOnExceptions), "pass all, uncaught or none")
+		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("breakOnExceptions %q is not one of all, uncaught, none", req.BreakOnExceptions), "pass all, uncaught or none")
 	}
 	if req.VerifyTimeout < 0 || req.VerifyTimeout > maxVerifyTimeout {
-		return nil, nil, NewError(CodeInvalidArgument, "verifyTimeout must be between 0 and 600000 ms", "pass a smaller verifyTimeout")
+		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, "verifyTimeout must be between 0 and 600000 ms", "pass a smaller verifyTimeout")
 	}
 	s := newSession(m, a.Language(), a, req)
 	if err := m.add(s); err != nil {
@@ -118,7 +119,7 @@ func adapterNotFound(info adapters.Info) error {
 	if info.InstallCommand != "" {
 		hint = "install it with `" + info.InstallCommand + "`"
 	}
-	e := NewError(CodeAdapterNotFound, fmt.Sprintf("the %s debug adapter (%s) is not installed", info.Language, info.Adapter), hint)
+	e := toolkit.NewError(toolkit.CodeAdapterNotFound, fmt.Sprintf("the %s debug adapter (%s) is not installed", info.Language, info.Adapter), hint)
 	if info.Note != "" {
 		e.Details = info.Note
 	}
@@ -157,16 +158,16 @@ func (m *Manager) Start(ctx context.Context, id string, req StartRequest) (*Star
 // Launch starts the debuggee (start_debugging).
 func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, error) {
 	if strings.TrimSpace(req.ScriptPath) == "" {
-		return nil, NewError(CodeInvalidArgument, "scriptPath is required", "pass the program to debug (a source file, package directory or binary)")
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "scriptPath is required", "pass the program to debug (a source file, package directory or binary)")
 	}
 	if !strings.HasPrefix(req.ScriptPath, "-m ") && !looksLikeClassName(req.ScriptPath) {
 		if _, err := os.Stat(req.ScriptPath); err != nil {
-			return nil, NewError(CodeInvalidArgument, fmt.Sprintf("scriptPath %s does not exist", req.ScriptPath), "pass an existing file or directory (absolute, or relative to "+cwdOr()+")")
+			return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("scriptPath %s does not exist", req.ScriptPath), "pass an existing file or directory (absolute, or relative to "+cwdOr()+")")
 		}
 	}
 	if req.Cwd != "" {
 		if st, err := os.Stat(req.Cwd); err != nil || !st.IsDir() {
-			return nil, NewError(CodeInvalidArgument, fmt.Sprintf("cwd %s is not a directory", req.Cwd), "pass an existing directory as cwd")
+			return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("cwd %s is not a directory", req.Cwd), "pass an existing directory as cwd")
 		}
 	}
 	s.mu.Lock()
@@ -175,12 +176,12 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 	case StateTerminated, StateError:
 		if s.conn != nil {
 			s.mu.Unlock()
-			return nil, NewError(CodeInvalidState, "session "+s.id+" has already run", "use restart_debugging, or create a new session")
+			return nil, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has already run", "use restart_debugging, or create a new session")
 		}
 	default:
 		st := s.state
 		s.mu.Unlock()
-		return nil, NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "it is already started; use restart_debugging or close it first")
+		return nil, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "it is already started; use restart_debugging or close it first")
 	}
 	s.mu.Unlock()
 	mode := req.BreakOnExceptions
@@ -252,11 +253,11 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	if s.state != StateCreated && s.state != StateTerminated && s.state != StateError {
 		st := s.state
 		s.mu.Unlock()
-		return nil, NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "detach or close it first")
+		return nil, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "detach or close it first")
 	}
 	if s.closing {
 		s.mu.Unlock()
-		return nil, NewError(CodeSessionNotFound, "session "+s.id+" was closed", "create a new session")
+		return nil, toolkit.NewError(toolkit.CodeSessionNotFound, "session "+s.id+" was closed", "create a new session")
 	}
 	if s.state != StateCreated {
 		ep := s.ep
@@ -267,7 +268,7 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	}
 	s.mu.Unlock()
 	if req.ProcessID != 0 && !alive(req.ProcessID) {
-		return nil, NewError(CodeInvalidArgument, fmt.Sprintf("no process %d", req.ProcessID), "pass the pid of a running process")
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("no process %d", req.ProcessID), "pass the pid of a running process")
 	}
 	mode := req.BreakOnExceptions
 	if mode == "" {
@@ -362,14 +363,14 @@ func (s *Session) verifyThreads(ctx context.Context, d time.Duration) ([]godap.T
 			s.mu.Lock()
 			r := s.reason
 			s.mu.Unlock()
-			return nil, NewError(CodeAttachFailed, "the target ended during attach: "+r, "check that the process is still running")
+			return nil, toolkit.NewError(toolkit.CodeAttachFailed, "the target ended during attach: "+r, "check that the process is still running")
 		}
 		if time.Now().After(deadline) {
 			msg := fmt.Sprintf("no thread reported within %s of attaching", d)
 			if lastErr != nil {
 				msg += ": " + lastErr.Error()
 			}
-			return nil, NewError(CodeAttachFailed, msg, "check the pid/port, or raise verifyTimeout").Retry()
+			return nil, toolkit.NewError(toolkit.CodeAttachFailed, msg, "check the pid/port, or raise verifyTimeout").Retry()
 		}
 		select {
 		case <-ctx.Done():
@@ -408,15 +409,15 @@ func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 		args, err = s.adapter.AttachArgs(ctx, t)
 	}
 	if err != nil {
-		return fail(CodeInvalidArgument, err, "fix the arguments and try again")
+		return fail(toolkit.CodeInvalidArgument, err, "fix the arguments and try again")
 	}
 	ep, err := s.adapter.Start(ctx, t)
 	if err != nil {
 		var nf *adapters.NotFoundError
 		if errors.As(err, &nf) {
-			return fail(CodeAdapterNotFound, err, "install it with `"+nf.Install+"`")
+			return fail(toolkit.CodeAdapterNotFound, err, "install it with `"+nf.Install+"`")
 		}
-		return fail(CodeAdapterFailed, err, "check that the adapter works: dbg adapters")
+		return fail(toolkit.CodeAdapterFailed, err, "check that the adapter works: dbg adapters")
 	}
 	return s.handshake(ctx, ep, t, args)
 }
@@ -443,7 +444,7 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 		s.mu.Unlock()
 		close(ready)
 		_ = conn.Close()
-		return fail(CodeInvalidState, errors.New("the session was closed while it started"), "create a new session")
+		return fail(toolkit.CodeInvalidState, errors.New("the session was closed while it started"), "create a new session")
 	}
 	s.conn, s.ep, s.initDone = conn, ep, initDone
 	s.bps.resetAdapterIDs()
@@ -458,7 +459,7 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 		SupportsVariableType: true, SupportsRunInTerminalRequest: true, SupportsStartDebuggingRequest: true,
 		SupportsProgressReporting: false, SupportsInvalidatedEvent: false}
 	if err := s.request(ctx, "initialize", initArgs, &caps); err != nil {
-		return fail(CodeAdapterFailed, s.withStderr(err), "the adapter failed to initialize")
+		return fail(toolkit.CodeAdapterFailed, s.withStderr(err), "the adapter failed to initialize")
 	}
 	s.mu.Lock()
 	s.caps = caps
@@ -466,7 +467,7 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 
 	call, err := conn.Start(string(t.Mode), args)
 	if err != nil {
-		return fail(CodeAdapterFailed, s.withStderr(err), "the adapter refused to start")
+		return fail(toolkit.CodeAdapterFailed, s.withStderr(err), "the adapter refused to start")
 	}
 	select {
 	case <-initDone:
@@ -478,21 +479,21 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 		select {
 		case <-initDone:
 		case <-conn.Done():
-			return fail(CodeAdapterFailed, s.withStderr(conn.Err()), launchHint(t))
+			return fail(toolkit.CodeAdapterFailed, s.withStderr(conn.Err()), launchHint(t))
 		case <-ctx.Done():
-			return fail(CodeTimeout, fmt.Errorf("the adapter never sent initialized: %w", ctx.Err()), "retry; check the adapter with dbg adapters")
+			return fail(toolkit.CodeTimeout, fmt.Errorf("the adapter never sent initialized: %w", ctx.Err()), "retry; check the adapter with dbg adapters")
 		}
 	case <-conn.Done():
-		return fail(CodeAdapterFailed, s.withStderr(conn.Err()), launchHint(t))
+		return fail(toolkit.CodeAdapterFailed, s.withStderr(conn.Err()), launchHint(t))
 	case <-ctx.Done():
-		return fail(CodeTimeout, fmt.Errorf("%s did not complete: %w", t.Mode, ctx.Err()), "retry, or raise the timeout")
+		return fail(toolkit.CodeTimeout, fmt.Errorf("%s did not complete: %w", t.Mode, ctx.Err()), "retry, or raise the timeout")
 	}
 	if err := s.syncAll(ctx); err != nil {
-		return fail(CodeAdapterFailed, err, "the adapter refused the breakpoints")
+		return fail(toolkit.CodeAdapterFailed, err, "the adapter refused the breakpoints")
 	}
 	if caps.SupportsConfigurationDoneRequest {
 		if err := s.request(ctx, "configurationDone", nil, nil); err != nil {
-			return fail(CodeAdapterFailed, s.withStderr(err), "the adapter failed to start the program")
+			return fail(toolkit.CodeAdapterFailed, s.withStderr(err), "the adapter failed to start the program")
 		}
 	}
 	if _, err := call.Wait(ctx, 0); err != nil {
@@ -512,25 +513,25 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 
 // failStart ends a launch or attach that went wrong: it stops what was
 // started, puts the session in the error state, and returns the error as a
-// ToolError.
+// toolkit.ToolError.
 func (s *Session) failStart(ep *adapters.Endpoint, t adapters.Target, code string, e error, hint string) error {
 	s.stopEndpoint(context.Background(), ep, t.Mode == adapters.Launch)
 	s.mu.Lock()
 	s.setStateLocked(StateError, e.Error())
 	s.mu.Unlock()
-	var te *ToolError
+	var te *toolkit.ToolError
 	if errors.As(e, &te) {
 		return te
 	}
-	return NewError(code, e.Error(), hint).Wrap(e)
+	return toolkit.NewError(code, e.Error(), hint).Wrap(e)
 }
 
 // startFailCode is the error code of a refused launch or attach.
 func startFailCode(t adapters.Target) string {
 	if t.Mode == adapters.Attach {
-		return CodeAttachFailed
+		return toolkit.CodeAttachFailed
 	}
-	return CodeAdapterFailed
+	return toolkit.CodeAdapterFailed
 }
 
 func launchHint(t adapters.Target) string {
@@ -585,7 +586,7 @@ func (s *Session) Detach(ctx context.Context, terminate bool) error {
 	ep, conn, st := s.ep, s.conn, s.state
 	s.mu.Unlock()
 	if conn == nil || st == StateTerminated && ep == nil {
-		return NewError(CodeInvalidState, "session "+s.id+" is not attached", "attach_to_process first")
+		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is not attached", "attach_to_process first")
 	}
 	if st == StatePaused && !terminate {
 		// Let the target run before the adapter lets go of it.
@@ -666,14 +667,14 @@ func (s *Session) Restart(ctx context.Context) (*StartResult, error) {
 	ep := s.ep
 	s.mu.Unlock()
 	if req == nil {
-		return nil, NewError(CodeInvalidState, "session "+s.id+" was not launched", "restart_debugging works for sessions started with start_debugging")
+		return nil, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" was not launched", "restart_debugging works for sessions started with start_debugging")
 	}
 	s.disconnect(ctx, true)
 	s.stopEndpoint(ctx, ep, t.Mode == adapters.Launch)
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
-		return nil, NewError(CodeSessionNotFound, "session "+s.id+" was closed", "create a new session")
+		return nil, toolkit.NewError(toolkit.CodeSessionNotFound, "session "+s.id+" was closed", "create a new session")
 	}
 	s.resetLocked()
 	s.mu.Unlock()
@@ -689,7 +690,7 @@ func (m *Manager) CloseSession(ctx context.Context, id string) error {
 		was := m.closedIDs[id]
 		m.mu.Unlock()
 		if was {
-			return NewError(CodeSessionNotFound, "session "+id+" is already closed", "nothing to do; list_debug_sessions shows the open sessions")
+			return toolkit.NewError(toolkit.CodeSessionNotFound, "session "+id+" is already closed", "nothing to do; list_debug_sessions shows the open sessions")
 		}
 		return err
 	}

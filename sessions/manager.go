@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Config configures a Manager. Zero values are usable defaults.
@@ -77,11 +78,11 @@ func (m *Manager) Get(id string) (*Session, error) {
 		ids := m.idsLocked()
 		switch len(ids) {
 		case 0:
-			return nil, NewError(CodeSessionNotFound, "sessionId is required and no session exists", "create one with create_debug_session").WithNext(NextCreateDebugSession)
+			return nil, toolkit.NewError(toolkit.CodeSessionNotFound, "sessionId is required and no session exists", "create one with create_debug_session").WithNext(toolkit.NextCreateDebugSession)
 		case 1:
 			return m.sessions[ids[0]], nil
 		default:
-			return nil, NewError(CodeSessionAmbiguous, "sessionId is required: several sessions exist", "pass one of availableOptions as sessionId").WithOptions(ids...).WithNext(NextSelectDebuggerSession)
+			return nil, toolkit.NewError(toolkit.CodeSessionAmbiguous, "sessionId is required: several sessions exist", "pass one of availableOptions as sessionId").WithOptions(ids...).WithNext(toolkit.NextSelectDebuggerSession)
 		}
 	}
 	if s, ok := m.sessions[id]; ok {
@@ -102,10 +103,10 @@ func (m *Manager) Get(id string) (*Session, error) {
 			ids = append(ids, s.id)
 		}
 		sort.Strings(ids)
-		return nil, NewError(CodeSessionAmbiguous, fmt.Sprintf("several sessions are named %q", id), "pass one of availableOptions as sessionId").WithOptions(ids...)
+		return nil, toolkit.NewError(toolkit.CodeSessionAmbiguous, fmt.Sprintf("several sessions are named %q", id), "pass one of availableOptions as sessionId").WithOptions(ids...)
 	}
-	return nil, NewError(CodeSessionNotFound, fmt.Sprintf("no session %q", id),
-		"use an id from list_debug_sessions, or create a session with create_debug_session").WithOptions(m.idsLocked()...).WithNext(NextCreateDebugSession)
+	return nil, toolkit.NewError(toolkit.CodeSessionNotFound, fmt.Sprintf("no session %q", id),
+		"use an id from list_debug_sessions, or create a session with create_debug_session").WithOptions(m.idsLocked()...).WithNext(toolkit.NextCreateDebugSession)
 }
 
 func (m *Manager) idsLocked() []string {
@@ -137,7 +138,7 @@ func (m *Manager) add(s *Session) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return NewError(CodeInvalidState, "the server is shutting down", "")
+		return toolkit.NewError(toolkit.CodeInvalidState, "the server is shutting down", "")
 	}
 	m.nextID++
 	s.seq = m.nextID

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // OwnedProcess is a process the server started outside a debug session
@@ -11,10 +13,10 @@ import (
 // register them so others can find their output (the logs capability) and
 // status can report them.
 type OwnedProcess struct {
-	Name   string      `json:"name"`
-	Kind   string      `json:"kind"` // "runConfiguration", ...
-	PID    int         `json:"pid"`
-	Output *OutputRing `json:"-"`
+	Name   string              `json:"name"`
+	Kind   string              `json:"kind"` // "runConfiguration", ...
+	PID    int                 `json:"pid"`
+	Output *toolkit.OutputRing `json:"-"`
 }
 
 type processRegistry struct {

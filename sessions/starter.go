@@ -3,6 +3,8 @@ package sessions
 import (
 	"context"
 	"sync"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // ConfigurationStarter starts a project's run configuration as a process
@@ -30,7 +32,7 @@ func (m *Manager) StartConfiguration(ctx context.Context, project, name string) 
 	f := m.starter.f
 	m.starter.mu.RUnlock()
 	if f == nil {
-		return 0, NewError(CodeRunConfigNotFound, "run configurations are not available in this server", "start the program yourself and pass its pid")
+		return 0, toolkit.NewError(toolkit.CodeRunConfigNotFound, "run configurations are not available in this server", "start the program yourself and pass its pid")
 	}
 	return f(ctx, project, name)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 type statusIn struct {
@@ -97,7 +99,7 @@ collect:
 		sugg = append(sugg, p.Suggestions...)
 	}
 	sort.SliceStable(sugg, func(i, j int) bool { return sugg[i].Priority > sugg[j].Priority })
-	st.NextAction, st.Hint = NextNone, "nothing to do"
+	st.NextAction, st.Hint = toolkit.NextNone, "nothing to do"
 	if len(sugg) > 0 {
 		st.NextAction, st.Hint = sugg[0].Action, sugg[0].Hint
 	}
@@ -136,27 +138,27 @@ func (m *Manager) sessionSuggestions(all []SessionInfo, focus *SessionInfo) []Su
 			if s.LastStop != nil && s.LastStop.Location != nil {
 				where = fmt.Sprintf(" at %s:%d", s.LastStop.Location.File, s.LastStop.Location.Line)
 			}
-			out = append(out, Suggestion{Action: NextInspectStop, Priority: 90,
+			out = append(out, Suggestion{Action: toolkit.NextInspectStop, Priority: 90,
 				Hint: fmt.Sprintf("session %s stopped (%s)%s: read get_local_variables / get_stack_trace, then step or continue", s.ID, reasonOf(s), where)})
 		case StateRunning:
 			if n := len(m.breakpointsOf(s.ID)); n == 0 {
-				out = append(out, Suggestion{Action: NextSetBreakpoint, Priority: 60, Hint: "session " + s.ID + " runs with no breakpoint: set_breakpoint where you want to stop"})
+				out = append(out, Suggestion{Action: toolkit.NextSetBreakpoint, Priority: 60, Hint: "session " + s.ID + " runs with no breakpoint: set_breakpoint where you want to stop"})
 			} else {
-				out = append(out, Suggestion{Action: NextContinue, Priority: 50, Hint: "session " + s.ID + " runs: trigger the code path, then wait_for_stop"})
+				out = append(out, Suggestion{Action: toolkit.NextContinue, Priority: 50, Hint: "session " + s.ID + " runs: trigger the code path, then wait_for_stop"})
 			}
 		case StateCreated:
-			out = append(out, Suggestion{Action: NextSetBreakpoint, Priority: 55, Hint: "session " + s.ID + " is created: set_breakpoint, then start_debugging"})
+			out = append(out, Suggestion{Action: toolkit.NextSetBreakpoint, Priority: 55, Hint: "session " + s.ID + " is created: set_breakpoint, then start_debugging"})
 		case StateError:
-			out = append(out, Suggestion{Action: NextReconnect, Priority: 70, Hint: "session " + s.ID + " failed: " + s.Reason + "; close it and create a new one"})
+			out = append(out, Suggestion{Action: toolkit.NextReconnect, Priority: 70, Hint: "session " + s.ID + " failed: " + s.Reason + "; close it and create a new one"})
 		case StateTerminated:
-			out = append(out, Suggestion{Action: NextReconnect, Priority: 20, Hint: "session " + s.ID + " ended (" + s.Reason + "): restart_debugging or close it"})
+			out = append(out, Suggestion{Action: toolkit.NextReconnect, Priority: 20, Hint: "session " + s.ID + " ended (" + s.Reason + "): restart_debugging or close it"})
 		}
 	}
 	if paused > 1 && focus == nil {
-		out = append(out, Suggestion{Action: NextSelectDebuggerSession, Priority: 95, Hint: fmt.Sprintf("%d sessions are paused: pass sessionId to pick one", paused)})
+		out = append(out, Suggestion{Action: toolkit.NextSelectDebuggerSession, Priority: 95, Hint: fmt.Sprintf("%d sessions are paused: pass sessionId to pick one", paused)})
 	}
 	if len(all) == 0 {
-		out = append(out, Suggestion{Action: NextCreateDebugSession, Priority: 10, Hint: "no debug session: create_debug_session, then set_breakpoint and start_debugging"})
+		out = append(out, Suggestion{Action: toolkit.NextCreateDebugSession, Priority: 10, Hint: "no debug session: create_debug_session, then set_breakpoint and start_debugging"})
 	}
 	return out
 }

@@ -17,16 +17,18 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Envelope is the answer of every tool (SPEC §4): on success Data holds
 // the tool's result; on failure Error says what went wrong and how to fix it.
 type Envelope[T any] struct {
-	Success   bool       `json:"success"`
-	Data      *T         `json:"data,omitempty"`
-	Error     *ToolError `json:"error,omitempty"`
-	RequestID string     `json:"requestId"`
-	Timestamp string     `json:"timestamp"`
+	Success   bool               `json:"success"`
+	Data      *T                 `json:"data,omitempty"`
+	Error     *toolkit.ToolError `json:"error,omitempty"`
+	RequestID string             `json:"requestId"`
+	Timestamp string             `json:"timestamp"`
 }
 
 // Toolbox adds tools to an MCP server with one contract for all of them:
@@ -64,7 +66,7 @@ func (tb *Toolbox) Names() []string { return append([]string(nil), tb.names...) 
 func (tb *Toolbox) Server() *mcp.Server { return tb.srv }
 
 // AddTool registers a tool. h returns the data of a successful answer or
-// an error (a *ToolError, or any error, converted by AsToolError).
+// an error (a *toolkit.ToolError, or any error, converted by toolkit.AsToolError).
 func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx context.Context, in In) (Out, error)) {
 	inSchema, err := jsonschema.For[In](tb.schemaOptions())
 	if err != nil {
@@ -82,7 +84,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 		out, err := callTool(ctx, req, h)
 		env.Timestamp = tb.now().UTC().Format(time.RFC3339Nano)
 		if err != nil {
-			env.Error = AsToolError(err)
+			env.Error = toolkit.AsToolError(err)
 		} else {
 			env.Success = true
 			env.Data = &out
@@ -90,7 +92,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 		b, merr := json.Marshal(env)
 		if merr != nil {
 			b, _ = json.Marshal(Envelope[Out]{RequestID: env.RequestID, Timestamp: env.Timestamp,
-				Error: NewError(CodeInternal, "cannot encode the result: "+merr.Error(), "")})
+				Error: toolkit.NewError(toolkit.CodeInternal, "cannot encode the result: "+merr.Error(), "")})
 			env.Success = false
 		}
 		return &mcp.CallToolResult{
@@ -104,7 +106,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 func callTool[In, Out any](ctx context.Context, req *mcp.CallToolRequest, h func(context.Context, In) (Out, error)) (out Out, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = NewError(CodeInternal, fmt.Sprintf("internal error: %v", r),
+			err = toolkit.NewError(toolkit.CodeInternal, fmt.Sprintf("internal error: %v", r),
 				"this is a bug in dbg; the server keeps running").WithDetails(string(debug.Stack()))
 		}
 	}()
@@ -129,11 +131,11 @@ func decodeArgs(raw json.RawMessage, v any) error {
 			if field == "" {
 				field = "arguments"
 			}
-			return NewError(CodeInvalidArgument,
+			return toolkit.NewError(toolkit.CodeInvalidArgument,
 				fmt.Sprintf("argument %q must be %s, not %s", field, jsonKind(te.Type.Kind().String()), te.Value),
 				"fix the type of "+field+" and call again").Wrap(err)
 		}
-		return NewError(CodeInvalidArgument, "arguments are not a valid JSON object: "+err.Error(),
+		return toolkit.NewError(toolkit.CodeInvalidArgument, "arguments are not a valid JSON object: "+err.Error(),
 			"send the arguments as a JSON object").Wrap(err)
 	}
 	return nil
@@ -164,7 +166,7 @@ func (tb *Toolbox) schemaOptions() *jsonschema.ForOptions {
 			reflect.TypeFor[Bool](): {Types: []string{"boolean", "string"}},
 		}
 		opts := &jsonschema.ForOptions{TypeSchemas: types}
-		for _, t := range []reflect.Type{reflect.TypeFor[ToolError](), reflect.TypeFor[StopInfo](), reflect.TypeFor[SourceLine]()} {
+		for _, t := range []reflect.Type{reflect.TypeFor[toolkit.ToolError](), reflect.TypeFor[StopInfo](), reflect.TypeFor[SourceLine]()} {
 			if sc, err := jsonschema.ForType(t, opts); err == nil {
 				types[t] = sc
 			}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 type decodeIn struct {
@@ -26,8 +28,8 @@ func TestDecodeArgs(t *testing.T) {
 	for _, bad := range []string{`{"line":"abc"}`, `{"line":1.5}`, `{"flag":"maybe"}`, `{"names":"x"}`, `[1]`, `{`} {
 		var in decodeIn
 		err := decodeArgs(json.RawMessage(bad), &in)
-		var te *ToolError
-		if !errors.As(err, &te) || te.Code != CodeInvalidArgument || te.Hint == "" {
+		var te *toolkit.ToolError
+		if !errors.As(err, &te) || te.Code != toolkit.CodeInvalidArgument || te.Hint == "" {
 			t.Errorf("%s: %v", bad, err)
 		}
 	}
@@ -65,13 +67,13 @@ func TestToolboxEnvelopeAndPanics(t *testing.T) {
 	}
 	var env struct {
 		Success   bool
-		Error     *ToolError
+		Error     *toolkit.ToolError
 		RequestID string
 		Timestamp string
 	}
 	b, _ := json.Marshal(res.StructuredContent)
 	_ = json.Unmarshal(b, &env)
-	if env.Success || env.Error == nil || env.Error.Code != CodeInternal || env.RequestID == "" || env.Timestamp == "" {
+	if env.Success || env.Error == nil || env.Error.Code != toolkit.CodeInternal || env.RequestID == "" || env.Timestamp == "" {
 		t.Fatalf("envelope %s", b)
 	}
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"line": 3}})
@@ -103,8 +105,8 @@ func TestResolveProject(t *testing.T) {
 	if got, err := m.ResolveProject(""); err != nil || got != filepath.Join(root, "svc") {
 		t.Fatalf("server project: %s %v", got, err)
 	}
-	var te *ToolError
-	if _, err := m.ResolveProject("/no/such/dir"); !errors.As(err, &te) || te.Code != CodeNoProject {
+	var te *toolkit.ToolError
+	if _, err := m.ResolveProject("/no/such/dir"); !errors.As(err, &te) || te.Code != toolkit.CodeNoProject {
 		t.Fatalf("missing project: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Tool inputs and outputs of the debug-session tools. Names follow
@@ -236,11 +237,11 @@ type outputIn struct {
 }
 
 type outputOut struct {
-	Lines      []OutputLine `json:"lines"`
-	Text       string       `json:"text"`
-	NextSince  int64        `json:"nextSince"`
-	Dropped    int64        `json:"dropped,omitempty"`
-	Truncation *Truncation  `json:"truncation,omitempty"`
+	Lines      []toolkit.OutputLine `json:"lines"`
+	Text       string               `json:"text"`
+	NextSince  int64                `json:"nextSince"`
+	Dropped    int64                `json:"dropped,omitempty"`
+	Truncation *Truncation          `json:"truncation,omitempty"`
 }
 
 // maxWait caps every wait a tool call asks for.
@@ -285,7 +286,7 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 	sessionTool(tb, m, "attach_to_process", "Attach an existing session to a running process (processId) or debug port (port). Pauses the target unless stopOnEntry is false.",
 		func(ctx context.Context, s *Session, in attachIn) (sessionOut, error) {
 			if in.ProcessID == 0 && in.Port == 0 && !namesTarget(in.AdapterConfig) {
-				return sessionOut{}, NewError(CodeInvalidArgument, "processId or port is required", "pass the pid of the process or the port it listens on for a debugger")
+				return sessionOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "processId or port is required", "pass the pid of the process or the port it listens on for a debugger")
 			}
 			res, err := s.Attach(ctx, in.request())
 			if err != nil {
@@ -325,7 +326,7 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 	AddTool(tb, "close_debug_session", "Close a session: disconnect, stop the adapter and, for launched programs, kill the program's whole process group.",
 		func(ctx context.Context, in sessionArg) (okOut, error) {
 			if in.SessionID == "" {
-				return okOut{}, NewError(CodeInvalidArgument, "sessionId is required", "pass the id of the session to close").WithOptions(sessionIDs(m)...)
+				return okOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "sessionId is required", "pass the id of the session to close").WithOptions(sessionIDs(m)...)
 			}
 			if err := m.CloseSession(ctx, in.SessionID); err != nil {
 				return okOut{}, err
@@ -501,7 +502,7 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 				}
 				ls := s.Info().LastStop
 				if ls == nil || ls.Location == nil {
-					return sourceOut{}, NewError(CodeInvalidArgument, "file and line are required (the session has not stopped)", "pass file and line")
+					return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "file and line are required (the session has not stopped)", "pass file and line")
 				}
 				if file == "" {
 					file = ls.Location.File
@@ -511,7 +512,7 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 				}
 			}
 			if st, err := os.Stat(file); err != nil || !st.Mode().IsRegular() {
-				return sourceOut{}, NewError(CodeInvalidArgument, "cannot read "+file, "pass the path of an existing source file")
+				return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "cannot read "+file, "pass the path of an existing source file")
 			}
 			ctxLines := int(in.LinesContext)
 			if ctxLines == 0 {
@@ -519,7 +520,7 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			}
 			lines, total := SourceContext(file, line, ctxLines)
 			if line < 1 || line > total {
-				return sourceOut{}, NewError(CodeInvalidArgument, fmt.Sprintf("line %d is outside %s (%d lines)", line, file, total), "pick a line between 1 and "+fmt.Sprint(total))
+				return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d is outside %s (%d lines)", line, file, total), "pick a line between 1 and "+fmt.Sprint(total))
 			}
 			return sourceOut{File: file, Line: line, TotalLines: total, Lines: lines}, nil
 		})
@@ -537,7 +538,7 @@ func RegisterTools(tb *Toolbox, m *Manager) {
 			}
 			out.Lines = lines
 			if out.Lines == nil {
-				out.Lines = []OutputLine{}
+				out.Lines = []toolkit.OutputLine{}
 			}
 			text := make([]byte, 0, 256)
 			for _, l := range lines {

@@ -15,6 +15,7 @@ import (
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 func TestCLIStatusFlags(t *testing.T) {
@@ -125,9 +126,9 @@ func TestCLIStatusJSON(t *testing.T) {
 	}
 	// JVMs of other programs on this machine are part of the snapshot:
 	// with one attachable, attaching it comes first.
-	want := sessions.NextCreateDebugSession
+	want := toolkit.NextCreateDebugSession
 	if len(st.Sections.JVM.AttachableJVMs) > 0 {
-		want = sessions.NextAttachJVM
+		want = toolkit.NextAttachJVM
 	}
 	if st.NextAction != want || st.Hint == "" {
 		t.Fatalf("nextAction %s (%s), want %s", st.NextAction, st.Hint, want)
@@ -149,14 +150,14 @@ func TestCLIStatusJSON(t *testing.T) {
 	if capState(st, "runConfigurations") != sessions.Available {
 		t.Fatalf("capabilities %+v", st.Capabilities)
 	}
-	want = sessions.NextStartRunConfiguration
+	want = toolkit.NextStartRunConfiguration
 	if len(st.Sections.JVM.AttachableJVMs) > 0 {
-		want = sessions.NextAttachJVM
+		want = toolkit.NextAttachJVM
 	}
 	if st.NextAction != want {
 		t.Fatalf("nextAction %s (%s), want %s", st.NextAction, st.Hint, want)
 	}
-	if want == sessions.NextStartRunConfiguration && !strings.Contains(st.Hint, `"worker"`) {
+	if want == toolkit.NextStartRunConfiguration && !strings.Contains(st.Hint, `"worker"`) {
 		t.Fatalf("hint %q does not name the configuration", st.Hint)
 	}
 }
