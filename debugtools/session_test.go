@@ -10,6 +10,7 @@ import (
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -21,7 +22,7 @@ func TestSessionJVMAttachedOnDemand(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{Adapters: adapters.Default(), StateDir: t.TempDir()})
 	t.Cleanup(func() {
 		sctx, scancel := context.WithTimeout(context.Background(), 20*time.Second)

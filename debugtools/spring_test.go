@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -79,7 +78,7 @@ func TestSpringBeanAndReadiness(t *testing.T) {
 	if att.ConnectionID == nil {
 		t.Fatalf("attach: %+v", att)
 	}
-	part := (&jvmStatus{t: &jvmTools{m: c.m, svc: c.svc}}).Status(context.Background(), sessions.StatusQuery{})
+	part := (&jvmStatus{t: &jvmTools{m: c.m, svc: c.svc}}).Status(context.Background(), toolkit.StatusQuery{})
 	waiting := false
 	for _, s := range part.Suggestions {
 		waiting = waiting || s.Action == toolkit.NextWaitForSpring

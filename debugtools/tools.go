@@ -14,45 +14,57 @@ import (
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
+// Manager is what the JVM tools need of the session manager; a
+// *sessions.Manager satisfies it. The project of a call, a debug session's
+// process and output (sessionId), the output of processes the server
+// owns, and the clock.
+type Manager interface {
+	ResolveProject(arg string) (string, error)
+	Get(id string) (*sessions.Session, error)
+	ProcessByPID(pid int) (toolkit.OwnedProcess, bool)
+	Now() time.Time
+}
+
 // Register adds the JVM tools (SPEC §3) and the "jvm" status contributor.
 // The service it creates lives as long as the process; RegisterWith lets
 // the caller own it.
-func Register(tb *sessions.Toolbox, m *sessions.Manager, cfg Config) {
+func Register(tb *toolkit.Toolbox, m Manager, cfg Config) {
 	RegisterWith(tb, m, NewService(cfg), cfg)
 }
 
 // RegisterWith is Register over an existing Service, which the caller
 // closes.
-func RegisterWith(tb *sessions.Toolbox, m *sessions.Manager, svc *Service, cfg Config) {
-	t := &jvmTools{m: m, svc: svc}
-	sessions.AddTool(tb, "list_debug_tools_connections",
+func RegisterWith(tb *toolkit.Toolbox, m Manager, svc *Service, cfg Config) {
+	t := &jvmTools{m: m, svc: svc, starter: cfg.Starter}
+	toolkit.AddTool(tb, "list_debug_tools_connections",
 		"List the DebugTools agent connections to JVMs (connectionId, application, pid, host, ports, state, default class loader). Read-only: attaches nothing.",
 		t.listConnections)
-	sessions.AddTool(tb, "list_attachable_jvms",
+	toolkit.AddTool(tb, "list_attachable_jvms",
 		"List local JVMs that can be attached (pid, displayName from the main class, attachName, and the project's run configuration or module when the main class matches). IDE and Gradle daemons are left out.",
 		t.listJVMs)
-	sessions.AddTool(tb, "attach_local_jvm",
+	toolkit.AddTool(tb, "attach_local_jvm",
 		"Load the DebugTools agent into a local JVM (HotSpot dynamic attach; no IDE needed). success says the attach was triggered; connectionId is set only when the agent answered within waitForConnectionMillis. JVMs started with -XX:+DisableAttachMechanism or -Xrs are refused.",
 		t.attach)
-	sessions.AddTool(tb, "invoke_java_method",
+	toolkit.AddTool(tb, "invoke_java_method",
 		"Invoke a Java method in the target JVM through a DebugTools connection: a Spring bean, else a live instance, else a new one; static methods need none. argsJson maps parameter names to {type, content} in declaration order. resultView JSON or DEBUG also fetches that rendering into resultJson.",
 		t.invoke)
-	sessions.AddTool(tb, "read_target_application_logs",
+	toolkit.AddTool(tb, "read_target_application_logs",
 		"Read bounded recent logs: of the target JVM through its connection (System.out/err, java.util.logging, Logback), of a debug session of any language (sessionId: its captured output), or of a process dbg started (pid). Pass next as since to read only newer entries.",
 		t.logs)
-	sessions.AddTool(tb, "get_last_sql_statements",
+	toolkit.AddTool(tb, "get_last_sql_statements",
 		"Read the recent JDBC statements of the target JVM with bound parameters, durations and failures (also on connections opened before the agent arrived). SQL_HISTORY_UNAVAILABLE says why when capture is impossible.",
 		t.sql)
-	sessions.AddTool(tb, "run_and_invoke",
+	toolkit.AddTool(tb, "run_and_invoke",
 		"Attach to the JVM when needed (connectionId, pid, the session's JVM, or the only JVM), wait until it is ready (Spring context active), invoke the method, and return the result with the logs and SQL the call produced.",
 		t.runAndInvoke)
 	registerSourceTools(tb, m, cfg)
-	m.RegisterCapability("jvm", &jvmStatus{t: t})
+	tb.Status().Register("jvm", &jvmStatus{t: t})
 }
 
 type jvmTools struct {
-	m   *sessions.Manager
-	svc *Service
+	m       Manager
+	svc     *Service
+	starter toolkit.ConfigurationStarter // nil: no run configurations
 
 	linkMu sync.Mutex
 	links  map[string]projectLinkEntry // project + "\x00" + main class

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -46,7 +45,7 @@ type invokeIn struct {
 	MethodAroundName            string          `json:"methodAroundName,omitempty" jsonschema:"a saved Method Around script name (list_method_around_scripts); explicit content wins"`
 	MethodAroundContentIdentity string          `json:"methodAroundContentIdentity,omitempty" jsonschema:"identity of the Method Around content (default: its MD5)"`
 	ClassLoaderIdentity         string          `json:"classLoaderIdentity,omitempty" jsonschema:"target class loader identity (default: the connection's default)"`
-	TimeoutMillis               sessions.Int    `json:"timeoutMillis,omitempty" jsonschema:"how long to wait for the JVM's answer (default 30000)"`
+	TimeoutMillis               toolkit.Int     `json:"timeoutMillis,omitempty" jsonschema:"how long to wait for the JVM's answer (default 30000)"`
 	ResultView                  string          `json:"resultView,omitempty" jsonschema:"TO_STRING (default), JSON, DEBUG or NONE"`
 	Common
 }

@@ -7,17 +7,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 type logsIn struct {
-	ConnectionID string       `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
-	PID          flexString   `json:"pid,omitempty" jsonschema:"a process dbg started (run configuration) or an attached JVM"`
-	Limit        sessions.Int `json:"limit,omitempty" jsonschema:"newest entries to return (default 100, max 1000)"`
-	Since        sessions.Int `json:"since,omitempty" jsonschema:"only entries with seq above this (pass next from the previous answer)"`
-	Level        string       `json:"level,omitempty" jsonschema:"minimum level: TRACE, DEBUG, INFO, WARN, ERROR"`
-	Keyword      string       `json:"keyword,omitempty" jsonschema:"case-insensitive substring of message, logger or throwable"`
+	ConnectionID string      `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
+	PID          flexString  `json:"pid,omitempty" jsonschema:"a process dbg started (run configuration) or an attached JVM"`
+	Limit        toolkit.Int `json:"limit,omitempty" jsonschema:"newest entries to return (default 100, max 1000)"`
+	Since        toolkit.Int `json:"since,omitempty" jsonschema:"only entries with seq above this (pass next from the previous answer)"`
+	Level        string      `json:"level,omitempty" jsonschema:"minimum level: TRACE, DEBUG, INFO, WARN, ERROR"`
+	Keyword      string      `json:"keyword,omitempty" jsonschema:"case-insensitive substring of message, logger or throwable"`
 	Common
 }
 
@@ -34,7 +33,7 @@ type LogsOut struct {
 	Sources      []string   `json:"sources,omitempty"`
 }
 
-func clampLimit(n sessions.Int, def, hi int) int {
+func clampLimit(n toolkit.Int, def, hi int) int {
 	switch {
 	case n <= 0:
 		return def
@@ -165,10 +164,10 @@ func stripANSI(s string) string {
 }
 
 type sqlIn struct {
-	ConnectionID string       `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
-	Limit        sessions.Int `json:"limit,omitempty" jsonschema:"newest statements to return (default 20, max 500)"`
-	Since        sessions.Int `json:"since,omitempty" jsonschema:"only statements with seq above this (pass next from the previous answer)"`
-	Keyword      string       `json:"keyword,omitempty" jsonschema:"case-insensitive substring of the SQL"`
+	ConnectionID string      `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
+	Limit        toolkit.Int `json:"limit,omitempty" jsonschema:"newest statements to return (default 20, max 500)"`
+	Since        toolkit.Int `json:"since,omitempty" jsonschema:"only statements with seq above this (pass next from the previous answer)"`
+	Keyword      string      `json:"keyword,omitempty" jsonschema:"case-insensitive substring of the SQL"`
 	Common
 }
 

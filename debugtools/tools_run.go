@@ -8,19 +8,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 type runInvokeIn struct {
 	invokeIn
-	ConfigurationName       string       `json:"configurationName,omitempty" jsonschema:"a run configuration of the project to start (or reuse when it runs) and attach to"`
-	PID                     flexString   `json:"pid,omitempty" jsonschema:"the JVM to attach when there is no connection yet"`
-	AttachName              string       `json:"attachName,omitempty" jsonschema:"application name for a new connection"`
-	WaitForConnectionMillis sessions.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"how long to wait for a new connection (default 30000)"`
-	ReadyTimeoutMillis      sessions.Int `json:"readyTimeoutMillis,omitempty" jsonschema:"how long to wait for the Spring context to be ready (default 60000)"`
-	LogLimit                sessions.Int `json:"logLimit,omitempty" jsonschema:"log entries to return from the call (default 100)"`
-	SQLLimit                sessions.Int `json:"sqlLimit,omitempty" jsonschema:"SQL statements to return from the call (default 50)"`
+	ConfigurationName       string      `json:"configurationName,omitempty" jsonschema:"a run configuration of the project to start (or reuse when it runs) and attach to"`
+	PID                     flexString  `json:"pid,omitempty" jsonschema:"the JVM to attach when there is no connection yet"`
+	AttachName              string      `json:"attachName,omitempty" jsonschema:"application name for a new connection"`
+	WaitForConnectionMillis toolkit.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"how long to wait for a new connection (default 30000)"`
+	ReadyTimeoutMillis      toolkit.Int `json:"readyTimeoutMillis,omitempty" jsonschema:"how long to wait for the Spring context to be ready (default 60000)"`
+	LogLimit                toolkit.Int `json:"logLimit,omitempty" jsonschema:"log entries to return from the call (default 100)"`
+	SQLLimit                toolkit.Int `json:"sqlLimit,omitempty" jsonschema:"SQL statements to return from the call (default 50)"`
 }
 
 // RunInvokeOut is the answer of run_and_invoke.
@@ -118,7 +117,10 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 		if err != nil {
 			return nil, false, err
 		}
-		pid, err := t.m.StartConfiguration(ctx, project, in.ConfigurationName)
+		if t.starter == nil {
+			return nil, false, toolkit.NewError(toolkit.CodeRunConfigNotFound, "run configurations are not available in this server", "start the program yourself and pass its pid")
+		}
+		pid, err := t.starter.StartConfiguration(ctx, project, in.ConfigurationName)
 		if err != nil {
 			return nil, false, err
 		}

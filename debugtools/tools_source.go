@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/debugtools/javasrc"
-	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -25,7 +24,7 @@ const maxSourceIndexes = 8
 // JVM. Handlers run concurrently; the index cache is guarded by mu and
 // each index guards itself.
 type sourceTools struct {
-	m   *sessions.Manager
+	m   Manager
 	now func() time.Time
 
 	mu      sync.Mutex
@@ -39,22 +38,22 @@ type cachedIndex struct {
 
 // registerSourceTools adds the source-reading JVM tools to tb. The clock
 // (date placeholders, cache bookkeeping) is cfg.Now, else the manager's.
-func registerSourceTools(tb *sessions.Toolbox, m *sessions.Manager, cfg Config) {
+func registerSourceTools(tb *toolkit.Toolbox, m Manager, cfg Config) {
 	now := cfg.Now
 	if now == nil {
 		now = m.Now
 	}
 	st := &sourceTools{m: m, now: now, indexes: map[string]*cachedIndex{}}
-	sessions.AddTool(tb, "generate_method_args_template",
+	toolkit.AddTool(tb, "generate_method_args_template",
 		"Generate the DebugTools argsJson template of a Java method from the project's sources: one {type, content} object per parameter, keyed by parameter name in declaration order. Overloads need parameterTypes. genParamType SIMPLE leaves objects empty, CURRENT expands the fields a class declares, ALL (default) also inherited fields. Reads sources only; nothing is invoked.",
 		st.argsTemplate)
-	sessions.AddTool(tb, "search_http_url",
+	toolkit.AddTool(tb, "search_http_url",
 		"Search the HTTP endpoints declared in the project's Java sources (Spring @RequestMapping/@GetMapping/... with class-level prefixes, JAX-RS @Path/@GET/...). Filter by path substring, HTTP method (GET also matches generic mappings), module, keyword, or a concrete url. Returns the controller class and method to pass to generate_method_args_template and invoke_java_method.",
 		st.searchHTTP)
-	sessions.AddTool(tb, "list_method_around_scripts",
+	toolkit.AddTool(tb, "list_method_around_scripts",
 		"List the saved Method Around scripts of the project (.idea/DebugTools/MethodAround/*.java): names without .java, sizes and modification times.",
 		st.listScripts)
-	sessions.AddTool(tb, "get_method_around_script",
+	toolkit.AddTool(tb, "get_method_around_script",
 		"Read one saved Method Around script by the exact name list_method_around_scripts returns: its Java source and identity (content MD5).",
 		st.getScript)
 }

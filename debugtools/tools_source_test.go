@@ -13,6 +13,7 @@ import (
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -27,7 +28,7 @@ func newSourceClient(t *testing.T) *sourceClient {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }})
 	registerSourceTools(tb, m, Config{})
 	ct, st := mcp.NewInMemoryTransports()
@@ -47,7 +48,7 @@ func newSourceClient(t *testing.T) *sourceClient {
 }
 
 // call runs a tool and decodes its envelope; it also returns the raw text.
-func call[T any](c *sourceClient, name string, args map[string]any) (sessions.Envelope[T], string) {
+func call[T any](c *sourceClient, name string, args map[string]any) (toolkit.Envelope[T], string) {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -56,7 +57,7 @@ func call[T any](c *sourceClient, name string, args map[string]any) (sessions.En
 		c.t.Fatalf("%s: %v", name, err)
 	}
 	text := res.Content[0].(*mcp.TextContent).Text
-	var env sessions.Envelope[T]
+	var env toolkit.Envelope[T]
 	if err := json.Unmarshal([]byte(text), &env); err != nil {
 		c.t.Fatalf("%s: %v in %s", name, err, text)
 	}
@@ -66,7 +67,7 @@ func call[T any](c *sourceClient, name string, args map[string]any) (sessions.En
 	return env, text
 }
 
-func wantCode[T any](t *testing.T, env sessions.Envelope[T], code string) *toolkit.ToolError {
+func wantCode[T any](t *testing.T, env toolkit.Envelope[T], code string) *toolkit.ToolError {
 	t.Helper()
 	if env.Success || env.Error == nil || env.Error.Code != code {
 		t.Fatalf("want error %s, got success=%v error=%+v", code, env.Success, env.Error)
@@ -365,7 +366,7 @@ func TestSourceToolsFollowTheSession(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{Adapters: adapters.NewRegistry(adapters.Mock{}), Project: t.TempDir()})
 	t.Cleanup(func() {
 		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)

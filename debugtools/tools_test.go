@@ -13,6 +13,7 @@ import (
 
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -28,7 +29,7 @@ func newJVMClient(t *testing.T) *jvmClient {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{})
 	svc := NewService(Config{CacheDir: testCacheDir(t)})
 	t.Cleanup(svc.Close)
@@ -50,7 +51,7 @@ func newJVMClient(t *testing.T) *jvmClient {
 }
 
 // callJVM calls a tool and decodes its envelope.
-func callJVM[T any](c *jvmClient, name string, args map[string]any) sessions.Envelope[T] {
+func callJVM[T any](c *jvmClient, name string, args map[string]any) toolkit.Envelope[T] {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -59,14 +60,14 @@ func callJVM[T any](c *jvmClient, name string, args map[string]any) sessions.Env
 		c.t.Fatalf("%s: %v", name, err)
 	}
 	text := res.Content[0].(*mcp.TextContent).Text
-	var env sessions.Envelope[T]
+	var env toolkit.Envelope[T]
 	if err := json.Unmarshal([]byte(text), &env); err != nil {
 		c.t.Fatalf("%s: decode %s: %v", name, text, err)
 	}
 	return env
 }
 
-func mustJVMOK[T any](t *testing.T, env sessions.Envelope[T]) *T {
+func mustJVMOK[T any](t *testing.T, env toolkit.Envelope[T]) *T {
 	t.Helper()
 	if !env.Success || env.Data == nil {
 		t.Fatalf("want success, got error %+v", env.Error)
@@ -74,7 +75,7 @@ func mustJVMOK[T any](t *testing.T, env sessions.Envelope[T]) *T {
 	return env.Data
 }
 
-func wantJVMCode[T any](t *testing.T, env sessions.Envelope[T], code string) *toolkit.ToolError {
+func wantJVMCode[T any](t *testing.T, env toolkit.Envelope[T], code string) *toolkit.ToolError {
 	t.Helper()
 	if env.Success || env.Error == nil || env.Error.Code != code {
 		t.Fatalf("want %s, got success=%v error=%+v", code, env.Success, env.Error)
@@ -107,8 +108,8 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 
 	// Status before attaching: nothing to invoke yet, attach is next.
 	status := &jvmStatus{t: &jvmTools{m: c.m, svc: c.svc}}
-	part := status.Status(context.Background(), sessions.StatusQuery{Project: project})
-	if len(part.Capabilities) != 5 || part.Capabilities[0].Name != "invokeJavaMethod" || part.Capabilities[0].State != sessions.NotConfigured {
+	part := status.Status(context.Background(), toolkit.StatusQuery{Project: project})
+	if len(part.Capabilities) != 5 || part.Capabilities[0].Name != "invokeJavaMethod" || part.Capabilities[0].State != toolkit.NotConfigured {
 		t.Fatalf("capabilities before attach: %+v", part.Capabilities)
 	}
 	if len(part.Suggestions) != 1 || part.Suggestions[0].Action != toolkit.NextAttachJVM {
@@ -126,7 +127,7 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 	}
 	conn := *att.ConnectionID
 
-	inv := func(args map[string]any) sessions.Envelope[InvokeOut] {
+	inv := func(args map[string]any) toolkit.Envelope[InvokeOut] {
 		args["connectionId"] = conn
 		return callJVM[InvokeOut](c, "invoke_java_method", args)
 	}
@@ -227,13 +228,13 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 		t.Fatalf("options: %+v", e)
 	}
 	// Status.
-	part = status.Status(context.Background(), sessions.StatusQuery{Project: project})
+	part = status.Status(context.Background(), toolkit.StatusQuery{Project: project})
 	states := map[string]string{}
 	for _, cs := range part.Capabilities {
 		states[cs.Name] = cs.State
 	}
 	for _, n := range []string{"invokeJavaMethod", "classLoaderQuery", "resultFetch", "logs", "sql"} {
-		if states[n] != sessions.Available {
+		if states[n] != toolkit.Available {
 			t.Fatalf("capability %s: %+v", n, part.Capabilities)
 		}
 	}
@@ -342,7 +343,7 @@ func TestLogsOfOwnedProcess(t *testing.T) {
 	ring := toolkit.NewOutputRing(1<<16, nil)
 	ring.Write("stdout", "hello \x1b[32mworld\x1b[0m\n")
 	ring.Write("stderr", "boom\n")
-	c.m.RegisterProcess(sessions.OwnedProcess{Name: "svc", Kind: "runConfiguration", PID: 4242, Output: ring})
+	c.m.RegisterProcess(toolkit.OwnedProcess{Name: "svc", Kind: "runConfiguration", PID: 4242, Output: ring})
 	logs := mustJVMOK(t, callJVM[LogsOut](c, "read_target_application_logs", map[string]any{"pid": "4242"}))
 	if logs.Source != "process" || logs.Count != 2 || logs.Entries[0].Message != "hello world" || logs.Entries[1].Level != "ERROR" {
 		t.Fatalf("logs: %+v", logs)

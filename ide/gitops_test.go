@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -444,7 +443,7 @@ func TestGitWithoutGitCommand(t *testing.T) {
 	if te, _ := c.fail(t, "git_pull", nil, toolkit.CodeGitFailed); !strings.Contains(te.Message, "diverged") {
 		t.Errorf("diverged without git = %+v", te)
 	}
-	part := gitStatus{c.x}.Status(context.Background(), sessions.StatusQuery{Project: w.work})
+	part := gitStatus{c.x}.Status(context.Background(), toolkit.StatusQuery{Project: w.work})
 	if sec := part.Data.(GitSection); sec.GitCommand || !strings.Contains(part.Capabilities[0].Reason, "go-git") {
 		t.Errorf("status without git = %+v", part)
 	}

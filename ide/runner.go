@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -22,16 +21,17 @@ const (
 	ActionRestart = "restart_scheduled"
 )
 
-// ProcessKind is the sessions.OwnedProcess kind of run configurations.
+// ProcessKind is the toolkit.OwnedProcess kind of run configurations.
 const ProcessKind = "runConfiguration"
 
 // ErrRunnerClosed is returned by Restart after Close.
 var ErrRunnerClosed = errors.New("the run-configuration runner is closed")
 
-// processRegistry is the part of the session manager the runner uses to
-// publish its processes (for the logs capability and status).
+// processRegistry is where the runner publishes its processes (for the
+// logs capability and status): a toolkit.ProcessRegistry, or the session
+// manager that embeds one.
 type processRegistry interface {
-	RegisterProcess(p sessions.OwnedProcess)
+	RegisterProcess(p toolkit.OwnedProcess)
 	UnregisterProcess(pid int)
 }
 
@@ -339,7 +339,7 @@ func (r *Runner) start(cfg RunConfiguration) (*runProc, error) {
 	ring.Write("console", fmt.Sprintf("started pid %d: %s\n", p.pid, strings.Join(cfg.Command, " ")))
 	r.procs[cfg.key()] = append(r.procs[cfg.key()], p)
 	if r.reg != nil {
-		r.reg.RegisterProcess(sessions.OwnedProcess{Name: cfg.Name, Kind: ProcessKind, PID: p.pid, Output: ring})
+		r.reg.RegisterProcess(toolkit.OwnedProcess{Name: cfg.Name, Kind: ProcessKind, PID: p.pid, Output: ring})
 	}
 	go func() {
 		err := cmd.Wait()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -136,7 +137,7 @@ func TestRunConfigurationToolsIntelliJ(t *testing.T) {
 			t.Errorf("%s running=%v pid=%d", v.Name, v.Running, v.PID)
 		}
 	}
-	st := runConfigStatus{c.x}.Status(context.Background(), sessions.StatusQuery{Project: dir})
+	st := runConfigStatus{c.x}.Status(context.Background(), toolkit.StatusQuery{Project: dir})
 	if sec := st.Data.(RunConfigSection); sec.Running != 1 || len(st.Suggestions) != 0 {
 		t.Errorf("status with a running configuration = %+v", st)
 	}
@@ -195,7 +196,7 @@ func TestRegisterStopsProcessesWithItsContext(t *testing.T) {
 	defer cancel()
 	m := sessions.NewManager(sessions.Config{Project: dir})
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	x := Register(tb, m, Options{Context: ctx})
 	defer func() { _ = x.Close(context.Background()) }()
 	for _, want := range []string{"get_restartable_run_configurations", "restart_run_configuration", "debug_run_configuration",

@@ -10,6 +10,7 @@ import (
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -18,6 +19,7 @@ import (
 type toolClient struct {
 	cs *mcp.ClientSession
 	m  *sessions.Manager
+	tb *toolkit.Toolbox
 	x  *IDE
 }
 
@@ -36,7 +38,7 @@ func newToolClient(t *testing.T, project string, opts Options, reg ...*adapters.
 	}
 	m := sessions.NewManager(cfg)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	if opts.Runner.StopGrace == 0 {
 		opts.Runner.StopGrace = time.Second
 	}
@@ -60,7 +62,7 @@ func newToolClient(t *testing.T, project string, opts Options, reg ...*adapters.
 		_ = ss.Close()
 		cancel()
 	})
-	return &toolClient{cs: cs, m: m, x: x}
+	return &toolClient{cs: cs, m: m, tb: tb, x: x}
 }
 
 // call invokes a tool and returns its envelope and its full text, which

@@ -33,6 +33,10 @@ const (
 	pauseGrace = 3 * time.Second
 )
 
+// MaxWait caps every wait: the waits tool calls ask for, and how long a
+// temporary breakpoint waits for its stop.
+const MaxWait = 10 * time.Minute
+
 // waitStop blocks until a stop newer than seq (with its location
 // resolved) or the end of the session, or ctx. It returns the session
 // summary and whether the wait ended by a stop or an end.
@@ -233,9 +237,51 @@ func (s *Session) markRunning(seq int) {
 	}
 }
 
-// Step runs "next", "stepIn" or "stepOut" and waits up to grace for the
-// new location.
-func (s *Session) Step(ctx context.Context, command string, threadID int, grace time.Duration) (*ExecResult, error) {
+// StepKind says how far a step goes.
+type StepKind int
+
+const (
+	// StepOver runs to the next line of the same function.
+	StepOver StepKind = iota + 1
+	// StepInto enters the call on the current line.
+	StepInto
+	// StepOut runs until the current function returns.
+	StepOut
+)
+
+// command is the DAP request of the step.
+func (k StepKind) command() (string, bool) {
+	switch k {
+	case StepOver:
+		return "next", true
+	case StepInto:
+		return "stepIn", true
+	case StepOut:
+		return "stepOut", true
+	}
+	return "", false
+}
+
+// String returns over, into or out.
+func (k StepKind) String() string {
+	switch k {
+	case StepOver:
+		return "over"
+	case StepInto:
+		return "into"
+	case StepOut:
+		return "out"
+	}
+	return fmt.Sprintf("StepKind(%d)", int(k))
+}
+
+// Step steps the paused thread (0: the stopped one) and waits up to grace
+// for the new location.
+func (s *Session) Step(ctx context.Context, kind StepKind, threadID int, grace time.Duration) (*ExecResult, error) {
+	command, ok := kind.command()
+	if !ok {
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "unknown step "+kind.String(), "step over, into or out")
+	}
 	seq, tid, err := s.requirePaused(threadID)
 	if err != nil {
 		return nil, err
@@ -360,7 +406,7 @@ func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int
 	}
 	// Still running: remove the temporary breakpoint at the next stop.
 	s.background(func() {
-		wctx, cancel := context.WithTimeout(s.life, maxWait)
+		wctx, cancel := context.WithTimeout(s.life, MaxWait)
 		defer cancel()
 		s.waitStop(wctx, seq)
 		_ = s.RemoveBreakpoint(wctx, temp)

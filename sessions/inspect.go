@@ -282,9 +282,20 @@ type EvalResult struct {
 	Truncated          bool   `json:"truncated,omitempty"`
 }
 
+// EvalContext says what an evaluation is for; adapters may format the
+// result for it. The empty context is EvalREPL.
+type EvalContext string
+
+// Evaluation contexts.
+const (
+	EvalREPL  EvalContext = "repl"  // typed by the user (the default)
+	EvalWatch EvalContext = "watch" // a watched expression
+	EvalHover EvalContext = "hover" // a value shown under the pointer
+)
+
 // Evaluate evaluates an expression in a frame (0 = top) of the stopped
 // program.
-func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalContext string) (*EvalResult, error) {
+func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalContext EvalContext) (*EvalResult, error) {
 	if strings.TrimSpace(expr) == "" {
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "expression is required", "pass an expression in the program's language")
 	}
@@ -298,10 +309,10 @@ func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalCo
 		}
 	}
 	if evalContext == "" {
-		evalContext = "repl"
+		evalContext = EvalREPL
 	}
 	var body godap.EvaluateResponseBody
-	if err := s.request(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frameID, Context: evalContext}, &body); err != nil {
+	if err := s.request(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frameID, Context: string(evalContext)}, &body); err != nil {
 		return nil, evalError(expr, err)
 	}
 	val, cut := capValue(body.Result)

@@ -1,8 +1,10 @@
 // Package sessions is dbg's session manager: many debug sessions at once,
 // each a DAP connection to an adapter plus a few goroutines, with the
 // state machine, breakpoints, threads, stop information and output of
-// each. It also holds the capability registry that get_debug_tools_status
-// reads, and the MCP tools of debug sessions (tools.go).
+// each, and the registry of the processes the server owns outside
+// sessions. It speaks the tools' vocabulary (StepOver, not "next") and
+// knows nothing of MCP: the debug-session tools are in sessions/sessiontools,
+// the tool framework in sessions/toolkit.
 package sessions
 
 import (
@@ -29,11 +31,13 @@ type Config struct {
 }
 
 // Manager owns every session. It is safe for concurrent use.
+//
+// It embeds the registry of owned processes (RegisterProcess,
+// ProcessByPID, ...), so capabilities that take a narrow interface of
+// those methods accept a *Manager.
 type Manager struct {
-	cfg     Config
-	caps    capabilities
-	procs   processRegistry
-	starter starterSlot
+	cfg Config
+	*toolkit.ProcessRegistry
 
 	mu        sync.Mutex
 	sessions  map[string]*Session
@@ -61,7 +65,9 @@ func NewManager(cfg Config) *Manager {
 	if cfg.OutputLimit <= 0 {
 		cfg.OutputLimit = 1 << 20
 	}
-	return &Manager{cfg: cfg, sessions: map[string]*Session{}, closedIDs: map[string]bool{}, findCache: map[string]findEntry{}}
+	m := &Manager{cfg: cfg, sessions: map[string]*Session{}, closedIDs: map[string]bool{}, findCache: map[string]findEntry{}}
+	m.ProcessRegistry = m.ownedProcesses()
+	return m
 }
 
 // Adapters returns the adapter registry.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 func testdata(t testing.TB, rel string) string {
@@ -64,7 +65,7 @@ func TestManySessionsInParallel(t *testing.T) {
 			errs <- func() error {
 				s := mockStopped(t, m)
 				for step := 0; step < 6; step++ {
-					r, err := s.Step(ctx, "next", 0, 10*time.Second)
+					r, err := s.Step(ctx, StepOver, 0, 10*time.Second)
 					if err != nil {
 						return err
 					}
@@ -122,7 +123,7 @@ func TestStateMachineAndLastStop(t *testing.T) {
 	if err != nil || r.State != StateTerminated || r.ExitCode == nil || *r.ExitCode != 0 {
 		t.Fatalf("end %+v %v", r, err)
 	}
-	if _, err := s.Step(ctx, "next", 0, 0); err == nil {
+	if _, err := s.Step(ctx, StepOver, 0, 0); err == nil {
 		t.Fatal("stepping a terminated session must fail")
 	}
 	if got := s.Output().Text("stdout"); got != "i=1 total=1\ni=2 total=3\ni=3 total=6\ndone total=6\n" {
@@ -188,7 +189,7 @@ func TestSetVariableAndFunctionBreakpoint(t *testing.T) {
 	if _, err := s.SetVariable(ctx, 0, "b", "100", 0); err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.Step(ctx, "stepOut", 0, 5*time.Second)
+	r, err := s.Step(ctx, StepOut, 0, 5*time.Second)
 	if err != nil || r.LastStop.Location.Function != "main" {
 		t.Fatalf("step out %+v %v", r, err)
 	}
@@ -233,7 +234,7 @@ func TestRestartKeepsBreakpoints(t *testing.T) {
 	m := newTestManager(t)
 	ctx := context.Background()
 	s := mockStopped(t, m)
-	if _, err := s.Step(ctx, "next", 0, 0); err != nil {
+	if _, err := s.Step(ctx, StepOver, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.Restart(ctx)
@@ -257,7 +258,7 @@ func TestReapAfterCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() })
-	dead.RegisterProcess(OwnedProcess{Name: "sleeper", PID: cmd.Process.Pid})
+	dead.RegisterProcess(toolkit.OwnedProcess{Name: "sleeper", PID: cmd.Process.Pid})
 	// Pretend the record was written by a server that has since died.
 	entries, _ := os.ReadDir(filepath.Join(state, "sessions"))
 	if len(entries) != 1 {

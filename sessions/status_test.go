@@ -14,7 +14,7 @@ func TestStatusNextActions(t *testing.T) {
 	ctx := context.Background()
 	next := func(sessionID string) *Status {
 		t.Helper()
-		st, err := m.BuildStatus(ctx, t.TempDir(), sessionID)
+		st, err := m.BuildStatus(ctx, nil, t.TempDir(), sessionID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,14 +58,14 @@ func TestStatusNextActions(t *testing.T) {
 	}
 	found := false
 	for _, c := range st.Capabilities {
-		if c.Name == "debugSessions" && c.State == Available {
+		if c.Name == "debugSessions" && c.State == toolkit.Available {
 			found = true
 		}
 	}
 	if !found {
 		t.Fatalf("capabilities %+v", st.Capabilities)
 	}
-	if _, err := m.BuildStatus(ctx, "", "nope"); err == nil {
+	if _, err := m.BuildStatus(ctx, nil, "", "nope"); err == nil {
 		t.Fatal("unknown session accepted")
 	}
 }

@@ -83,7 +83,7 @@ func (c *toolClient) Close() {
 }
 
 // envelope is a tool's answer with its data left undecoded.
-type envelope = sessions.Envelope[json.RawMessage]
+type envelope = toolkit.Envelope[json.RawMessage]
 
 // toolFailure is a tool's structured error (SPEC §4) as a Go error. Raw is
 // the whole envelope, printed as is with --json.

@@ -71,9 +71,9 @@ func gitRepo(t *testing.T) string {
 
 // cliStatus is the status JSON with the sections this test reads.
 type cliStatus struct {
-	Project      string                     `json:"project"`
-	Sessions     []sessions.SessionInfo     `json:"sessions"`
-	Capabilities []sessions.CapabilityState `json:"capabilities"`
+	Project      string                    `json:"project"`
+	Sessions     []sessions.SessionInfo    `json:"sessions"`
+	Capabilities []toolkit.CapabilityState `json:"capabilities"`
 	Sections     struct {
 		Git               *ide.GitSection        `json:"git"`
 		RunConfigurations *ide.RunConfigSection  `json:"runConfigurations"`
@@ -121,7 +121,7 @@ func TestCLIStatusJSON(t *testing.T) {
 	if len(repos) != 1 || repos[0].Root != dir || repos[0].Branch != "main" || repos[0].Head == "" {
 		t.Fatalf("git repositories %+v, want %s on main", repos, dir)
 	}
-	if capState(st, "git") != sessions.Available || capState(st, "runConfigurations") != sessions.NotConfigured {
+	if capState(st, "git") != toolkit.Available || capState(st, "runConfigurations") != toolkit.NotConfigured {
 		t.Fatalf("capabilities %+v", st.Capabilities)
 	}
 	// JVMs of other programs on this machine are part of the snapshot:
@@ -147,7 +147,7 @@ func TestCLIStatusJSON(t *testing.T) {
 	if rc.Count != 1 || rc.Running != 0 || len(rc.Configurations) != 1 || rc.Configurations[0].Name != "worker" {
 		t.Fatalf("runConfigurations %+v", rc)
 	}
-	if capState(st, "runConfigurations") != sessions.Available {
+	if capState(st, "runConfigurations") != toolkit.Available {
 		t.Fatalf("capabilities %+v", st.Capabilities)
 	}
 	want = toolkit.NextStartRunConfiguration

@@ -16,13 +16,27 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Toolbox adds tools to an MCP server with one contract for all of them:
+// Tool is a tool ready to be served: its name, description and schemas,
+// and its call. The package mcpbind serves tools on an MCP server.
+type Tool struct {
+	Name         string
+	Description  string
+	InputSchema  *jsonschema.Schema
+	OutputSchema *jsonschema.Schema
+	// Call runs the tool on its raw JSON arguments (empty or "null": no
+	// arguments) and returns its envelope as JSON, and whether the
+	// envelope reports a failure. It never panics; it is safe for
+	// concurrent use.
+	Call func(ctx context.Context, args json.RawMessage) (envelope json.RawMessage, failed bool)
+}
+
+// Toolbox adds tools to a server with one contract for all of them:
 // a JSON schema derived from the input struct, input decoded by dbg itself
-// so bad input becomes INVALID_ARGUMENT, the result as structuredContent
-// plus the same JSON as text, handler panics caught as INTERNAL_ERROR.
+// so bad input becomes INVALID_ARGUMENT, every answer an [Envelope],
+// handler panics caught as INTERNAL_ERROR. It knows no protocol: each tool
+// is handed, as a [Tool], to the serve function it was made with.
 //
 // A Toolbox also carries the status registry that get_debug_tools_status
 // reads, so a capability plugs into a server through its Toolbox alone:
@@ -30,7 +44,7 @@ import (
 //
 // A Toolbox is safe for concurrent use.
 type Toolbox struct {
-	srv    *mcp.Server
+	serve  func(Tool)
 	now    func() time.Time
 	prefix string
 	seq    atomic.Uint64
@@ -42,15 +56,16 @@ type Toolbox struct {
 	schemaOpts *jsonschema.ForOptions // nil: rebuild from shared
 }
 
-// NewToolbox returns a Toolbox adding tools to srv. now is the clock used
-// for timestamps (nil = time.Now).
-func NewToolbox(srv *mcp.Server, now func() time.Time) *Toolbox {
+// NewToolbox returns a Toolbox handing each tool added to serve, which
+// installs it in a server (mcpbind.NewToolbox: an MCP server). now is the
+// clock used for timestamps (nil = time.Now).
+func NewToolbox(serve func(Tool), now func() time.Time) *Toolbox {
 	if now == nil {
 		now = time.Now
 	}
 	var b [4]byte
 	_, _ = rand.Read(b[:])
-	return &Toolbox{srv: srv, now: now, prefix: hex.EncodeToString(b[:])}
+	return &Toolbox{serve: serve, now: now, prefix: hex.EncodeToString(b[:])}
 }
 
 // Names lists the tools added so far, in order.
@@ -59,9 +74,6 @@ func (tb *Toolbox) Names() []string {
 	defer tb.mu.Unlock()
 	return append([]string(nil), tb.names...)
 }
-
-// Server returns the underlying MCP server.
-func (tb *Toolbox) Server() *mcp.Server { return tb.srv }
 
 // Status returns the registry of status contributors of this server.
 func (tb *Toolbox) Status() *StatusRegistry { return &tb.status }
@@ -88,35 +100,31 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", name, err))
 	}
-	tool := &mcp.Tool{Name: name, Description: description, InputSchema: inSchema, OutputSchema: outSchema}
 	tb.mu.Lock()
 	tb.names = append(tb.names, name)
 	tb.mu.Unlock()
-	tb.srv.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		env := Envelope[Out]{RequestID: fmt.Sprintf("%s-%d", tb.prefix, tb.seq.Add(1))}
-		out, err := callTool(ctx, req, h)
-		env.Timestamp = tb.now().UTC().Format(time.RFC3339Nano)
-		if err != nil {
-			env.Error = AsToolError(err)
-		} else {
-			env.Success = true
-			env.Data = &out
-		}
-		b, merr := json.Marshal(env)
-		if merr != nil {
-			b, _ = json.Marshal(Envelope[Out]{RequestID: env.RequestID, Timestamp: env.Timestamp,
-				Error: NewError(CodeInternal, "cannot encode the result: "+merr.Error(), "")})
-			env.Success = false
-		}
-		return &mcp.CallToolResult{
-			IsError:           !env.Success,
-			StructuredContent: json.RawMessage(b),
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
-		}, nil
-	})
+	tb.serve(Tool{Name: name, Description: description, InputSchema: inSchema, OutputSchema: outSchema,
+		Call: func(ctx context.Context, args json.RawMessage) (json.RawMessage, bool) {
+			env := Envelope[Out]{RequestID: fmt.Sprintf("%s-%d", tb.prefix, tb.seq.Add(1))}
+			out, err := callTool(ctx, args, h)
+			env.Timestamp = tb.now().UTC().Format(time.RFC3339Nano)
+			if err != nil {
+				env.Error = AsToolError(err)
+			} else {
+				env.Success = true
+				env.Data = &out
+			}
+			b, merr := json.Marshal(env)
+			if merr != nil {
+				b, _ = json.Marshal(Envelope[Out]{RequestID: env.RequestID, Timestamp: env.Timestamp,
+					Error: NewError(CodeInternal, "cannot encode the result: "+merr.Error(), "")})
+				env.Success = false
+			}
+			return b, !env.Success
+		}})
 }
 
-func callTool[In, Out any](ctx context.Context, req *mcp.CallToolRequest, h func(context.Context, In) (Out, error)) (out Out, err error) {
+func callTool[In, Out any](ctx context.Context, args json.RawMessage, h func(context.Context, In) (Out, error)) (out Out, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = NewError(CodeInternal, fmt.Sprintf("internal error: %v", r),
@@ -124,8 +132,8 @@ func callTool[In, Out any](ctx context.Context, req *mcp.CallToolRequest, h func
 		}
 	}()
 	var in In
-	if req != nil && req.Params != nil && len(req.Params.Arguments) > 0 && string(req.Params.Arguments) != "null" {
-		if err := decodeArgs(req.Params.Arguments, &in); err != nil {
+	if len(args) > 0 && string(args) != "null" {
+		if err := decodeArgs(args, &in); err != nil {
 			return out, err
 		}
 	}
