@@ -26,6 +26,12 @@ type jvmClient struct {
 
 func newJVMClient(t *testing.T) *jvmClient {
 	t.Helper()
+	return newJVMClientWith(t, Config{})
+}
+
+// newJVMClientWith registers the tools with cfg (its Starter, ...).
+func newJVMClientWith(t *testing.T, cfg Config) *jvmClient {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
@@ -33,7 +39,7 @@ func newJVMClient(t *testing.T) *jvmClient {
 	m := sessions.NewManager(sessions.Config{})
 	svc := NewService(Config{CacheDir: testCacheDir(t)})
 	t.Cleanup(svc.Close)
-	RegisterWith(tb, m, svc, Config{})
+	RegisterWith(tb, m, svc, cfg)
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
