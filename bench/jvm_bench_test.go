@@ -15,6 +15,8 @@ import (
 
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -149,7 +151,7 @@ func BenchmarkJVMInvoke(b *testing.B) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{})
 	svc := debugtools.NewService(debugtools.Config{CacheDir: b.TempDir()})
 	defer svc.Close()
@@ -174,7 +176,7 @@ func BenchmarkJVMInvoke(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var env sessions.Envelope[debugtools.InvokeOut]
+		var env toolkit.Envelope[debugtools.InvokeOut]
 		if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &env); err != nil || !env.Success || *env.Data.Result != "1" {
 			b.Fatalf("invoke: %v %+v", err, env.Error)
 		}

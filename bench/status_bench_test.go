@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -87,10 +88,10 @@ func BenchmarkStatusGitLargeRepo(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	m := sessions.NewManager(sessions.Config{Project: dir})
-	tb := sessions.NewToolbox(mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "0"}, nil), nil)
+	tb := mcpbind.NewToolbox(mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "0"}, nil), nil)
 	ide.Register(tb, m, ide.Options{Context: ctx})
 
-	st, err := m.BuildStatus(ctx, "", "")
+	st, err := m.BuildStatus(ctx, tb.Status(), "", "")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func BenchmarkStatusGitLargeRepo(b *testing.B) {
 	b.Logf("first status (cold caches): %.1f ms", st.ElapsedMs)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := m.BuildStatus(ctx, "", ""); err != nil {
+		if _, err := m.BuildStatus(ctx, tb.Status(), "", ""); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 )
 
 // BenchmarkStatus: get_debug_tools_status with every capability registered
@@ -29,7 +30,7 @@ func BenchmarkStatus(b *testing.B) {
 			defer cancel()
 			m := sessions.NewManager(sessions.Config{Project: dir, Adapters: adapters.Default()})
 			defer m.Shutdown(context.Background())
-			tb := sessions.NewToolbox(mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "0"}, nil), nil)
+			tb := mcpbind.NewToolbox(mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "0"}, nil), nil)
 			svc := debugtools.NewService(debugtools.Config{})
 			defer svc.Close()
 			debugtools.RegisterWith(tb, m, svc, debugtools.Config{})
@@ -46,7 +47,7 @@ func BenchmarkStatus(b *testing.B) {
 					b.Fatalf("session %d: %+v %v", i, res, err)
 				}
 			}
-			st, err := m.BuildStatus(ctx, "", "")
+			st, err := m.BuildStatus(ctx, tb.Status(), "", "")
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -57,7 +58,7 @@ func BenchmarkStatus(b *testing.B) {
 			var worst time.Duration
 			for i := 0; i < b.N; i++ {
 				t0 := time.Now()
-				if _, err := m.BuildStatus(ctx, "", ""); err != nil {
+				if _, err := m.BuildStatus(ctx, tb.Status(), "", ""); err != nil {
 					b.Fatal(err)
 				}
 				if d := time.Since(t0); d > worst {

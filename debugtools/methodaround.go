@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // MethodAroundDir is where saved Method Around scripts live, relative to
@@ -48,7 +48,7 @@ type MethodAroundSource struct {
 // The error is an INVALID_ARGUMENT ToolError that never shows a path.
 func CheckScriptName(name string) error {
 	bad := func(why string) error {
-		return sessions.NewError(sessions.CodeInvalidArgument,
+		return toolkit.NewError(toolkit.CodeInvalidArgument,
 			fmt.Sprintf("invalid Method Around script name %q: %s", name, why),
 			"pass a name exactly as list_method_around_scripts returns it (no directories, no .java)")
 	}
@@ -84,7 +84,7 @@ func ListMethodAroundScripts(project string) ([]MethodAroundScript, error) {
 		return []MethodAroundScript{}, nil
 	}
 	if err != nil {
-		return nil, sessions.NewError(sessions.CodeInternal, "cannot read the Method Around folder: "+errorText(err),
+		return nil, toolkit.NewError(toolkit.CodeInternal, "cannot read the Method Around folder: "+errorText(err),
 			"check the permissions of "+MethodAroundDir+" in the project").Wrap(err)
 	}
 	out := []MethodAroundScript{}
@@ -148,7 +148,7 @@ func ReadMethodAroundScript(project, name string) (*MethodAroundSource, error) {
 				names = append(names, s.Name)
 			}
 		}
-		return sessions.NewError(CodeScriptNotFound, fmt.Sprintf("no Method Around script named %q", name),
+		return toolkit.NewError(CodeScriptNotFound, fmt.Sprintf("no Method Around script named %q", name),
 			"call list_method_around_scripts and pass one of availableOptions").WithOptions(names...)
 	}
 	info, err := scriptInfo(dir, name+".java")
@@ -156,7 +156,7 @@ func ReadMethodAroundScript(project, name string) (*MethodAroundSource, error) {
 		return nil, notFound()
 	}
 	if info.Size() > maxScriptSize {
-		return nil, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("Method Around script %q is larger than %d bytes", name, maxScriptSize),
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("Method Around script %q is larger than %d bytes", name, maxScriptSize),
 			"keep scripts small, or pass the source as methodAroundContent")
 	}
 	f, err := os.Open(filepath.Join(dir, name+".java"))
@@ -166,10 +166,10 @@ func ReadMethodAroundScript(project, name string) (*MethodAroundSource, error) {
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxScriptSize+1))
 	if err != nil {
-		return nil, sessions.NewError(sessions.CodeInternal, fmt.Sprintf("cannot read Method Around script %q: %s", name, errorText(err)), "").Wrap(err)
+		return nil, toolkit.NewError(toolkit.CodeInternal, fmt.Sprintf("cannot read Method Around script %q: %s", name, errorText(err)), "").Wrap(err)
 	}
 	if !utf8.Valid(data) {
-		return nil, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("Method Around script %q is not UTF-8 text", name), "save the script as UTF-8")
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("Method Around script %q is not UTF-8 text", name), "save the script as UTF-8")
 	}
 	sum := md5.Sum(data)
 	return &MethodAroundSource{Name: name, Content: string(data), Identity: hex.EncodeToString(sum[:]),

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 const webProject = "../testdata/projects/java-web"
@@ -23,8 +23,8 @@ func TestCheckScriptName(t *testing.T) {
 	for _, bad := range []string{"", " ", "../x", "..", "a/b", `a\b`, "X.java", "X.JAVA", "/etc/passwd", ".hidden",
 		"a..b", "nul\x00", "line\nbreak", "c:x", strings.Repeat("a", 201)} {
 		err := CheckScriptName(bad)
-		var te *sessions.ToolError
-		if !errors.As(err, &te) || te.Code != sessions.CodeInvalidArgument {
+		var te *toolkit.ToolError
+		if !errors.As(err, &te) || te.Code != toolkit.CodeInvalidArgument {
 			t.Errorf("%q: err = %v, want INVALID_ARGUMENT", bad, err)
 		}
 	}
@@ -65,11 +65,11 @@ func TestReadMethodAroundScript(t *testing.T) {
 		t.Errorf("script = %+v", src)
 	}
 	_, err = ReadMethodAroundScript(webProject, "Missing")
-	var te *sessions.ToolError
+	var te *toolkit.ToolError
 	if !errors.As(err, &te) || te.Code != CodeScriptNotFound || len(te.AvailableOptions) != 2 {
 		t.Errorf("missing: %v", err)
 	}
-	if _, err = ReadMethodAroundScript(webProject, "../../pom"); !errors.As(err, &te) || te.Code != sessions.CodeInvalidArgument {
+	if _, err = ReadMethodAroundScript(webProject, "../../pom"); !errors.As(err, &te) || te.Code != toolkit.CodeInvalidArgument {
 		t.Errorf("traversal: %v", err)
 	}
 }
@@ -108,7 +108,7 @@ func TestMethodAroundSymlinks(t *testing.T) {
 		t.Errorf("names = %v", names)
 	}
 	_, err = ReadMethodAroundScript(project, "Escape")
-	var te *sessions.ToolError
+	var te *toolkit.ToolError
 	if !errors.As(err, &te) || te.Code != CodeScriptNotFound || strings.Contains(te.Error(), project) {
 		t.Errorf("escape: %v", err)
 	}

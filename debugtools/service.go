@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Config configures the JVM capabilities.
@@ -26,6 +28,9 @@ type Config struct {
 	ScanTTL time.Duration
 	// Now is the clock (nil = time.Now).
 	Now func() time.Time
+	// Starter starts run configurations for run_and_invoke
+	// (configurationName); nil: run configurations are not available.
+	Starter toolkit.ConfigurationStarter
 }
 
 // AgentJarEnv names the environment variable of a user-supplied agent jar.

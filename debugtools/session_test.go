@@ -9,6 +9,8 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -20,7 +22,7 @@ func TestSessionJVMAttachedOnDemand(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{Adapters: adapters.Default(), StateDir: t.TempDir()})
 	t.Cleanup(func() {
 		sctx, scancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -60,7 +62,7 @@ func TestSessionJVMAttachedOnDemand(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"sessionId": "no-such-session"}), sessions.CodeSessionNotFound)
+	wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"sessionId": "no-such-session"}), toolkit.CodeSessionNotFound)
 	out := mustJVMOK(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"sessionId": s.ID(),
 		"className": "com.example.shop.OrderService", "methodName": "greet", "argsJson": `{"name":{"type":"simple","content":"Dbg"}}`}))
 	if str(out.Result) != "Hello, Dbg!" {

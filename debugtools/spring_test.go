@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // startSpringish runs testdata/springish: a context (a stand-in for
@@ -78,10 +78,10 @@ func TestSpringBeanAndReadiness(t *testing.T) {
 	if att.ConnectionID == nil {
 		t.Fatalf("attach: %+v", att)
 	}
-	part := (&jvmStatus{t: &jvmTools{m: c.m, svc: c.svc}}).Status(context.Background(), sessions.StatusQuery{})
+	part := (&jvmStatus{t: &jvmTools{m: c.m, svc: c.svc}}).Status(context.Background(), toolkit.StatusQuery{})
 	waiting := false
 	for _, s := range part.Suggestions {
-		waiting = waiting || s.Action == sessions.NextWaitForSpring
+		waiting = waiting || s.Action == toolkit.NextWaitForSpring
 	}
 	if !waiting {
 		t.Fatalf("want WAIT_FOR_SPRING while the context starts: %+v", part.Suggestions)

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // jvmStatus is the "jvm" contributor of get_debug_tools_status. It is
@@ -75,8 +75,8 @@ func (s *jvmStatus) agent(ctx context.Context, c *Connection) (agentStatus, erro
 	return st, err
 }
 
-// Status implements sessions.StatusContributor.
-func (s *jvmStatus) Status(ctx context.Context, q sessions.StatusQuery) sessions.StatusPart {
+// Status implements toolkit.StatusContributor.
+func (s *jvmStatus) Status(ctx context.Context, q toolkit.StatusQuery) toolkit.StatusPart {
 	t := s.t
 	conns := t.svc.Connections()
 	if q.Session != nil {
@@ -100,46 +100,46 @@ func (s *jvmStatus) Status(ctx context.Context, q sessions.StatusQuery) sessions
 			}
 		}
 	}
-	part := sessions.StatusPart{Section: "jvm", Data: data}
+	part := toolkit.StatusPart{Section: "jvm", Data: data}
 	cap := func(name, state, reason string) {
-		part.Capabilities = append(part.Capabilities, sessions.CapabilityState{Name: name, State: state, Reason: reason})
+		part.Capabilities = append(part.Capabilities, toolkit.CapabilityState{Name: name, State: state, Reason: reason})
 	}
 	switch len(conns) {
 	case 0:
 		reason := "no DebugTools connection"
 		if len(data.AttachableJVMs) > 0 {
 			reason += fmt.Sprintf("; %d attachable JVM(s)", len(data.AttachableJVMs))
-			part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: sessions.NextAttachJVM, Priority: 50,
+			part.Suggestions = append(part.Suggestions, toolkit.Suggestion{Action: toolkit.NextAttachJVM, Priority: 50,
 				Hint: fmt.Sprintf("attach a JVM with attach_local_jvm (pid %s: %s)", data.AttachableJVMs[0].PID, data.AttachableJVMs[0].DisplayName)})
 		}
 		for _, n := range []string{"invokeJavaMethod", "classLoaderQuery", "resultFetch", "logs", "sql"} {
-			cap(n, sessions.NotConfigured, reason)
+			cap(n, toolkit.NotConfigured, reason)
 		}
 		return part
 	case 1:
 	default:
-		part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: sessions.NextSelectConnection, Priority: 40,
+		part.Suggestions = append(part.Suggestions, toolkit.Suggestion{Action: toolkit.NextSelectConnection, Priority: 40,
 			Hint: fmt.Sprintf("%d connections: pass connectionId to invoke_java_method", len(conns))})
 	}
 	c := conns[0]
 	st, err := s.agent(ctx, c)
-	cap("invokeJavaMethod", sessions.Available, "connection "+c.ID)
+	cap("invokeJavaMethod", toolkit.Available, "connection "+c.ID)
 	if c.HTTP == nil || err != nil {
 		why := "agent HTTP endpoint unreachable"
 		if err != nil {
 			why += ": " + err.Error()
 		}
-		cap("classLoaderQuery", sessions.Unavailable, why)
-		cap("resultFetch", sessions.Unavailable, why)
-		cap("logs", sessions.Unknown, why)
-		cap("sql", sessions.Unknown, why)
+		cap("classLoaderQuery", toolkit.Unavailable, why)
+		cap("resultFetch", toolkit.Unavailable, why)
+		cap("logs", toolkit.Unknown, why)
+		cap("sql", toolkit.Unknown, why)
 	} else {
-		cap("classLoaderQuery", sessions.Available, "")
-		cap("resultFetch", sessions.Available, "")
+		cap("classLoaderQuery", toolkit.Available, "")
+		cap("resultFetch", toolkit.Available, "")
 		if st.Logs.Available {
-			cap("logs", sessions.Available, "")
+			cap("logs", toolkit.Available, "")
 		} else {
-			cap("logs", sessions.Unavailable, fmt.Sprint(st.Logs.Problems))
+			cap("logs", toolkit.Unavailable, fmt.Sprint(st.Logs.Problems))
 		}
 		switch {
 		case st.SQL.Available:
@@ -147,18 +147,18 @@ func (s *jvmStatus) Status(ctx context.Context, q sessions.StatusQuery) sessions
 			if st.SQL.Reason != nil {
 				r = *st.SQL.Reason
 			}
-			cap("sql", sessions.Available, r)
+			cap("sql", toolkit.Available, r)
 		case st.SQL.Reason != nil:
-			cap("sql", sessions.Unavailable, *st.SQL.Reason)
+			cap("sql", toolkit.Unavailable, *st.SQL.Reason)
 		default:
-			cap("sql", sessions.Unavailable, "SQL capture is not active")
+			cap("sql", toolkit.Unavailable, "SQL capture is not active")
 		}
 	}
 	if err == nil && st.Spring.Present && !st.Spring.Ready {
-		part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: sessions.NextWaitForSpring, Priority: 60,
+		part.Suggestions = append(part.Suggestions, toolkit.Suggestion{Action: toolkit.NextWaitForSpring, Priority: 60,
 			Hint: "the Spring context of " + c.ApplicationName + " is still starting; wait, or use run_and_invoke which waits"})
 	} else if len(conns) == 1 {
-		part.Suggestions = append(part.Suggestions, sessions.Suggestion{Action: sessions.NextInvoke, Priority: 20,
+		part.Suggestions = append(part.Suggestions, toolkit.Suggestion{Action: toolkit.NextInvoke, Priority: 20,
 			Hint: "invoke a method with invoke_java_method (connection " + c.ID + ")"})
 	}
 	return part

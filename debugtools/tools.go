@@ -11,47 +11,60 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
+
+// Manager is what the JVM tools need of the session manager; a
+// *sessions.Manager satisfies it. The project of a call, a debug session's
+// process and output (sessionId), the output of processes the server
+// owns, and the clock.
+type Manager interface {
+	ResolveProject(arg string) (string, error)
+	Get(id string) (*sessions.Session, error)
+	ProcessByPID(pid int) (toolkit.OwnedProcess, bool)
+	Now() time.Time
+}
 
 // Register adds the JVM tools (SPEC §3) and the "jvm" status contributor.
 // The service it creates lives as long as the process; RegisterWith lets
 // the caller own it.
-func Register(tb *sessions.Toolbox, m *sessions.Manager, cfg Config) {
+func Register(tb *toolkit.Toolbox, m Manager, cfg Config) {
 	RegisterWith(tb, m, NewService(cfg), cfg)
 }
 
 // RegisterWith is Register over an existing Service, which the caller
 // closes.
-func RegisterWith(tb *sessions.Toolbox, m *sessions.Manager, svc *Service, cfg Config) {
-	t := &jvmTools{m: m, svc: svc}
-	sessions.AddTool(tb, "list_debug_tools_connections",
+func RegisterWith(tb *toolkit.Toolbox, m Manager, svc *Service, cfg Config) {
+	t := &jvmTools{m: m, svc: svc, starter: cfg.Starter}
+	toolkit.AddTool(tb, "list_debug_tools_connections",
 		"List the DebugTools agent connections to JVMs (connectionId, application, pid, host, ports, state, default class loader). Read-only: attaches nothing.",
 		t.listConnections)
-	sessions.AddTool(tb, "list_attachable_jvms",
+	toolkit.AddTool(tb, "list_attachable_jvms",
 		"List local JVMs that can be attached (pid, displayName from the main class, attachName, and the project's run configuration or module when the main class matches). IDE and Gradle daemons are left out.",
 		t.listJVMs)
-	sessions.AddTool(tb, "attach_local_jvm",
+	toolkit.AddTool(tb, "attach_local_jvm",
 		"Load the DebugTools agent into a local JVM (HotSpot dynamic attach; no IDE needed). success says the attach was triggered; connectionId is set only when the agent answered within waitForConnectionMillis. JVMs started with -XX:+DisableAttachMechanism or -Xrs are refused.",
 		t.attach)
-	sessions.AddTool(tb, "invoke_java_method",
+	toolkit.AddTool(tb, "invoke_java_method",
 		"Invoke a Java method in the target JVM through a DebugTools connection: a Spring bean, else a live instance, else a new one; static methods need none. argsJson maps parameter names to {type, content} in declaration order. resultView JSON or DEBUG also fetches that rendering into resultJson.",
 		t.invoke)
-	sessions.AddTool(tb, "read_target_application_logs",
+	toolkit.AddTool(tb, "read_target_application_logs",
 		"Read bounded recent logs: of the target JVM through its connection (System.out/err, java.util.logging, Logback), of a debug session of any language (sessionId: its captured output), or of a process dbg started (pid). Pass next as since to read only newer entries.",
 		t.logs)
-	sessions.AddTool(tb, "get_last_sql_statements",
+	toolkit.AddTool(tb, "get_last_sql_statements",
 		"Read the recent JDBC statements of the target JVM with bound parameters, durations and failures (also on connections opened before the agent arrived). SQL_HISTORY_UNAVAILABLE says why when capture is impossible.",
 		t.sql)
-	sessions.AddTool(tb, "run_and_invoke",
+	toolkit.AddTool(tb, "run_and_invoke",
 		"Attach to the JVM when needed (connectionId, pid, the session's JVM, or the only JVM), wait until it is ready (Spring context active), invoke the method, and return the result with the logs and SQL the call produced.",
 		t.runAndInvoke)
 	registerSourceTools(tb, m, cfg)
-	m.RegisterCapability("jvm", &jvmStatus{t: t})
+	tb.Status().Register("jvm", &jvmStatus{t: t})
 }
 
 type jvmTools struct {
-	m   *sessions.Manager
-	svc *Service
+	m       Manager
+	svc     *Service
+	starter toolkit.ConfigurationStarter // nil: no run configurations
 
 	linkMu sync.Mutex
 	links  map[string]projectLinkEntry // project + "\x00" + main class
@@ -178,8 +191,8 @@ func (t *jvmTools) sessionPID(id string) (int, error) {
 	}
 	info := s.Info()
 	if info.PID == 0 {
-		return 0, sessions.NewError(sessions.CodeNoConnection, fmt.Sprintf("session %s has no known process id", info.ID),
-			"wait until the session runs, or pass connectionId or pid").WithNext(sessions.NextAttachJVM)
+		return 0, toolkit.NewError(toolkit.CodeNoConnection, fmt.Sprintf("session %s has no known process id", info.ID),
+			"wait until the session runs, or pass connectionId or pid").WithNext(toolkit.NextAttachJVM)
 	}
 	return info.PID, nil
 }
@@ -191,8 +204,8 @@ func (t *jvmTools) resolveConn(ctx context.Context, connectionID string, c Commo
 		if conn, ok := t.svc.Connection(connectionID); ok {
 			return conn, nil
 		}
-		return nil, sessions.NewError(sessions.CodeConnectionNotFound, fmt.Sprintf("no DebugTools connection %q", connectionID),
-			"pass one of availableOptions, or attach with attach_local_jvm").WithOptions(t.connIDs()...).WithNext(sessions.NextSelectConnection)
+		return nil, toolkit.NewError(toolkit.CodeConnectionNotFound, fmt.Sprintf("no DebugTools connection %q", connectionID),
+			"pass one of availableOptions, or attach with attach_local_jvm").WithOptions(t.connIDs()...).WithNext(toolkit.NextSelectConnection)
 	}
 	if c.SessionID != "" {
 		pid, err := t.sessionPID(c.SessionID)
@@ -207,7 +220,7 @@ func (t *jvmTools) resolveConn(ctx context.Context, connectionID string, c Commo
 			return nil, attachError(pid, err)
 		}
 		if res.Conn == nil {
-			return nil, sessions.NewError(sessions.CodeAttachFailed, res.Message, "retry, or check the target's stderr").Retry()
+			return nil, toolkit.NewError(toolkit.CodeAttachFailed, res.Message, "retry, or check the target's stderr").Retry()
 		}
 		return res.Conn, nil
 	}
@@ -222,11 +235,11 @@ func (t *jvmTools) resolveConn(ctx context.Context, connectionID string, c Commo
 				pids = append(pids, fmt.Sprintf("%d (%s)", j.PID, j.DisplayName))
 			}
 		}
-		return nil, sessions.NewError(sessions.CodeNoConnection, "No active DebugTools connection found",
-			"attach a JVM with attach_local_jvm (candidates in availableOptions) or use run_and_invoke").WithOptions(pids...).WithNext(sessions.NextAttachJVM)
+		return nil, toolkit.NewError(toolkit.CodeNoConnection, "No active DebugTools connection found",
+			"attach a JVM with attach_local_jvm (candidates in availableOptions) or use run_and_invoke").WithOptions(pids...).WithNext(toolkit.NextAttachJVM)
 	default:
-		return nil, sessions.NewError(sessions.CodeConnectionAmbiguous, fmt.Sprintf("%d DebugTools connections are active", len(conns)),
-			"pass connectionId: one of availableOptions").WithOptions(t.connIDs()...).WithNext(sessions.NextSelectConnection)
+		return nil, toolkit.NewError(toolkit.CodeConnectionAmbiguous, fmt.Sprintf("%d DebugTools connections are active", len(conns)),
+			"pass connectionId: one of availableOptions").WithOptions(t.connIDs()...).WithNext(toolkit.NextSelectConnection)
 	}
 }
 
@@ -239,8 +252,8 @@ func (t *jvmTools) connIDs() []string {
 }
 
 // attachError turns an attach failure into ATTACH_FAILED with a hint.
-func attachError(pid int, err error) *sessions.ToolError {
-	var te *sessions.ToolError
+func attachError(pid int, err error) *toolkit.ToolError {
+	var te *toolkit.ToolError
 	if errors.As(err, &te) {
 		return te
 	}
@@ -251,7 +264,7 @@ func attachError(pid int, err error) *sessions.ToolError {
 	case errors.Is(err, ErrAgentBuild):
 		hint = "install a JDK (javac) or set JAVA_HOME; or point " + AgentJarEnv + " at an agent jar"
 	case errors.Is(err, context.DeadlineExceeded):
-		return sessions.NewError(sessions.CodeTimeout, fmt.Sprintf("attach to pid %d timed out: %v", pid, err), "retry with a longer wait").Retry().Wrap(err)
+		return toolkit.NewError(toolkit.CodeTimeout, fmt.Sprintf("attach to pid %d timed out: %v", pid, err), "retry with a longer wait").Retry().Wrap(err)
 	}
-	return sessions.NewError(sessions.CodeAttachFailed, err.Error(), hint).WithDetails(map[string]any{"pid": strconv.Itoa(pid)}).Wrap(err)
+	return toolkit.NewError(toolkit.CodeAttachFailed, err.Error(), hint).WithDetails(map[string]any{"pid": strconv.Itoa(pid)}).Wrap(err)
 }

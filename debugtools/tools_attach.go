@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // JVMOut is one entry of list_attachable_jvms.
@@ -34,7 +34,7 @@ func (t *jvmTools) listJVMs(ctx context.Context, in Common) (jvmsOut, error) {
 	project, _ := t.m.ResolveProject(in.ProjectPath)
 	jvms, err := t.svc.JVMs(ctx)
 	if err != nil {
-		return jvmsOut{}, sessions.NewError(sessions.CodeInternal, "cannot list processes: "+err.Error(), "").Wrap(err)
+		return jvmsOut{}, toolkit.NewError(toolkit.CodeInternal, "cannot list processes: "+err.Error(), "").Wrap(err)
 	}
 	out := jvmsOut{JVMs: []JVMOut{}}
 	for i := range jvms {
@@ -119,9 +119,9 @@ func linkProject(project, mainClass string) (config, module, proj *string) {
 }
 
 type attachIn struct {
-	PID                     flexString   `json:"pid" jsonschema:"the JVM's process id (required)"`
-	AttachName              string       `json:"attachName,omitempty" jsonschema:"application name for the connection (default: from the main class)"`
-	WaitForConnectionMillis sessions.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"wait this long for the agent's connection (0 = only trigger the attach)"`
+	PID                     flexString  `json:"pid" jsonschema:"the JVM's process id (required)"`
+	AttachName              string      `json:"attachName,omitempty" jsonschema:"application name for the connection (default: from the main class)"`
+	WaitForConnectionMillis toolkit.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"wait this long for the agent's connection (0 = only trigger the attach)"`
 	Common
 }
 
@@ -147,7 +147,7 @@ func (t *jvmTools) attach(ctx context.Context, in attachIn) (AttachOut, error) {
 	}
 	pid, err := strconv.Atoi(string(in.PID))
 	if err != nil || pid <= 0 {
-		return AttachOut{}, sessions.NewError(sessions.CodeInvalidArgument, "pid must be a process id, got "+strconv.Quote(string(in.PID)),
+		return AttachOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "pid must be a process id, got "+strconv.Quote(string(in.PID)),
 			"call list_attachable_jvms and pass one of its pids")
 	}
 	wait := time.Duration(in.WaitForConnectionMillis) * time.Millisecond

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 var stringType = reflect.TypeOf("")
@@ -45,7 +45,7 @@ type invokeIn struct {
 	MethodAroundName            string          `json:"methodAroundName,omitempty" jsonschema:"a saved Method Around script name (list_method_around_scripts); explicit content wins"`
 	MethodAroundContentIdentity string          `json:"methodAroundContentIdentity,omitempty" jsonschema:"identity of the Method Around content (default: its MD5)"`
 	ClassLoaderIdentity         string          `json:"classLoaderIdentity,omitempty" jsonschema:"target class loader identity (default: the connection's default)"`
-	TimeoutMillis               sessions.Int    `json:"timeoutMillis,omitempty" jsonschema:"how long to wait for the JVM's answer (default 30000)"`
+	TimeoutMillis               toolkit.Int     `json:"timeoutMillis,omitempty" jsonschema:"how long to wait for the JVM's answer (default 30000)"`
 	ResultView                  string          `json:"resultView,omitempty" jsonschema:"TO_STRING (default), JSON, DEBUG or NONE"`
 	Common
 }
@@ -93,7 +93,7 @@ func (t *jvmTools) invoke(ctx context.Context, in invokeIn) (InvokeOut, error) {
 // buildRun validates the invocation arguments into a RunDTO.
 func (t *jvmTools) buildRun(in invokeIn) (*RunDTO, string, time.Duration, error) {
 	if strings.TrimSpace(in.ClassName) == "" || strings.TrimSpace(in.MethodName) == "" {
-		return nil, "", 0, sessions.NewError(sessions.CodeInvalidArgument, "className and methodName are required", "pass the fully qualified class name and the method name")
+		return nil, "", 0, toolkit.NewError(toolkit.CodeInvalidArgument, "className and methodName are required", "pass the fully qualified class name and the method name")
 	}
 	view := strings.ToUpper(strings.TrimSpace(in.ResultView))
 	switch view {
@@ -101,11 +101,11 @@ func (t *jvmTools) buildRun(in invokeIn) (*RunDTO, string, time.Duration, error)
 		view = ViewToString
 	case ViewToString, ViewJSON, ViewDebug, ViewNone:
 	default:
-		return nil, "", 0, sessions.NewError(sessions.CodeInvalidArgument, "resultView must be TO_STRING, JSON, DEBUG or NONE, not "+in.ResultView, "")
+		return nil, "", 0, toolkit.NewError(toolkit.CodeInvalidArgument, "resultView must be TO_STRING, JSON, DEBUG or NONE, not "+in.ResultView, "")
 	}
 	args, err := ParseOrderedObject(in.ArgsJSON)
 	if err != nil {
-		return nil, "", 0, sessions.NewError(sessions.CodeInvalidArgument, "argsJson is not a JSON object: "+err.Error(),
+		return nil, "", 0, toolkit.NewError(toolkit.CodeInvalidArgument, "argsJson is not a JSON object: "+err.Error(),
 			`pass {"name":{"type":"simple","content":"value"}, ...} in declaration order (generate_method_args_template builds it)`)
 	}
 	dto := &RunDTO{Identity: NewIdentity(), TargetClassName: strings.TrimSpace(in.ClassName), TargetMethodName: strings.TrimSpace(in.MethodName),
@@ -114,7 +114,7 @@ func (t *jvmTools) buildRun(in invokeIn) (*RunDTO, string, time.Duration, error)
 		dto.TargetMethodParameterTypes = []string{}
 	}
 	if _, err := dto.ValidateArgs(); err != nil {
-		return nil, "", 0, sessions.NewError(sessions.CodeInvalidArgument, "argsJson: "+err.Error(), `each argument is {"type":"simple|enum|json_entity|bean|class|file","content":...}`)
+		return nil, "", 0, toolkit.NewError(toolkit.CodeInvalidArgument, "argsJson: "+err.Error(), `each argument is {"type":"simple|enum|json_entity|bean|class|file","content":...}`)
 	}
 	if len(in.Headers) > 0 {
 		dto.Headers = map[string]string{}
@@ -170,14 +170,14 @@ func (t *jvmTools) invokeOn(ctx context.Context, conn *Connection, dto *RunDTO, 
 	if err != nil {
 		switch {
 		case errors.Is(err, ErrAgentTimeout):
-			return InvokeOut{}, sessions.NewError(sessions.CodeTimeout,
+			return InvokeOut{}, toolkit.NewError(toolkit.CodeTimeout,
 				fmt.Sprintf("the target JVM did not answer within %s (connection %s)", timeout, conn.ID),
 				"raise timeoutMillis for slow methods; if the agent hangs, check the target").Retry().Wrap(err)
 		case errors.Is(err, ErrClosed):
-			return InvokeOut{}, sessions.NewError(sessions.CodeInvocationFailed, "the connection "+conn.ID+" is closed: "+err.Error(),
-				"attach again with attach_local_jvm").WithNext(sessions.NextReconnect).Wrap(err)
+			return InvokeOut{}, toolkit.NewError(toolkit.CodeInvocationFailed, "the connection "+conn.ID+" is closed: "+err.Error(),
+				"attach again with attach_local_jvm").WithNext(toolkit.NextReconnect).Wrap(err)
 		}
-		return InvokeOut{}, sessions.NewError(sessions.CodeInvocationFailed, err.Error(), "").Wrap(err)
+		return InvokeOut{}, toolkit.NewError(toolkit.CodeInvocationFailed, err.Error(), "").Wrap(err)
 	}
 	out := InvokeOut{ConnectionID: conn.ID, ApplicationName: nonEmpty(res.ApplicationName), ClassName: nonEmpty(res.ClassName),
 		MethodName: nonEmpty(res.MethodName), ParameterTypes: res.MethodParameterTypes, ResultClassType: nonEmpty(res.ResultClassType),
@@ -191,7 +191,7 @@ func (t *jvmTools) invokeOn(ctx context.Context, conn *Connection, dto *RunDTO, 
 		// The method never ran: the class, method, instance or an
 		// argument could not be resolved.
 		first := strings.SplitN(*res.Throwable, "\n", 2)[0]
-		return InvokeOut{}, sessions.NewError(sessions.CodeInvocationFailed, first,
+		return InvokeOut{}, toolkit.NewError(toolkit.CodeInvocationFailed, first,
 			"check className, methodName, parameterTypes and argsJson (generate_method_args_template builds it)").WithDetails(out)
 	}
 	switch {

@@ -7,16 +7,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 type logsIn struct {
-	ConnectionID string       `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
-	PID          flexString   `json:"pid,omitempty" jsonschema:"a process dbg started (run configuration) or an attached JVM"`
-	Limit        sessions.Int `json:"limit,omitempty" jsonschema:"newest entries to return (default 100, max 1000)"`
-	Since        sessions.Int `json:"since,omitempty" jsonschema:"only entries with seq above this (pass next from the previous answer)"`
-	Level        string       `json:"level,omitempty" jsonschema:"minimum level: TRACE, DEBUG, INFO, WARN, ERROR"`
-	Keyword      string       `json:"keyword,omitempty" jsonschema:"case-insensitive substring of message, logger or throwable"`
+	ConnectionID string      `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
+	PID          flexString  `json:"pid,omitempty" jsonschema:"a process dbg started (run configuration) or an attached JVM"`
+	Limit        toolkit.Int `json:"limit,omitempty" jsonschema:"newest entries to return (default 100, max 1000)"`
+	Since        toolkit.Int `json:"since,omitempty" jsonschema:"only entries with seq above this (pass next from the previous answer)"`
+	Level        string      `json:"level,omitempty" jsonschema:"minimum level: TRACE, DEBUG, INFO, WARN, ERROR"`
+	Keyword      string      `json:"keyword,omitempty" jsonschema:"case-insensitive substring of message, logger or throwable"`
 	Common
 }
 
@@ -33,7 +33,7 @@ type LogsOut struct {
 	Sources      []string   `json:"sources,omitempty"`
 }
 
-func clampLimit(n sessions.Int, def, hi int) int {
+func clampLimit(n toolkit.Int, def, hi int) int {
 	switch {
 	case n <= 0:
 		return def
@@ -57,7 +57,7 @@ func (t *jvmTools) logs(ctx context.Context, in logsIn) (LogsOut, error) {
 	if in.PID != "" {
 		pid, err := strconv.Atoi(string(in.PID))
 		if err != nil {
-			return LogsOut{}, sessions.NewError(sessions.CodeInvalidArgument, "pid must be a number", "")
+			return LogsOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "pid must be a number", "")
 		}
 		if p, ok := t.m.ProcessByPID(pid); ok && p.Output != nil {
 			out := ringLogs(p.Output, int64(in.Since), limit, in.Level, in.Keyword)
@@ -66,29 +66,29 @@ func (t *jvmTools) logs(ctx context.Context, in logsIn) (LogsOut, error) {
 		}
 		conn := t.svc.ConnectionByPID(pid)
 		if conn == nil {
-			return LogsOut{}, sessions.NewError(sessions.CodeLogsUnavailable, fmt.Sprintf("no log source for pid %d: dbg did not start it and no agent is attached", pid),
-				"attach the JVM with attach_local_jvm, or read a debug session's output with sessionId").WithNext(sessions.NextAttachJVM)
+			return LogsOut{}, toolkit.NewError(toolkit.CodeLogsUnavailable, fmt.Sprintf("no log source for pid %d: dbg did not start it and no agent is attached", pid),
+				"attach the JVM with attach_local_jvm, or read a debug session's output with sessionId").WithNext(toolkit.NextAttachJVM)
 		}
 		in.ConnectionID = conn.ID
 	}
 	conn, err := t.resolveConn(ctx, in.ConnectionID, in.Common)
 	if err != nil {
-		if te, ok := err.(*sessions.ToolError); ok && te.Code == sessions.CodeNoConnection {
-			te.Code = sessions.CodeLogsUnavailable
+		if te, ok := err.(*toolkit.ToolError); ok && te.Code == toolkit.CodeNoConnection {
+			te.Code = toolkit.CodeLogsUnavailable
 			te.Message = "no log source: " + te.Message
 		}
 		return LogsOut{}, err
 	}
 	if conn.HTTP == nil {
-		return LogsOut{}, sessions.NewError(sessions.CodeLogsUnavailable, "the connection "+conn.ID+" has no HTTP port to read logs from", "")
+		return LogsOut{}, toolkit.NewError(toolkit.CodeLogsUnavailable, "the connection "+conn.ID+" has no HTTP port to read logs from", "")
 	}
 	page, err := conn.HTTP.Logs(ctx, int64(in.Since), limit, in.Level, in.Keyword)
 	if err != nil {
-		return LogsOut{}, sessions.NewError(sessions.CodeLogsUnavailable, "the agent's log endpoint failed: "+err.Error(),
+		return LogsOut{}, toolkit.NewError(toolkit.CodeLogsUnavailable, "the agent's log endpoint failed: "+err.Error(),
 			"a DebugTools agent without log capture cannot serve logs; dbg's own agent can").Wrap(err)
 	}
 	if !page.Available {
-		return LogsOut{}, sessions.NewError(sessions.CodeLogsUnavailable, "log capture is not active in the target: "+strings.Join(page.Problems, "; "), "")
+		return LogsOut{}, toolkit.NewError(toolkit.CodeLogsUnavailable, "log capture is not active in the target: "+strings.Join(page.Problems, "; "), "")
 	}
 	out := LogsOut{Source: "agent", ConnectionID: conn.ID, Entries: page.Entries, Next: page.Next, Dropped: page.Dropped, Sources: page.Sources}
 	if out.Entries == nil {
@@ -100,7 +100,7 @@ func (t *jvmTools) logs(ctx context.Context, in logsIn) (LogsOut, error) {
 
 // ringLogs reads captured output as log entries: stderr is ERROR, the
 // rest INFO.
-func ringLogs(r *sessions.OutputRing, since int64, limit int, level, keyword string) LogsOut {
+func ringLogs(r *toolkit.OutputRing, since int64, limit int, level, keyword string) LogsOut {
 	lines, dropped, next := r.Since(since, 0, "")
 	min := levelRank(level)
 	out := LogsOut{Entries: []LogEntry{}, Next: next, Dropped: dropped}
@@ -164,10 +164,10 @@ func stripANSI(s string) string {
 }
 
 type sqlIn struct {
-	ConnectionID string       `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
-	Limit        sessions.Int `json:"limit,omitempty" jsonschema:"newest statements to return (default 20, max 500)"`
-	Since        sessions.Int `json:"since,omitempty" jsonschema:"only statements with seq above this (pass next from the previous answer)"`
-	Keyword      string       `json:"keyword,omitempty" jsonschema:"case-insensitive substring of the SQL"`
+	ConnectionID string      `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
+	Limit        toolkit.Int `json:"limit,omitempty" jsonschema:"newest statements to return (default 20, max 500)"`
+	Since        toolkit.Int `json:"since,omitempty" jsonschema:"only statements with seq above this (pass next from the previous answer)"`
+	Keyword      string      `json:"keyword,omitempty" jsonschema:"case-insensitive substring of the SQL"`
 	Common
 }
 
@@ -185,18 +185,18 @@ type SQLOut struct {
 func (t *jvmTools) sql(ctx context.Context, in sqlIn) (SQLOut, error) {
 	conn, err := t.resolveConn(ctx, in.ConnectionID, in.Common)
 	if err != nil {
-		if te, ok := err.(*sessions.ToolError); ok && te.Code == sessions.CodeNoConnection {
-			te.Code = sessions.CodeSQLHistoryUnavailable
+		if te, ok := err.(*toolkit.ToolError); ok && te.Code == toolkit.CodeNoConnection {
+			te.Code = toolkit.CodeSQLHistoryUnavailable
 			te.Message = "no SQL source: " + te.Message
 		}
 		return SQLOut{}, err
 	}
 	if conn.HTTP == nil {
-		return SQLOut{}, sessions.NewError(sessions.CodeSQLHistoryUnavailable, "the connection "+conn.ID+" has no HTTP port to read SQL from", "")
+		return SQLOut{}, toolkit.NewError(toolkit.CodeSQLHistoryUnavailable, "the connection "+conn.ID+" has no HTTP port to read SQL from", "")
 	}
 	page, err := conn.HTTP.SQL(ctx, int64(in.Since), clampLimit(in.Limit, 20, 500), in.Keyword)
 	if err != nil {
-		return SQLOut{}, sessions.NewError(sessions.CodeSQLHistoryUnavailable, "the agent's SQL endpoint failed: "+err.Error(),
+		return SQLOut{}, toolkit.NewError(toolkit.CodeSQLHistoryUnavailable, "the agent's SQL endpoint failed: "+err.Error(),
 			"a DebugTools agent only records SQL when loaded at JVM start; dbg's own agent records it after attach too").Wrap(err)
 	}
 	if !page.Available {
@@ -204,7 +204,7 @@ func (t *jvmTools) sql(ctx context.Context, in sqlIn) (SQLOut, error) {
 		if page.Reason != nil {
 			why = *page.Reason
 		}
-		return SQLOut{}, sessions.NewError(sessions.CodeSQLHistoryUnavailable, "SQL capture is not possible in the target: "+why, "")
+		return SQLOut{}, toolkit.NewError(toolkit.CodeSQLHistoryUnavailable, "SQL capture is not possible in the target: "+why, "")
 	}
 	out := SQLOut{ConnectionID: conn.ID, Statements: page.Statements, Next: page.Next, Dropped: page.Dropped, Mode: page.Mode, Note: page.Reason}
 	if out.Statements == nil {

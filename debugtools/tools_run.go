@@ -8,18 +8,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 type runInvokeIn struct {
 	invokeIn
-	ConfigurationName       string       `json:"configurationName,omitempty" jsonschema:"a run configuration of the project to start (or reuse when it runs) and attach to"`
-	PID                     flexString   `json:"pid,omitempty" jsonschema:"the JVM to attach when there is no connection yet"`
-	AttachName              string       `json:"attachName,omitempty" jsonschema:"application name for a new connection"`
-	WaitForConnectionMillis sessions.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"how long to wait for a new connection (default 30000)"`
-	ReadyTimeoutMillis      sessions.Int `json:"readyTimeoutMillis,omitempty" jsonschema:"how long to wait for the Spring context to be ready (default 60000)"`
-	LogLimit                sessions.Int `json:"logLimit,omitempty" jsonschema:"log entries to return from the call (default 100)"`
-	SQLLimit                sessions.Int `json:"sqlLimit,omitempty" jsonschema:"SQL statements to return from the call (default 50)"`
+	ConfigurationName       string      `json:"configurationName,omitempty" jsonschema:"a run configuration of the project to start (or reuse when it runs) and attach to"`
+	PID                     flexString  `json:"pid,omitempty" jsonschema:"the JVM to attach when there is no connection yet"`
+	AttachName              string      `json:"attachName,omitempty" jsonschema:"application name for a new connection"`
+	WaitForConnectionMillis toolkit.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"how long to wait for a new connection (default 30000)"`
+	ReadyTimeoutMillis      toolkit.Int `json:"readyTimeoutMillis,omitempty" jsonschema:"how long to wait for the Spring context to be ready (default 60000)"`
+	LogLimit                toolkit.Int `json:"logLimit,omitempty" jsonschema:"log entries to return from the call (default 100)"`
+	SQLLimit                toolkit.Int `json:"sqlLimit,omitempty" jsonschema:"SQL statements to return from the call (default 50)"`
 }
 
 // RunInvokeOut is the answer of run_and_invoke.
@@ -104,7 +104,7 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 			return nil, false, attachError(pid, err)
 		}
 		if res.Conn == nil {
-			return nil, false, sessions.NewError(sessions.CodeTimeout, res.Message, "raise waitForConnectionMillis").Retry()
+			return nil, false, toolkit.NewError(toolkit.CodeTimeout, res.Message, "raise waitForConnectionMillis").Retry()
 		}
 		return res.Conn, true, nil
 	}
@@ -117,7 +117,10 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 		if err != nil {
 			return nil, false, err
 		}
-		pid, err := t.m.StartConfiguration(ctx, project, in.ConfigurationName)
+		if t.starter == nil {
+			return nil, false, toolkit.NewError(toolkit.CodeRunConfigNotFound, "run configurations are not available in this server", "start the program yourself and pass its pid")
+		}
+		pid, err := t.starter.StartConfiguration(ctx, project, in.ConfigurationName)
 		if err != nil {
 			return nil, false, err
 		}
@@ -130,7 +133,7 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 	if in.PID != "" {
 		pid, err := strconv.Atoi(string(in.PID))
 		if err != nil {
-			return nil, false, sessions.NewError(sessions.CodeInvalidArgument, "pid must be a number", "")
+			return nil, false, toolkit.NewError(toolkit.CodeInvalidArgument, "pid must be a number", "")
 		}
 		return attach(pid)
 	}
@@ -140,7 +143,7 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 	}
 	jvms, err := t.svc.JVMs(ctx)
 	if err != nil {
-		return nil, false, sessions.NewError(sessions.CodeInternal, err.Error(), "")
+		return nil, false, toolkit.NewError(toolkit.CodeInternal, err.Error(), "")
 	}
 	var cands []JVM
 	for _, j := range jvms {
@@ -150,8 +153,8 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 	}
 	switch len(cands) {
 	case 0:
-		return nil, false, sessions.NewError(sessions.CodeNoConnection, "no connection and no attachable JVM",
-			"start the service (restart_run_configuration) or pass pid").WithNext(sessions.NextStartRunConfiguration)
+		return nil, false, toolkit.NewError(toolkit.CodeNoConnection, "no connection and no attachable JVM",
+			"start the service (restart_run_configuration) or pass pid").WithNext(toolkit.NextStartRunConfiguration)
 	case 1:
 		return attach(cands[0].PID)
 	}
@@ -159,8 +162,8 @@ func (t *jvmTools) connectFor(ctx context.Context, in runInvokeIn) (*Connection,
 	for _, j := range cands {
 		opts = append(opts, fmt.Sprintf("%d (%s)", j.PID, j.DisplayName))
 	}
-	return nil, false, sessions.NewError(sessions.CodeConnectionAmbiguous, "several JVMs could be the target", "pass pid: one of availableOptions").
-		WithOptions(opts...).WithNext(sessions.NextAttachJVM)
+	return nil, false, toolkit.NewError(toolkit.CodeConnectionAmbiguous, "several JVMs could be the target", "pass pid: one of availableOptions").
+		WithOptions(opts...).WithNext(toolkit.NextAttachJVM)
 }
 
 // waitForJVM waits until the process pid, or one it started (a JVM under
@@ -175,11 +178,11 @@ func waitForJVM(ctx context.Context, pid int, wait time.Duration) (int, error) {
 			}
 		}
 		if !processExists(pid) {
-			return 0, sessions.NewError(sessions.CodeAttachFailed, fmt.Sprintf("the started process %d exited before a JVM appeared", pid),
+			return 0, toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("the started process %d exited before a JVM appeared", pid),
 				"read its output with read_target_application_logs(pid)").WithDetails(map[string]any{"pid": pid})
 		}
 		if time.Now().After(deadline) {
-			return 0, sessions.NewError(sessions.CodeTimeout, fmt.Sprintf("no JVM appeared under process %d within %s", pid, wait),
+			return 0, toolkit.NewError(toolkit.CodeTimeout, fmt.Sprintf("no JVM appeared under process %d within %s", pid, wait),
 				"raise waitForConnectionMillis, or check the run configuration starts a JVM").Retry()
 		}
 		select {
@@ -243,8 +246,8 @@ func waitReady(ctx context.Context, h *HTTPClient, wait time.Duration) (bool, er
 			return false, ctx.Err()
 		case <-deadline.C:
 			t.Stop()
-			return false, sessions.NewError(sessions.CodeTimeout, fmt.Sprintf("the Spring context was not ready within %s", wait),
-				"wait and retry, or raise readyTimeoutMillis").Retry().WithNext(sessions.NextWaitForSpring)
+			return false, toolkit.NewError(toolkit.CodeTimeout, fmt.Sprintf("the Spring context was not ready within %s", wait),
+				"wait and retry, or raise readyTimeoutMillis").Retry().WithNext(toolkit.NextWaitForSpring)
 		case <-t.C:
 		}
 	}

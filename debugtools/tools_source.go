@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/debugtools/javasrc"
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // maxSourceIndexes bounds the number of projects whose parsed sources are
@@ -24,7 +24,7 @@ const maxSourceIndexes = 8
 // JVM. Handlers run concurrently; the index cache is guarded by mu and
 // each index guards itself.
 type sourceTools struct {
-	m   *sessions.Manager
+	m   Manager
 	now func() time.Time
 
 	mu      sync.Mutex
@@ -38,22 +38,22 @@ type cachedIndex struct {
 
 // registerSourceTools adds the source-reading JVM tools to tb. The clock
 // (date placeholders, cache bookkeeping) is cfg.Now, else the manager's.
-func registerSourceTools(tb *sessions.Toolbox, m *sessions.Manager, cfg Config) {
+func registerSourceTools(tb *toolkit.Toolbox, m Manager, cfg Config) {
 	now := cfg.Now
 	if now == nil {
 		now = m.Now
 	}
 	st := &sourceTools{m: m, now: now, indexes: map[string]*cachedIndex{}}
-	sessions.AddTool(tb, "generate_method_args_template",
+	toolkit.AddTool(tb, "generate_method_args_template",
 		"Generate the DebugTools argsJson template of a Java method from the project's sources: one {type, content} object per parameter, keyed by parameter name in declaration order. Overloads need parameterTypes. genParamType SIMPLE leaves objects empty, CURRENT expands the fields a class declares, ALL (default) also inherited fields. Reads sources only; nothing is invoked.",
 		st.argsTemplate)
-	sessions.AddTool(tb, "search_http_url",
+	toolkit.AddTool(tb, "search_http_url",
 		"Search the HTTP endpoints declared in the project's Java sources (Spring @RequestMapping/@GetMapping/... with class-level prefixes, JAX-RS @Path/@GET/...). Filter by path substring, HTTP method (GET also matches generic mappings), module, keyword, or a concrete url. Returns the controller class and method to pass to generate_method_args_template and invoke_java_method.",
 		st.searchHTTP)
-	sessions.AddTool(tb, "list_method_around_scripts",
+	toolkit.AddTool(tb, "list_method_around_scripts",
 		"List the saved Method Around scripts of the project (.idea/DebugTools/MethodAround/*.java): names without .java, sizes and modification times.",
 		st.listScripts)
-	sessions.AddTool(tb, "get_method_around_script",
+	toolkit.AddTool(tb, "get_method_around_script",
 		"Read one saved Method Around script by the exact name list_method_around_scripts returns: its Java source and identity (content MD5).",
 		st.getScript)
 }
@@ -114,9 +114,9 @@ func (st *sourceTools) index(ctx context.Context, root string) (*javasrc.Index, 
 	st.mu.Unlock()
 	if err := c.ix.Refresh(ctx); err != nil {
 		if ctx.Err() != nil {
-			return nil, sessions.NewError(sessions.CodeTimeout, "reading the project's Java sources was interrupted", "retry").Retry().Wrap(err)
+			return nil, toolkit.NewError(toolkit.CodeTimeout, "reading the project's Java sources was interrupted", "retry").Retry().Wrap(err)
 		}
-		return nil, sessions.NewError(sessions.CodeNoProject, "cannot read the project's Java sources", "pass the project directory as projectPath").Wrap(err)
+		return nil, toolkit.NewError(toolkit.CodeNoProject, "cannot read the project's Java sources", "pass the project directory as projectPath").Wrap(err)
 	}
 	return c.ix, nil
 }
@@ -152,7 +152,7 @@ func (st *sourceTools) argsTemplate(ctx context.Context, in argsTemplateIn) (arg
 	var out argsTemplateOut
 	in.ClassName, in.MethodName = strings.TrimSpace(in.ClassName), strings.TrimSpace(in.MethodName)
 	if in.ClassName == "" || in.MethodName == "" {
-		return out, sessions.NewError(sessions.CodeInvalidArgument, "className and methodName are required",
+		return out, toolkit.NewError(toolkit.CodeInvalidArgument, "className and methodName are required",
 			"pass the fully qualified class name and the method name")
 	}
 	mode := in.GenParamType
@@ -161,7 +161,7 @@ func (st *sourceTools) argsTemplate(ctx context.Context, in argsTemplateIn) (arg
 	}
 	exp, ok := javasrc.ParseExpansion(mode)
 	if !ok {
-		return out, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("unknown genParamType %q", mode),
+		return out, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("unknown genParamType %q", mode),
 			"use SIMPLE, CURRENT or ALL").WithOptions(string(javasrc.ExpandSimple), string(javasrc.ExpandCurrent), string(javasrc.ExpandAll))
 	}
 	root, err := st.sourceRoot(in.ProjectPath, in.SessionID)
@@ -207,7 +207,7 @@ func lookupError(err error, in argsTemplateIn, files int) error {
 		hint = "the method is overloaded: pass parameterTypes of one of availableOptions, in declaration order"
 		details["candidates"] = le.Candidates
 	}
-	return sessions.NewError(sessions.CodeInvalidArgument, le.Message, hint).WithOptions(le.Options...).WithDetails(details).Wrap(err)
+	return toolkit.NewError(toolkit.CodeInvalidArgument, le.Message, hint).WithOptions(le.Options...).WithDetails(details).Wrap(err)
 }
 
 // searchHTTPIn is the input of search_http_url.
@@ -237,7 +237,7 @@ func (st *sourceTools) searchHTTP(ctx context.Context, in searchHTTPIn) (searchH
 	out := searchHTTPOut{IndexState: "READY", Items: []javasrc.Mapping{}}
 	in.Method = strings.ToUpper(strings.TrimSpace(in.Method))
 	if in.Method != "" && !httpMethods[in.Method] {
-		return out, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("unknown HTTP method %q", in.Method),
+		return out, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("unknown HTTP method %q", in.Method),
 			"use GET, POST, PUT, DELETE, PATCH, HEAD or OPTIONS").WithOptions("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS")
 	}
 	limit := in.Limit

@@ -12,6 +12,8 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -26,7 +28,7 @@ func newSourceClient(t *testing.T) *sourceClient {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }})
 	registerSourceTools(tb, m, Config{})
 	ct, st := mcp.NewInMemoryTransports()
@@ -46,7 +48,7 @@ func newSourceClient(t *testing.T) *sourceClient {
 }
 
 // call runs a tool and decodes its envelope; it also returns the raw text.
-func call[T any](c *sourceClient, name string, args map[string]any) (sessions.Envelope[T], string) {
+func call[T any](c *sourceClient, name string, args map[string]any) (toolkit.Envelope[T], string) {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -55,7 +57,7 @@ func call[T any](c *sourceClient, name string, args map[string]any) (sessions.En
 		c.t.Fatalf("%s: %v", name, err)
 	}
 	text := res.Content[0].(*mcp.TextContent).Text
-	var env sessions.Envelope[T]
+	var env toolkit.Envelope[T]
 	if err := json.Unmarshal([]byte(text), &env); err != nil {
 		c.t.Fatalf("%s: %v in %s", name, err, text)
 	}
@@ -65,7 +67,7 @@ func call[T any](c *sourceClient, name string, args map[string]any) (sessions.En
 	return env, text
 }
 
-func wantCode[T any](t *testing.T, env sessions.Envelope[T], code string) *sessions.ToolError {
+func wantCode[T any](t *testing.T, env toolkit.Envelope[T], code string) *toolkit.ToolError {
 	t.Helper()
 	if env.Success || env.Error == nil || env.Error.Code != code {
 		t.Fatalf("want error %s, got success=%v error=%+v", code, env.Success, env.Error)
@@ -120,7 +122,7 @@ func TestGenerateMethodArgsTemplateTool(t *testing.T) {
 	// Overloads without parameterTypes are refused with the candidates.
 	env, _ = call[argsTemplateOut](c, "generate_method_args_template", map[string]any{
 		"className": "com.example.web.service.UserService", "methodName": "findUser", "projectPath": project})
-	e := wantCode(t, env, sessions.CodeInvalidArgument)
+	e := wantCode(t, env, toolkit.CodeInvalidArgument)
 	if !reflect.DeepEqual(e.AvailableOptions, []string{"findUser(java.lang.Long)", "findUser(java.lang.String)", "findUser(java.lang.String, int)"}) {
 		t.Errorf("options = %v", e.AvailableOptions)
 	}
@@ -136,14 +138,14 @@ func TestGenerateMethodArgsTemplateTool(t *testing.T) {
 		{"className": 7, "methodName": "x"},
 	} {
 		env, _ := call[argsTemplateOut](c, "generate_method_args_template", bad)
-		wantCode(t, env, sessions.CodeInvalidArgument)
+		wantCode(t, env, toolkit.CodeInvalidArgument)
 	}
 	env, _ = call[argsTemplateOut](c, "generate_method_args_template", map[string]any{
 		"className": "a.B", "methodName": "x", "projectPath": filepath.Join(project, "does-not-exist")})
-	wantCode(t, env, sessions.CodeNoProject)
+	wantCode(t, env, toolkit.CodeNoProject)
 	env, _ = call[argsTemplateOut](c, "generate_method_args_template", map[string]any{
 		"className": "a.B", "methodName": "x", "sessionId": "nope"})
-	wantCode(t, env, sessions.CodeSessionNotFound)
+	wantCode(t, env, toolkit.CodeSessionNotFound)
 }
 
 func TestTemplateToolOnJavaService(t *testing.T) {
@@ -218,7 +220,7 @@ func TestSearchHTTPURLTool(t *testing.T) {
 		t.Errorf("no match = %+v", env.Data)
 	}
 	env, _ = call[searchHTTPOut](c, "search_http_url", map[string]any{"projectPath": project, "method": "FETCH"})
-	wantCode(t, env, sessions.CodeInvalidArgument)
+	wantCode(t, env, toolkit.CodeInvalidArgument)
 }
 
 func TestSearchHTTPURLSeesChanges(t *testing.T) {
@@ -286,7 +288,7 @@ func TestMethodAroundTools(t *testing.T) {
 	}
 	for _, bad := range []string{"../pom", "..", "PrepareTestContext.java", "sub/Script", `sub\Script`, "/etc/passwd", ""} {
 		env, text := call[MethodAroundSource](c, "get_method_around_script", map[string]any{"name": bad, "projectPath": project})
-		wantCode(t, env, sessions.CodeInvalidArgument)
+		wantCode(t, env, toolkit.CodeInvalidArgument)
 		if strings.Contains(text, project) {
 			t.Errorf("%q: error exposes the path: %s", bad, text)
 		}
@@ -364,7 +366,7 @@ func TestSourceToolsFollowTheSession(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{Adapters: adapters.NewRegistry(adapters.Mock{}), Project: t.TempDir()})
 	t.Cleanup(func() {
 		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)

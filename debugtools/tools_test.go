@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -24,14 +26,20 @@ type jvmClient struct {
 
 func newJVMClient(t *testing.T) *jvmClient {
 	t.Helper()
+	return newJVMClientWith(t, Config{})
+}
+
+// newJVMClientWith registers the tools with cfg (its Starter, ...).
+func newJVMClientWith(t *testing.T, cfg Config) *jvmClient {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{})
 	svc := NewService(Config{CacheDir: testCacheDir(t)})
 	t.Cleanup(svc.Close)
-	RegisterWith(tb, m, svc, Config{})
+	RegisterWith(tb, m, svc, cfg)
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
@@ -49,7 +57,7 @@ func newJVMClient(t *testing.T) *jvmClient {
 }
 
 // callJVM calls a tool and decodes its envelope.
-func callJVM[T any](c *jvmClient, name string, args map[string]any) sessions.Envelope[T] {
+func callJVM[T any](c *jvmClient, name string, args map[string]any) toolkit.Envelope[T] {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -58,14 +66,14 @@ func callJVM[T any](c *jvmClient, name string, args map[string]any) sessions.Env
 		c.t.Fatalf("%s: %v", name, err)
 	}
 	text := res.Content[0].(*mcp.TextContent).Text
-	var env sessions.Envelope[T]
+	var env toolkit.Envelope[T]
 	if err := json.Unmarshal([]byte(text), &env); err != nil {
 		c.t.Fatalf("%s: decode %s: %v", name, text, err)
 	}
 	return env
 }
 
-func mustJVMOK[T any](t *testing.T, env sessions.Envelope[T]) *T {
+func mustJVMOK[T any](t *testing.T, env toolkit.Envelope[T]) *T {
 	t.Helper()
 	if !env.Success || env.Data == nil {
 		t.Fatalf("want success, got error %+v", env.Error)
@@ -73,7 +81,7 @@ func mustJVMOK[T any](t *testing.T, env sessions.Envelope[T]) *T {
 	return env.Data
 }
 
-func wantJVMCode[T any](t *testing.T, env sessions.Envelope[T], code string) *sessions.ToolError {
+func wantJVMCode[T any](t *testing.T, env toolkit.Envelope[T], code string) *toolkit.ToolError {
 	t.Helper()
 	if env.Success || env.Error == nil || env.Error.Code != code {
 		t.Fatalf("want %s, got success=%v error=%+v", code, env.Success, env.Error)
@@ -88,7 +96,7 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 	project, _ := filepath.Abs("../testdata/java-service")
 
 	// Before attaching: no connection.
-	wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"className": "com.example.shop.OrderService", "methodName": "greet"}), sessions.CodeNoConnection)
+	wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"className": "com.example.shop.OrderService", "methodName": "greet"}), toolkit.CodeNoConnection)
 
 	jvms := mustJVMOK(t, callJVM[jvmsOut](c, "list_attachable_jvms", map[string]any{"projectPath": project}))
 	var found *JVMOut
@@ -106,11 +114,11 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 
 	// Status before attaching: nothing to invoke yet, attach is next.
 	status := &jvmStatus{t: &jvmTools{m: c.m, svc: c.svc}}
-	part := status.Status(context.Background(), sessions.StatusQuery{Project: project})
-	if len(part.Capabilities) != 5 || part.Capabilities[0].Name != "invokeJavaMethod" || part.Capabilities[0].State != sessions.NotConfigured {
+	part := status.Status(context.Background(), toolkit.StatusQuery{Project: project})
+	if len(part.Capabilities) != 5 || part.Capabilities[0].Name != "invokeJavaMethod" || part.Capabilities[0].State != toolkit.NotConfigured {
 		t.Fatalf("capabilities before attach: %+v", part.Capabilities)
 	}
-	if len(part.Suggestions) != 1 || part.Suggestions[0].Action != sessions.NextAttachJVM {
+	if len(part.Suggestions) != 1 || part.Suggestions[0].Action != toolkit.NextAttachJVM {
 		t.Fatalf("suggestions before attach: %+v", part.Suggestions)
 	}
 
@@ -125,7 +133,7 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 	}
 	conn := *att.ConnectionID
 
-	inv := func(args map[string]any) sessions.Envelope[InvokeOut] {
+	inv := func(args map[string]any) toolkit.Envelope[InvokeOut] {
 		args["connectionId"] = conn
 		return callJVM[InvokeOut](c, "invoke_java_method", args)
 	}
@@ -170,7 +178,7 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 		t.Fatalf("add: %+v", out)
 	}
 	e := wantJVMCode(t, inv(map[string]any{"className": "com.example.shop.OrderService", "methodName": "add",
-		"argsJson": `{"a":{"type":"simple","content":"40"},"b":{"type":"simple","content":"2"}}`}), sessions.CodeInvocationFailed)
+		"argsJson": `{"a":{"type":"simple","content":"40"},"b":{"type":"simple","content":"2"}}`}), toolkit.CodeInvocationFailed)
 	if !strings.Contains(e.Message, "overloaded") {
 		t.Fatalf("overload error: %+v", e)
 	}
@@ -221,22 +229,22 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 		t.Fatalf("run_and_invoke: %+v", run)
 	}
 	// A wrong connectionId.
-	e = wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"connectionId": "nope", "className": "a.B", "methodName": "m"}), sessions.CodeConnectionNotFound)
+	e = wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"connectionId": "nope", "className": "a.B", "methodName": "m"}), toolkit.CodeConnectionNotFound)
 	if len(e.AvailableOptions) != 1 || e.AvailableOptions[0] != conn {
 		t.Fatalf("options: %+v", e)
 	}
 	// Status.
-	part = status.Status(context.Background(), sessions.StatusQuery{Project: project})
+	part = status.Status(context.Background(), toolkit.StatusQuery{Project: project})
 	states := map[string]string{}
 	for _, cs := range part.Capabilities {
 		states[cs.Name] = cs.State
 	}
 	for _, n := range []string{"invokeJavaMethod", "classLoaderQuery", "resultFetch", "logs", "sql"} {
-		if states[n] != sessions.Available {
+		if states[n] != toolkit.Available {
 			t.Fatalf("capability %s: %+v", n, part.Capabilities)
 		}
 	}
-	if len(part.Suggestions) == 0 || part.Suggestions[0].Action != sessions.NextInvoke {
+	if len(part.Suggestions) == 0 || part.Suggestions[0].Action != toolkit.NextInvoke {
 		t.Fatalf("suggestions %+v", part.Suggestions)
 	}
 }
@@ -244,7 +252,7 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 func TestJVMToolsRefuseDisableAttachMechanism(t *testing.T) {
 	c := newJVMClient(t)
 	f := startFixture(t, "-XX:+DisableAttachMechanism")
-	e := wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": f.pid, "waitForConnectionMillis": 2000}), sessions.CodeAttachFailed)
+	e := wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": f.pid, "waitForConnectionMillis": 2000}), toolkit.CodeAttachFailed)
 	if !strings.Contains(e.Message, "-XX:+DisableAttachMechanism") {
 		t.Fatalf("message: %+v", e)
 	}
@@ -297,12 +305,12 @@ func TestInvokeTimesOutOnSilentAgent(t *testing.T) {
 	}
 	c.svc.add(&Connection{ID: "silent-1", ApplicationName: "silent", PID: 1, Host: "127.0.0.1", Client: cl})
 	start := time.Now()
-	e := wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"className": "a.B", "methodName": "m", "timeoutMillis": 300}), sessions.CodeTimeout)
+	e := wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"className": "a.B", "methodName": "m", "timeoutMillis": 300}), toolkit.CodeTimeout)
 	if d := time.Since(start); d > 5*time.Second || !e.Retryable {
 		t.Fatalf("took %s: %+v", d, e)
 	}
-	wantJVMCode(t, callJVM[LogsOut](c, "read_target_application_logs", nil), sessions.CodeLogsUnavailable)
-	wantJVMCode(t, callJVM[SQLOut](c, "get_last_sql_statements", nil), sessions.CodeSQLHistoryUnavailable)
+	wantJVMCode(t, callJVM[LogsOut](c, "read_target_application_logs", nil), toolkit.CodeLogsUnavailable)
+	wantJVMCode(t, callJVM[SQLOut](c, "get_last_sql_statements", nil), toolkit.CodeSQLHistoryUnavailable)
 
 	// Two connections: the server never guesses.
 	cl2, err := DialAgent(ctx, addr)
@@ -310,8 +318,8 @@ func TestInvokeTimesOutOnSilentAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.svc.add(&Connection{ID: "silent-2", ApplicationName: "silent", PID: 2, Host: "127.0.0.1", Client: cl2})
-	e = wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"className": "a.B", "methodName": "m"}), sessions.CodeConnectionAmbiguous)
-	if strings.Join(e.AvailableOptions, ",") != "silent-1,silent-2" || e.NextAction != sessions.NextSelectConnection {
+	e = wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"className": "a.B", "methodName": "m"}), toolkit.CodeConnectionAmbiguous)
+	if strings.Join(e.AvailableOptions, ",") != "silent-1,silent-2" || e.NextAction != toolkit.NextSelectConnection {
 		t.Fatalf("ambiguous: %+v", e)
 	}
 }
@@ -338,10 +346,10 @@ func TestAgentThatDoesNotAnswer(t *testing.T) {
 
 func TestLogsOfOwnedProcess(t *testing.T) {
 	c := newJVMClient(t)
-	ring := sessions.NewOutputRing(1<<16, nil)
+	ring := toolkit.NewOutputRing(1<<16, nil)
 	ring.Write("stdout", "hello \x1b[32mworld\x1b[0m\n")
 	ring.Write("stderr", "boom\n")
-	c.m.RegisterProcess(sessions.OwnedProcess{Name: "svc", Kind: "runConfiguration", PID: 4242, Output: ring})
+	c.m.RegisterProcess(toolkit.OwnedProcess{Name: "svc", Kind: "runConfiguration", PID: 4242, Output: ring})
 	logs := mustJVMOK(t, callJVM[LogsOut](c, "read_target_application_logs", map[string]any{"pid": "4242"}))
 	if logs.Source != "process" || logs.Count != 2 || logs.Entries[0].Message != "hello world" || logs.Entries[1].Level != "ERROR" {
 		t.Fatalf("logs: %+v", logs)
@@ -350,7 +358,7 @@ func TestLogsOfOwnedProcess(t *testing.T) {
 	if logs.Count != 1 || logs.Entries[0].Message != "boom" {
 		t.Fatalf("filtered: %+v", logs)
 	}
-	wantJVMCode(t, callJVM[LogsOut](c, "read_target_application_logs", map[string]any{"pid": "999999"}), sessions.CodeLogsUnavailable)
+	wantJVMCode(t, callJVM[LogsOut](c, "read_target_application_logs", map[string]any{"pid": "999999"}), toolkit.CodeLogsUnavailable)
 }
 
 func TestSQLDriverWrapFallback(t *testing.T) {
@@ -382,11 +390,11 @@ func TestAttachRefusesNonJVM(t *testing.T) {
 	// The test binary is a Go program: SIGQUIT would kill it, so passing
 	// this test proves no signal was sent.
 	c := newJVMClient(t)
-	e := wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": strconv.Itoa(os.Getpid())}), sessions.CodeAttachFailed)
+	e := wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": strconv.Itoa(os.Getpid())}), toolkit.CodeAttachFailed)
 	if !strings.Contains(e.Message, "not a JVM") {
 		t.Fatalf("message: %+v", e)
 	}
-	wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": "abc"}), sessions.CodeInvalidArgument)
+	wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": "abc"}), toolkit.CodeInvalidArgument)
 }
 
 func TestMethodAroundWithoutCompiler(t *testing.T) {
@@ -402,7 +410,7 @@ func TestMethodAroundWithoutCompiler(t *testing.T) {
 		t.Fatalf("plain invoke: %+v", out)
 	}
 	args["methodAroundContent"] = "public class A { public static void onBefore(Object[] a) {} }"
-	e := wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", args), sessions.CodeInvocationFailed)
+	e := wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", args), toolkit.CodeInvocationFailed)
 	if !strings.Contains(e.Message, "no javax.tools") || !strings.Contains(e.Message, "need the target to run on a JDK") {
 		t.Fatalf("message: %+v", e)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Debug modes of debug_run_configuration.
@@ -137,11 +138,11 @@ func goModulePath(gomod string) string {
 func planDebug(project string, c RunConfiguration, stopOnEntry bool) (debugPlan, error) {
 	lang, ok := launchLanguages[c.Kind]
 	if c.Kind == KindCompound {
-		return debugPlan{}, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("%q is a compound", c.Name),
+		return debugPlan{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("%q is a compound", c.Name),
 			"debug each of availableOptions").WithOptions(c.Members...)
 	}
 	if !ok {
-		return debugPlan{}, sessions.NewError(sessions.CodeInvalidArgument,
+		return debugPlan{}, toolkit.NewError(toolkit.CodeInvalidArgument,
 			fmt.Sprintf("dbg cannot debug %s configurations directly", c.TypeName),
 			"run it with restart_run_configuration and attach (attach_to_process or attach_local_jvm), or use create_debug_session")
 	}
@@ -149,7 +150,7 @@ func planDebug(project string, c RunConfiguration, stopOnEntry bool) (debugPlan,
 		host, port, _ := strings.Cut(c.Program, ":")
 		n, _ := strconv.Atoi(port)
 		if n <= 0 {
-			return debugPlan{}, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("%q names no JDWP port", c.Name), "set PORT in the configuration")
+			return debugPlan{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("%q names no JDWP port", c.Name), "set PORT in the configuration")
 		}
 		return debugPlan{create: sessions.CreateRequest{Language: "java", Name: c.Name, Host: host, Port: n}}, nil
 	}
@@ -173,7 +174,7 @@ func planDebug(project string, c RunConfiguration, stopOnEntry bool) (debugPlan,
 				p.create.Port = toPort(conn["port"])
 			}
 			if p.create.Port == 0 && p.create.ProcessID == 0 {
-				return debugPlan{}, sessions.NewError(sessions.CodeInvalidArgument,
+				return debugPlan{}, toolkit.NewError(toolkit.CodeInvalidArgument,
 					fmt.Sprintf("attach configuration %q names no port or processId dbg can use", c.Name),
 					"use attach_to_process with the pid or port")
 			}
@@ -181,7 +182,7 @@ func planDebug(project string, c RunConfiguration, stopOnEntry bool) (debugPlan,
 		}
 	}
 	if c.Request != "" && c.Request != "launch" {
-		return debugPlan{}, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("request %q is not supported", c.Request), "")
+		return debugPlan{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("request %q is not supported", c.Request), "")
 	}
 	st := &sessions.StartRequest{ScriptPath: c.Program, Args: c.Args, Cwd: c.Cwd, Env: c.Env, StopOnEntry: stopOnEntry,
 		DAPLaunchArgs: map[string]any{}}
@@ -224,7 +225,7 @@ func planDebug(project string, c RunConfiguration, stopOnEntry bool) (debugPlan,
 		}
 	}
 	if st.ScriptPath == "" {
-		return debugPlan{}, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("%q names no program", c.Name), "")
+		return debugPlan{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("%q names no program", c.Name), "")
 	}
 	p.start = st
 	return p, nil
@@ -240,7 +241,7 @@ func (x *IDE) debugConfiguration(ctx context.Context, in DebugInput) (DebugResul
 		return DebugResult{}, err
 	}
 	if x.m == nil {
-		return DebugResult{}, sessions.NewError(sessions.CodeInternal, "no session manager", "")
+		return DebugResult{}, toolkit.NewError(toolkit.CodeInternal, "no session manager", "")
 	}
 	res := DebugResult{ConfigurationName: c.Name, Mode: DebugSession}
 	if c.Kind == KindApplication || c.Kind == KindSpringBoot {
@@ -278,9 +279,9 @@ func (x *IDE) debugConfiguration(ctx context.Context, in DebugInput) (DebugResul
 		}
 		res.Start = startRes
 	}
-	res.NextAction, res.Hint = sessions.NextSetBreakpoint, "session "+s.ID()+" is running: set_breakpoint, then wait_for_stop"
+	res.NextAction, res.Hint = toolkit.NextSetBreakpoint, "session "+s.ID()+" is running: set_breakpoint, then wait_for_stop"
 	if res.Start != nil && res.Start.State == sessions.StatePaused {
-		res.NextAction, res.Hint = sessions.NextInspectStop, "session "+s.ID()+" is paused: get_stack_trace and get_local_variables"
+		res.NextAction, res.Hint = toolkit.NextInspectStop, "session "+s.ID()+" is paused: get_stack_trace and get_local_variables"
 	}
 	return res, nil
 }
@@ -299,7 +300,7 @@ func (x *IDE) runAttachableJVM(ctx context.Context, c RunConfiguration) (DebugRe
 	if err != nil {
 		return DebugResult{}, err
 	}
-	res := DebugResult{ConfigurationName: c.Name, Mode: DebugJVM, Language: "java", PID: r.PID, NextAction: sessions.NextAttachJVM,
+	res := DebugResult{ConfigurationName: c.Name, Mode: DebugJVM, Language: "java", PID: r.PID, NextAction: toolkit.NextAttachJVM,
 		Hint: fmt.Sprintf("no Java debug adapter is installed; the JVM runs as pid %d: attach_local_jvm with that pid", r.PID)}
 	if r.Exited {
 		res.NextAction, res.Hint = "", "the JVM exited at once; its output: "+strings.Join(r.Output, " | ")

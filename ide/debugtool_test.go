@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 func needDebugpy(t *testing.T) {
@@ -46,10 +47,10 @@ func TestDebugRunConfigurationPython(t *testing.T) {
 		t.Errorf("state = %s", st)
 	}
 	// Entries dbg cannot debug are refused with the reason.
-	if te, _ := c.fail(t, "debug_run_configuration", map[string]any{"configurationName": "Server + Worker"}, sessions.CodeInvalidArgument); len(te.AvailableOptions) != 2 {
+	if te, _ := c.fail(t, "debug_run_configuration", map[string]any{"configurationName": "Server + Worker"}, toolkit.CodeInvalidArgument); len(te.AvailableOptions) != 2 {
 		t.Errorf("compound = %+v", te)
 	}
-	c.fail(t, "debug_run_configuration", map[string]any{"configurationName": "nope"}, sessions.CodeRunConfigNotFound)
+	c.fail(t, "debug_run_configuration", map[string]any{"configurationName": "nope"}, toolkit.CodeRunConfigNotFound)
 }
 
 func TestDebugRunConfigurationJVMWithoutJavaAdapter(t *testing.T) {
@@ -68,7 +69,7 @@ func TestDebugRunConfigurationJVMWithoutJavaAdapter(t *testing.T) {
 	}
 	waitOutput(t, c.m, res.PID, "args=one,two words,three")
 	// Maven configurations have no debug mapping.
-	c.fail(t, "debug_run_configuration", map[string]any{"configurationName": "Package"}, sessions.CodeInvalidArgument)
+	c.fail(t, "debug_run_configuration", map[string]any{"configurationName": "Package"}, toolkit.CodeInvalidArgument)
 }
 
 func TestPlanDebug(t *testing.T) {
@@ -142,7 +143,7 @@ func TestDebugRunConfigurationJavaAdapter(t *testing.T) {
 	var res DebugResult
 	c.ok(t, "debug_run_configuration", map[string]any{"configurationName": "Main",
 		"breakpoints": []map[string]any{{"file": "app/src/main/java/com/example/Main.java", "line": 5}}}, &res)
-	if res.Mode != DebugSession || res.Language != "java" || res.SessionID == "" || res.NextAction != sessions.NextInspectStop {
+	if res.Mode != DebugSession || res.Language != "java" || res.SessionID == "" || res.NextAction != toolkit.NextInspectStop {
 		t.Fatalf("result = %+v", res)
 	}
 	st := res.Start

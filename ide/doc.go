@@ -14,8 +14,8 @@
 // python; node; shell scripts.
 //
 // A [Runner] starts a configuration in its own process group, captures
-// its output in a sessions.OutputRing registered with the session
-// manager (so the logs tools read it), restarts it in place, and stops
+// its output in a toolkit.OutputRing registered as an owned process (so
+// the logs tools read it), restarts it in place, and stops
 // every process group when the server's context ends.
 //
 // # Git
@@ -34,7 +34,10 @@
 // restart_run_configuration, debug_run_configuration,
 // get_git_repositories, get_git_remotes, git_fetch, git_pull and
 // git_push, and registers the "runConfigurations" and "git" status
-// contributors with the session manager. Status answers from caches
+// contributors in the toolbox. An [IDE] is also the
+// toolkit.ConfigurationStarter other capabilities start run
+// configurations with (run_and_invoke). It needs of the session manager
+// only the narrow [Manager] interface. Status answers from caches
 // invalidated by file modification times, so it stays cheap on large
 // repositories.
 //

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Pull strategies.
@@ -35,7 +35,7 @@ func newGit(path string, opts Options) *Git {
 func (g *Git) Repositories(ctx context.Context, project string) ([]Repository, error) {
 	locs, err := findRepositories(ctx, project)
 	if err != nil {
-		return nil, sessions.NewError(sessions.CodeGitFailed, "cannot search the project for repositories: "+err.Error(), "check that projectPath is readable").Wrap(err)
+		return nil, toolkit.NewError(toolkit.CodeGitFailed, "cannot search the project for repositories: "+err.Error(), "check that projectPath is readable").Wrap(err)
 	}
 	out := make([]Repository, 0, len(locs))
 	for _, l := range locs {
@@ -52,18 +52,18 @@ func (g *Git) Repositories(ctx context.Context, project string) ([]Repository, e
 func (g *Git) pick(ctx context.Context, project, root string) (Repository, error) {
 	locs, err := findRepositories(ctx, project)
 	if err != nil {
-		return Repository{}, sessions.NewError(sessions.CodeGitFailed, "cannot search the project for repositories: "+err.Error(), "").Wrap(err)
+		return Repository{}, toolkit.NewError(toolkit.CodeGitFailed, "cannot search the project for repositories: "+err.Error(), "").Wrap(err)
 	}
 	roots := make([]string, len(locs))
 	for i, l := range locs {
 		roots[i] = l.root
 	}
 	if len(locs) == 0 {
-		return Repository{}, sessions.NewError(sessions.CodeGitFailed, "the project "+project+" has no Git repository", "pass the projectPath of a project under Git")
+		return Repository{}, toolkit.NewError(toolkit.CodeGitFailed, "the project "+project+" has no Git repository", "pass the projectPath of a project under Git")
 	}
 	if root == "" {
 		if len(locs) > 1 {
-			return Repository{}, sessions.NewError(sessions.CodeInvalidArgument, "repositoryRoot is required: the project has several repositories",
+			return Repository{}, toolkit.NewError(toolkit.CodeInvalidArgument, "repositoryRoot is required: the project has several repositories",
 				"pass one of availableOptions (from get_git_repositories) as repositoryRoot").WithOptions(roots...)
 		}
 		return readRepository(locs[0], readOptions{}), nil
@@ -77,7 +77,7 @@ func (g *Git) pick(ctx context.Context, project, root string) (Repository, error
 			return readRepository(l, readOptions{}), nil
 		}
 	}
-	return Repository{}, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("%s is not a repository of the project", root),
+	return Repository{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("%s is not a repository of the project", root),
 		"pass one of availableOptions as repositoryRoot").WithOptions(roots...)
 }
 
@@ -90,7 +90,7 @@ func chooseRemote(rep Repository, asked string) (string, error) {
 				return r, nil
 			}
 		}
-		return "", sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("the repository has no remote %q", asked),
+		return "", toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("the repository has no remote %q", asked),
 			"pass one of availableOptions as remote; dbg does not take URLs").WithOptions(rep.Remotes...)
 	}
 	if rep.upstreamRemote != "" && rep.upstreamRemote != "." {
@@ -103,11 +103,11 @@ func chooseRemote(rep Repository, asked string) (string, error) {
 	}
 	switch len(rep.Remotes) {
 	case 0:
-		return "", sessions.NewError(sessions.CodeGitFailed, "the repository has no remote", "add one with git remote add")
+		return "", toolkit.NewError(toolkit.CodeGitFailed, "the repository has no remote", "add one with git remote add")
 	case 1:
 		return rep.Remotes[0], nil
 	}
-	return "", sessions.NewError(sessions.CodeInvalidArgument, "remote is required: the branch has no upstream, there is no origin and there are several remotes",
+	return "", toolkit.NewError(toolkit.CodeInvalidArgument, "remote is required: the branch has no upstream, there is no origin and there are several remotes",
 		"pass one of availableOptions as remote").WithOptions(rep.Remotes...)
 }
 
@@ -133,11 +133,11 @@ func (g *Git) Remotes(ctx context.Context, project, root string) (RemotesResult,
 	}
 	r, err := openRepo(rep.Root)
 	if err != nil {
-		return RemotesResult{}, sessions.NewError(sessions.CodeGitFailed, "cannot open the repository: "+RedactText(err.Error()), "").Wrap(err)
+		return RemotesResult{}, toolkit.NewError(toolkit.CodeGitFailed, "cannot open the repository: "+RedactText(err.Error()), "").Wrap(err)
 	}
 	cfg, err := r.Config()
 	if err != nil {
-		return RemotesResult{}, sessions.NewError(sessions.CodeGitFailed, "cannot read the configuration: "+RedactText(err.Error()), "").Wrap(err)
+		return RemotesResult{}, toolkit.NewError(toolkit.CodeGitFailed, "cannot read the configuration: "+RedactText(err.Error()), "").Wrap(err)
 	}
 	res := RemotesResult{RepositoryRoot: rep.Root, Remotes: []Remote{}}
 	for name, rc := range cfg.Remotes {
@@ -178,14 +178,14 @@ type OpResult struct {
 }
 
 // gitFailure turns a failed command into GIT_FAILED with its output.
-func gitFailure(err error, what, hint string) *sessions.ToolError {
+func gitFailure(err error, what, hint string) *toolkit.ToolError {
 	if errors.Is(err, ErrNoGit) {
-		return sessions.NewError(sessions.CodeGitFailed, "the git command is not installed; dbg needs it for "+what,
+		return toolkit.NewError(toolkit.CodeGitFailed, "the git command is not installed; dbg needs it for "+what,
 			"install git (apt-get install git) and call again").Wrap(err)
 	}
 	var ge *GitError
 	if errors.As(err, &ge) {
-		te := sessions.NewError(sessions.CodeGitFailed, RedactText(ge.Error()), hint).WithDetails(map[string]any{"output": ge.Output, "exitCode": ge.ExitCode}).Wrap(err)
+		te := toolkit.NewError(toolkit.CodeGitFailed, RedactText(ge.Error()), hint).WithDetails(map[string]any{"output": ge.Output, "exitCode": ge.ExitCode}).Wrap(err)
 		if ge.TimedOut {
 			te.Hint = "the remote did not answer in time; check the network and call again"
 			te.Retry()
@@ -193,9 +193,9 @@ func gitFailure(err error, what, hint string) *sessions.ToolError {
 		return te
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return sessions.NewError(sessions.CodeTimeout, what+" was interrupted: "+err.Error(), "call again").Retry().Wrap(err)
+		return toolkit.NewError(toolkit.CodeTimeout, what+" was interrupted: "+err.Error(), "call again").Retry().Wrap(err)
 	}
-	return sessions.NewError(sessions.CodeGitFailed, what+" failed: "+RedactText(err.Error()), hint).Wrap(err)
+	return toolkit.NewError(toolkit.CodeGitFailed, what+" failed: "+RedactText(err.Error()), hint).Wrap(err)
 }
 
 // Fetch runs git fetch [--prune] REMOTE.
@@ -236,10 +236,10 @@ func refuseUnlessOnBranch(rep Repository, what string) error {
 	case StateNormal:
 		return nil
 	case StateDetached:
-		return sessions.NewError(sessions.CodeGitFailed, fmt.Sprintf("cannot %s: HEAD is detached at %s", what, short(rep.Head)),
+		return toolkit.NewError(toolkit.CodeGitFailed, fmt.Sprintf("cannot %s: HEAD is detached at %s", what, short(rep.Head)),
 			"check out a branch first (git switch BRANCH)")
 	}
-	return sessions.NewError(sessions.CodeGitFailed, fmt.Sprintf("cannot %s: the repository is in the middle of an operation (%s)", what, rep.State),
+	return toolkit.NewError(toolkit.CodeGitFailed, fmt.Sprintf("cannot %s: the repository is in the middle of an operation (%s)", what, rep.State),
 		"finish or abort it first ("+abortCommand(rep.State)+")").WithDetails(map[string]any{"state": rep.State})
 }
 
@@ -278,7 +278,7 @@ func (g *Git) Pull(ctx context.Context, project, root, strategy string) (OpResul
 	case PullMerge:
 		args = []string{"pull", "--no-rebase", "--ff", "--no-edit"}
 	default:
-		return OpResult{}, sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("unknown strategy %q", strategy),
+		return OpResult{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("unknown strategy %q", strategy),
 			"pass one of availableOptions as strategy").WithOptions(PullFFOnly, PullRebase, PullMerge)
 	}
 	rep, err := g.pick(ctx, project, root)
@@ -289,7 +289,7 @@ func (g *Git) Pull(ctx context.Context, project, root, strategy string) (OpResul
 		return OpResult{}, err
 	}
 	if rep.Upstream == "" {
-		return OpResult{}, sessions.NewError(sessions.CodeGitFailed, fmt.Sprintf("branch %s has no upstream", rep.Branch),
+		return OpResult{}, toolkit.NewError(toolkit.CodeGitFailed, fmt.Sprintf("branch %s has no upstream", rep.Branch),
 			"set one with git_push(setUpstream: true) or git branch --set-upstream-to=REMOTE/BRANCH")
 	}
 	if _, err := g.cmd.lookPath(); err != nil {
@@ -304,13 +304,13 @@ func (g *Git) Pull(ctx context.Context, project, root, strategy string) (OpResul
 	if err != nil {
 		if after.State == StateMerging || after.State == StateRebasing || hasConflict(out) {
 			files, _ := g.cmd.run(ctx, rep.Root, "diff", "--name-only", "--diff-filter=U")
-			return OpResult{}, sessions.NewError(sessions.CodeGitFailed,
+			return OpResult{}, toolkit.NewError(toolkit.CodeGitFailed,
 				fmt.Sprintf("pull (%s) stopped on a conflict in %d file(s); the repository is left as git left it (%s)", strategy, len(files), after.State),
 				"resolve the conflicts and commit (or git rebase --continue), or undo with "+abortCommand(after.State)).
 				WithDetails(map[string]any{"conflictedFiles": nonNil(files), "state": after.State, "abortCommand": abortCommand(after.State), "output": out}).Wrap(err)
 		}
 		if strategy == PullFFOnly && diverged(out) {
-			return OpResult{}, sessions.NewError(sessions.CodeGitFailed,
+			return OpResult{}, toolkit.NewError(toolkit.CodeGitFailed,
 				fmt.Sprintf("%s has diverged from %s: a fast-forward is not possible", rep.Branch, rep.Upstream),
 				"pull again with strategy rebase or merge").WithOptions(PullRebase, PullMerge).
 				WithDetails(map[string]any{"output": out}).Wrap(err)
@@ -354,7 +354,7 @@ func (g *Git) Push(ctx context.Context, project, root, remote string, setUpstrea
 		return OpResult{}, err
 	}
 	if rep.Head == "" {
-		return OpResult{}, sessions.NewError(sessions.CodeGitFailed, fmt.Sprintf("branch %s has no commit yet", rep.Branch), "commit first")
+		return OpResult{}, toolkit.NewError(toolkit.CodeGitFailed, fmt.Sprintf("branch %s has no commit yet", rep.Branch), "commit first")
 	}
 	remote, err = chooseRemote(rep, remote)
 	if err != nil {
@@ -375,7 +375,7 @@ func (g *Git) Push(ctx context.Context, project, root, remote string, setUpstrea
 	out, err := g.cmd.run(ctx, rep.Root, args...)
 	if err != nil {
 		if rejected(out) {
-			return OpResult{}, sessions.NewError(sessions.CodeGitFailed,
+			return OpResult{}, toolkit.NewError(toolkit.CodeGitFailed,
 				fmt.Sprintf("push to %s was rejected: the remote branch has commits that %s does not have", remote, rep.Branch),
 				"pull first (git_pull), then push again; dbg never forces a push").
 				WithDetails(map[string]any{"output": out}).Wrap(err)

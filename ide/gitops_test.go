@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 func needGit(t *testing.T) {
@@ -141,12 +141,12 @@ func TestGitRepositoriesWorktreesAndSubmodules(t *testing.T) {
 		t.Errorf("the project's repository comes first: %v", res.Repositories[0].Root)
 	}
 	// Several repositories: a Git tool needs repositoryRoot.
-	te, _ := c.fail(t, "git_fetch", nil, sessions.CodeInvalidArgument)
+	te, _ := c.fail(t, "git_fetch", nil, toolkit.CodeInvalidArgument)
 	if len(te.AvailableOptions) != 3 {
 		t.Errorf("options = %v", te.AvailableOptions)
 	}
 	c.ok(t, "git_fetch", map[string]any{"repositoryRoot": w.work}, nil)
-	c.fail(t, "git_fetch", map[string]any{"repositoryRoot": "/elsewhere"}, sessions.CodeInvalidArgument)
+	c.fail(t, "git_fetch", map[string]any{"repositoryRoot": "/elsewhere"}, toolkit.CodeInvalidArgument)
 }
 
 func deref(p *int) any {
@@ -186,15 +186,15 @@ func TestGitRemotesRedactsCredentials(t *testing.T) {
 
 	// A fetch from the token URL fails without showing the token.
 	gitT(t, w.work, "remote", "set-url", "mirror", "https://alice:tok-SECRET1@127.0.0.1:9/x.git?private_token=SECRET2")
-	_, text = c.fail(t, "git_fetch", map[string]any{"remote": "mirror"}, sessions.CodeGitFailed)
+	_, text = c.fail(t, "git_fetch", map[string]any{"remote": "mirror"}, toolkit.CodeGitFailed)
 	for _, s := range []string{"SECRET1", "SECRET2", "alice"} {
 		if strings.Contains(text, s) {
 			t.Errorf("%q leaked by fetch: %s", s, text)
 		}
 	}
 	// Unknown remotes and URLs are refused.
-	c.fail(t, "git_fetch", map[string]any{"remote": "https://example.invalid/x.git"}, sessions.CodeInvalidArgument)
-	c.fail(t, "git_push", map[string]any{"remote": "--force"}, sessions.CodeInvalidArgument)
+	c.fail(t, "git_fetch", map[string]any{"remote": "https://example.invalid/x.git"}, toolkit.CodeInvalidArgument)
+	c.fail(t, "git_push", map[string]any{"remote": "--force"}, toolkit.CodeInvalidArgument)
 }
 
 func TestGitPullStrategies(t *testing.T) {
@@ -212,7 +212,7 @@ func TestGitPullStrategies(t *testing.T) {
 	// Diverged: ff_only refused; rebase and merge both work.
 	local := commitFile(t, w.work, "l1.txt", "l1\n", "local")
 	w.seedCommit(t, "r2.txt", "r2\n")
-	te, _ := c.fail(t, "git_pull", map[string]any{"strategy": "ff_only"}, sessions.CodeGitFailed)
+	te, _ := c.fail(t, "git_pull", map[string]any{"strategy": "ff_only"}, toolkit.CodeGitFailed)
 	if !strings.Contains(te.Message, "diverged") || strings.Join(te.AvailableOptions, ",") != "rebase,merge" {
 		t.Errorf("ff_only refusal = %+v", te)
 	}
@@ -231,7 +231,7 @@ func TestGitPullStrategies(t *testing.T) {
 	if parents := strings.Fields(gitT(t, w.work, "log", "-1", "--format=%P")); len(parents) != 2 {
 		t.Errorf("merge pull made no merge commit: %v", parents)
 	}
-	c.fail(t, "git_pull", map[string]any{"strategy": "force"}, sessions.CodeInvalidArgument)
+	c.fail(t, "git_pull", map[string]any{"strategy": "force"}, toolkit.CodeInvalidArgument)
 }
 
 func TestGitPullConflictLeavesRepository(t *testing.T) {
@@ -243,7 +243,7 @@ func TestGitPullConflictLeavesRepository(t *testing.T) {
 			gitT(t, w.seed, "pull", "-q")
 			commitFile(t, w.seed, "a.txt", "one\nREMOTE\nthree\n", "remote edit")
 			gitT(t, w.seed, "push", "-q", "origin", "main")
-			te, _ := c.fail(t, "git_pull", map[string]any{"strategy": strategy}, sessions.CodeGitFailed)
+			te, _ := c.fail(t, "git_pull", map[string]any{"strategy": strategy}, toolkit.CodeGitFailed)
 			wantState, abort := StateMerging, "git merge --abort"
 			if strategy == PullRebase {
 				wantState, abort = StateRebasing, "git rebase --abort"
@@ -261,7 +261,7 @@ func TestGitPullConflictLeavesRepository(t *testing.T) {
 				t.Errorf("state after conflict = %s, want %s (left as git left it)", st, wantState)
 			}
 			// A pull in the middle of it is refused with the abort command.
-			te, _ = c.fail(t, "git_pull", nil, sessions.CodeGitFailed)
+			te, _ = c.fail(t, "git_pull", nil, toolkit.CodeGitFailed)
 			if !strings.Contains(te.Hint, abort) {
 				t.Errorf("second pull = %+v", te)
 			}
@@ -279,14 +279,14 @@ func TestGitDetachedAndNoUpstream(t *testing.T) {
 		t.Errorf("detached = %+v", r)
 	}
 	for _, tool := range []string{"git_pull", "git_push"} {
-		if te, _ := c.fail(t, tool, nil, sessions.CodeGitFailed); !strings.Contains(te.Message, "detached") {
+		if te, _ := c.fail(t, tool, nil, toolkit.CodeGitFailed); !strings.Contains(te.Message, "detached") {
 			t.Errorf("%s on detached HEAD: %+v", tool, te)
 		}
 	}
 
 	gitT(t, w.work, "switch", "-q", "-c", "topic")
 	commitFile(t, w.work, "t.txt", "t\n", "topic")
-	if te, _ := c.fail(t, "git_pull", nil, sessions.CodeGitFailed); !strings.Contains(te.Message, "no upstream") {
+	if te, _ := c.fail(t, "git_pull", nil, toolkit.CodeGitFailed); !strings.Contains(te.Message, "no upstream") {
 		t.Errorf("pull without upstream: %+v", te)
 	}
 	var op OpResult
@@ -306,7 +306,7 @@ func TestGitPushNeverForces(t *testing.T) {
 	commitFile(t, w.work, "l.txt", "l\n", "local")
 	w.seedCommit(t, "r.txt", "r\n")
 	before := gitT(t, w.remote, "rev-parse", "refs/heads/main")
-	te, _ := c.fail(t, "git_push", nil, sessions.CodeGitFailed)
+	te, _ := c.fail(t, "git_push", nil, toolkit.CodeGitFailed)
 	if !strings.Contains(te.Message, "rejected") || !strings.Contains(te.Hint, "pull") {
 		t.Errorf("push error = %+v", te)
 	}
@@ -326,7 +326,7 @@ func TestGitPushNeverForces(t *testing.T) {
 		t.Fatal(err)
 	}
 	commitFile(t, w.work, "h.txt", "h\n", "hooked")
-	_, text := c.fail(t, "git_push", nil, sessions.CodeGitFailed)
+	_, text := c.fail(t, "git_push", nil, toolkit.CodeGitFailed)
 	if !strings.Contains(text, "hook says no") {
 		t.Errorf("hook output missing: %s", text)
 	}
@@ -344,7 +344,7 @@ func TestGitTwoRemotesNoUpstream(t *testing.T) {
 	gitT(t, work, "remote", "add", "beta", b)
 	c := newToolClient(t, work, Options{})
 	for _, tool := range []string{"git_fetch", "git_push"} {
-		te, _ := c.fail(t, tool, nil, sessions.CodeInvalidArgument)
+		te, _ := c.fail(t, tool, nil, toolkit.CodeInvalidArgument)
 		if strings.Join(te.AvailableOptions, ",") != "alpha,beta" {
 			t.Errorf("%s options = %v", tool, te.AvailableOptions)
 		}
@@ -373,8 +373,8 @@ func TestGitNoRepository(t *testing.T) {
 	if len(res.Repositories) != 0 {
 		t.Errorf("repos = %+v", res.Repositories)
 	}
-	c.fail(t, "git_pull", nil, sessions.CodeGitFailed)
-	c.fail(t, "get_git_remotes", map[string]any{"projectPath": filepath.Join(dir, "missing")}, sessions.CodeNoProject)
+	c.fail(t, "git_pull", nil, toolkit.CodeGitFailed)
+	c.fail(t, "get_git_remotes", map[string]any{"projectPath": filepath.Join(dir, "missing")}, toolkit.CodeNoProject)
 }
 
 func TestGitNeverPromptsAndTimesOut(t *testing.T) {
@@ -400,7 +400,7 @@ func TestGitNeverPromptsAndTimesOut(t *testing.T) {
 	c := newToolClient(t, w.work, Options{GitTimeout: 2 * time.Second})
 
 	start := time.Now()
-	te, text := c.fail(t, "git_fetch", map[string]any{"remote": "auth"}, sessions.CodeGitFailed)
+	te, text := c.fail(t, "git_fetch", map[string]any{"remote": "auth"}, toolkit.CodeGitFailed)
 	if !strings.Contains(text, "terminal prompts disabled") {
 		t.Errorf("git was allowed to prompt: %s", text)
 	}
@@ -408,7 +408,7 @@ func TestGitNeverPromptsAndTimesOut(t *testing.T) {
 		t.Errorf("auth fetch took %v: %+v", d, te)
 	}
 	start = time.Now()
-	te, _ = c.fail(t, "git_fetch", map[string]any{"remote": "slow"}, sessions.CodeGitFailed)
+	te, _ = c.fail(t, "git_fetch", map[string]any{"remote": "slow"}, toolkit.CodeGitFailed)
 	if d := time.Since(start); d > 10*time.Second || !te.Retryable || !strings.Contains(te.Message, "timed out") {
 		t.Errorf("slow fetch took %v: %+v", d, te)
 	}
@@ -431,19 +431,19 @@ func TestGitWithoutGitCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(w.work, "r2.txt")); err != nil {
 		t.Errorf("the worktree was not updated: %v", err)
 	}
-	if te, _ := c.fail(t, "git_pull", map[string]any{"strategy": "merge"}, sessions.CodeGitFailed); !strings.Contains(te.Hint, "install git") {
+	if te, _ := c.fail(t, "git_pull", map[string]any{"strategy": "merge"}, toolkit.CodeGitFailed); !strings.Contains(te.Hint, "install git") {
 		t.Errorf("merge without git = %+v", te)
 	}
-	if te, _ := c.fail(t, "git_push", nil, sessions.CodeGitFailed); !strings.Contains(te.Message, "hooks") {
+	if te, _ := c.fail(t, "git_push", nil, toolkit.CodeGitFailed); !strings.Contains(te.Message, "hooks") {
 		t.Errorf("push without git = %+v", te)
 	}
 	commitFile(t, w.work, "l.txt", "l\n", "local")
 	w.seedCommit(t, "r3.txt", "r3\n")
 	c.ok(t, "git_fetch", nil, &op)
-	if te, _ := c.fail(t, "git_pull", nil, sessions.CodeGitFailed); !strings.Contains(te.Message, "diverged") {
+	if te, _ := c.fail(t, "git_pull", nil, toolkit.CodeGitFailed); !strings.Contains(te.Message, "diverged") {
 		t.Errorf("diverged without git = %+v", te)
 	}
-	part := gitStatus{c.x}.Status(context.Background(), sessions.StatusQuery{Project: w.work})
+	part := gitStatus{c.x}.Status(context.Background(), toolkit.StatusQuery{Project: w.work})
 	if sec := part.Data.(GitSection); sec.GitCommand || !strings.Contains(part.Capabilities[0].Reason, "go-git") {
 		t.Errorf("status without git = %+v", part)
 	}

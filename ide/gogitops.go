@@ -9,7 +9,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Without the git command, fetch and fast-forward pulls go through
@@ -26,8 +26,8 @@ func (g *Git) timeoutCtx(ctx context.Context) (context.Context, context.CancelFu
 	return context.WithTimeout(ctx, d)
 }
 
-func goGitFailure(err error, what string) *sessions.ToolError {
-	te := sessions.NewError(sessions.CodeGitFailed, what+" failed: "+RedactText(err.Error()),
+func goGitFailure(err error, what string) *toolkit.ToolError {
+	te := toolkit.NewError(toolkit.CodeGitFailed, what+" failed: "+RedactText(err.Error()),
 		"install the git command for credential helpers and clearer errors (apt-get install git)").Wrap(err)
 	if errors.Is(err, context.DeadlineExceeded) {
 		te.Message = what + " timed out"
@@ -74,7 +74,7 @@ func (g *Git) goGitPullFF(ctx context.Context, rep Repository) (OpResult, error)
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
 		out = append(out, "already up to date")
 	case errors.Is(err, git.ErrNonFastForwardUpdate):
-		return OpResult{}, sessions.NewError(sessions.CodeGitFailed,
+		return OpResult{}, toolkit.NewError(toolkit.CodeGitFailed,
 			fmt.Sprintf("%s has diverged from %s: a fast-forward is not possible", rep.Branch, rep.Upstream),
 			"rebase and merge pulls need the git command (apt-get install git)").Wrap(err)
 	case err != nil:
@@ -86,7 +86,7 @@ func (g *Git) goGitPullFF(ctx context.Context, rep Repository) (OpResult, error)
 		HeadBefore: rep.Head, HeadAfter: after.Head, Updated: &updated, Output: out}, nil
 }
 
-func needGitCommand(what string) *sessions.ToolError {
-	return sessions.NewError(sessions.CodeGitFailed, what+" needs the git command, which is not installed",
+func needGitCommand(what string) *toolkit.ToolError {
+	return toolkit.NewError(toolkit.CodeGitFailed, what+" needs the git command, which is not installed",
 		"install git (apt-get install git) and call again")
 }

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Actions answered by Restart.
@@ -21,16 +21,17 @@ const (
 	ActionRestart = "restart_scheduled"
 )
 
-// ProcessKind is the sessions.OwnedProcess kind of run configurations.
+// ProcessKind is the toolkit.OwnedProcess kind of run configurations.
 const ProcessKind = "runConfiguration"
 
 // ErrRunnerClosed is returned by Restart after Close.
 var ErrRunnerClosed = errors.New("the run-configuration runner is closed")
 
-// processRegistry is the part of the session manager the runner uses to
-// publish its processes (for the logs capability and status).
+// processRegistry is where the runner publishes its processes (for the
+// logs capability and status): a toolkit.ProcessRegistry, or the session
+// manager that embeds one.
 type processRegistry interface {
-	RegisterProcess(p sessions.OwnedProcess)
+	RegisterProcess(p toolkit.OwnedProcess)
 	UnregisterProcess(pid int)
 }
 
@@ -60,7 +61,7 @@ type RunnerOptions struct {
 
 // Runner starts run configurations as processes the server owns: each
 // in its own process group, its stdout and stderr captured in a
-// sessions.OutputRing and published with RegisterProcess. An exited
+// toolkit.OutputRing and published with RegisterProcess. An exited
 // process stays registered (its output readable) until its
 // configuration is restarted or the runner closes.
 //
@@ -88,7 +89,7 @@ type runProc struct {
 	command      []string
 	cwd          string
 	started      time.Time
-	out          *sessions.OutputRing
+	out          *toolkit.OutputRing
 	cmd          *exec.Cmd
 	done         chan struct{}
 	exitCode     int
@@ -290,7 +291,7 @@ func (r *Runner) forget(key string, gone []*runProc) {
 
 // ringWriter feeds one category of a process's output into its ring.
 type ringWriter struct {
-	ring     *sessions.OutputRing
+	ring     *toolkit.OutputRing
 	category string
 }
 
@@ -317,7 +318,7 @@ func (r *Runner) start(cfg RunConfiguration) (*runProc, error) {
 	for _, k := range keys {
 		cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
 	}
-	ring := sessions.NewOutputRing(r.opts.OutputLimit, r.opts.Now)
+	ring := toolkit.NewOutputRing(r.opts.OutputLimit, r.opts.Now)
 	cmd.Stdin = nil // /dev/null
 	cmd.Stdout = ringWriter{ring, "stdout"}
 	cmd.Stderr = ringWriter{ring, "stderr"}
@@ -338,7 +339,7 @@ func (r *Runner) start(cfg RunConfiguration) (*runProc, error) {
 	ring.Write("console", fmt.Sprintf("started pid %d: %s\n", p.pid, strings.Join(cfg.Command, " ")))
 	r.procs[cfg.key()] = append(r.procs[cfg.key()], p)
 	if r.reg != nil {
-		r.reg.RegisterProcess(sessions.OwnedProcess{Name: cfg.Name, Kind: ProcessKind, PID: p.pid, Output: ring})
+		r.reg.RegisterProcess(toolkit.OwnedProcess{Name: cfg.Name, Kind: ProcessKind, PID: p.pid, Output: ring})
 	}
 	go func() {
 		err := cmd.Wait()
@@ -417,7 +418,7 @@ func (r *Runner) Processes() []ProcInfo {
 }
 
 // Output returns the output ring of a tracked process.
-func (r *Runner) Output(pid int) (*sessions.OutputRing, bool) {
+func (r *Runner) Output(pid int) (*toolkit.OutputRing, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, ps := range r.procs {

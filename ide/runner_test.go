@@ -11,20 +11,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // fakeRegistry records what the runner publishes.
 type fakeRegistry struct {
 	mu    sync.Mutex
-	procs map[int]sessions.OwnedProcess
+	procs map[int]toolkit.OwnedProcess
 }
 
-func (f *fakeRegistry) RegisterProcess(p sessions.OwnedProcess) {
+func (f *fakeRegistry) RegisterProcess(p toolkit.OwnedProcess) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.procs == nil {
-		f.procs = map[int]sessions.OwnedProcess{}
+		f.procs = map[int]toolkit.OwnedProcess{}
 	}
 	f.procs[p.PID] = p
 }
@@ -35,7 +35,7 @@ func (f *fakeRegistry) UnregisterProcess(pid int) {
 	delete(f.procs, pid)
 }
 
-func (f *fakeRegistry) get(pid int) (sessions.OwnedProcess, bool) {
+func (f *fakeRegistry) get(pid int) (toolkit.OwnedProcess, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	p, ok := f.procs[pid]

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -93,15 +95,15 @@ func TestRunConfigurationToolsIntelliJ(t *testing.T) {
 	}
 
 	// Refusals.
-	te, _ := c.fail(t, "restart_run_configuration", map[string]any{"configurationName": " "}, sessions.CodeInvalidArgument)
+	te, _ := c.fail(t, "restart_run_configuration", map[string]any{"configurationName": " "}, toolkit.CodeInvalidArgument)
 	if len(te.AvailableOptions) != 8 {
 		t.Errorf("options = %v", te.AvailableOptions)
 	}
-	c.fail(t, "restart_run_configuration", nil, sessions.CodeInvalidArgument)
-	c.fail(t, "restart_run_configuration", map[string]any{"configurationName": 5}, sessions.CodeInvalidArgument)
-	c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "Scratch"}, sessions.CodeRunConfigNotFound)
-	c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "main"}, sessions.CodeRunConfigNotFound)
-	c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "worker", "projectPath": filepath.Join(dir, "nope")}, sessions.CodeNoProject)
+	c.fail(t, "restart_run_configuration", nil, toolkit.CodeInvalidArgument)
+	c.fail(t, "restart_run_configuration", map[string]any{"configurationName": 5}, toolkit.CodeInvalidArgument)
+	c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "Scratch"}, toolkit.CodeRunConfigNotFound)
+	c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "main"}, toolkit.CodeRunConfigNotFound)
+	c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "worker", "projectPath": filepath.Join(dir, "nope")}, toolkit.CodeNoProject)
 
 	// A real JVM runs the Application configuration's command line.
 	var res RestartResult
@@ -135,7 +137,7 @@ func TestRunConfigurationToolsIntelliJ(t *testing.T) {
 			t.Errorf("%s running=%v pid=%d", v.Name, v.Running, v.PID)
 		}
 	}
-	st := runConfigStatus{c.x}.Status(context.Background(), sessions.StatusQuery{Project: dir})
+	st := runConfigStatus{c.x}.Status(context.Background(), toolkit.StatusQuery{Project: dir})
 	if sec := st.Data.(RunConfigSection); sec.Running != 1 || len(st.Suggestions) != 0 {
 		t.Errorf("status with a running configuration = %+v", st)
 	}
@@ -146,7 +148,7 @@ func TestRunConfigurationToolsIntelliJ(t *testing.T) {
     <option name="SCRIPT_NAME" value="$PROJECT_DIR$/scripts/worker.py" />
   </configuration>
 </component>`)
-	te, _ = c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "worker"}, sessions.CodeInvalidArgument)
+	te, _ = c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "worker"}, toolkit.CodeInvalidArgument)
 	if strings.Join(te.AvailableOptions, ",") != ".run/worker.run.xml,.idea/workspace.xml" {
 		t.Errorf("ambiguous options = %v", te.AvailableOptions)
 	}
@@ -169,11 +171,11 @@ func TestRunConfigurationToolsVSCode(t *testing.T) {
 	if text := c.ok(t, "get_restartable_run_configurations", nil, &list); strings.Contains(text, "tok-FIXTURE-SECRET") {
 		t.Error("a token from the environment is listed")
 	}
-	te, _ := c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "Server + Worker"}, sessions.CodeInvalidArgument)
+	te, _ := c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "Server + Worker"}, toolkit.CodeInvalidArgument)
 	if strings.Join(te.AvailableOptions, ",") != "Launch Server,Python: worker" {
 		t.Errorf("compound = %+v", te)
 	}
-	if te, _ := c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "Attach to 9229"}, sessions.CodeInvalidArgument); !strings.Contains(te.Hint, "debug_run_configuration") {
+	if te, _ := c.fail(t, "restart_run_configuration", map[string]any{"configurationName": "Attach to 9229"}, toolkit.CodeInvalidArgument); !strings.Contains(te.Hint, "debug_run_configuration") {
 		t.Errorf("attach = %+v", te)
 	}
 	var res RestartResult
@@ -194,7 +196,7 @@ func TestRegisterStopsProcessesWithItsContext(t *testing.T) {
 	defer cancel()
 	m := sessions.NewManager(sessions.Config{Project: dir})
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	x := Register(tb, m, Options{Context: ctx})
 	defer func() { _ = x.Close(context.Background()) }()
 	for _, want := range []string{"get_restartable_run_configurations", "restart_run_configuration", "debug_run_configuration",

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Priority of START_RUN_CONFIGURATION among status suggestions: above
@@ -39,7 +39,7 @@ type RunConfigSummary struct {
 
 // Status reports the project's configurations and which run. It reads
 // the configuration files only when they changed.
-func (s runConfigStatus) Status(ctx context.Context, q sessions.StatusQuery) sessions.StatusPart {
+func (s runConfigStatus) Status(ctx context.Context, q toolkit.StatusQuery) toolkit.StatusPart {
 	res := s.x.configs.load(q.Project)
 	procs := s.x.runner.Processes()
 	sec := RunConfigSection{Count: len(res.Configurations), Configurations: []RunConfigSummary{}, Warnings: res.Warnings}
@@ -67,22 +67,22 @@ func (s runConfigStatus) Status(ctx context.Context, q sessions.StatusQuery) ses
 		}
 		sec.Configurations = append(sec.Configurations, sum)
 	}
-	part := sessions.StatusPart{Section: "runConfigurations", Data: sec}
+	part := toolkit.StatusPart{Section: "runConfigurations", Data: sec}
 	switch {
 	case sec.Count == 0:
 		reason := "no saved run configuration in .idea/runConfigurations, .run, .idea/workspace.xml or .vscode/launch.json"
 		if len(res.Warnings) > 0 {
 			reason += " (unreadable: " + res.Warnings[0] + ")"
 		}
-		part.Capabilities = []sessions.CapabilityState{{Name: "runConfigurations", State: sessions.NotConfigured, Reason: reason}}
+		part.Capabilities = []toolkit.CapabilityState{{Name: "runConfigurations", State: toolkit.NotConfigured, Reason: reason}}
 	default:
-		part.Capabilities = []sessions.CapabilityState{{Name: "runConfigurations", State: sessions.Available,
+		part.Capabilities = []toolkit.CapabilityState{{Name: "runConfigurations", State: toolkit.Available,
 			Reason: fmt.Sprintf("%d saved configuration(s), %d running", sec.Count, sec.Running)}}
 		switch {
 		case sec.Running == 0 && crashed != "":
-			part.Suggestions = []sessions.Suggestion{{Action: sessions.NextStartRunConfiguration, Priority: startRunConfigPriority, Hint: crashed}}
+			part.Suggestions = []toolkit.Suggestion{{Action: toolkit.NextStartRunConfiguration, Priority: startRunConfigPriority, Hint: crashed}}
 		case sec.Running == 0 && restartable != "":
-			part.Suggestions = []sessions.Suggestion{{Action: sessions.NextStartRunConfiguration, Priority: startRunConfigPriority,
+			part.Suggestions = []toolkit.Suggestion{{Action: toolkit.NextStartRunConfiguration, Priority: startRunConfigPriority,
 				Hint: fmt.Sprintf("no run configuration is running; start one with restart_run_configuration(configurationName: %q)", restartable)}}
 		}
 	}
@@ -128,7 +128,7 @@ func summarize(r Repository) GitSummary {
 
 // Status reports the project's repositories from the cache, and the
 // repository of the session's program when the query names a session.
-func (s gitStatus) Status(ctx context.Context, q sessions.StatusQuery) sessions.StatusPart {
+func (s gitStatus) Status(ctx context.Context, q toolkit.StatusQuery) toolkit.StatusPart {
 	reps := s.x.status.repositories(ctx, q.Project)
 	_, gitErr := s.x.git.cmd.lookPath()
 	sec := GitSection{Repositories: []GitSummary{}, GitCommand: gitErr == nil}
@@ -147,15 +147,15 @@ func (s gitStatus) Status(ctx context.Context, q sessions.StatusQuery) sessions.
 			}
 		}
 	}
-	part := sessions.StatusPart{Section: "git", Data: sec}
+	part := toolkit.StatusPart{Section: "git", Data: sec}
 	switch {
 	case len(reps) == 0:
-		part.Capabilities = []sessions.CapabilityState{{Name: "git", State: sessions.NotConfigured, Reason: "the project is not in a Git repository"}}
+		part.Capabilities = []toolkit.CapabilityState{{Name: "git", State: toolkit.NotConfigured, Reason: "the project is not in a Git repository"}}
 	case gitErr != nil:
-		part.Capabilities = []sessions.CapabilityState{{Name: "git", State: sessions.Available,
+		part.Capabilities = []toolkit.CapabilityState{{Name: "git", State: toolkit.Available,
 			Reason: fmt.Sprintf("%d repository(ies); the git command is not installed: fetch and fast-forward pulls go through go-git, rebase and merge pulls and push are unavailable", len(reps))}}
 	default:
-		part.Capabilities = []sessions.CapabilityState{{Name: "git", State: sessions.Available, Reason: fmt.Sprintf("%d repository(ies)", len(reps))}}
+		part.Capabilities = []toolkit.CapabilityState{{Name: "git", State: toolkit.Available, Reason: fmt.Sprintf("%d repository(ies)", len(reps))}}
 	}
 	return part
 }

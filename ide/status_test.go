@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
-func capState(caps []sessions.CapabilityState, name string) string {
+func capState(caps []toolkit.CapabilityState, name string) string {
 	for _, c := range caps {
 		if c.Name == name {
 			return c.State
@@ -25,14 +25,14 @@ func TestStatusRunConfigurations(t *testing.T) {
 	c := newToolClient(t, dir, Options{})
 	ctx := context.Background()
 
-	st, err := c.m.BuildStatus(ctx, "", "")
+	st, err := c.m.BuildStatus(ctx, c.tb.Status(), "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.NextAction != sessions.NextStartRunConfiguration || !strings.Contains(st.Hint, "restart_run_configuration") {
+	if st.NextAction != toolkit.NextStartRunConfiguration || !strings.Contains(st.Hint, "restart_run_configuration") {
 		t.Errorf("nextAction = %s (%s)", st.NextAction, st.Hint)
 	}
-	if capState(st.Capabilities, "runConfigurations") != sessions.Available || capState(st.Capabilities, "git") != sessions.NotConfigured {
+	if capState(st.Capabilities, "runConfigurations") != toolkit.Available || capState(st.Capabilities, "git") != toolkit.NotConfigured {
 		t.Errorf("capabilities = %+v", st.Capabilities)
 	}
 	sec, ok := st.Sections["runConfigurations"].(RunConfigSection)
@@ -42,9 +42,9 @@ func TestStatusRunConfigurations(t *testing.T) {
 
 	var res RestartResult
 	c.ok(t, "restart_run_configuration", map[string]any{"configurationName": "worker"}, &res)
-	st, _ = c.m.BuildStatus(ctx, "", "")
+	st, _ = c.m.BuildStatus(ctx, c.tb.Status(), "", "")
 	sec = st.Sections["runConfigurations"].(RunConfigSection)
-	if sec.Running != 1 || st.NextAction == sessions.NextStartRunConfiguration {
+	if sec.Running != 1 || st.NextAction == toolkit.NextStartRunConfiguration {
 		t.Errorf("with worker running: %+v, next %s", sec, st.NextAction)
 	}
 	for _, s := range sec.Configurations {
@@ -77,8 +77,8 @@ func TestStatusRunConfigurations(t *testing.T) {
 		}
 		return false
 	})
-	st, _ = c.m.BuildStatus(ctx, "", "")
-	if st.NextAction != sessions.NextStartRunConfiguration || !strings.Contains(st.Hint, "exited with code 7") {
+	st, _ = c.m.BuildStatus(ctx, c.tb.Status(), "", "")
+	if st.NextAction != toolkit.NextStartRunConfiguration || !strings.Contains(st.Hint, "exited with code 7") {
 		t.Errorf("after a crash: %s (%s)", st.NextAction, st.Hint)
 	}
 	for _, s := range st.Sections["runConfigurations"].(RunConfigSection).Configurations {
@@ -89,8 +89,8 @@ func TestStatusRunConfigurations(t *testing.T) {
 
 	// A project without configurations.
 	empty := t.TempDir()
-	st, _ = c.m.BuildStatus(ctx, empty, "")
-	if capState(st.Capabilities, "runConfigurations") != sessions.NotConfigured || st.NextAction != sessions.NextCreateDebugSession {
+	st, _ = c.m.BuildStatus(ctx, c.tb.Status(), empty, "")
+	if capState(st.Capabilities, "runConfigurations") != toolkit.NotConfigured || st.NextAction != toolkit.NextCreateDebugSession {
 		t.Errorf("empty project: %+v next %s", st.Capabilities, st.NextAction)
 	}
 }
@@ -101,11 +101,11 @@ func TestStatusGit(t *testing.T) {
 	ctx := context.Background()
 	get := func() GitSummary {
 		t.Helper()
-		st, err := c.m.BuildStatus(ctx, "", "")
+		st, err := c.m.BuildStatus(ctx, c.tb.Status(), "", "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if capState(st.Capabilities, "git") != sessions.Available {
+		if capState(st.Capabilities, "git") != toolkit.Available {
 			t.Fatalf("git capability: %+v", st.Capabilities)
 		}
 		sec := st.Sections["git"].(GitSection)
@@ -148,8 +148,8 @@ func TestStatusGit(t *testing.T) {
 	head = gitT(t, w.work, "rev-parse", "HEAD")
 
 	// The session view: the repository and commit of the session's program.
-	part := gitStatus{c.x}.Status(ctx, sessions.StatusQuery{Project: w.work,
-		Session: &sessions.SessionInfo{ID: "python-1", Program: filepath.Join(w.work, "a.txt")}})
+	part := gitStatus{c.x}.Status(ctx, toolkit.StatusQuery{Project: w.work,
+		Session: &toolkit.StatusSession{ID: "python-1", Program: filepath.Join(w.work, "a.txt")}})
 	sv := part.Data.(GitSection).Session
 	if sv == nil || sv.RepositoryRoot != w.work || sv.Commit != head || sv.Branch != "main" || sv.Dirty == nil || !*sv.Dirty {
 		t.Errorf("session view = %+v", sv)

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Options configures the ide capabilities. Zero values are usable
@@ -29,10 +31,24 @@ type Options struct {
 	Runner RunnerOptions
 }
 
+// Manager is what the ide capabilities need of the session manager; a
+// *sessions.Manager satisfies it. The project of every call, the registry
+// its run configurations' processes are published in, and for
+// debug_run_configuration the sessions it creates.
+type Manager interface {
+	ResolveProject(arg string) (string, error)
+	RegisterProcess(p toolkit.OwnedProcess)
+	UnregisterProcess(pid int)
+	Adapters() *adapters.Registry
+	Create(ctx context.Context, req sessions.CreateRequest) (*sessions.Session, *sessions.StartResult, error)
+	Start(ctx context.Context, id string, req sessions.StartRequest) (*sessions.StartResult, error)
+	CloseSession(ctx context.Context, id string) error
+}
+
 // IDE holds the run-configuration runner and the Git reader of one
 // server. It is safe for concurrent use.
 type IDE struct {
-	m       *sessions.Manager
+	m       Manager
 	opts    Options
 	runner  *Runner
 	git     *Git
@@ -42,7 +58,7 @@ type IDE struct {
 
 // New returns the ide capabilities of a server. Its processes stop when
 // opts.Context ends or Close is called.
-func New(m *sessions.Manager, opts Options) *IDE {
+func New(m Manager, opts Options) *IDE {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -70,56 +86,50 @@ func (x *IDE) Close(ctx context.Context) error { return x.runner.Close(ctx) }
 func (x *IDE) Runner() *Runner { return x.runner }
 
 // Register adds the run-configuration and Git tools to tb and registers
-// the "runConfigurations" and "git" status contributors with m. The
+// the "runConfigurations" and "git" status contributors with tb. The
 // processes it starts stop when opts.Context ends; that stop runs in the
 // background, so a server about to exit calls Close on the returned IDE,
 // which returns once every process group is gone.
-func Register(tb *sessions.Toolbox, m *sessions.Manager, opts Options) *IDE {
+func Register(tb *toolkit.Toolbox, m Manager, opts Options) *IDE {
 	x := New(m, opts)
 	x.Install(tb)
 	return x
 }
 
-// Install adds the tools to tb and the status contributors to the
-// manager.
-func (x *IDE) Install(tb *sessions.Toolbox) {
-	if x.m != nil {
-		x.m.SetConfigurationStarter(x.startForOthers)
-	}
-	sessions.AddTool(tb, "get_restartable_run_configurations",
+// Install adds the tools and the status contributors to tb.
+func (x *IDE) Install(tb *toolkit.Toolbox) {
+	toolkit.AddTool(tb, "get_restartable_run_configurations",
 		"List the project's saved run configurations (IntelliJ .idea/runConfigurations, .run, workspace.xml; VS Code launch.json) with name, typeId, typeName, source, the command line dbg runs, and whether it runs now.",
 		x.listConfigurations)
-	sessions.AddTool(tb, "restart_run_configuration",
+	toolkit.AddTool(tb, "restart_run_configuration",
 		"Start a run configuration as a process owned by dbg, or restart it when it runs. Use the exact name from get_restartable_run_configurations. Its output is readable with the logs tools.",
 		x.restartConfiguration)
-	sessions.AddTool(tb, "debug_run_configuration",
+	toolkit.AddTool(tb, "debug_run_configuration",
 		"Create a debug session from a run configuration: launch.json entries go to their adapter, IntelliJ Application and Spring Boot configurations to the Java adapter.",
 		x.debugConfiguration)
-	sessions.AddTool(tb, "get_git_repositories",
+	toolkit.AddTool(tb, "get_git_repositories",
 		"List every Git repository of the project (including linked worktrees and submodules): root, state, HEAD, branch, upstream, remotes, dirty, ahead/behind. Later Git tools take root as repositoryRoot.",
 		x.gitRepositories)
-	sessions.AddTool(tb, "get_git_remotes",
+	toolkit.AddTool(tb, "get_git_remotes",
 		"List a repository's remotes with fetch and push URLs, credentials redacted (like a read-only git remote -v).",
 		x.gitRemotes)
-	sessions.AddTool(tb, "git_fetch",
+	toolkit.AddTool(tb, "git_fetch",
 		"Fetch from a configured remote (default: the upstream's remote, then origin, then the only one). Never prompts.",
 		x.gitFetch)
-	sessions.AddTool(tb, "git_pull",
+	toolkit.AddTool(tb, "git_pull",
 		"Pull the current branch from its upstream with strategy ff_only (default), rebase or merge. Refused on a detached HEAD or without upstream; a conflict is reported and left for you to resolve or abort.",
 		x.gitPull)
-	sessions.AddTool(tb, "git_push",
+	toolkit.AddTool(tb, "git_push",
 		"Push the current branch to a configured remote; setUpstream records it as upstream. Never forces, takes no refspec, never skips hooks.",
 		x.gitPush)
-	if x.m != nil {
-		x.m.RegisterCapability("runConfigurations", runConfigStatus{x})
-		x.m.RegisterCapability("git", gitStatus{x})
-	}
+	tb.Status().Register("runConfigurations", runConfigStatus{x})
+	tb.Status().Register("git", gitStatus{x})
 }
 
 func (x *IDE) project(arg string) (string, error) {
 	if x.m == nil {
 		if arg == "" {
-			return "", sessions.NewError(sessions.CodeNoProject, "no project", "pass projectPath")
+			return "", toolkit.NewError(toolkit.CodeNoProject, "no project", "pass projectPath")
 		}
 		return filepath.Abs(arg)
 	}
@@ -238,17 +248,17 @@ func (x *IDE) find(dir, name, source string) (RunConfiguration, error) {
 	res := x.configs.load(dir)
 	names := Names(res.Configurations)
 	if strings.TrimSpace(name) == "" {
-		return RunConfiguration{}, sessions.NewError(sessions.CodeInvalidArgument, "configurationName is required",
+		return RunConfiguration{}, toolkit.NewError(toolkit.CodeInvalidArgument, "configurationName is required",
 			"pass one of availableOptions (from get_restartable_run_configurations)").WithOptions(names...)
 	}
 	c, err := FindRunConfiguration(res.Configurations, name, source)
 	var amb *AmbiguousError
 	switch {
 	case errors.As(err, &amb):
-		return RunConfiguration{}, sessions.NewError(sessions.CodeInvalidArgument, amb.Error(),
+		return RunConfiguration{}, toolkit.NewError(toolkit.CodeInvalidArgument, amb.Error(),
 			"pass source as well, one of availableOptions").WithOptions(amb.Sources...)
 	case err != nil:
-		te := sessions.NewError(sessions.CodeRunConfigNotFound, fmt.Sprintf("no run configuration named %q in %s", name, dir),
+		te := toolkit.NewError(toolkit.CodeRunConfigNotFound, fmt.Sprintf("no run configuration named %q in %s", name, dir),
 			"use the exact name of one of availableOptions").WithOptions(names...)
 		if len(names) == 0 {
 			te.Hint = "the project has no saved run configuration (.idea/runConfigurations, .run, .idea/workspace.xml or .vscode/launch.json)"
@@ -276,9 +286,10 @@ func (x *IDE) restartConfiguration(ctx context.Context, in ConfigurationInput) (
 	return x.restart(ctx, c)
 }
 
-// startForOthers is the manager's configuration starter (run_and_invoke):
-// a configuration that already runs is reused, else it is started.
-func (x *IDE) startForOthers(ctx context.Context, project, name string) (int, error) {
+// StartConfiguration implements toolkit.ConfigurationStarter for the
+// other capabilities (run_and_invoke): a configuration that already runs
+// is reused, else it is started.
+func (x *IDE) StartConfiguration(ctx context.Context, project, name string) (int, error) {
 	dir, err := x.project(project)
 	if err != nil {
 		return 0, err
@@ -297,7 +308,7 @@ func (x *IDE) startForOthers(ctx context.Context, project, name string) (int, er
 		return 0, err
 	}
 	if res.Exited {
-		return 0, sessions.NewError(sessions.CodeInvalidState, fmt.Sprintf("%q exited at start (code %s)", c.Name, exitText(res.ExitCode)),
+		return 0, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("%q exited at start (code %s)", c.Name, exitText(res.ExitCode)),
 			"read its output with read_target_application_logs(pid), fix it and try again").WithDetails(map[string]any{"pid": res.PID, "output": res.Output})
 	}
 	return res.PID, nil
@@ -313,7 +324,7 @@ func exitText(code *int) string {
 // restart starts or restarts a configuration, with tool errors.
 func (x *IDE) restart(ctx context.Context, c RunConfiguration) (RestartResult, error) {
 	if !c.Runnable() {
-		te := sessions.NewError(sessions.CodeInvalidArgument, fmt.Sprintf("%q cannot be restarted: %s", c.Name, c.Unsupported), "")
+		te := toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("%q cannot be restarted: %s", c.Name, c.Unsupported), "")
 		if c.Kind == KindCompound {
 			te.WithOptions(c.Members...)
 			te.Hint = "restart each of availableOptions"
@@ -326,12 +337,12 @@ func (x *IDE) restart(ctx context.Context, c RunConfiguration) (RestartResult, e
 	var several *SeveralRunningError
 	switch {
 	case errors.As(err, &several):
-		return RestartResult{}, sessions.NewError(sessions.CodeInvalidState, several.Error(),
+		return RestartResult{}, toolkit.NewError(toolkit.CodeInvalidState, several.Error(),
 			"stop the extra instances first; dbg does not guess which one to restart").WithDetails(map[string]any{"pids": several.PIDs})
 	case errors.Is(err, ErrRunnerClosed):
-		return RestartResult{}, sessions.NewError(sessions.CodeInvalidState, err.Error(), "the server is shutting down")
+		return RestartResult{}, toolkit.NewError(toolkit.CodeInvalidState, err.Error(), "the server is shutting down")
 	case err != nil:
-		return RestartResult{}, sessions.NewError(sessions.CodeInvalidState, fmt.Sprintf("cannot start %q: %s", c.Name, RedactText(err.Error())),
+		return RestartResult{}, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("cannot start %q: %s", c.Name, RedactText(err.Error())),
 			"check that the command exists on PATH and the working directory is right").WithDetails(map[string]any{"command": redactArgs(c.Command), "cwd": c.Cwd}).Wrap(err)
 	}
 	res.Command = redactArgs(res.Command)

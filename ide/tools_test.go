@@ -9,6 +9,8 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -17,13 +19,14 @@ import (
 type toolClient struct {
 	cs *mcp.ClientSession
 	m  *sessions.Manager
+	tb *toolkit.Toolbox
 	x  *IDE
 }
 
 type envelope struct {
-	Success bool                `json:"success"`
-	Data    json.RawMessage     `json:"data"`
-	Error   *sessions.ToolError `json:"error"`
+	Success bool               `json:"success"`
+	Data    json.RawMessage    `json:"data"`
+	Error   *toolkit.ToolError `json:"error"`
 }
 
 func newToolClient(t *testing.T, project string, opts Options, reg ...*adapters.Registry) *toolClient {
@@ -35,7 +38,7 @@ func newToolClient(t *testing.T, project string, opts Options, reg ...*adapters.
 	}
 	m := sessions.NewManager(cfg)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := sessions.NewToolbox(srv, nil)
+	tb := mcpbind.NewToolbox(srv, nil)
 	if opts.Runner.StopGrace == 0 {
 		opts.Runner.StopGrace = time.Second
 	}
@@ -59,7 +62,7 @@ func newToolClient(t *testing.T, project string, opts Options, reg ...*adapters.
 		_ = ss.Close()
 		cancel()
 	})
-	return &toolClient{cs: cs, m: m, x: x}
+	return &toolClient{cs: cs, m: m, tb: tb, x: x}
 }
 
 // call invokes a tool and returns its envelope and its full text, which
@@ -105,7 +108,7 @@ func (c *toolClient) ok(t *testing.T, name string, args map[string]any, out any)
 }
 
 // fail calls a tool that must fail with code and returns the error.
-func (c *toolClient) fail(t *testing.T, name string, args map[string]any, code string) (*sessions.ToolError, string) {
+func (c *toolClient) fail(t *testing.T, name string, args map[string]any, code string) (*toolkit.ToolError, string) {
 	t.Helper()
 	env, text := c.call(t, name, args)
 	if env.Success || env.Error == nil {

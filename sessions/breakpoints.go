@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	godap "github.com/google/go-dap"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Breakpoint is a breakpoint as dbg tracks it. IDs are dbg's own and stay
@@ -91,19 +93,19 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 	lineText := ""
 	if spec.Function == "" {
 		if spec.File == "" || spec.Line <= 0 {
-			return Breakpoint{}, NewError(CodeInvalidArgument, "file and a positive line are required (or function for a function breakpoint)", "pass file (absolute or relative to the working directory) and line (1-based)")
+			return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, "file and a positive line are required (or function for a function breakpoint)", "pass file (absolute or relative to the working directory) and line (1-based)")
 		}
 		abs, err := filepath.Abs(spec.File)
 		if err != nil {
-			return Breakpoint{}, NewError(CodeInvalidArgument, err.Error(), "pass an absolute file path")
+			return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "pass an absolute file path")
 		}
 		st, err := os.Stat(abs)
 		if err != nil || !st.Mode().IsRegular() {
-			return Breakpoint{}, NewError(CodeInvalidArgument, fmt.Sprintf("file %s does not exist or is not a regular file", abs), "pass the path of an existing source file")
+			return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("file %s does not exist or is not a regular file", abs), "pass the path of an existing source file")
 		}
 		lines := readLines(abs)
 		if n := len(lines); n > 0 && spec.Line > n {
-			return Breakpoint{}, NewError(CodeInvalidArgument, fmt.Sprintf("line %d is past the end of %s (%d lines)", spec.Line, filepath.Base(abs), n), "pick a line between 1 and "+fmt.Sprint(n))
+			return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d is past the end of %s (%d lines)", spec.Line, filepath.Base(abs), n), "pick a line between 1 and "+fmt.Sprint(n))
 		}
 		if spec.Line <= len(lines) {
 			lineText = strings.TrimSpace(lines[spec.Line-1])
@@ -167,7 +169,7 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, id int) error {
 	}
 	s.mu.Unlock()
 	if !found {
-		return NewError(CodeInvalidArgument, fmt.Sprintf("no breakpoint %d", id), "use an id from list_breakpoints").WithOptions(ids...)
+		return toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("no breakpoint %d", id), "use an id from list_breakpoints").WithOptions(ids...)
 	}
 	if !live {
 		return nil
@@ -255,7 +257,7 @@ func (s *Session) syncFunctions(ctx context.Context) error {
 		if len(list) == 0 {
 			return nil
 		}
-		return NewError(CodeInvalidArgument, "this adapter does not support function breakpoints", "set a line breakpoint at the function's first line instead")
+		return toolkit.NewError(toolkit.CodeInvalidArgument, "this adapter does not support function breakpoints", "set a line breakpoint at the function's first line instead")
 	}
 	fbs := []godap.FunctionBreakpoint{}
 	for _, bp := range list {
@@ -347,7 +349,7 @@ func (s *Session) SetExceptionBreakpoints(ctx context.Context, mode string, filt
 		switch mode {
 		case "all", "uncaught", "none", "":
 		default:
-			return nil, NewError(CodeInvalidArgument, fmt.Sprintf("breakOnExceptions %q is not one of all, uncaught, none", mode), "pass all, uncaught or none, or explicit filters")
+			return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("breakOnExceptions %q is not one of all, uncaught, none", mode), "pass all, uncaught or none, or explicit filters")
 		}
 	}
 	s.mu.Lock()

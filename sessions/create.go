@@ -12,6 +12,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // CreateRequest creates a session (create_debug_session). With Port,
@@ -64,11 +65,11 @@ const (
 // Create makes a session; it attaches when req names a target.
 func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Session, *StartResult, error) {
 	if strings.TrimSpace(req.Language) == "" {
-		return nil, nil, NewError(CodeInvalidArgument, "language is required", "pass one of availableOptions").WithOptions(m.cfg.Adapters.Languages()...)
+		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, "language is required", "pass one of availableOptions").WithOptions(m.cfg.Adapters.Languages()...)
 	}
 	a, ok := m.cfg.Adapters.Lookup(req.Language)
 	if !ok {
-		return nil, nil, NewError(CodeInvalidArgument, fmt.Sprintf("language %q is not supported", req.Language),
+		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("language %q is not supported", req.Language),
 			"pass one of availableOptions; list_supported_languages shows which adapters are installed").WithOptions(m.cfg.Adapters.Languages()...)
 	}
 	if info := m.findAdapter(ctx, a); !info.Found {
@@ -77,10 +78,10 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Session, *Sta
 	switch req.BreakOnExceptions {
 	case "", "all", "uncaught", "none":
 	default:
-		return nil, nil, NewError(CodeInvalidArgument, fmt.Sprintf("breakOnExceptions %q is not one of all, uncaught, none", req.BreakOnExceptions), "pass all, uncaught or none")
+		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("breakOnExceptions %q is not one of all, uncaught, none", req.BreakOnExceptions), "pass all, uncaught or none")
 	}
 	if req.VerifyTimeout < 0 || req.VerifyTimeout > maxVerifyTimeout {
-		return nil, nil, NewError(CodeInvalidArgument, "verifyTimeout must be between 0 and 600000 ms", "pass a smaller verifyTimeout")
+		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, "verifyTimeout must be between 0 and 600000 ms", "pass a smaller verifyTimeout")
 	}
 	s := newSession(m, a.Language(), a, req)
 	if err := m.add(s); err != nil {
@@ -110,7 +111,7 @@ func adapterNotFound(info adapters.Info) error {
 	if info.InstallCommand != "" {
 		hint = "install it with `" + info.InstallCommand + "`"
 	}
-	e := NewError(CodeAdapterNotFound, fmt.Sprintf("the %s debug adapter (%s) is not installed", info.Language, info.Adapter), hint)
+	e := toolkit.NewError(toolkit.CodeAdapterNotFound, fmt.Sprintf("the %s debug adapter (%s) is not installed", info.Language, info.Adapter), hint)
 	if info.Note != "" {
 		e.Details = info.Note
 	}
@@ -149,17 +150,17 @@ func (m *Manager) Start(ctx context.Context, id string, req StartRequest) (*Star
 // Launch starts the debuggee (start_debugging).
 func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, error) {
 	if strings.TrimSpace(req.ScriptPath) == "" {
-		return nil, NewError(CodeInvalidArgument, "scriptPath is required", "pass the program to debug (a source file, package directory or binary)")
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "scriptPath is required", "pass the program to debug (a source file, package directory or binary)")
 	}
 	isPath := adapters.IsPath(s.adapter, req.ScriptPath)
 	if isPath {
 		if _, err := os.Stat(req.ScriptPath); err != nil {
-			return nil, NewError(CodeInvalidArgument, fmt.Sprintf("scriptPath %s does not exist", req.ScriptPath), "pass an existing file or directory (absolute, or relative to "+cwdOr()+")")
+			return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("scriptPath %s does not exist", req.ScriptPath), "pass an existing file or directory (absolute, or relative to "+cwdOr()+")")
 		}
 	}
 	if req.Cwd != "" {
 		if st, err := os.Stat(req.Cwd); err != nil || !st.IsDir() {
-			return nil, NewError(CodeInvalidArgument, fmt.Sprintf("cwd %s is not a directory", req.Cwd), "pass an existing directory as cwd")
+			return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("cwd %s is not a directory", req.Cwd), "pass an existing directory as cwd")
 		}
 	}
 	s.mu.Lock()
@@ -168,12 +169,12 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 	case StateTerminated, StateError:
 		if s.conn != nil {
 			s.mu.Unlock()
-			return nil, NewError(CodeInvalidState, "session "+s.id+" has already run", "use restart_debugging, or create a new session")
+			return nil, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has already run", "use restart_debugging, or create a new session")
 		}
 	default:
 		st := s.state
 		s.mu.Unlock()
-		return nil, NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "it is already started; use restart_debugging or close it first")
+		return nil, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "it is already started; use restart_debugging or close it first")
 	}
 	s.mu.Unlock()
 	mode := req.BreakOnExceptions
@@ -221,17 +222,17 @@ func cwdOr() string {
 // Attach attaches the session to a running process (attach_to_process).
 func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, error) {
 	if !s.namesTarget(req) {
-		return nil, NewError(CodeInvalidArgument, "processId or port is required", "pass the pid of the process or the port it listens on for a debugger")
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "processId or port is required", "pass the pid of the process or the port it listens on for a debugger")
 	}
 	s.mu.Lock()
 	if s.state != StateCreated && s.state != StateTerminated && s.state != StateError {
 		st := s.state
 		s.mu.Unlock()
-		return nil, NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "detach or close it first")
+		return nil, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "detach or close it first")
 	}
 	if s.closing {
 		s.mu.Unlock()
-		return nil, NewError(CodeSessionNotFound, "session "+s.id+" was closed", "create a new session")
+		return nil, toolkit.NewError(toolkit.CodeSessionNotFound, "session "+s.id+" was closed", "create a new session")
 	}
 	if s.state != StateCreated {
 		ep := s.ep
@@ -242,7 +243,7 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	}
 	s.mu.Unlock()
 	if req.ProcessID != 0 && !alive(req.ProcessID) {
-		return nil, NewError(CodeInvalidArgument, fmt.Sprintf("no process %d", req.ProcessID), "pass the pid of a running process")
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("no process %d", req.ProcessID), "pass the pid of a running process")
 	}
 	mode := req.BreakOnExceptions
 	if mode == "" {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	godap "github.com/google/go-dap"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // ExecResult is the answer of continue, step, pause and wait: where the
@@ -30,6 +32,10 @@ const (
 	stepGrace  = 3 * time.Second
 	pauseGrace = 3 * time.Second
 )
+
+// MaxWait caps every wait: the waits tool calls ask for, and how long a
+// temporary breakpoint waits for its stop.
+const MaxWait = 10 * time.Minute
 
 // waitStop blocks until a stop newer than seq (with its location
 // resolved) or the end of the session, or ctx. It returns the session
@@ -206,11 +212,11 @@ func (s *Session) requirePaused(threadID int) (int, int, error) {
 	switch s.state {
 	case StatePaused:
 	case StateRunning:
-		return 0, 0, NewError(CodeInvalidState, "session "+s.id+" is running", "call pause_execution, or wait_for_stop until it stops").WithNext(NextContinue)
+		return 0, 0, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is running", "call pause_execution, or wait_for_stop until it stops").WithNext(toolkit.NextContinue)
 	case StateTerminated, StateError:
-		return 0, 0, NewError(CodeInvalidState, "session "+s.id+" has ended: "+s.reason, "restart_debugging, or create a new session")
+		return 0, 0, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has ended: "+s.reason, "restart_debugging, or create a new session")
 	default:
-		return 0, 0, NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, s.state), "start it with start_debugging first")
+		return 0, 0, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, s.state), "start it with start_debugging first")
 	}
 	if threadID == 0 && s.lastStop != nil {
 		threadID = s.lastStop.ThreadID
@@ -231,9 +237,51 @@ func (s *Session) markRunning(seq int) {
 	}
 }
 
-// Step runs "next", "stepIn" or "stepOut" and waits up to grace for the
-// new location.
-func (s *Session) Step(ctx context.Context, command string, threadID int, grace time.Duration) (*ExecResult, error) {
+// StepKind says how far a step goes.
+type StepKind int
+
+const (
+	// StepOver runs to the next line of the same function.
+	StepOver StepKind = iota + 1
+	// StepInto enters the call on the current line.
+	StepInto
+	// StepOut runs until the current function returns.
+	StepOut
+)
+
+// command is the DAP request of the step.
+func (k StepKind) command() (string, bool) {
+	switch k {
+	case StepOver:
+		return "next", true
+	case StepInto:
+		return "stepIn", true
+	case StepOut:
+		return "stepOut", true
+	}
+	return "", false
+}
+
+// String returns over, into or out.
+func (k StepKind) String() string {
+	switch k {
+	case StepOver:
+		return "over"
+	case StepInto:
+		return "into"
+	case StepOut:
+		return "out"
+	}
+	return fmt.Sprintf("StepKind(%d)", int(k))
+}
+
+// Step steps the paused thread (0: the stopped one) and waits up to grace
+// for the new location.
+func (s *Session) Step(ctx context.Context, kind StepKind, threadID int, grace time.Duration) (*ExecResult, error) {
+	command, ok := kind.command()
+	if !ok {
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "unknown step "+kind.String(), "step over, into or out")
+	}
 	seq, tid, err := s.requirePaused(threadID)
 	if err != nil {
 		return nil, err
@@ -279,7 +327,7 @@ func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration) 
 		return s.result(s.Info(), true), nil
 	case StateRunning:
 	default:
-		return nil, NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "pause works on a running program")
+		return nil, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "pause works on a running program")
 	}
 	if threadID == 0 {
 		threadID = s.currentThread()
@@ -302,7 +350,7 @@ func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*Exec
 	st, seq := s.state, s.stopSeq
 	s.mu.Unlock()
 	if st == StateCreated {
-		return nil, NewError(CodeInvalidState, "session "+s.id+" has not started", "call start_debugging first")
+		return nil, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has not started", "call start_debugging first")
 	}
 	if st == StatePaused {
 		seq-- // report the current stop
@@ -338,7 +386,7 @@ func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int
 		}
 		if !bp.Verified {
 			_ = s.RemoveBreakpoint(ctx, bp.ID)
-			return nil, NewError(CodeInvalidArgument, fmt.Sprintf("line %d of %s cannot hold a breakpoint: %s", line, file, bp.Message), "pick a line with code")
+			return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d of %s cannot hold a breakpoint: %s", line, file, bp.Message), "pick a line with code")
 		}
 		temp = bp.ID
 	}
@@ -358,7 +406,7 @@ func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int
 	}
 	// Still running: remove the temporary breakpoint at the next stop.
 	s.background(func() {
-		wctx, cancel := context.WithTimeout(s.life, maxWait)
+		wctx, cancel := context.WithTimeout(s.life, MaxWait)
 		defer cancel()
 		s.waitStop(wctx, seq)
 		_ = s.RemoveBreakpoint(wctx, temp)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // verifyThreads polls threads until at least one exists.
@@ -29,14 +30,14 @@ func (s *Session) verifyThreads(ctx context.Context, d time.Duration) ([]godap.T
 			s.mu.Lock()
 			r := s.reason
 			s.mu.Unlock()
-			return nil, NewError(CodeAttachFailed, "the target ended during attach: "+r, "check that the process is still running")
+			return nil, toolkit.NewError(toolkit.CodeAttachFailed, "the target ended during attach: "+r, "check that the process is still running")
 		}
 		if time.Now().After(deadline) {
 			msg := fmt.Sprintf("no thread reported within %s of attaching", d)
 			if lastErr != nil {
 				msg += ": " + lastErr.Error()
 			}
-			return nil, NewError(CodeAttachFailed, msg, "check the pid/port, or raise verifyTimeout").Retry()
+			return nil, toolkit.NewError(toolkit.CodeAttachFailed, msg, "check the pid/port, or raise verifyTimeout").Retry()
 		}
 		select {
 		case <-ctx.Done():
@@ -75,15 +76,15 @@ func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 		args, err = s.adapter.AttachArgs(ctx, t)
 	}
 	if err != nil {
-		return fail(CodeInvalidArgument, err, "fix the arguments and try again")
+		return fail(toolkit.CodeInvalidArgument, err, "fix the arguments and try again")
 	}
 	ep, err := s.adapter.Start(ctx, t)
 	if err != nil {
 		var nf *adapters.NotFoundError
 		if errors.As(err, &nf) {
-			return fail(CodeAdapterNotFound, err, "install it with `"+nf.Install+"`")
+			return fail(toolkit.CodeAdapterNotFound, err, "install it with `"+nf.Install+"`")
 		}
-		return fail(CodeAdapterFailed, err, "check that the adapter works: dbg adapters")
+		return fail(toolkit.CodeAdapterFailed, err, "check that the adapter works: dbg adapters")
 	}
 	return s.handshake(ctx, ep, t, args)
 }
@@ -110,7 +111,7 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 		s.mu.Unlock()
 		close(ready)
 		_ = conn.Close()
-		return fail(CodeInvalidState, errors.New("the session was closed while it started"), "create a new session")
+		return fail(toolkit.CodeInvalidState, errors.New("the session was closed while it started"), "create a new session")
 	}
 	s.conn, s.ep, s.initDone = conn, ep, initDone
 	s.bps.resetAdapterIDs()
@@ -125,7 +126,7 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 		SupportsVariableType: true, SupportsRunInTerminalRequest: true, SupportsStartDebuggingRequest: true,
 		SupportsProgressReporting: false, SupportsInvalidatedEvent: false}
 	if err := s.request(ctx, "initialize", initArgs, &caps); err != nil {
-		return fail(CodeAdapterFailed, s.withStderr(err), "the adapter failed to initialize")
+		return fail(toolkit.CodeAdapterFailed, s.withStderr(err), "the adapter failed to initialize")
 	}
 	s.mu.Lock()
 	s.caps = caps
@@ -133,7 +134,7 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 
 	call, err := conn.Start(string(t.Mode), args)
 	if err != nil {
-		return fail(CodeAdapterFailed, s.withStderr(err), "the adapter refused to start")
+		return fail(toolkit.CodeAdapterFailed, s.withStderr(err), "the adapter refused to start")
 	}
 	select {
 	case <-initDone:
@@ -145,21 +146,21 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 		select {
 		case <-initDone:
 		case <-conn.Done():
-			return fail(CodeAdapterFailed, s.withStderr(conn.Err()), launchHint(t))
+			return fail(toolkit.CodeAdapterFailed, s.withStderr(conn.Err()), launchHint(t))
 		case <-ctx.Done():
-			return fail(CodeTimeout, fmt.Errorf("the adapter never sent initialized: %w", ctx.Err()), "retry; check the adapter with dbg adapters")
+			return fail(toolkit.CodeTimeout, fmt.Errorf("the adapter never sent initialized: %w", ctx.Err()), "retry; check the adapter with dbg adapters")
 		}
 	case <-conn.Done():
-		return fail(CodeAdapterFailed, s.withStderr(conn.Err()), launchHint(t))
+		return fail(toolkit.CodeAdapterFailed, s.withStderr(conn.Err()), launchHint(t))
 	case <-ctx.Done():
-		return fail(CodeTimeout, fmt.Errorf("%s did not complete: %w", t.Mode, ctx.Err()), "retry, or raise the timeout")
+		return fail(toolkit.CodeTimeout, fmt.Errorf("%s did not complete: %w", t.Mode, ctx.Err()), "retry, or raise the timeout")
 	}
 	if err := s.syncAll(ctx); err != nil {
-		return fail(CodeAdapterFailed, err, "the adapter refused the breakpoints")
+		return fail(toolkit.CodeAdapterFailed, err, "the adapter refused the breakpoints")
 	}
 	if caps.SupportsConfigurationDoneRequest {
 		if err := s.request(ctx, "configurationDone", nil, nil); err != nil {
-			return fail(CodeAdapterFailed, s.withStderr(err), "the adapter failed to start the program")
+			return fail(toolkit.CodeAdapterFailed, s.withStderr(err), "the adapter failed to start the program")
 		}
 	}
 	if _, err := call.Wait(ctx, 0); err != nil {
@@ -179,25 +180,25 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 
 // failStart ends a launch or attach that went wrong: it stops what was
 // started, puts the session in the error state, and returns the error as a
-// ToolError.
+// toolkit.ToolError.
 func (s *Session) failStart(ep *adapters.Endpoint, t adapters.Target, code string, e error, hint string) error {
 	s.stopEndpoint(context.Background(), ep, t.Mode == adapters.Launch)
 	s.mu.Lock()
 	s.setStateLocked(StateError, e.Error())
 	s.mu.Unlock()
-	var te *ToolError
+	var te *toolkit.ToolError
 	if errors.As(e, &te) {
 		return te
 	}
-	return NewError(code, e.Error(), hint).Wrap(e)
+	return toolkit.NewError(code, e.Error(), hint).Wrap(e)
 }
 
 // startFailCode is the error code of a refused launch or attach.
 func startFailCode(t adapters.Target) string {
 	if t.Mode == adapters.Attach {
-		return CodeAttachFailed
+		return toolkit.CodeAttachFailed
 	}
-	return CodeAdapterFailed
+	return toolkit.CodeAdapterFailed
 }
 
 func launchHint(t adapters.Target) string {

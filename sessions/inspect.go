@@ -10,6 +10,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Caps on what inspection returns, so one call cannot flood a client.
@@ -74,11 +75,11 @@ func (s *Session) requireStopped() error {
 	case StatePaused:
 		return nil
 	case StateRunning:
-		return NewError(CodeInvalidState, "session "+s.id+" is running; values can only be read while it is paused", "call pause_execution or wait_for_stop first").WithNext(NextContinue)
+		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is running; values can only be read while it is paused", "call pause_execution or wait_for_stop first").WithNext(toolkit.NextContinue)
 	case StateTerminated, StateError:
-		return NewError(CodeInvalidState, "session "+s.id+" has ended: "+s.reason, "restart_debugging, or create a new session")
+		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has ended: "+s.reason, "restart_debugging, or create a new session")
 	}
-	return NewError(CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, s.state), "start it first")
+	return toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, s.state), "start it first")
 }
 
 // Threads lists the debuggee's threads.
@@ -139,7 +140,7 @@ func (s *Session) topFrameID(ctx context.Context, threadID int) (int, error) {
 		}
 	}
 	if len(frames) == 0 {
-		return 0, NewError(CodeInvalidState, "the stopped thread has no frames", "pick another thread with list_threads")
+		return 0, toolkit.NewError(toolkit.CodeInvalidState, "the stopped thread has no frames", "pick another thread with list_threads")
 	}
 	return frames[0].ID, nil
 }
@@ -172,7 +173,7 @@ func (s *Session) Variables(ctx context.Context, ref, start, limit int) ([]Varia
 		return nil, nil, err
 	}
 	if ref <= 0 {
-		return nil, nil, NewError(CodeInvalidArgument, "a positive variablesReference (scope) is required", "take one from get_scopes or from a variable with children")
+		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, "a positive variablesReference (scope) is required", "take one from get_scopes or from a variable with children")
 	}
 	if limit <= 0 {
 		limit = defaultVarLimit
@@ -240,7 +241,7 @@ func (s *Session) LocalVariables(ctx context.Context, frameID int, names []strin
 		return nil, nil, Scope{}, err
 	}
 	if len(scopes) == 0 {
-		return nil, nil, Scope{}, NewError(CodeInvalidState, "the frame has no scopes", "try get_stack_trace and another frameId")
+		return nil, nil, Scope{}, toolkit.NewError(toolkit.CodeInvalidState, "the frame has no scopes", "try get_stack_trace and another frameId")
 	}
 	pick := scopes[0]
 	for _, sc := range scopes {
@@ -281,11 +282,22 @@ type EvalResult struct {
 	Truncated          bool   `json:"truncated,omitempty"`
 }
 
+// EvalContext says what an evaluation is for; adapters may format the
+// result for it. The empty context is EvalREPL.
+type EvalContext string
+
+// Evaluation contexts.
+const (
+	EvalREPL  EvalContext = "repl"  // typed by the user (the default)
+	EvalWatch EvalContext = "watch" // a watched expression
+	EvalHover EvalContext = "hover" // a value shown under the pointer
+)
+
 // Evaluate evaluates an expression in a frame (0 = top) of the stopped
 // program.
-func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalContext string) (*EvalResult, error) {
+func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalContext EvalContext) (*EvalResult, error) {
 	if strings.TrimSpace(expr) == "" {
-		return nil, NewError(CodeInvalidArgument, "expression is required", "pass an expression in the program's language")
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "expression is required", "pass an expression in the program's language")
 	}
 	if err := s.requireStopped(); err != nil {
 		return nil, err
@@ -297,10 +309,10 @@ func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalCo
 		}
 	}
 	if evalContext == "" {
-		evalContext = "repl"
+		evalContext = EvalREPL
 	}
 	var body godap.EvaluateResponseBody
-	if err := s.request(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frameID, Context: evalContext}, &body); err != nil {
+	if err := s.request(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frameID, Context: string(evalContext)}, &body); err != nil {
 		return nil, evalError(expr, err)
 	}
 	val, cut := capValue(body.Result)
@@ -310,16 +322,16 @@ func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalCo
 func evalError(expr string, err error) error {
 	var re *dap.ResponseError
 	if errors.As(err, &re) {
-		return NewError(CodeInvalidArgument, fmt.Sprintf("cannot evaluate %q: %s", expr, re.Message), "check the expression against the variables in scope (get_local_variables)").Wrap(err)
+		return toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("cannot evaluate %q: %s", expr, re.Message), "check the expression against the variables in scope (get_local_variables)").Wrap(err)
 	}
-	return AsToolError(err)
+	return toolkit.AsToolError(err)
 }
 
 // SetVariable assigns value to name in a variables reference; with ref 0
 // the name is looked up in the top frame's scopes.
 func (s *Session) SetVariable(ctx context.Context, ref int, name, value string, frameID int) (*EvalResult, error) {
 	if name == "" {
-		return nil, NewError(CodeInvalidArgument, "name is required", "pass the variable's name as shown by get_variables")
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "name is required", "pass the variable's name as shown by get_variables")
 	}
 	if err := s.requireStopped(); err != nil {
 		return nil, err
@@ -328,7 +340,7 @@ func (s *Session) SetVariable(ctx context.Context, ref int, name, value string, 
 	supported := s.caps.SupportsSetVariable
 	s.mu.Unlock()
 	if !supported {
-		return nil, NewError(CodeInvalidArgument, "this adapter cannot set variables", "use evaluate_expression with an assignment if the language allows it")
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "this adapter cannot set variables", "use evaluate_expression with an assignment if the language allows it")
 	}
 	if ref == 0 {
 		scopes, err := s.Scopes(ctx, frameID)
@@ -351,7 +363,7 @@ func (s *Session) SetVariable(ctx context.Context, ref int, name, value string, 
 			}
 		}
 		if ref == 0 {
-			return nil, NewError(CodeInvalidArgument, fmt.Sprintf("no variable %q in the frame's scopes", name), "check the name with get_local_variables")
+			return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("no variable %q in the frame's scopes", name), "check the name with get_local_variables")
 		}
 	}
 	var body godap.SetVariableResponseBody
@@ -360,7 +372,7 @@ func (s *Session) SetVariable(ctx context.Context, ref int, name, value string, 
 		if !errors.As(err, &re) {
 			return nil, err // a timeout or a dead adapter keeps its own code
 		}
-		return nil, NewError(CodeInvalidArgument, "cannot set "+name+": "+re.Message, "check the value's syntax and type").Wrap(err)
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "cannot set "+name+": "+re.Message, "check the value's syntax and type").Wrap(err)
 	}
 	return &EvalResult{Result: body.Value, Type: body.Type, VariablesReference: body.VariablesReference}, nil
 }

@@ -1,8 +1,10 @@
 // Package sessions is dbg's session manager: many debug sessions at once,
 // each a DAP connection to an adapter plus a few goroutines, with the
 // state machine, breakpoints, threads, stop information and output of
-// each. It also holds the capability registry that get_debug_tools_status
-// reads, and the MCP tools of debug sessions (tools.go).
+// each, and the registry of the processes the server owns outside
+// sessions. It speaks the tools' vocabulary (StepOver, not "next") and
+// knows nothing of MCP: the debug-session tools are in sessions/sessiontools,
+// the tool framework in sessions/toolkit.
 package sessions
 
 import (
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Config configures a Manager. Zero values are usable defaults.
@@ -28,11 +31,13 @@ type Config struct {
 }
 
 // Manager owns every session. It is safe for concurrent use.
+//
+// It embeds the registry of owned processes (RegisterProcess,
+// ProcessByPID, ...), so capabilities that take a narrow interface of
+// those methods accept a *Manager.
 type Manager struct {
-	cfg     Config
-	caps    capabilities
-	procs   processRegistry
-	starter starterSlot
+	cfg Config
+	*toolkit.ProcessRegistry
 
 	mu        sync.Mutex
 	sessions  map[string]*Session
@@ -60,7 +65,9 @@ func NewManager(cfg Config) *Manager {
 	if cfg.OutputLimit <= 0 {
 		cfg.OutputLimit = 1 << 20
 	}
-	return &Manager{cfg: cfg, sessions: map[string]*Session{}, closedIDs: map[string]bool{}, findCache: map[string]findEntry{}}
+	m := &Manager{cfg: cfg, sessions: map[string]*Session{}, closedIDs: map[string]bool{}, findCache: map[string]findEntry{}}
+	m.ProcessRegistry = m.ownedProcesses()
+	return m
 }
 
 // Adapters returns the adapter registry.
@@ -77,11 +84,11 @@ func (m *Manager) Get(id string) (*Session, error) {
 		ids := m.idsLocked()
 		switch len(ids) {
 		case 0:
-			return nil, NewError(CodeSessionNotFound, "sessionId is required and no session exists", "create one with create_debug_session").WithNext(NextCreateDebugSession)
+			return nil, toolkit.NewError(toolkit.CodeSessionNotFound, "sessionId is required and no session exists", "create one with create_debug_session").WithNext(toolkit.NextCreateDebugSession)
 		case 1:
 			return m.sessions[ids[0]], nil
 		default:
-			return nil, NewError(CodeSessionAmbiguous, "sessionId is required: several sessions exist", "pass one of availableOptions as sessionId").WithOptions(ids...).WithNext(NextSelectDebuggerSession)
+			return nil, toolkit.NewError(toolkit.CodeSessionAmbiguous, "sessionId is required: several sessions exist", "pass one of availableOptions as sessionId").WithOptions(ids...).WithNext(toolkit.NextSelectDebuggerSession)
 		}
 	}
 	if s, ok := m.sessions[id]; ok {
@@ -102,10 +109,10 @@ func (m *Manager) Get(id string) (*Session, error) {
 			ids = append(ids, s.id)
 		}
 		sort.Strings(ids)
-		return nil, NewError(CodeSessionAmbiguous, fmt.Sprintf("several sessions are named %q", id), "pass one of availableOptions as sessionId").WithOptions(ids...)
+		return nil, toolkit.NewError(toolkit.CodeSessionAmbiguous, fmt.Sprintf("several sessions are named %q", id), "pass one of availableOptions as sessionId").WithOptions(ids...)
 	}
-	return nil, NewError(CodeSessionNotFound, fmt.Sprintf("no session %q", id),
-		"use an id from list_debug_sessions, or create a session with create_debug_session").WithOptions(m.idsLocked()...).WithNext(NextCreateDebugSession)
+	return nil, toolkit.NewError(toolkit.CodeSessionNotFound, fmt.Sprintf("no session %q", id),
+		"use an id from list_debug_sessions, or create a session with create_debug_session").WithOptions(m.idsLocked()...).WithNext(toolkit.NextCreateDebugSession)
 }
 
 func (m *Manager) idsLocked() []string {
@@ -137,7 +144,7 @@ func (m *Manager) add(s *Session) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return NewError(CodeInvalidState, "the server is shutting down", "")
+		return toolkit.NewError(toolkit.CodeInvalidState, "the server is shutting down", "")
 	}
 	m.nextID++
 	s.seq = m.nextID

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 func testdata(t testing.TB, rel string) string {
@@ -65,7 +66,7 @@ func TestManySessionsInParallel(t *testing.T) {
 			errs <- func() error {
 				s := mockStopped(t, m)
 				for step := 0; step < 6; step++ {
-					r, err := s.Step(ctx, "next", 0, 10*time.Second)
+					r, err := s.Step(ctx, StepOver, 0, 10*time.Second)
 					if err != nil {
 						return err
 					}
@@ -123,7 +124,7 @@ func TestStateMachineAndLastStop(t *testing.T) {
 	if err != nil || r.State != StateTerminated || r.ExitCode == nil || *r.ExitCode != 0 {
 		t.Fatalf("end %+v %v", r, err)
 	}
-	if _, err := s.Step(ctx, "next", 0, 0); err == nil {
+	if _, err := s.Step(ctx, StepOver, 0, 0); err == nil {
 		t.Fatal("stepping a terminated session must fail")
 	}
 	if got := s.Output().Text("stdout"); got != "i=1 total=1\ni=2 total=3\ni=3 total=6\ndone total=6\n" {
@@ -189,7 +190,7 @@ func TestSetVariableAndFunctionBreakpoint(t *testing.T) {
 	if _, err := s.SetVariable(ctx, 0, "b", "100", 0); err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.Step(ctx, "stepOut", 0, 5*time.Second)
+	r, err := s.Step(ctx, StepOut, 0, 5*time.Second)
 	if err != nil || r.LastStop.Location.Function != "main" {
 		t.Fatalf("step out %+v %v", r, err)
 	}
@@ -234,7 +235,7 @@ func TestRestartKeepsBreakpoints(t *testing.T) {
 	m := newTestManager(t)
 	ctx := context.Background()
 	s := mockStopped(t, m)
-	if _, err := s.Step(ctx, "next", 0, 0); err != nil {
+	if _, err := s.Step(ctx, StepOver, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.Restart(ctx)
@@ -258,7 +259,7 @@ func TestReapAfterCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() })
-	dead.RegisterProcess(OwnedProcess{Name: "sleeper", PID: cmd.Process.Pid})
+	dead.RegisterProcess(toolkit.OwnedProcess{Name: "sleeper", PID: cmd.Process.Pid})
 	// Pretend the record was written by a server that has since died.
 	entries, _ := os.ReadDir(filepath.Join(state, "sessions"))
 	if len(entries) != 1 {
@@ -415,8 +416,8 @@ func TestCreateAttachesOnlyWithATarget(t *testing.T) {
 		t.Fatalf("create: %v %+v %v", s, res, err)
 	}
 	_, err = s.Attach(ctx, CreateRequest{Language: "mock", AdapterConfig: map[string]any{"program": testdata(t, "mock/forever.mock")}})
-	var te *ToolError
-	if !errors.As(err, &te) || te.Code != CodeInvalidArgument || !strings.Contains(te.Message, "processId or port") {
+	var te *toolkit.ToolError
+	if !errors.As(err, &te) || te.Code != toolkit.CodeInvalidArgument || !strings.Contains(te.Message, "processId or port") {
 		t.Fatalf("attach without a target: %v", err)
 	}
 }

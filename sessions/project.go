@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // projectMarkers are the entries whose presence makes a directory a
@@ -23,17 +25,17 @@ func (m *Manager) ResolveProject(arg string) (string, error) {
 	if p == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return "", NewError(CodeNoProject, "no project: "+err.Error(), "pass projectPath")
+			return "", toolkit.NewError(toolkit.CodeNoProject, "no project: "+err.Error(), "pass projectPath")
 		}
 		p = wd
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return "", NewError(CodeNoProject, err.Error(), "pass an absolute projectPath")
+		return "", toolkit.NewError(toolkit.CodeNoProject, err.Error(), "pass an absolute projectPath")
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return "", NewError(CodeNoProject, fmt.Sprintf("project path %s does not exist", abs), "pass the directory of an existing project as projectPath")
+		return "", toolkit.NewError(toolkit.CodeNoProject, fmt.Sprintf("project path %s does not exist", abs), "pass the directory of an existing project as projectPath")
 	}
 	dir := abs
 	if !st.IsDir() {

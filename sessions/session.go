@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // State is a session's state (SPEC §2).
@@ -78,7 +79,7 @@ type Session struct {
 	name     string
 	language string
 	adapter  adapters.Adapter
-	output   *OutputRing
+	output   *toolkit.OutputRing
 	created  time.Time
 	parentID string
 	req      CreateRequest
@@ -122,7 +123,7 @@ func newSession(m *Manager, lang string, a adapters.Adapter, req CreateRequest) 
 	return &Session{
 		life: life, end: end,
 		m: m, language: lang, adapter: a, name: req.Name, req: req,
-		output:  NewOutputRing(m.cfg.OutputLimit, m.cfg.Now),
+		output:  toolkit.NewOutputRing(m.cfg.OutputLimit, m.cfg.Now),
 		created: m.cfg.Now(), state: StateCreated,
 		changed: make(chan struct{}), threads: map[int]string{},
 		bps: newBreakpointSet(),
@@ -151,7 +152,7 @@ func (s *Session) ID() string { return s.id }
 func (s *Session) Language() string { return s.language }
 
 // Output returns the session's captured output (debuggee and adapter).
-func (s *Session) Output() *OutputRing { return s.output }
+func (s *Session) Output() *toolkit.OutputRing { return s.output }
 
 // State returns the current state.
 func (s *Session) State() State {
@@ -200,10 +201,10 @@ func (s *Session) connection() (*dap.Conn, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conn == nil {
-		return nil, NewError(CodeInvalidState, "session "+s.id+" has not started", "call start_debugging (launch) or attach_to_process first").WithNext(NextCreateDebugSession)
+		return nil, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has not started", "call start_debugging (launch) or attach_to_process first").WithNext(toolkit.NextCreateDebugSession)
 	}
 	if s.state == StateTerminated {
-		return nil, NewError(CodeInvalidState, "session "+s.id+" has terminated: "+s.reason, "restart it with restart_debugging, or close it and create a new one")
+		return nil, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has terminated: "+s.reason, "restart it with restart_debugging, or close it and create a new one")
 	}
 	return s.conn, nil
 }

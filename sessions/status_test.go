@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Each session-driven nextAction, reached by a real state.
@@ -12,17 +14,17 @@ func TestStatusNextActions(t *testing.T) {
 	ctx := context.Background()
 	next := func(sessionID string) *Status {
 		t.Helper()
-		st, err := m.BuildStatus(ctx, t.TempDir(), sessionID)
+		st, err := m.BuildStatus(ctx, nil, t.TempDir(), sessionID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return st
 	}
-	if st := next(""); st.NextAction != NextCreateDebugSession {
+	if st := next(""); st.NextAction != toolkit.NextCreateDebugSession {
 		t.Fatalf("no session: %s", st.NextAction)
 	}
 	created, _, _ := m.Create(ctx, CreateRequest{Language: "mock"})
-	if st := next(""); st.NextAction != NextSetBreakpoint {
+	if st := next(""); st.NextAction != toolkit.NextSetBreakpoint {
 		t.Fatalf("created session: %s (%s)", st.NextAction, st.Hint)
 	}
 	_ = m.CloseSession(ctx, created.ID())
@@ -31,39 +33,39 @@ func TestStatusNextActions(t *testing.T) {
 	if _, err := running.Launch(ctx, StartRequest{ScriptPath: testdata(t, "mock/forever.mock"), Wait: 10 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
-	if st := next(running.ID()); st.NextAction != NextSetBreakpoint || st.Session == nil || st.Session.State != StateRunning {
+	if st := next(running.ID()); st.NextAction != toolkit.NextSetBreakpoint || st.Session == nil || st.Session.State != StateRunning {
 		t.Fatalf("running without breakpoints: %s", st.NextAction)
 	}
 	if _, err := running.SetBreakpoint(ctx, BreakpointSpec{File: testdata(t, "mock/forever.mock"), Line: 4}); err != nil {
 		t.Fatal(err)
 	}
-	if st := next(running.ID()); st.NextAction != NextContinue && st.NextAction != NextInspectStop {
+	if st := next(running.ID()); st.NextAction != toolkit.NextContinue && st.NextAction != toolkit.NextInspectStop {
 		t.Fatalf("running with a breakpoint: %s", st.NextAction)
 	}
 	_ = m.CloseSession(ctx, running.ID())
 
 	a := mockStopped(t, m)
-	if st := next(""); st.NextAction != NextInspectStop {
+	if st := next(""); st.NextAction != toolkit.NextInspectStop {
 		t.Fatalf("paused: %s", st.NextAction)
 	}
 	mockStopped(t, m)
 	st := next("")
-	if st.NextAction != NextSelectDebuggerSession || len(st.Sessions) != 2 {
+	if st.NextAction != toolkit.NextSelectDebuggerSession || len(st.Sessions) != 2 {
 		t.Fatalf("two paused: %s", st.NextAction)
 	}
-	if st := next(a.ID()); st.NextAction != NextInspectStop || st.Session.LastStop == nil {
+	if st := next(a.ID()); st.NextAction != toolkit.NextInspectStop || st.Session.LastStop == nil {
 		t.Fatalf("one session's view: %s", st.NextAction)
 	}
 	found := false
 	for _, c := range st.Capabilities {
-		if c.Name == "debugSessions" && c.State == Available {
+		if c.Name == "debugSessions" && c.State == toolkit.Available {
 			found = true
 		}
 	}
 	if !found {
 		t.Fatalf("capabilities %+v", st.Capabilities)
 	}
-	if _, err := m.BuildStatus(ctx, "", "nope"); err == nil {
+	if _, err := m.BuildStatus(ctx, nil, "", "nope"); err == nil {
 		t.Fatal("unknown session accepted")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // Detach ends the debug connection and leaves the target running (or
@@ -17,7 +18,7 @@ func (s *Session) Detach(ctx context.Context, terminate bool) error {
 	ep, conn, st := s.ep, s.conn, s.state
 	s.mu.Unlock()
 	if conn == nil || st == StateTerminated && ep == nil {
-		return NewError(CodeInvalidState, "session "+s.id+" is not attached", "attach_to_process first")
+		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is not attached", "attach_to_process first")
 	}
 	if st == StatePaused && !terminate {
 		// Let the target run before the adapter lets go of it.
@@ -97,14 +98,14 @@ func (s *Session) Restart(ctx context.Context) (*StartResult, error) {
 	ep := s.ep
 	s.mu.Unlock()
 	if req == nil {
-		return nil, NewError(CodeInvalidState, "session "+s.id+" was not launched", "restart_debugging works for sessions started with start_debugging")
+		return nil, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" was not launched", "restart_debugging works for sessions started with start_debugging")
 	}
 	s.disconnect(ctx, true)
 	s.stopEndpoint(ctx, ep, t.Mode == adapters.Launch)
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
-		return nil, NewError(CodeSessionNotFound, "session "+s.id+" was closed", "create a new session")
+		return nil, toolkit.NewError(toolkit.CodeSessionNotFound, "session "+s.id+" was closed", "create a new session")
 	}
 	s.resetLocked()
 	s.mu.Unlock()
@@ -120,7 +121,7 @@ func (m *Manager) CloseSession(ctx context.Context, id string) error {
 		was := m.closedIDs[id]
 		m.mu.Unlock()
 		if was {
-			return NewError(CodeSessionNotFound, "session "+id+" is already closed", "nothing to do; list_debug_sessions shows the open sessions")
+			return toolkit.NewError(toolkit.CodeSessionNotFound, "session "+id+" is already closed", "nothing to do; list_debug_sessions shows the open sessions")
 		}
 		return err
 	}

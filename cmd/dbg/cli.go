@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // toolClient answers CLI commands with dbg's own MCP tools: it builds the
@@ -82,13 +83,13 @@ func (c *toolClient) Close() {
 }
 
 // envelope is a tool's answer with its data left undecoded.
-type envelope = sessions.Envelope[json.RawMessage]
+type envelope = toolkit.Envelope[json.RawMessage]
 
 // toolFailure is a tool's structured error (SPEC §4) as a Go error. Raw is
 // the whole envelope, printed as is with --json.
 type toolFailure struct {
 	Tool string
-	Err  *sessions.ToolError
+	Err  *toolkit.ToolError
 	Raw  json.RawMessage
 }
 
@@ -130,7 +131,7 @@ func (c *toolClient) call(ctx context.Context, name string, args map[string]any,
 	if !env.Success {
 		te := env.Error
 		if te == nil {
-			te = sessions.NewError(sessions.CodeInternal, "the tool failed without an error", "")
+			te = toolkit.NewError(toolkit.CodeInternal, "the tool failed without an error", "")
 		}
 		return nil, &toolFailure{Tool: name, Err: te, Raw: raw}
 	}

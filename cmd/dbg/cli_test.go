@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // cliEnv is an env writing to buffers, with its own state directory so
@@ -94,8 +94,8 @@ func cliWaitGone(t *testing.T, pid int, d time.Duration) {
 }
 
 func TestCLIToolFailureText(t *testing.T) {
-	f := &toolFailure{Tool: "x", Err: sessions.NewError(sessions.CodeConnectionNotFound, "no DebugTools connection \"a-1\"", "pass one of availableOptions").
-		WithOptions("b-2", "c-3").WithNext(sessions.NextSelectConnection)}
+	f := &toolFailure{Tool: "x", Err: toolkit.NewError(toolkit.CodeConnectionNotFound, "no DebugTools connection \"a-1\"", "pass one of availableOptions").
+		WithOptions("b-2", "c-3").WithNext(toolkit.NextSelectConnection)}
 	want := "CONNECTION_NOT_FOUND: no DebugTools connection \"a-1\"\n  hint: pass one of availableOptions\n  options: b-2, c-3\n  next: SELECT_CONNECTION"
 	if got := f.Error(); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
@@ -104,13 +104,13 @@ func TestCLIToolFailureText(t *testing.T) {
 
 func TestCLIFinishJSON(t *testing.T) {
 	raw := json.RawMessage(`{"success":false,"error":{"code":"NO_PROJECT","message":"m","retryable":false},"requestId":"r","timestamp":"t"}`)
-	f := &toolFailure{Tool: "x", Err: sessions.NewError(sessions.CodeNoProject, "m", ""), Raw: raw}
+	f := &toolFailure{Tool: "x", Err: toolkit.NewError(toolkit.CodeNoProject, "m", ""), Raw: raw}
 	var out bytes.Buffer
 	if err := finish(&out, true, f); err != f {
 		t.Fatalf("finish returned %v, want the failure", err)
 	}
 	var env envelope
-	if err := json.Unmarshal(out.Bytes(), &env); err != nil || env.Success || env.Error == nil || env.Error.Code != sessions.CodeNoProject {
+	if err := json.Unmarshal(out.Bytes(), &env); err != nil || env.Success || env.Error == nil || env.Error.Code != toolkit.CodeNoProject {
 		t.Fatalf("printed %q (%v)", out.String(), err)
 	}
 	out.Reset()

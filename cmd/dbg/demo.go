@@ -85,7 +85,7 @@ func runDemo(cmd *cobra.Command, e *env, opts *demoOptions) error {
 	if err := printLocals(ctx, out, s); err != nil {
 		return err
 	}
-	step, err := s.Step(ctx, "next", 0, 10*time.Second)
+	step, err := s.Step(ctx, sessions.StepOver, 0, 10*time.Second)
 	if err != nil {
 		return err
 	}

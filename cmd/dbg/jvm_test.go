@@ -19,7 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbg-dev/dbg/debugtools"
-	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 func TestCLIJVMInvokeFlags(t *testing.T) {
@@ -236,11 +236,11 @@ func TestCLIJVM(t *testing.T) {
 	// live connection offered.
 	out, _, err = runCLI(t, "jvm", "invoke", "--connection-id", "Nope-"+spid, "--class", "Calc", "--method", "add", "--json")
 	var tf *toolFailure
-	if !errors.As(err, &tf) || tf.Err.Code != sessions.CodeConnectionNotFound {
+	if !errors.As(err, &tf) || tf.Err.Code != toolkit.CodeConnectionNotFound {
 		t.Fatalf("unknown connection: %v", err)
 	}
 	var env envelope
-	if err := json.Unmarshal([]byte(out), &env); err != nil || env.Success || env.Error.Code != sessions.CodeConnectionNotFound ||
+	if err := json.Unmarshal([]byte(out), &env); err != nil || env.Success || env.Error.Code != toolkit.CodeConnectionNotFound ||
 		!reflect.DeepEqual(env.Error.AvailableOptions, []string{"Calc-" + spid}) {
 		t.Fatalf("unknown connection --json printed %s (%v)", out, err)
 	}

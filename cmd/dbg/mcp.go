@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/sessiontools"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
 )
 
 type mcpOptions struct {
@@ -40,9 +42,9 @@ func newServer(ctx context.Context, e *env, m *sessions.Manager) (*mcp.Server, f
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg", Version: version}, &mcp.ServerOptions{
 		Instructions: "dbg debugs programs in many languages. Typical flow: create_debug_session → set_breakpoint → start_debugging → (wait_for_stop) → get_stack_trace / get_local_variables / evaluate_expression → step_over / continue_execution → close_debug_session. get_debug_tools_status says what to do next.",
 	})
-	tb := sessions.NewToolbox(srv, e.now)
-	sessions.RegisterTools(tb, m)
-	sessions.RegisterStatusTool(tb, m)
+	tb := mcpbind.NewToolbox(srv, e.now)
+	sessiontools.RegisterTools(tb, m)
+	sessiontools.RegisterStatusTool(tb, m)
 	release := registerCapabilities(ctx, tb, m, e)
 	return srv, release
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 type statusOptions struct {
@@ -73,7 +74,7 @@ func statusRun(cmd *cobra.Command, e *env, opts *statusOptions) error {
 type statusView struct {
 	Project      string                     `json:"project"`
 	Sessions     []sessions.SessionInfo     `json:"sessions"`
-	Capabilities []sessions.CapabilityState `json:"capabilities"`
+	Capabilities []toolkit.CapabilityState  `json:"capabilities"`
 	Sections     map[string]json.RawMessage `json:"sections"`
 	NextAction   string                     `json:"nextAction"`
 	Hint         string                     `json:"hint"`

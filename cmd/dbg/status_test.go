@@ -15,6 +15,7 @@ import (
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 func TestCLIStatusFlags(t *testing.T) {
@@ -70,9 +71,9 @@ func gitRepo(t *testing.T) string {
 
 // cliStatus is the status JSON with the sections this test reads.
 type cliStatus struct {
-	Project      string                     `json:"project"`
-	Sessions     []sessions.SessionInfo     `json:"sessions"`
-	Capabilities []sessions.CapabilityState `json:"capabilities"`
+	Project      string                    `json:"project"`
+	Sessions     []sessions.SessionInfo    `json:"sessions"`
+	Capabilities []toolkit.CapabilityState `json:"capabilities"`
 	Sections     struct {
 		Git               *ide.GitSection        `json:"git"`
 		RunConfigurations *ide.RunConfigSection  `json:"runConfigurations"`
@@ -120,14 +121,14 @@ func TestCLIStatusJSON(t *testing.T) {
 	if len(repos) != 1 || repos[0].Root != dir || repos[0].Branch != "main" || repos[0].Head == "" {
 		t.Fatalf("git repositories %+v, want %s on main", repos, dir)
 	}
-	if capState(st, "git") != sessions.Available || capState(st, "runConfigurations") != sessions.NotConfigured {
+	if capState(st, "git") != toolkit.Available || capState(st, "runConfigurations") != toolkit.NotConfigured {
 		t.Fatalf("capabilities %+v", st.Capabilities)
 	}
 	// JVMs of other programs on this machine are part of the snapshot:
 	// with one attachable, attaching it comes first.
-	want := sessions.NextCreateDebugSession
+	want := toolkit.NextCreateDebugSession
 	if len(st.Sections.JVM.AttachableJVMs) > 0 {
-		want = sessions.NextAttachJVM
+		want = toolkit.NextAttachJVM
 	}
 	if st.NextAction != want || st.Hint == "" {
 		t.Fatalf("nextAction %s (%s), want %s", st.NextAction, st.Hint, want)
@@ -146,17 +147,17 @@ func TestCLIStatusJSON(t *testing.T) {
 	if rc.Count != 1 || rc.Running != 0 || len(rc.Configurations) != 1 || rc.Configurations[0].Name != "worker" {
 		t.Fatalf("runConfigurations %+v", rc)
 	}
-	if capState(st, "runConfigurations") != sessions.Available {
+	if capState(st, "runConfigurations") != toolkit.Available {
 		t.Fatalf("capabilities %+v", st.Capabilities)
 	}
-	want = sessions.NextStartRunConfiguration
+	want = toolkit.NextStartRunConfiguration
 	if len(st.Sections.JVM.AttachableJVMs) > 0 {
-		want = sessions.NextAttachJVM
+		want = toolkit.NextAttachJVM
 	}
 	if st.NextAction != want {
 		t.Fatalf("nextAction %s (%s), want %s", st.NextAction, st.Hint, want)
 	}
-	if want == sessions.NextStartRunConfiguration && !strings.Contains(st.Hint, `"worker"`) {
+	if want == toolkit.NextStartRunConfiguration && !strings.Contains(st.Hint, `"worker"`) {
 		t.Fatalf("hint %q does not name the configuration", st.Hint)
 	}
 }

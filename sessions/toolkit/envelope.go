@@ -1,4 +1,4 @@
-package sessions
+package toolkit
 
 import (
 	"context"
@@ -7,6 +7,16 @@ import (
 
 	"github.com/dbg-dev/dbg/dap"
 )
+
+// Envelope is the answer of every tool (SPEC §4): on success Data holds
+// the tool's result; on failure Error says what went wrong and how to fix it.
+type Envelope[T any] struct {
+	Success   bool       `json:"success"`
+	Data      *T         `json:"data,omitempty"`
+	Error     *ToolError `json:"error,omitempty"`
+	RequestID string     `json:"requestId"`
+	Timestamp string     `json:"timestamp"`
+}
 
 // Error codes of SPEC §4.
 const (

@@ -1,0 +1,373 @@
+package sessiontools
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"reflect"
+	"time"
+
+	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+)
+
+// ms turns a tool's milliseconds into a wait: def when unset, at most
+// sessions.MaxWait.
+func ms(n toolkit.Int, def time.Duration) time.Duration {
+	if n <= 0 {
+		return def
+	}
+	if d := time.Duration(n) * time.Millisecond; d < sessions.MaxWait {
+		return d
+	}
+	return sessions.MaxWait
+}
+
+// sessionTool adds a tool that acts on the session its input names.
+func sessionTool[In interface{ session() string }, Out any](tb *toolkit.Toolbox, m *sessions.Manager, name, description string, f func(context.Context, *sessions.Session, In) (Out, error)) {
+	toolkit.AddTool(tb, name, description, func(ctx context.Context, in In) (Out, error) {
+		s, err := m.Get(in.session())
+		if err != nil {
+			var zero Out
+			return zero, err
+		}
+		return f(ctx, s, in)
+	})
+}
+
+// RegisterTools adds the debug-session tools to tb. Register them before
+// other capabilities' tools: the session types they share (StopInfo,
+// SourceLine) are then described once for all.
+func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
+	tb.ShareSchemas(reflect.TypeFor[sessions.StopInfo](), reflect.TypeFor[sessions.SourceLine]())
+	toolkit.AddTool(tb, "list_supported_languages", "List every supported language: whether its debug adapter is installed, its path and version, what works (launch, attach by pid, attach by port) and the install command when missing.",
+		func(ctx context.Context, _ struct{}) (languagesOut, error) {
+			return languagesOut{Languages: m.Languages(ctx)}, nil
+		})
+	toolkit.AddTool(tb, "create_debug_session", "Create a debugging session. Launch mode unless port, processId or an adapterConfig naming a target is given; then it attaches in the same call, verifies at least one thread within verifyTimeout and pauses the target unless stopOnEntry is false. For launch, call start_debugging next.",
+		func(ctx context.Context, in createIn) (sessionOut, error) {
+			s, res, err := m.Create(ctx, in.request())
+			if err != nil {
+				return sessionOut{}, err
+			}
+			return sessionAnswer(s, res), nil
+		})
+	sessionTool(tb, m, "attach_to_process", "Attach an existing session to a running process (processId) or debug port (port). Pauses the target unless stopOnEntry is false.",
+		func(ctx context.Context, s *sessions.Session, in attachIn) (sessionOut, error) {
+			res, err := s.Attach(ctx, in.request())
+			if err != nil {
+				return sessionOut{}, err
+			}
+			return sessionAnswer(s, res), nil
+		})
+	sessionTool(tb, m, "detach_from_process", "Detach from the target. It keeps running unless terminateProcess is true.",
+		func(ctx context.Context, s *sessions.Session, in detachIn) (okOut, error) {
+			if err := s.Detach(ctx, in.TerminateProcess.Or(false)); err != nil {
+				return okOut{}, err
+			}
+			return okOut{SessionID: s.ID(), Message: s.Info().Reason}, nil
+		})
+	sessionTool(tb, m, "start_debugging", "Launch the program under the debugger. Returns when it first stops (breakpoint, entry, exception), or is running with breakpoints verified (pending:true, then call wait_for_stop), or exits.",
+		func(ctx context.Context, s *sessions.Session, in startIn) (sessionOut, error) {
+			soe := in.StopOnEntry.Or(false)
+			if v, ok := in.DAPLaunchArgs["stopOnEntry"].(bool); ok {
+				soe = v
+			}
+			res, err := s.Launch(ctx, sessions.StartRequest{ScriptPath: in.ScriptPath, Args: in.Args, Cwd: in.Cwd, Env: in.Env,
+				DAPLaunchArgs: in.DAPLaunchArgs, AdapterLaunchConfig: in.AdapterLaunchConfig,
+				BreakOnExceptions: in.BreakOnExceptions, StopOnEntry: soe, Wait: ms(in.WaitMs, 0)})
+			if err != nil {
+				return sessionOut{}, err
+			}
+			return sessionAnswer(s, res), nil
+		})
+	sessionTool(tb, m, "restart_debugging", "Relaunch the session's program with the same configuration; breakpoints are kept.",
+		func(ctx context.Context, s *sessions.Session, in sessionArg) (sessionOut, error) {
+			res, err := s.Restart(ctx)
+			if err != nil {
+				return sessionOut{}, err
+			}
+			return sessionAnswer(s, res), nil
+		})
+	toolkit.AddTool(tb, "close_debug_session", "Close a session: disconnect, stop the adapter and, for launched programs, kill the program's whole process group.",
+		func(ctx context.Context, in sessionArg) (okOut, error) {
+			if in.SessionID == "" {
+				return okOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "sessionId is required", "pass the id of the session to close").WithOptions(sessionIDs(m)...)
+			}
+			if err := m.CloseSession(ctx, in.SessionID); err != nil {
+				return okOut{}, err
+			}
+			return okOut{SessionID: in.SessionID, Message: "closed"}, nil
+		})
+	toolkit.AddTool(tb, "list_debug_sessions", "List the debug sessions with their language, state, last stop and process.",
+		func(ctx context.Context, _ struct{}) (listOut, error) {
+			l := m.List()
+			return listOut{Sessions: l, Count: len(l)}, nil
+		})
+	sessionTool(tb, m, "set_breakpoint", "Set a breakpoint at file:line (or on a function). The answer says whether the adapter verified it, the actual line if it moved, and the line's text.",
+		func(ctx context.Context, s *sessions.Session, in breakpointIn) (breakpointOut, error) {
+			bp, err := s.SetBreakpoint(ctx, sessions.BreakpointSpec{File: in.File, Line: int(in.Line), Function: in.Function,
+				Condition: in.Condition, HitCondition: in.HitCondition, LogMessage: in.LogMessage})
+			if err != nil {
+				return breakpointOut{}, err
+			}
+			return breakpointOut{Breakpoint: bp, SessionID: s.ID()}, nil
+		})
+	sessionTool(tb, m, "list_breakpoints", "List the session's breakpoints with their verification.",
+		func(ctx context.Context, s *sessions.Session, in sessionArg) (breakpointsOut, error) {
+			bps := s.Breakpoints()
+			if bps == nil {
+				bps = []sessions.Breakpoint{}
+			}
+			return breakpointsOut{Breakpoints: bps}, nil
+		})
+	sessionTool(tb, m, "remove_breakpoint", "Remove one breakpoint by id.",
+		func(ctx context.Context, s *sessions.Session, in removeBPIn) (okOut, error) {
+			if err := s.RemoveBreakpoint(ctx, int(in.BreakpointID)); err != nil {
+				return okOut{}, err
+			}
+			return okOut{SessionID: s.ID(), Message: fmt.Sprintf("breakpoint %d removed", in.BreakpointID)}, nil
+		})
+	sessionTool(tb, m, "clear_breakpoints", "Remove every breakpoint (or those of one file).",
+		func(ctx context.Context, s *sessions.Session, in clearBPIn) (okOut, error) {
+			n, err := s.ClearBreakpoints(ctx, in.File)
+			if err != nil {
+				return okOut{}, err
+			}
+			return okOut{SessionID: s.ID(), Message: fmt.Sprintf("%d breakpoint(s) removed", n)}, nil
+		})
+	sessionTool(tb, m, "set_exception_breakpoints", "Break on exceptions: all, uncaught or none (or explicit adapter filter ids).",
+		func(ctx context.Context, s *sessions.Session, in exceptionsIn) (exceptionsOut, error) {
+			f, err := s.SetExceptionBreakpoints(ctx, in.BreakOnExceptions, in.Filters)
+			if err != nil {
+				return exceptionsOut{}, err
+			}
+			return exceptionsOut{Filters: f}, nil
+		})
+	execTool := func(name, desc string, run func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error)) {
+		sessionTool(tb, m, name, desc, func(ctx context.Context, s *sessions.Session, in threadArg) (sessions.ExecResult, error) {
+			r, err := run(ctx, s, in)
+			if err != nil {
+				return sessions.ExecResult{}, err
+			}
+			return *r, nil
+		})
+	}
+	execTool("continue_execution", "Resume the paused program. Answers at once (pending:true); wait_for_stop reports the next stop. Pass waitMs to wait here instead.",
+		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
+			return s.Continue(ctx, int(in.ThreadID), ms(in.WaitMs, 0))
+		})
+	execTool("pause_execution", "Pause the running program and answer where it stopped.",
+		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
+			return s.Pause(ctx, int(in.ThreadID), ms(in.WaitMs, 0))
+		})
+	for _, st := range []struct {
+		name string
+		kind sessions.StepKind
+		desc string
+	}{
+		{"step_over", sessions.StepOver, "Step to the next line in the same function and answer the new location with source context."},
+		{"step_into", sessions.StepInto, "Step into the call on the current line and answer the new location with source context."},
+		{"step_out", sessions.StepOut, "Run until the current function returns and answer the new location with source context."},
+	} {
+		kind := st.kind
+		execTool(st.name, st.desc, func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
+			return s.Step(ctx, kind, int(in.ThreadID), ms(in.WaitMs, 0))
+		})
+	}
+	sessionTool(tb, m, "run_to_line", "Run until file:line is reached (a temporary breakpoint), or another stop comes first.",
+		func(ctx context.Context, s *sessions.Session, in runToLineIn) (sessions.ExecResult, error) {
+			r, err := s.RunToLine(ctx, in.File, int(in.Line), int(in.ThreadID), ms(in.WaitMs, 0))
+			if err != nil {
+				return sessions.ExecResult{}, err
+			}
+			return *r, nil
+		})
+	sessionTool(tb, m, "wait_for_stop", "Block until the program stops (breakpoint, step, exception) or exits, up to timeoutMs. Returns the stop reason, location with source context, and exception text.",
+		func(ctx context.Context, s *sessions.Session, in waitIn) (sessions.ExecResult, error) {
+			r, err := s.WaitForStop(ctx, ms(in.TimeoutMs, 30*time.Second))
+			if err != nil {
+				return sessions.ExecResult{}, err
+			}
+			return *r, nil
+		})
+	sessionTool(tb, m, "list_threads", "List the program's threads.",
+		func(ctx context.Context, s *sessions.Session, in sessionArg) (threadsOut, error) {
+			t, err := s.Threads(ctx)
+			return threadsOut{Threads: t}, err
+		})
+	sessionTool(tb, m, "get_stack_trace", "Get the stack of the stopped thread (or threadId): frame ids, functions, files, lines and line text.",
+		func(ctx context.Context, s *sessions.Session, in stackIn) (stackOut, error) {
+			frames, total, err := s.StackTrace(ctx, int(in.ThreadID), int(in.StartFrame), int(in.Levels))
+			if err != nil {
+				return stackOut{}, err
+			}
+			if !in.IncludeInternals.Or(false) {
+				kept := frames[:0]
+				for _, f := range frames {
+					if f.File != "" || len(kept) == 0 {
+						kept = append(kept, f)
+					}
+				}
+				frames = kept
+			}
+			return stackOut{StackFrames: frames, TotalFrames: total}, nil
+		})
+	sessionTool(tb, m, "get_scopes", "Get the scopes (locals, globals...) of a frame, with the variablesReference to pass to get_variables.",
+		func(ctx context.Context, s *sessions.Session, in scopesIn) (scopesOut, error) {
+			sc, err := s.Scopes(ctx, int(in.FrameID))
+			return scopesOut{Scopes: sc}, err
+		})
+	sessionTool(tb, m, "get_variables", "Get the variables of a scope or the children of a variable (scope = variablesReference). Capped, with a truncation note.",
+		func(ctx context.Context, s *sessions.Session, in variablesIn) (variablesOut, error) {
+			ref := in.Scope
+			if ref == 0 {
+				ref = in.VariablesReference
+			}
+			v, tr, err := s.Variables(ctx, int(ref), int(in.Start), int(in.Limit))
+			return variablesOut{Variables: v, Truncation: tr}, err
+		})
+	sessionTool(tb, m, "get_local_variables", "Get the local variables of the top frame (or frameId) in one call.",
+		func(ctx context.Context, s *sessions.Session, in localsIn) (localsOut, error) {
+			v, tr, sc, err := s.LocalVariables(ctx, int(in.FrameID), in.Names)
+			if err != nil {
+				return localsOut{}, err
+			}
+			if !in.IncludeSpecial.Or(false) {
+				v = dropSpecial(v)
+			}
+			out := localsOut{Variables: v, Scope: sc.Name, Truncation: tr}
+			if ls := s.Info().LastStop; ls != nil {
+				out.Location = ls.Location
+			}
+			return out, nil
+		})
+	sessionTool(tb, m, "evaluate_expression", "Evaluate an expression in the stopped program (top frame or frameId).",
+		func(ctx context.Context, s *sessions.Session, in evaluateIn) (sessions.EvalResult, error) {
+			r, err := s.Evaluate(ctx, in.Expression, int(in.FrameID), sessions.EvalContext(in.Context))
+			if err != nil {
+				return sessions.EvalResult{}, err
+			}
+			return *r, nil
+		})
+	sessionTool(tb, m, "set_variable", "Change a variable's value in the stopped program.",
+		func(ctx context.Context, s *sessions.Session, in setVariableIn) (sessions.EvalResult, error) {
+			ref := in.VariablesReference
+			if ref == 0 {
+				ref = in.Scope
+			}
+			r, err := s.SetVariable(ctx, int(ref), in.Name, in.Value, int(in.FrameID))
+			if err != nil {
+				return sessions.EvalResult{}, err
+			}
+			return *r, nil
+		})
+	toolkit.AddTool(tb, "get_source_context", "Read source lines around a line (default: where the session stopped).",
+		func(ctx context.Context, in sourceIn) (sourceOut, error) {
+			file, line := in.File, int(in.Line)
+			if file == "" || line == 0 {
+				s, err := m.Get(in.SessionID)
+				if err != nil {
+					return sourceOut{}, err
+				}
+				ls := s.Info().LastStop
+				if ls == nil || ls.Location == nil {
+					return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "file and line are required (the session has not stopped)", "pass file and line")
+				}
+				if file == "" {
+					file = ls.Location.File
+				}
+				if line == 0 {
+					line = ls.Location.Line
+				}
+			}
+			if st, err := os.Stat(file); err != nil || !st.Mode().IsRegular() {
+				return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "cannot read "+file, "pass the path of an existing source file")
+			}
+			ctxLines := int(in.LinesContext)
+			if ctxLines == 0 {
+				ctxLines = 5
+			}
+			lines, total := sessions.SourceContext(file, line, ctxLines)
+			if line < 1 || line > total {
+				return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d is outside %s (%d lines)", line, file, total), "pick a line between 1 and "+fmt.Sprint(total))
+			}
+			return sourceOut{File: file, Line: line, TotalLines: total, Lines: lines}, nil
+		})
+	sessionTool(tb, m, "get_output", "Read the program's captured stdout/stderr and adapter output (bounded ring buffer). Pass since=nextSince to read only new lines.",
+		func(ctx context.Context, s *sessions.Session, in outputIn) (outputOut, error) {
+			limit := int(in.Limit)
+			if limit <= 0 {
+				limit = 200
+			}
+			lines, dropped, next := s.Output().Since(int64(in.Since), 0, in.Category)
+			out := outputOut{NextSince: next, Dropped: dropped}
+			if len(lines) > limit {
+				out.Truncation = &sessions.Truncation{Note: fmt.Sprintf("showing the newest %d of %d lines; pass since or a larger limit", limit, len(lines)), Returned: limit, Total: len(lines)}
+				lines = lines[len(lines)-limit:]
+			}
+			out.Lines = lines
+			if out.Lines == nil {
+				out.Lines = []toolkit.OutputLine{}
+			}
+			text := make([]byte, 0, 256)
+			for _, l := range lines {
+				text = append(text, l.Text...)
+				text = append(text, '\n')
+			}
+			const maxText = 64 << 10
+			if len(text) > maxText {
+				text = text[len(text)-maxText:]
+				if out.Truncation == nil {
+					out.Truncation = &sessions.Truncation{Note: "text cut to the last 64 KiB"}
+				}
+			}
+			out.Text = string(text)
+			return out, nil
+		})
+}
+
+func (in createIn) request() sessions.CreateRequest {
+	return sessions.CreateRequest{Language: in.Language, Name: in.Name, ExecutablePath: in.ExecutablePath, Host: in.Host,
+		Port: int(in.Port), ProcessID: int(in.ProcessID), Timeout: ms(in.Timeout, 0), VerifyTimeout: ms(in.VerifyTimeout, 0),
+		StopOnEntry: in.StopOnEntry.Ptr(), JustMyCode: in.JustMyCode.Ptr(), SourcePaths: in.SourcePaths,
+		BreakOnExceptions: in.BreakOnExceptions, AdapterConfig: in.AdapterConfig}
+}
+
+func sessionAnswer(s *sessions.Session, res *sessions.StartResult) sessionOut {
+	info := s.Info()
+	out := sessionOut{SessionID: info.ID, Name: info.Name, Language: info.Language, State: info.State, Mode: info.Mode, LastStop: info.LastStop}
+	if res != nil {
+		out.Pending, out.Message = res.Pending, res.Message
+		if res.State != "" {
+			out.State = res.State
+		}
+	} else if info.State == sessions.StateCreated {
+		out.Message = "created; call start_debugging with scriptPath to launch, or attach_to_process"
+	}
+	if l := info.LastStop; l != nil && l.Location != nil && l.Location.File != "" && out.State == sessions.StatePaused {
+		out.Source, _ = sessions.SourceContext(l.Location.File, l.Location.Line, 3)
+	}
+	return out
+}
+
+func sessionIDs(m *sessions.Manager) []string {
+	var ids []string
+	for _, s := range m.List() {
+		ids = append(ids, s.ID)
+	}
+	return ids
+}
+
+// dropSpecial hides dunder names and adapter pseudo-variables.
+func dropSpecial(vs []sessions.Variable) []sessions.Variable {
+	out := vs[:0]
+	for _, v := range vs {
+		n := v.Name
+		if len(n) > 4 && n[:2] == "__" && n[len(n)-2:] == "__" || n == "special variables" || n == "function variables" || n == "class variables" {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
