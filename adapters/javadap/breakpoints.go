@@ -14,17 +14,17 @@ import (
 // breakpoint is a line or function breakpoint and the JDWP requests that
 // implement it (one per class and method with code at the line).
 type breakpoint struct {
-	id                                  int
-	path, base, pkg                     string // line breakpoints
-	line, actualLine                    int
-	condition, logMessage               string
-	hit                                 bpcond.Hit
-	hitErr                              string // a malformed hit condition: the breakpoint never binds
-	hits                                int
-	verified                            bool
-	message                             string
-	reqs                                []int32
-	classes                             map[uint64]bool
+	id                    int
+	path, base, pkg       string // line breakpoints
+	line, actualLine      int
+	condition, logMessage string
+	hit                   bpcond.Hit
+	hitErr                string // a malformed hit condition: the breakpoint never binds
+	hits                  int
+	verified              bool
+	message               string
+	reqs                  []int32
+	classes               map[uint64]bool
 
 	text                            string // the source line, for declaration lines
 	funcName, funcClass, funcMethod string // function breakpoints
