@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // CreateRequest creates a session (create_debug_session). With Port,
@@ -266,7 +267,7 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 		s.resetLocked()
 	}
 	s.mu.Unlock()
-	if req.ProcessID != 0 && !alive(req.ProcessID) {
+	if req.ProcessID != 0 && !proc.Alive(req.ProcessID) {
 		return nil, NewError(CodeInvalidArgument, fmt.Sprintf("no process %d", req.ProcessID), "pass the pid of a running process")
 	}
 	mode := req.BreakOnExceptions
@@ -633,14 +634,14 @@ func (s *Session) stopEndpoint(ctx context.Context, ep *adapters.Endpoint, launc
 	s.mu.Unlock()
 	if launched && pid > 0 && pid != os.Getpid() {
 		doomed = append(doomed, pid)
-		doomed = append(doomed, descendants(pid)...)
+		doomed = append(doomed, proc.Descendants(pid)...)
 	}
 	if !launched {
 		// Never kill the attached target or its children.
-		doomed = exclude(doomed, pid, descendants(pid))
+		doomed = exclude(doomed, pid, proc.Descendants(pid))
 	}
 	ep.Close(ctx)
-	killProcesses(doomed)
+	proc.KillAll(doomed)
 	s.m.forgetProcesses(s)
 }
 
