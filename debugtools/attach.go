@@ -111,7 +111,7 @@ type AttachOptions struct {
 
 // targetPaths maps paths between dbg and the target's mount namespace.
 type targetPaths struct {
-	root string // /proc/<pid>/root
+	root string // the target's root directory, seen from dbg
 	tmp  string // the target's /tmp, seen from dbg
 }
 

@@ -178,7 +178,7 @@ func attachNameOf(main string) string {
 	return main
 }
 
-// readStatus fills NSPID, UID and GID from /proc/<pid>/status.
+// readStatus fills NSPID, UID and GID from the process's status.
 func readStatus(pid int, j *JVM) {
 	st, err := proc.ReadStatus(pid)
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 
 // otherInstances finds processes dbg did not start that run the same
 // program as cfg in the same working directory: an argument equal to
-// cfg.Program (a main class, a script path) and /proc/PID/cwd equal to
-// cfg.Cwd. Processes in the groups listed in ours are skipped. It reads
+// cfg.Program (a main class, a script path) and a working directory equal
+// to cfg.Cwd. Processes in the groups listed in ours are skipped. It reads
 // /proc, so it finds nothing where there is none.
 func otherInstances(cfg RunConfiguration, ours map[int]bool) []int {
 	if cfg.Program == "" || cfg.Cwd == "" {
