@@ -4,24 +4,23 @@ import (
 	"debug/buildinfo"
 	"debug/elf"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // DetectLanguage guesses the language of a running process from its
 // executable and command line (read from /proc), for `dbg attach --pid`.
 func DetectLanguage(pid int) (string, error) {
-	proc := fmt.Sprintf("/proc/%d", pid)
-	exe, err := os.Readlink(proc + "/exe")
+	exe, err := proc.Exe(pid)
 	if err != nil {
-		if _, serr := os.Stat(proc); serr != nil {
+		if !proc.Exists(pid) {
 			return "", fmt.Errorf("no process %d", pid)
 		}
 		return "", fmt.Errorf("cannot read the executable of process %d: %w", pid, err)
 	}
-	raw, _ := os.ReadFile(proc + "/cmdline")
-	args := strings.Split(strings.TrimRight(string(raw), "\x00"), "\x00")
+	args, _ := proc.Cmdline(pid)
 	if lang := languageOfCommand(filepath.Base(exe), args); lang != "" {
 		return lang, nil
 	}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // Process is a child process started in its own process group, so that
@@ -164,26 +166,18 @@ func (p *Process) Close() error {
 func (p *Process) Stop(ctx context.Context) {
 	_ = p.stdin.Close()
 	if p.wait(ctx, p.termAfter/4) {
-		p.signalGroup(syscall.SIGKILL) // leftovers of the group
+		_ = proc.KillGroup(p.cmd.Process.Pid) // leftovers of the group
 		return
 	}
-	p.signalGroup(syscall.SIGTERM)
-	if p.wait(ctx, p.termAfter) {
-		p.signalGroup(syscall.SIGKILL)
-		return
+	if !proc.StopGroup(ctx, p.cmd.Process.Pid, proc.StopOptions{Grace: p.termAfter, Exited: p.exited}) {
+		p.wait(ctx, p.killAfter)
 	}
-	p.signalGroup(syscall.SIGKILL)
-	p.wait(ctx, p.killAfter)
 }
 
 // Kill sends SIGKILL to the whole group and waits for the reap.
 func (p *Process) Kill() {
-	p.signalGroup(syscall.SIGKILL)
+	_ = proc.KillGroup(p.cmd.Process.Pid)
 	p.wait(context.Background(), p.killAfter)
-}
-
-func (p *Process) signalGroup(sig syscall.Signal) {
-	_ = syscall.Kill(-p.cmd.Process.Pid, sig)
 }
 
 func (p *Process) wait(ctx context.Context, d time.Duration) bool {

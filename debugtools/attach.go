@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // ErrNotAttachable is returned, wrapped, for targets dbg refuses to
@@ -78,7 +80,7 @@ func orUnknown(s string) string {
 // program); when the mappings cannot be read, the VM name from hsperfdata
 // decides.
 func isHotSpot(j *JVM) bool {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/maps", j.PID))
+	f, err := os.Open(proc.Path(j.PID, "maps"))
 	if err != nil {
 		n := strings.ToLower(j.VMName)
 		return n != "" && !strings.Contains(n, "j9") && (strings.Contains(n, "hotspot") || strings.Contains(n, "openjdk") ||
@@ -109,19 +111,19 @@ type AttachOptions struct {
 
 // targetPaths maps paths between dbg and the target's mount namespace.
 type targetPaths struct {
-	root string // /proc/<pid>/root
+	root string // the target's root directory, seen from dbg
 	tmp  string // the target's /tmp, seen from dbg
 }
 
 func pathsFor(pid int) targetPaths {
-	root := fmt.Sprintf("/proc/%d/root", pid)
+	root := proc.Path(pid, "root")
 	return targetPaths{root: root, tmp: filepath.Join(root, "tmp")}
 }
 
 // SameMountNamespace reports whether pid sees dbg's file system.
 func SameMountNamespace(pid int) bool {
-	a, err1 := os.Readlink("/proc/self/ns/mnt")
-	b, err2 := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", pid))
+	a, err1 := proc.MountNamespace(os.Getpid())
+	b, err2 := proc.MountNamespace(pid)
 	return err1 == nil && err2 == nil && a == b
 }
 
@@ -221,7 +223,7 @@ func openAttachSocket(ctx context.Context, j *JVM, wait time.Duration) (net.Conn
 	// The JVM looks for the trigger file in its working directory, then
 	// in its temp directory.
 	var trigger string
-	for _, dir := range []string{fmt.Sprintf("/proc/%d/cwd", j.PID), tp.tmp} {
+	for _, dir := range []string{proc.Path(j.PID, "cwd"), tp.tmp} {
 		p := filepath.Join(dir, ".attach_pid"+strconv.Itoa(j.NSPID))
 		f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY, 0o660)
 		if err != nil {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/shirou/gopsutil/v4/process"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // JVM is one local Java process as discovery sees it.
@@ -82,7 +84,7 @@ func Discover(ctx context.Context) ([]JVM, error) {
 		}
 	}
 	for _, f := range globPerf("/tmp") {
-		if pid, err := strconv.Atoi(filepath.Base(f)); err == nil && processAlive(pid) {
+		if pid, err := strconv.Atoi(filepath.Base(f)); err == nil && proc.Exists(pid) {
 			cands[pid] = true
 		}
 	}
@@ -103,19 +105,10 @@ func globPerf(tmp string) []string {
 	return m
 }
 
-func processAlive(pid int) bool {
-	_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
-	return err == nil
-}
-
 // isJavaExe is a cheap check by the executable's name.
 func isJavaExe(pid int) bool {
-	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
-	if err != nil {
-		return false
-	}
-	c := strings.TrimSpace(string(comm))
-	return c == "java" || c == "javaw"
+	c, err := proc.Comm(pid)
+	return err == nil && (c == "java" || c == "javaw")
 }
 
 // InspectJVM describes the JVM of pid from its process entry and, when
@@ -185,42 +178,22 @@ func attachNameOf(main string) string {
 	return main
 }
 
-// readStatus fills NSPID, UID and GID from /proc/<pid>/status.
+// readStatus fills NSPID, UID and GID from the process's status.
 func readStatus(pid int, j *JVM) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	st, err := proc.ReadStatus(pid)
 	if err != nil {
 		return
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		f := strings.Fields(v)
-		if len(f) == 0 {
-			continue
-		}
-		switch k {
-		case "NSpid":
-			if n, err := strconv.Atoi(f[len(f)-1]); err == nil {
-				j.NSPID = n
-			}
-		case "Uid":
-			if len(f) > 1 {
-				j.UID, _ = strconv.Atoi(f[1]) // effective
-			}
-		case "Gid":
-			if len(f) > 1 {
-				j.GID, _ = strconv.Atoi(f[1])
-			}
-		}
+	if st.NSPID > 0 {
+		j.NSPID = st.NSPID
 	}
+	j.UID, j.GID = st.UID, st.GID
 }
 
 // readPerfFor reads the hsperfdata file of a JVM through its root, which
 // is the target's mount namespace for a JVM in a container.
 func readPerfFor(pid, nspid int) (*PerfData, string) {
-	root := fmt.Sprintf("/proc/%d/root", pid)
+	root := proc.Path(pid, "root")
 	for _, dir := range []string{filepath.Join(root, "tmp"), "/tmp"} {
 		m, _ := filepath.Glob(filepath.Join(dir, "hsperfdata_*", strconv.Itoa(nspid)))
 		for _, f := range m {
@@ -286,8 +259,8 @@ func (j *JVM) VMOptions() []string {
 	}
 	out = append(out, strings.Fields(j.VMArgs)...)
 	out = append(out, strings.Fields(j.VMFlags)...)
-	if env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", j.PID)); err == nil {
-		for _, kv := range strings.Split(string(env), "\x00") {
+	if env, err := proc.Environ(j.PID); err == nil {
+		for _, kv := range env {
 			k, v, _ := strings.Cut(kv, "=")
 			if k == "JAVA_TOOL_OPTIONS" || k == "JDK_JAVA_OPTIONS" || k == "_JAVA_OPTIONS" {
 				out = append(out, strings.Fields(v)...)

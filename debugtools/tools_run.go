@@ -3,11 +3,10 @@ package debugtools
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -177,7 +176,7 @@ func waitForJVM(ctx context.Context, pid int, wait time.Duration) (int, error) {
 				return j.PID, nil
 			}
 		}
-		if !processExists(pid) {
+		if !proc.Exists(pid) {
 			return 0, toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("the started process %d exited before a JVM appeared", pid),
 				"read its output with read_target_application_logs(pid)").WithDetails(map[string]any{"pid": pid})
 		}
@@ -205,26 +204,8 @@ func descendsFrom(pid, root int) bool {
 }
 
 func parentOf(pid int) int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 2 {
-		return 0
-	}
-	p, _ := strconv.Atoi(f[1])
-	return p
-}
-
-func processExists(pid int) bool {
-	_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
-	return err == nil
+	st, _ := proc.ReadStat(pid)
+	return st.PPID
 }
 
 // waitReady polls /spring/ready until the context is active. Without

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // maxOutputLines caps the git output dbg reports.
@@ -140,7 +142,7 @@ func (g gitCommand) run(ctx context.Context, dir string, args ...string) ([]stri
 	var out cappedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Cancel = func() error { return proc.KillGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = 2 * time.Second
 	runErr := cmd.Run()
 	out.mu.Lock()

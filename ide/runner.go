@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -363,16 +364,9 @@ func (r *Runner) stop(ctx context.Context, p *runProc) error {
 	if p.kind == KindGradle {
 		polite = syscall.SIGINT
 	}
-	_ = syscall.Kill(-p.pid, polite)
-	t := time.NewTimer(r.opts.StopGrace)
-	defer t.Stop()
-	select {
-	case <-p.done:
-	case <-t.C:
-	case <-ctx.Done():
-	}
-	// Sweep the group: the leader may be gone while children linger.
-	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	// The SIGKILL after the grace sweeps the group: the leader may be gone
+	// while children linger.
+	proc.StopGroup(ctx, p.pid, proc.StopOptions{Signal: polite, Grace: r.opts.StopGrace, Exited: p.done})
 	kt := time.NewTimer(5 * time.Second)
 	defer kt.Stop()
 	select {

@@ -12,6 +12,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -242,7 +243,7 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 		s.resetLocked()
 	}
 	s.mu.Unlock()
-	if req.ProcessID != 0 && !alive(req.ProcessID) {
+	if req.ProcessID != 0 && !proc.Alive(req.ProcessID) {
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("no process %d", req.ProcessID), "pass the pid of a running process")
 	}
 	mode := req.BreakOnExceptions

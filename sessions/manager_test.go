@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -273,7 +274,7 @@ func TestReapAfterCrash(t *testing.T) {
 	}
 	var child int
 	for deadline := time.Now().Add(5 * time.Second); child == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if kids := descendants(cmd.Process.Pid); len(kids) > 0 {
+		if kids := proc.Descendants(cmd.Process.Pid); len(kids) > 0 {
 			child = kids[0]
 		}
 	}
@@ -281,7 +282,7 @@ func TestReapAfterCrash(t *testing.T) {
 		t.Fatalf("reaped %d records", n)
 	}
 	_ = cmd.Wait()
-	for deadline := time.Now().Add(5 * time.Second); alive(child); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(5 * time.Second); proc.Alive(child); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the group member %d survived", child)
 		}
@@ -323,7 +324,7 @@ func TestReverseRequests(t *testing.T) {
 		t.Fatalf("child %+v", child)
 	}
 	var termPID int
-	if _, err := fmt.Sscanf(s.Output().Text("console"), "runInTerminal started process %d", &termPID); err != nil || !alive(termPID) {
+	if _, err := fmt.Sscanf(s.Output().Text("console"), "runInTerminal started process %d", &termPID); err != nil || !proc.Alive(termPID) {
 		t.Fatalf("terminal process: %d %v (%q)", termPID, err, s.Output().Text("console"))
 	}
 	if err := m.CloseSession(ctx, s.ID()); err != nil {
@@ -332,7 +333,7 @@ func TestReverseRequests(t *testing.T) {
 	if len(m.List()) != 0 {
 		t.Fatalf("sessions left after closing the parent: %+v", m.List())
 	}
-	for deadline := time.Now().Add(5 * time.Second); alive(termPID); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(5 * time.Second); proc.Alive(termPID); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the runInTerminal process survived")
 		}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // A crash of the server must not leave adapters and debuggees behind.
@@ -20,7 +22,7 @@ type procRecord struct {
 }
 
 func recordOf(pid int) procRecord {
-	r := procRecord{PID: pid, Start: startTime(pid)}
+	r := procRecord{PID: pid, Start: proc.StartTime(pid)}
 	if pg, err := syscall.Getpgid(pid); err == nil && pg == pid {
 		r.PGID = pg
 	}
@@ -68,7 +70,7 @@ func (m *Manager) writeRecord(key string, pids []int) {
 	if dir == "" || len(pids) == 0 {
 		return
 	}
-	rec := sessionRecord{Boot: bootID(), Server: procRecord{PID: os.Getpid(), Start: startTime(os.Getpid())}, Session: key}
+	rec := sessionRecord{Boot: proc.BootID(), Server: procRecord{PID: os.Getpid(), Start: proc.StartTime(os.Getpid())}, Session: key}
 	for _, p := range pids {
 		rec.Processes = append(rec.Processes, recordOf(p))
 	}
@@ -116,11 +118,11 @@ func (m *Manager) Reap() int {
 			_ = os.Remove(path)
 			continue
 		}
-		if rec.Boot != bootID() {
+		if rec.Boot != proc.BootID() {
 			_ = os.Remove(path) // the machine restarted: these pids mean nothing now
 			continue
 		}
-		if rec.Server.PID != os.Getpid() && alive(rec.Server.PID) && startTime(rec.Server.PID) == rec.Server.Start {
+		if rec.Server.PID != os.Getpid() && proc.Alive(rec.Server.PID) && proc.StartTime(rec.Server.PID) == rec.Server.Start {
 			continue // its server still runs
 		}
 		if rec.Server.PID == os.Getpid() {
@@ -128,19 +130,19 @@ func (m *Manager) Reap() int {
 		}
 		for _, p := range rec.Processes {
 			var victims []int
-			same := alive(p.PID) && startTime(p.PID) == p.Start
+			same := proc.Alive(p.PID) && proc.StartTime(p.PID) == p.Start
 			if same {
-				victims = append(descendants(p.PID), p.PID)
+				victims = append(proc.Descendants(p.PID), p.PID)
 			}
 			// Members of the group left behind by a leader that died
 			// (grandchildren re-parented away from it), started after it.
 			// A live process with the leader's pid but another start time
 			// means the pid, and so the group id, was reused: leave it.
-			if p.PGID > 0 && (same || !alive(p.PID)) {
+			if p.PGID > 0 && (same || !proc.Alive(p.PID)) {
 				victims = append(victims, groupMembers(p.PGID, p.Start)...)
 			}
 			if len(victims) > 0 {
-				killProcesses(victims)
+				proc.KillAll(victims)
 				killed++
 			}
 		}
@@ -149,68 +151,16 @@ func (m *Manager) Reap() int {
 	return killed
 }
 
-// bootID identifies this boot of the machine.
-func bootID() string {
-	b, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
-	return strings.TrimSpace(string(b))
-}
-
 // groupMembers lists the live processes of a process group that started
 // no earlier than start (clock ticks since boot, as in /proc).
 func groupMembers(pgid int, start string) []int {
 	min, _ := strconv.ParseUint(start, 10, 64)
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
 	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		f := statFields(pid)
-		if len(f) < 20 {
-			continue
-		}
-		pg, _ := strconv.Atoi(f[2])
-		st, _ := strconv.ParseUint(f[19], 10, 64)
-		if pg == pgid && st >= min && f[0] != "Z" {
+	for _, pid := range proc.PIDs() {
+		st, err := proc.ReadStat(pid)
+		if err == nil && pid != os.Getpid() && st.PGID == pgid && st.StartTime >= min && st.State != 'Z' {
 			out = append(out, pid)
 		}
 	}
 	return out
-}
-
-// statFields returns the fields of /proc/<pid>/stat after the command name:
-// state, ppid, pgrp, ...
-func statFields(pid int) []string {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return nil
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return nil
-	}
-	return strings.Fields(s[i+1:])
-}
-
-// startTime returns field 22 of /proc/<pid>/stat.
-func startTime(pid int) string {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return ""
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return ""
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 20 {
-		return ""
-	}
-	return f[19]
 }

@@ -8,6 +8,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -65,14 +66,14 @@ func (s *Session) stopEndpoint(ctx context.Context, ep *adapters.Endpoint, launc
 	s.mu.Unlock()
 	if launched && pid > 0 && pid != os.Getpid() {
 		doomed = append(doomed, pid)
-		doomed = append(doomed, descendants(pid)...)
+		doomed = append(doomed, proc.Descendants(pid)...)
 	}
 	if !launched {
 		// Never kill the attached target or its children.
-		doomed = exclude(doomed, pid, descendants(pid))
+		doomed = exclude(doomed, pid, proc.Descendants(pid))
 	}
 	ep.Close(ctx)
-	killProcesses(doomed)
+	proc.KillAll(doomed)
 	s.m.forgetProcesses(s)
 }
 

@@ -5,24 +5,26 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
+	"github.com/dbg-dev/dbg/adapters/bpcond"
 	"github.com/dbg-dev/dbg/dap"
 )
 
 // breakpoint is a line or function breakpoint and the JDWP requests that
 // implement it (one per class and method with code at the line).
 type breakpoint struct {
-	id                                  int
-	path, base, pkg                     string // line breakpoints
-	line, actualLine                    int
-	condition, hitCondition, logMessage string
-	hits                                int
-	verified                            bool
-	message                             string
-	reqs                                []int32
-	classes                             map[uint64]bool
+	id                    int
+	path, base, pkg       string // line breakpoints
+	line, actualLine      int
+	condition, logMessage string
+	hit                   bpcond.Hit
+	hitErr                string // a malformed hit condition: the breakpoint never binds
+	hits                  int
+	verified              bool
+	message               string
+	reqs                  []int32
+	classes               map[uint64]bool
 
 	text                            string // the source line, for declaration lines
 	funcName, funcClass, funcMethod string // function breakpoints
@@ -130,7 +132,8 @@ func (s *Server) setBreakpoints(ctx context.Context, req *dap.Message) (any, err
 			return nil, fmt.Errorf("breakpoint line %d: lines start at 1", sb.Line)
 		}
 		b := &breakpoint{path: path, base: base, pkg: pkg, line: sb.Line, condition: sb.Condition,
-			hitCondition: sb.HitCondition, logMessage: sb.LogMessage, classes: map[uint64]bool{}}
+			logMessage: sb.LogMessage, classes: map[uint64]bool{}}
+		b.parseHit(sb.HitCondition)
 		if l := nextStatementLine(srcLines, sb.Line); l != sb.Line {
 			b.line, b.actualLine = l, l
 		}
@@ -158,7 +161,7 @@ func (s *Server) setBreakpoints(ctx context.Context, req *dap.Message) (any, err
 			for _, c := range classes {
 				s.bindLine(ctx, b, c.ID, c.TypeTag)
 			}
-			if !b.verified {
+			if !b.verified && b.hitErr == "" {
 				b.message = fmt.Sprintf("%s:%d is not bound yet: no loaded class has code at this line; it binds when its class loads", base, b.line)
 			}
 		}
@@ -216,9 +219,20 @@ func (s *Server) loadedClassesOfFile(ctx context.Context, base, pkg string) ([]C
 	return out, nil
 }
 
+// parseHit reads a DAP hitCondition into b. A malformed one is reported
+// on the breakpoint, which then stays unverified and never binds.
+func (b *breakpoint) parseHit(cond string) {
+	h, err := bpcond.ParseHit(cond)
+	if err != nil {
+		b.hitErr, b.message = err.Error(), err.Error()
+		return
+	}
+	b.hit = h
+}
+
 // bindLine sets JDWP breakpoints for b in one class. Called with bpMu held.
 func (s *Server) bindLine(ctx context.Context, b *breakpoint, class uint64, tag byte) {
-	if b.classes[class] {
+	if b.classes[class] || b.hitErr != "" {
 		return
 	}
 	b.classes[class] = true
@@ -381,12 +395,15 @@ func (s *Server) setFunctionBreakpoints(ctx context.Context, req *dap.Message) (
 	var list []*breakpoint
 	for _, fb := range a.Breakpoints {
 		s.bps.nextID++
-		b := &breakpoint{id: s.bps.nextID, funcName: fb.Name, condition: fb.Condition, hitCondition: fb.HitCondition, classes: map[uint64]bool{}}
+		b := &breakpoint{id: s.bps.nextID, funcName: fb.Name, condition: fb.Condition, classes: map[uint64]bool{}}
+		b.parseHit(fb.HitCondition)
 		name := strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(fb.Name), "::", "#"), "#", ".")
 		name = strings.TrimSuffix(name, "()")
 		if i := strings.LastIndexByte(name, '.'); i > 0 && i < len(name)-1 {
-			b.funcClass, b.funcMethod = name[:i], name[i+1:]
-		} else {
+			if b.hitErr == "" { // a malformed hit condition is never installed
+				b.funcClass, b.funcMethod = name[:i], name[i+1:]
+			}
+		} else if b.hitErr == "" {
 			b.message = fmt.Sprintf("function breakpoint %q: write Class.method (or pkg.Class.method)", fb.Name)
 		}
 		list = append(list, b)
@@ -436,7 +453,7 @@ func (s *Server) installFunctionBP(ctx context.Context, b *breakpoint) error {
 // bindMethod sets breakpoints at the first line of every method named
 // b.funcMethod in class. Called with bpMu held.
 func (s *Server) bindMethod(ctx context.Context, b *breakpoint, class uint64, tag byte) {
-	if b.classes[class] {
+	if b.classes[class] || b.hitErr != "" {
 		return
 	}
 	b.classes[class] = true
@@ -487,15 +504,10 @@ func (s *Server) breakpointHit(ctx context.Context, e Event) *stopInfo {
 		return &stopInfo{reason: "entry", thread: e.Thread, description: "Paused on entry"}
 	}
 	b.hits++
-	hits, hitCond, cond, logMsg, id, isFunc := b.hits, b.hitCondition, b.condition, b.logMessage, b.id, b.funcName != ""
+	hits, hit, cond, logMsg, id, isFunc := b.hits, b.hit, b.condition, b.logMessage, b.id, b.funcName != ""
 	s.bpMu.Unlock()
-	if hitCond != "" {
-		ok, err := hitConditionMet(hitCond, hits)
-		if err != nil {
-			s.console(fmt.Sprintf("breakpoint %d: %v", id, err))
-		} else if !ok {
-			return nil
-		}
+	if !hit.Match(hits) {
+		return nil
 	}
 	if cond != "" {
 		v, err := s.evalAt(ctx, e.Thread, cond)
@@ -522,60 +534,16 @@ func (s *Server) console(msg string) {
 	s.conn.Event("output", map[string]any{"category": "console", "output": msg + "\n"})
 }
 
-// hitConditionMet evaluates "N", "== N", ">= N", "> N", "< N", "<= N" or
-// "% N" against the hit count.
-func hitConditionMet(cond string, hits int) (bool, error) {
-	c := strings.TrimSpace(cond)
-	op := ">="
-	for _, p := range []string{">=", "<=", "==", ">", "<", "%", "="} {
-		if strings.HasPrefix(c, p) {
-			op, c = p, strings.TrimSpace(c[len(p):])
-			break
-		}
-	}
-	n, err := strconv.Atoi(c)
-	if err != nil {
-		return false, fmt.Errorf("hit condition %q: want a number, optionally after ==, >=, >, <, <= or %%", cond)
-	}
-	switch op {
-	case "==", "=":
-		return hits == n, nil
-	case ">":
-		return hits > n, nil
-	case "<":
-		return hits < n, nil
-	case "<=":
-		return hits <= n, nil
-	case "%":
-		return n > 0 && hits%n == 0, nil
-	}
-	return hits >= n, nil
-}
-
-// interpolate replaces {expr} in a log message with its value.
+// interpolate replaces each {expression} of a log message with its value
+// in the thread's top frame.
 func (s *Server) interpolate(ctx context.Context, thread uint64, msg string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(msg, '{')
-		if i < 0 {
-			b.WriteString(msg)
-			break
+	return bpcond.Interpolate(msg, func(expr string) (string, error) {
+		v, err := s.evalAt(ctx, thread, expr)
+		if err != nil {
+			return "", err
 		}
-		j := strings.IndexByte(msg[i:], '}')
-		if j < 0 {
-			b.WriteString(msg)
-			break
-		}
-		b.WriteString(msg[:i])
-		expr := msg[i+1 : i+j]
-		if v, err := s.evalAt(ctx, thread, expr); err != nil {
-			b.WriteString("<" + err.Error() + ">")
-		} else {
-			b.WriteString(s.javaString(ctx, thread, v))
-		}
-		msg = msg[i+j+1:]
-	}
-	return b.String()
+		return s.javaString(ctx, thread, v), nil
+	})
 }
 
 // readLines returns a file's lines (nil if unreadable).

@@ -114,22 +114,6 @@ func TestBreakpointInClassNeverLoaded(t *testing.T) {
 	}
 }
 
-func TestHitConditionParsing(t *testing.T) {
-	for _, tc := range []struct {
-		cond string
-		hits int
-		want bool
-	}{{"3", 2, false}, {"3", 3, true}, {">= 3", 4, true}, {"== 2", 3, false}, {"% 2", 4, true}, {"% 2", 3, false}, {"> 1", 2, true}, {"< 2", 1, true}} {
-		got, err := hitConditionMet(tc.cond, tc.hits)
-		if err != nil || got != tc.want {
-			t.Errorf("hitConditionMet(%q, %d) = %v, %v", tc.cond, tc.hits, got, err)
-		}
-	}
-	if _, err := hitConditionMet("lots", 1); err == nil {
-		t.Error("bad hit condition accepted")
-	}
-}
-
 func TestNextStatementLine(t *testing.T) {
 	lines := strings.Split("class A {\n\n    // note\n    /* a\n       b */\n    int x = 1;\n}\n", "\n")
 	for _, tc := range [][2]int{{1, 1}, {2, 6}, {3, 6}, {4, 6}, {6, 6}, {7, 7}, {99, 99}, {0, 0}, {-3, -3}} {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/dbg-dev/dbg/adapters/bpcond"
 )
 
 // value is an int64, a string, or a []value.
@@ -354,29 +356,17 @@ func (p *exprParser) parsePrimary() (value, error) {
 	return nil, fmt.Errorf("unexpected %q", p.tok)
 }
 
-// interpolate replaces {expr} in a quoted or bare text.
+// interpolate replaces each {expression} of a quoted or bare text with
+// its value.
 func interpolate(text string, vars lookup) string {
 	if s, err := strconv.Unquote(text); err == nil {
 		text = s
 	}
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(text, '{')
-		if i < 0 {
-			b.WriteString(text)
-			return b.String()
+	return bpcond.Interpolate(text, func(expr string) (string, error) {
+		v, err := evalExpr(expr, vars)
+		if err != nil {
+			return "", err
 		}
-		j := strings.IndexByte(text[i:], '}')
-		if j < 0 {
-			b.WriteString(text)
-			return b.String()
-		}
-		b.WriteString(text[:i])
-		if v, err := evalExpr(text[i+1:i+j], vars); err == nil {
-			b.WriteString(plain(v))
-		} else {
-			b.WriteString("<" + err.Error() + ">")
-		}
-		text = text[i+j+1:]
-	}
+		return plain(v), nil
+	})
 }

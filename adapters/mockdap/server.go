@@ -11,13 +11,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dbg-dev/dbg/adapters/bpcond"
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -33,7 +33,7 @@ type breakpoint struct {
 	id        int
 	line      int
 	condition string
-	hit       string
+	hit       bpcond.Hit
 	logMsg    string
 	hits      int
 }
@@ -296,16 +296,19 @@ func (a *adapter) setBreakpoints(s *dap.ServerConn, req *dap.Message) {
 			}
 			line = moved
 		}
+		hit, hitErr := bpcond.ParseHit(sb.HitCondition)
 		if !same || line == 0 {
 			bp.Verified = false
 			bp.Message = fmt.Sprintf("no code at line %d", sb.Line)
 			if !same {
 				bp.Message = "not part of the program being debugged"
 			}
+		} else if hitErr != nil {
+			bp.Verified, bp.Message = false, hitErr.Error()
 		} else {
 			bp.Verified = true
 			bp.Line = line
-			a.bps[bp.Id] = &breakpoint{id: bp.Id, line: line, condition: sb.Condition, hit: sb.HitCondition, logMsg: sb.LogMessage}
+			a.bps[bp.Id] = &breakpoint{id: bp.Id, line: line, condition: sb.Condition, hit: hit, logMsg: sb.LogMessage}
 			a.bpLines[line] = append(a.bpLines[line], bp.Id)
 		}
 		out = append(out, bp)
@@ -419,7 +422,7 @@ func (a *adapter) breakAt(line int, vars lookup) (bool, []int) {
 			}
 		}
 		bp.hits++
-		if bp.hit != "" && !hitMatches(bp.hit, bp.hits) {
+		if !bp.hit.Match(bp.hits) {
 			continue
 		}
 		if bp.logMsg != "" {
@@ -429,31 +432,6 @@ func (a *adapter) breakAt(line int, vars lookup) (bool, []int) {
 		hit = append(hit, id)
 	}
 	return len(hit) > 0, hit
-}
-
-// hitMatches understands "N", "==N", ">=N", ">N", "%N".
-func hitMatches(cond string, hits int) bool {
-	cond = strings.TrimSpace(cond)
-	op := strings.TrimRight(cond, "0123456789 ")
-	n, err := strconv.Atoi(strings.TrimSpace(cond[len(op):]))
-	if err != nil {
-		return true
-	}
-	switch strings.TrimSpace(op) {
-	case "", "==", "=":
-		return hits == n
-	case ">=":
-		return hits >= n
-	case ">":
-		return hits > n
-	case "<":
-		return hits < n
-	case "<=":
-		return hits <= n
-	case "%":
-		return n > 0 && hits%n == 0
-	}
-	return true
 }
 
 func (a *adapter) stopped(reason, description, text string, ids []int) {

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dbg-dev/dbg/adapters/bpcond"
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -21,7 +21,7 @@ type bp struct {
 	line         int    // requested line, 1-based
 	fn           string // function breakpoints: the name
 	condition    string // the CDP condition (condition and logpoint combined)
-	hitCond      hitCondition
+	hitCond      bpcond.Hit
 	verified     bool
 	actualLine   int
 	message      string
@@ -73,7 +73,7 @@ func (t *breakpoints) hitBy(cdpIDs []string) (ids []int, known, fn bool) {
 		}
 		known = true
 		b.hits++
-		if b.hitCond.pass(b.hits) {
+		if b.hitCond.Match(b.hits) {
 			ids = append(ids, b.id)
 			if b.fn != "" {
 				fn = true
@@ -97,54 +97,6 @@ func (t *breakpoints) at(loc location) []int {
 	return ids
 }
 
-// hitCondition is a parsed DAP hitCondition: "5", "== 5", ">= 5", "> 5",
-// "< 5", "<= 5" or "% 5".
-type hitCondition struct {
-	op string
-	n  int
-}
-
-var hitRE = regexp.MustCompile(`^\s*(==|>=|<=|>|<|%)?\s*(\d+)\s*$`)
-
-func parseHitCondition(s string) (hitCondition, error) {
-	if strings.TrimSpace(s) == "" {
-		return hitCondition{}, nil
-	}
-	m := hitRE.FindStringSubmatch(s)
-	if m == nil {
-		return hitCondition{}, fmt.Errorf("hit condition %q: want a count such as 3, >= 3 or %% 2", s)
-	}
-	n, _ := strconv.Atoi(m[2])
-	op := m[1]
-	if op == "" {
-		op = "=="
-	}
-	if op == "%" && n == 0 {
-		return hitCondition{}, fmt.Errorf("hit condition %q: modulo by zero", s)
-	}
-	return hitCondition{op: op, n: n}, nil
-}
-
-func (c hitCondition) pass(hits int) bool {
-	switch c.op {
-	case "":
-		return true
-	case "==":
-		return hits == c.n
-	case ">=":
-		return hits >= c.n
-	case "<=":
-		return hits <= c.n
-	case ">":
-		return hits > c.n
-	case "<":
-		return hits < c.n
-	case "%":
-		return hits%c.n == 0
-	}
-	return true
-}
-
 // buildCondition combines a condition and a logpoint message into one CDP
 // condition. A logpoint logs "{expr}"-interpolated text and never pauses.
 func buildCondition(cond, logMessage string) string {
@@ -158,29 +110,18 @@ func buildCondition(cond, logMessage string) string {
 	return "(" + cond + ") && " + log
 }
 
-// interpolate turns "x is {x}" into a JavaScript string expression.
+// interpolate turns "x is {x}" into a JavaScript string expression:
+// each literal part quoted, each {expression} converted with String().
 func interpolate(msg string) string {
 	var parts []string
-	lit := strings.Builder{}
-	flush := func() {
-		if lit.Len() > 0 {
-			b, _ := json.Marshal(lit.String())
-			parts = append(parts, string(b))
-			lit.Reset()
+	for _, p := range bpcond.SplitLog(msg) {
+		if p.Expr {
+			parts = append(parts, "String(("+p.Text+"))")
+			continue
 		}
+		b, _ := json.Marshal(p.Text)
+		parts = append(parts, string(b))
 	}
-	for i := 0; i < len(msg); i++ {
-		if msg[i] == '{' {
-			if j := strings.IndexByte(msg[i:], '}'); j > 1 {
-				flush()
-				parts = append(parts, "String(("+msg[i+1:i+j]+"))")
-				i += j
-				continue
-			}
-		}
-		lit.WriteByte(msg[i])
-	}
-	flush()
 	if len(parts) == 0 {
 		return `""`
 	}
@@ -266,7 +207,7 @@ func (h *Handler) replaceLine(ctx context.Context, c cdpConn, path string, specs
 	list := make([]*bp, 0, len(specs))
 	for _, sp := range specs {
 		b := sp.breakpoint(path)
-		if hc, err := parseHitCondition(sp.hitCondition); err != nil {
+		if hc, err := bpcond.ParseHit(sp.hitCondition); err != nil {
 			b.message = err.Error()
 		} else {
 			b.hitCond = hc
@@ -487,7 +428,7 @@ func (h *Handler) replaceFunctions(ctx context.Context, c cdpConn, specs []bpSpe
 	list := make([]*bp, 0, len(specs))
 	for _, sp := range specs {
 		b := sp.breakpoint("")
-		if hc, err := parseHitCondition(sp.hitCondition); err != nil {
+		if hc, err := bpcond.ParseHit(sp.hitCondition); err != nil {
 			b.message = err.Error()
 		} else {
 			b.hitCond = hc

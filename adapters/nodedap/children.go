@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // defaultChildWait is how long a forked child may wait at its start for the
@@ -161,7 +163,7 @@ func (h *Handler) watchChildren(root int, mainURL string, done <-chan struct{}) 
 		}
 		now := time.Now()
 		alive := map[int]time.Time{}
-		for _, pid := range descendants(root) {
+		for _, pid := range proc.Descendants(root) {
 			t, ok := first[pid]
 			if !ok {
 				t = now
@@ -173,7 +175,8 @@ func (h *Handler) watchChildren(root int, mainURL string, done <-chan struct{}) 
 			h.mu.Lock()
 			known := h.childPIDs[pid]
 			h.mu.Unlock()
-			if known || !strings.Contains(cmdline(pid), "--inspect-brk") {
+			args, _ := proc.Cmdline(pid)
+			if known || !strings.Contains(strings.Join(args, " "), "--inspect-brk") {
 				alive[pid] = time.Time{} // nothing to do for it
 				continue
 			}

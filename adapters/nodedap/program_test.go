@@ -136,33 +136,6 @@ func TestInterpolate(t *testing.T) {
 	}
 }
 
-func TestParseHitCondition(t *testing.T) {
-	for in, hits := range map[string][]bool{
-		"3":    {false, false, true, false},
-		"== 2": {false, true, false, false},
-		">= 3": {false, false, true, true},
-		"> 1":  {false, true, true, true},
-		"% 2":  {false, true, false, true},
-		"< 2":  {true, false, false, false},
-		"":     {true, true, true, true},
-	} {
-		c, err := parseHitCondition(in)
-		if err != nil {
-			t.Fatalf("%q: %v", in, err)
-		}
-		for i, w := range hits {
-			if c.pass(i+1) != w {
-				t.Errorf("%q at hit %d: %v", in, i+1, !w)
-			}
-		}
-	}
-	for _, bad := range []string{"x", "% 0", ">=", "1 2"} {
-		if _, err := parseHitCondition(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}
-
 func TestFormatValue(t *testing.T) {
 	cases := []struct {
 		o    remoteObject

@@ -8,7 +8,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
+	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/sessions"
 )
 
@@ -275,15 +275,7 @@ func stopGroup(pid int) {
 	if pid <= 0 {
 		return
 	}
-	_ = syscall.Kill(-pid, syscall.SIGTERM)
-	deadline := time.Now().Add(3 * time.Second)
-	for time.Now().Before(deadline) {
-		if syscall.Kill(-pid, 0) != nil {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	proc.StopGroup(context.Background(), pid, proc.StopOptions{Grace: 3 * time.Second})
 }
 
 type runDebugOptions struct {
