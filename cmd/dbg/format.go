@@ -1,0 +1,32 @@
+package main
+
+import "fmt"
+
+// orDash prints "-" for an empty or nil value.
+func orDash[T any](p *T) string {
+	if p == nil {
+		return "-"
+	}
+	s := fmt.Sprint(*p)
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// dash prints "-" for an empty string.
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// projectArgs are a tool's arguments naming the project, when given.
+func projectArgs(project string) map[string]any {
+	a := map[string]any{}
+	if project != "" {
+		a["projectPath"] = project
+	}
+	return a
+}
