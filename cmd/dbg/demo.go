@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
 	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
-	"github.com/dbg-dev/dbg/sessions"
 )
 
 type demoOptions struct {
@@ -45,11 +45,26 @@ func newCmdDemo(f *factory, runF func(context.Context, *demoOptions) error) *cob
 	return cmd
 }
 
-// demoAnswer is what the session tools of the demo answer.
+// demoAnswer is the part of the session tools' answers the demo prints.
 type demoAnswer struct {
-	State    sessions.State     `json:"state"`
-	Message  string             `json:"message"`
-	LastStop *sessions.StopInfo `json:"lastStop"`
+	State    string `json:"state"`
+	Message  string `json:"message"`
+	LastStop *struct {
+		Reason   string `json:"reason"`
+		Location *struct {
+			File     string `json:"file"`
+			Line     int    `json:"line"`
+			Function string `json:"function"`
+			Text     string `json:"text"`
+		} `json:"location"`
+	} `json:"lastStop"`
+}
+
+// demoVariable is a local variable as get_local_variables answers it.
+type demoVariable struct {
+	Name  string `json:"name"`
+	Type  string `json:"type"`
+	Value string `json:"value"`
 }
 
 // demoRun walks the flow an agent follows, tool by tool: create a
@@ -84,7 +99,10 @@ func demoRun(ctx context.Context, opts *demoOptions) error {
 	sid := map[string]any{"sessionId": id}
 	// The session ends with the command, even when it fails half-way.
 	defer func() { _, _ = tc.Call(context.WithoutCancel(ctx), "close_debug_session", sid, nil) }()
-	var bp sessions.Breakpoint
+	var bp struct {
+		ID       int    `json:"id"`
+		LineText string `json:"lineText"`
+	}
 	if _, err := tc.Call(ctx, "set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": line}, &bp); err != nil {
 		return err
 	}
@@ -93,13 +111,17 @@ func demoRun(ctx context.Context, opts *demoOptions) error {
 	if _, err := tc.Call(ctx, "start_debugging", map[string]any{"sessionId": id, "scriptPath": prog, "waitMs": 60000}, &res); err != nil {
 		return err
 	}
-	if res.State != sessions.StatePaused || res.LastStop == nil || res.LastStop.Location == nil {
+	if res.State != "paused" || res.LastStop == nil || res.LastStop.Location == nil {
 		return fmt.Errorf("the program did not stop: %s", res.Message)
 	}
 	loc := res.LastStop.Location
 	fmt.Fprintf(out, "\nstopped (%s) at %s:%d in %s\n", res.LastStop.Reason, loc.File, loc.Line, loc.Function)
 	var st struct {
-		StackFrames []sessions.Frame `json:"stackFrames"`
+		StackFrames []struct {
+			Name string `json:"name"`
+			File string `json:"file"`
+			Line int    `json:"line"`
+		} `json:"stackFrames"`
 	}
 	if _, err := tc.Call(ctx, "get_stack_trace", map[string]any{"sessionId": id, "levels": 10, "includeInternals": true}, &st); err != nil {
 		return err
@@ -145,9 +167,9 @@ func demoRun(ctx context.Context, opts *demoOptions) error {
 }
 
 // demoLocals prints the locals of the top frame.
-func demoLocals(ctx context.Context, out interface{ Write([]byte) (int, error) }, tc *toolclient.Client, id string) error {
+func demoLocals(ctx context.Context, out io.Writer, tc *toolclient.Client, id string) error {
 	var lv struct {
-		Variables []sessions.Variable `json:"variables"`
+		Variables []demoVariable `json:"variables"`
 	}
 	if _, err := tc.Call(ctx, "get_local_variables", map[string]any{"sessionId": id}, &lv); err != nil {
 		return err
