@@ -10,7 +10,6 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
-	"github.com/dbg-dev/dbg/sessions"
 )
 
 type adaptersOptions struct {
@@ -25,9 +24,7 @@ func newCmdAdapters(f *factory, runF func(context.Context, *adaptersOptions) err
 	if runF == nil {
 		runF = adaptersRun
 	}
-	opts := &adaptersOptions{IO: f.io, Languages: func(ctx context.Context) []adapters.Info {
-		return sessions.NewManager(sessions.Config{Adapters: f.registry(), Now: f.now}).Languages(ctx)
-	}}
+	opts := &adaptersOptions{IO: f.io, Languages: f.languages}
 	cmd := &cobra.Command{
 		Use:   "adapters",
 		Short: "List every language's debug adapter: found or missing, path, version, what works",

@@ -62,12 +62,8 @@ func jvmAttachRun(ctx context.Context, opts *jvmAttachOptions) error {
 	}
 	defer tc.Close()
 	var out debugtools.AttachOut
-	raw, err := tc.Call(ctx, "attach_local_jvm", jvmAttachArgs(opts.pid, opts.attachName, opts.wait), &out)
-	if err != nil {
-		return toolclient.Finish(opts.IO.Out, opts.asJSON, err)
-	}
-	if opts.asJSON {
-		return opts.IO.PrintRawJSON(raw)
+	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "attach_local_jvm", jvmAttachArgs(opts.pid, opts.attachName, opts.wait), &out); done {
+		return err
 	}
 	fmt.Fprintln(opts.IO.ErrOut, out.Message)
 	w := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)

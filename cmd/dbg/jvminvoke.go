@@ -137,12 +137,8 @@ func jvmInvokeRun(ctx context.Context, opts *jvmInvokeOptions) error {
 		return err
 	}
 	var out debugtools.InvokeOut
-	raw, err := tc.Call(ctx, "invoke_java_method", args, &out)
-	if err != nil {
-		return toolclient.Finish(opts.IO.Out, opts.asJSON, err)
-	}
-	if opts.asJSON {
-		return opts.IO.PrintRawJSON(raw)
+	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "invoke_java_method", args, &out); done {
+		return err
 	}
 	return printInvoke(opts.IO.Out, opts.IO.ErrOut, &out)
 }

@@ -51,12 +51,8 @@ func jvmListRun(ctx context.Context, opts *jvmListOptions) error {
 	}
 	defer tc.Close()
 	var list jvmList
-	raw, err := tc.Call(ctx, "list_attachable_jvms", map[string]any{}, &list)
-	if err != nil {
-		return toolclient.Finish(opts.IO.Out, opts.asJSON, err)
-	}
-	if opts.asJSON {
-		return opts.IO.PrintRawJSON(raw)
+	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "list_attachable_jvms", map[string]any{}, &list); done {
+		return err
 	}
 	if len(list.JVMs) == 0 {
 		fmt.Fprintln(opts.IO.ErrOut, "no JVM found")

@@ -292,54 +292,17 @@ func TestMCPInstallRefusesUnsafeJSON(t *testing.T) {
 	}
 }
 
-func TestMCPInstallCodexKeepsOtherTables(t *testing.T) {
+// TestMCPInstallCodexReplaces replaces the entry of a config.toml in
+// place, keeping its mode (the exact edits are tested in ide/cfgfile).
+func TestMCPInstallCodexReplaces(t *testing.T) {
 	e, home, out := mcpiEnv(t)
 	path := filepath.Join(home, ".codex", "config.toml")
-	orig := `model = "o3" # default model
-
-[mcp_servers.other]
-command = "x"
-args = [
-  "a", # first
-  "[b]",
-]
-
-[mcp_servers.dbg]
-command = "old"
-args = ["mcp"]
-
-[mcp_servers.dbg.env]
-A = "1"
-
-# fast profile
-[profiles.fast]
-notes = """
-[mcp_servers.dbg]
-"""
-`
+	orig := "model = \"o3\" # default model\n\n[mcp_servers.dbg]\ncommand = \"old\"\n\n[mcp_servers.dbg.env]\nA = \"1\"\n\n[profiles.fast]\n"
 	mcpiWrite(t, path, orig, 0o640)
 	if err := mcpiRun(t, e, "--client", "codex", "--command", "/usr/local/bin/dbg", "--project", "/work/app"); err != nil {
 		t.Fatal(err)
 	}
-	want := `model = "o3" # default model
-
-[mcp_servers.other]
-command = "x"
-args = [
-  "a", # first
-  "[b]",
-]
-
-[mcp_servers.dbg]
-command = "/usr/local/bin/dbg"
-args = ["mcp", "--project", "/work/app"]
-
-# fast profile
-[profiles.fast]
-notes = """
-[mcp_servers.dbg]
-"""
-`
+	want := "model = \"o3\" # default model\n\n[mcp_servers.dbg]\ncommand = \"/usr/local/bin/dbg\"\nargs = [\"mcp\", \"--project\", \"/work/app\"]\n\n[profiles.fast]\n"
 	if got := string(mcpiRead(t, path)); got != want {
 		t.Fatalf("config.toml =\n%s\nwant\n%s", got, want)
 	}
@@ -349,19 +312,11 @@ notes = """
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
 		t.Errorf("mode = %v, want 0640", fi.Mode())
 	}
-}
-
-func TestMCPInstallCodexAppends(t *testing.T) {
-	e, home, _ := mcpiEnv(t)
-	path := filepath.Join(home, ".codex", "config.toml")
-	orig := "model = \"o3\"\n[mcp_servers.other]\ncommand = \"x\""
-	mcpiWrite(t, path, orig, 0o600)
-	if err := mcpiRun(t, e, "--client", "codex", "--command", "/d"); err != nil {
-		t.Fatal(err)
-	}
-	want := orig + "\n\n[mcp_servers.dbg]\ncommand = \"/d\"\nargs = [\"mcp\"]\n"
-	if got := string(mcpiRead(t, path)); got != want {
-		t.Fatalf("config.toml =\n%s\nwant\n%s", got, want)
+	// A file it cannot edit is refused with the table to add by hand.
+	mcpiWrite(t, path, "mcp_servers = { dbg = {} }\n", 0o600)
+	err := mcpiRun(t, e, "--client", "codex", "--command", "/d")
+	if err == nil || !strings.Contains(err.Error(), "Add this to it by hand:\n\n[mcp_servers.dbg]\ncommand = \"/d\"\n") {
+		t.Fatalf("inline table: %v", err)
 	}
 }
 

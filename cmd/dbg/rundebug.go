@@ -105,12 +105,8 @@ func runDebugRun(ctx context.Context, opts *runDebugOptions) error {
 	}
 	defer tc.Close()
 	var res ide.DebugResult
-	raw, err := tc.Call(ctx, "debug_run_configuration", args, &res)
-	if err != nil {
-		return toolclient.Finish(opts.IO.Out, opts.asJSON, err)
-	}
-	if opts.asJSON {
-		return opts.IO.PrintRawJSON(raw)
+	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "debug_run_configuration", args, &res); done {
+		return err
 	}
 	out := opts.IO.Out
 	fmt.Fprintf(out, "session %s (%s, %s)\n", dash(res.SessionID), dash(res.Language), res.Mode)

@@ -46,12 +46,8 @@ func runListRun(ctx context.Context, opts *runListOptions) error {
 	}
 	defer tc.Close()
 	var res ide.ListConfigurationsResult
-	raw, err := tc.Call(ctx, "get_restartable_run_configurations", projectArgs(opts.project), &res)
-	if err != nil {
-		return toolclient.Finish(opts.IO.Out, opts.asJSON, err)
-	}
-	if opts.asJSON {
-		return opts.IO.PrintRawJSON(raw)
+	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "get_restartable_run_configurations", projectArgs(opts.project), &res); done {
+		return err
 	}
 	for _, warn := range res.Warnings {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", warn)

@@ -50,12 +50,8 @@ func sessionsRun(ctx context.Context, opts *sessionsOptions) error {
 	var out struct {
 		Sessions []sessions.SessionInfo `json:"sessions"`
 	}
-	raw, err := tc.Call(ctx, "list_debug_sessions", nil, &out)
-	if err != nil {
-		return toolclient.Finish(opts.IO.Out, opts.asJSON, err)
-	}
-	if opts.asJSON {
-		return opts.IO.PrintRawJSON(raw)
+	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "list_debug_sessions", nil, &out); done {
+		return err
 	}
 	if tc.InProcess() {
 		fmt.Fprintln(opts.IO.ErrOut, "no dbg serve runs for this project: a one-shot command has no sessions")

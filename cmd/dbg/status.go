@@ -59,12 +59,8 @@ func statusRun(ctx context.Context, opts *statusOptions) error {
 	}
 	defer tc.Close()
 	var st statusView
-	raw, err := tc.Call(ctx, "get_debug_tools_status", map[string]any{}, &st)
-	if err != nil {
-		return toolclient.Finish(opts.IO.Out, opts.asJSON, err)
-	}
-	if opts.asJSON {
-		return opts.IO.PrintRawJSON(raw)
+	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "get_debug_tools_status", map[string]any{}, &st); done {
+		return err
 	}
 	printStatus(opts.IO.Out, &st)
 	return nil

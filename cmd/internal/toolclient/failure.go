@@ -1,6 +1,7 @@
 package toolclient
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,4 +46,20 @@ func Finish(stdout io.Writer, asJSON bool, err error) error {
 		_ = iostreams.WriteRawJSON(stdout, f.Raw)
 	}
 	return err
+}
+
+// CallPrint calls a tool for a command taking --json, decoding its data
+// into out. done says the command's output is complete and it returns
+// err: the call failed (with asJSON, its error envelope is printed on
+// ios.Out), or asJSON is set and the data is printed there. Otherwise
+// the command prints out its own way.
+func (c *Client) CallPrint(ctx context.Context, ios *iostreams.IOStreams, asJSON bool, name string, args map[string]any, out any) (done bool, err error) {
+	raw, err := c.Call(ctx, name, args, out)
+	if err != nil {
+		return true, Finish(ios.Out, asJSON, err)
+	}
+	if asJSON {
+		return true, ios.PrintRawJSON(raw)
+	}
+	return false, nil
 }
