@@ -33,7 +33,7 @@ func newCmdAdapters(f *factory, runF func(context.Context, *adaptersOptions) err
 			return runF(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON")
+	addJSONFlag(cmd, &opts.asJSON)
 	cmd.AddCommand(newCmdAdaptersInstall(f, nil))
 	return cmd
 }

@@ -54,7 +54,7 @@ are read from stdin and every answer is printed as JSON.`,
 	cmd.Flags().IntVar(&opts.pid, "pid", 0, "process id to attach to")
 	cmd.Flags().IntVar(&opts.port, "port", 0, "debug port to attach to (debugpy, rdbg, JDWP, Node inspector)")
 	cmd.Flags().StringVar(&opts.language, "language", "", "language (default: detected from the process)")
-	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
+	addProjectFlag(cmd, &opts.project)
 	cmd.Flags().BoolVar(&opts.noPause, "no-pause", false, "leave the process running after attaching")
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "read commands from stdin and print JSON answers")
 	return cmd

@@ -1,6 +1,10 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
 
 // orDash prints "-" for an empty or nil value.
 func orDash[T any](p *T) string {
@@ -29,4 +33,14 @@ func projectArgs(project string) map[string]any {
 		a["projectPath"] = project
 	}
 	return a
+}
+
+// addProjectFlag adds --project, the project directory of the tools.
+func addProjectFlag(cmd *cobra.Command, p *string) {
+	cmd.Flags().StringVar(p, "project", "", "the project directory (default: the working directory)")
+}
+
+// addJSONFlag adds --json: print the tool's answer as JSON.
+func addJSONFlag(cmd *cobra.Command, b *bool) {
+	cmd.Flags().BoolVar(b, "json", false, "print JSON")
 }

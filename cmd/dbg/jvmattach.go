@@ -51,7 +51,7 @@ MCP servers reuse it (loading it again keeps the first instance). JVMs started w
 	}
 	cmd.Flags().StringVar(&opts.attachName, "name", "", "application name of the connection (default: from the main class)")
 	cmd.Flags().DurationVar(&opts.wait, "wait", 30*time.Second, "how long to wait for the agent to answer (0 = only trigger the attach)")
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON")
+	addJSONFlag(cmd, &opts.asJSON)
 	return cmd
 }
 

@@ -34,7 +34,7 @@ func newCmdJVMList(f *factory, runF func(context.Context, *jvmListOptions) error
 		},
 	}
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory, to link JVMs to its run configurations (default: the working directory)")
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON")
+	addJSONFlag(cmd, &opts.asJSON)
 	return cmd
 }
 

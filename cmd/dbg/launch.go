@@ -44,7 +44,7 @@ func newCmdLaunch(f *factory, runF func(context.Context, *launchOptions) error) 
 		},
 	}
 	cmd.Flags().StringVar(&opts.language, "language", "", "language (default: from the file extension)")
-	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
+	addProjectFlag(cmd, &opts.project)
 	cmd.Flags().StringArrayVar(&opts.breaks, "break", nil, "breakpoint FILE:LINE before launch (repeatable)")
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "read commands from stdin and print JSON answers")
 	return cmd

@@ -30,7 +30,7 @@ func newCmdMCP(f *factory, runF func(context.Context, *mcpOptions) error) *cobra
 			return runF(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
+	addProjectFlag(cmd, &opts.project)
 	cmd.AddCommand(newCmdMCPInstall(f, nil))
 	return cmd
 }

@@ -49,11 +49,11 @@ For a session that stays open and that you step through, use debug_run_configura
 			return runF(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
+	addProjectFlag(cmd, &opts.project)
 	cmd.Flags().StringVar(&opts.source, "source", "", "the configuration's source file, when several share the name")
 	cmd.Flags().StringArrayVar(&opts.breakpoints, "break", nil, "a line breakpoint FILE:LINE (repeatable; FILE may be relative to the project)")
 	cmd.Flags().BoolVar(&opts.stopOnEntry, "stop-on-entry", false, "stop at the program's first line")
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON")
+	addJSONFlag(cmd, &opts.asJSON)
 	return cmd
 }
 

@@ -34,8 +34,8 @@ func newCmdRunList(f *factory, runF func(context.Context, *runListOptions) error
 			return runF(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON")
+	addProjectFlag(cmd, &opts.project)
+	addJSONFlag(cmd, &opts.asJSON)
 	return cmd
 }
 

@@ -57,7 +57,7 @@ starts.`,
 			return runF(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
+	addProjectFlag(cmd, &opts.project)
 	cmd.Flags().StringVar(&opts.source, "source", "", "the configuration's source file, when several share the name")
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print the tool's answer as JSON and stop the process")
 	return cmd

@@ -51,7 +51,7 @@ start. --rotate-token replaces it.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:7077", "loopback address to listen on")
-	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
+	addProjectFlag(cmd, &opts.project)
 	cmd.Flags().BoolVar(&opts.rotateToken, "rotate-token", false, "replace the project's token before serving")
 	return cmd
 }

@@ -36,8 +36,8 @@ func newCmdSessions(f *factory, runF func(context.Context, *sessionsOptions) err
 			return runF(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON")
+	addProjectFlag(cmd, &opts.project)
+	addJSONFlag(cmd, &opts.asJSON)
 	return cmd
 }
 

@@ -47,8 +47,8 @@ running 'dbg mcp' are not visible here.`,
 			return runF(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON")
+	addProjectFlag(cmd, &opts.project)
+	addJSONFlag(cmd, &opts.asJSON)
 	return cmd
 }
 
