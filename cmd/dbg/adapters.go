@@ -10,12 +10,12 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
+	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 )
 
 type adaptersOptions struct {
-	IO *iostreams.IOStreams
-	// Languages probes every registered adapter.
-	Languages func(ctx context.Context) []adapters.Info
+	IO         *iostreams.IOStreams
+	ToolClient func(ctx context.Context, project string) (*toolclient.Client, error)
 
 	asJSON bool
 }
@@ -24,7 +24,7 @@ func newCmdAdapters(f *factory, runF func(context.Context, *adaptersOptions) err
 	if runF == nil {
 		runF = adaptersRun
 	}
-	opts := &adaptersOptions{IO: f.io, Languages: f.languages}
+	opts := &adaptersOptions{IO: f.io, ToolClient: f.toolClient}
 	cmd := &cobra.Command{
 		Use:   "adapters",
 		Short: "List every language's debug adapter: found or missing, path, version, what works",
@@ -38,12 +38,24 @@ func newCmdAdapters(f *factory, runF func(context.Context, *adaptersOptions) err
 	return cmd
 }
 
+// adaptersRun answers with list_supported_languages. --json prints the
+// list in the adapters' own field order.
 func adaptersRun(ctx context.Context, opts *adaptersOptions) error {
-	infos := opts.Languages(ctx)
-	if opts.asJSON {
-		return opts.IO.PrintJSON(infos)
+	tc, err := opts.ToolClient(ctx, "")
+	if err != nil {
+		return err
 	}
-	return printAdapters(opts.IO.Out, infos)
+	defer tc.Close()
+	var out struct {
+		Languages []adapters.Info `json:"languages"`
+	}
+	if _, err := tc.Call(ctx, "list_supported_languages", nil, &out); err != nil {
+		return toolclient.Finish(opts.IO.Out, opts.asJSON, err)
+	}
+	if opts.asJSON {
+		return opts.IO.PrintJSON(out.Languages)
+	}
+	return printAdapters(opts.IO.Out, out.Languages)
 }
 
 func printAdapters(out io.Writer, infos []adapters.Info) error {

@@ -42,7 +42,7 @@ func TestFlagsMCP(t *testing.T) {
 
 func TestFlagsAdapters(t *testing.T) {
 	o, err := parseFlags(t, newCmdAdapters, "--json")
-	if err != nil || !o.asJSON || o.Languages == nil {
+	if err != nil || !o.asJSON || o.ToolClient == nil {
 		t.Fatalf("%+v %v", o, err)
 	}
 	i, err := parseFlags(t, newCmdAdaptersInstall, "go", "python", "--dry-run")

@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
@@ -26,11 +25,6 @@ func (f *factory) newManager(project string) *sessions.Manager {
 	})
 	m.Reap()
 	return m
-}
-
-// languages probes every registered adapter.
-func (f *factory) languages(ctx context.Context) []adapters.Info {
-	return sessions.NewManager(sessions.Config{Adapters: f.registry(), Now: f.now}).Languages(ctx)
 }
 
 // newServer builds the MCP server of project ("" = the working
