@@ -1,13 +1,14 @@
 package ide
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/dbg-dev/dbg/ide/cfgfile"
 )
 
 func readLaunchFile(path, project string, getenv func(string) string) ([]RunConfiguration, error) {
@@ -30,10 +31,6 @@ func readLaunchFile(path, project string, getenv func(string) string) ([]RunConf
 // configurations, with ${workspaceFolder}, ${env:X} and friends
 // substituted, and its compounds.
 func parseLaunchJSON(b []byte, project string, getenv func(string) string) ([]RunConfiguration, error) {
-	clean, err := stripJSONC(b)
-	if err != nil {
-		return nil, err
-	}
 	var doc struct {
 		Configurations []map[string]any `json:"configurations"`
 		Compounds      []struct {
@@ -41,7 +38,7 @@ func parseLaunchJSON(b []byte, project string, getenv func(string) string) ([]Ru
 			Configurations []any  `json:"configurations"`
 		} `json:"compounds"`
 	}
-	if err := json.Unmarshal(clean, &doc); err != nil {
+	if err := cfgfile.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("invalid JSON: %w", err)
 	}
 	vars := launchVars{project: project, getenv: getenv}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -14,32 +13,33 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
 )
 
-// cliEnv is an env writing to buffers, with its own state directory so
-// the manager's reaper never touches another server's records.
-func cliEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
+// cliFactory is a factory writing to buffers, with its own state
+// directory so the manager's reaper never touches another server's
+// records.
+func cliFactory(t *testing.T) (*factory, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	state := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, now: time.Now, registry: adapters.Default,
+	ios, _, stdout, stderr := iostreams.Test()
+	f := &factory{io: ios, now: time.Now, registry: adapters.Default,
 		getenv: func(k string) string {
 			if k == "DBG_STATE_DIR" {
 				return state
 			}
 			return os.Getenv(k)
 		}}
-	return e, &stdout, &stderr
+	return f, stdout, stderr
 }
 
 // runCLI runs dbg's root command in-process with a deadline.
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	e, out, errOut := cliEnv(t)
+	f, out, errOut := cliFactory(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	root := newRootCmd(e)
+	root := newCmdRoot(f)
 	root.SetArgs(args)
 	err = root.ExecuteContext(ctx)
 	return out.String(), errOut.String(), err
@@ -90,32 +90,6 @@ func cliWaitGone(t *testing.T, pid int, d time.Duration) {
 			t.Fatalf("pid %d still runs after %s", pid, d)
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func TestCLIToolFailureText(t *testing.T) {
-	f := &toolFailure{Tool: "x", Err: toolkit.NewError(toolkit.CodeConnectionNotFound, "no DebugTools connection \"a-1\"", "pass one of availableOptions").
-		WithOptions("b-2", "c-3").WithNext(toolkit.NextSelectConnection)}
-	want := "CONNECTION_NOT_FOUND: no DebugTools connection \"a-1\"\n  hint: pass one of availableOptions\n  options: b-2, c-3\n  next: SELECT_CONNECTION"
-	if got := f.Error(); got != want {
-		t.Fatalf("got\n%s\nwant\n%s", got, want)
-	}
-}
-
-func TestCLIFinishJSON(t *testing.T) {
-	raw := json.RawMessage(`{"success":false,"error":{"code":"NO_PROJECT","message":"m","retryable":false},"requestId":"r","timestamp":"t"}`)
-	f := &toolFailure{Tool: "x", Err: toolkit.NewError(toolkit.CodeNoProject, "m", ""), Raw: raw}
-	var out bytes.Buffer
-	if err := finish(&out, true, f); err != f {
-		t.Fatalf("finish returned %v, want the failure", err)
-	}
-	var env envelope
-	if err := json.Unmarshal(out.Bytes(), &env); err != nil || env.Success || env.Error == nil || env.Error.Code != toolkit.CodeNoProject {
-		t.Fatalf("printed %q (%v)", out.String(), err)
-	}
-	out.Reset()
-	if err := finish(&out, false, f); err != f || out.Len() != 0 {
-		t.Fatalf("without --json: printed %q, err %v", out.String(), err)
 	}
 }
 

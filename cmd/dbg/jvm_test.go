@@ -16,16 +16,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
-
+	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 func TestCLIJVMInvokeFlags(t *testing.T) {
-	e, _, _ := cliEnv(t)
+	f, _, _ := cliFactory(t)
 	var got *jvmInvokeOptions
-	cmd := newJVMInvokeCmd(e, func(_ *cobra.Command, o *jvmInvokeOptions) error { got = o; return nil })
+	cmd := newCmdJVMInvoke(f, func(_ context.Context, o *jvmInvokeOptions) error { got = o; return nil })
 	args := `{"b":{"type":"simple","content":"2"},"a":{"type":"simple","content":"40"}}`
 	cmd.SetArgs([]string{"--pid", "42", "--class", "p.C", "--method", "add", "--param-types", "int,int", "--args", args,
 		"--view", "json", "--class-loader", "cl1", "--timeout", "5s", "--project", "/p"})
@@ -47,18 +46,18 @@ func TestCLIJVMInvokeFlags(t *testing.T) {
 }
 
 func TestCLIJVMAttachFlags(t *testing.T) {
-	e, _, _ := cliEnv(t)
+	f, _, _ := cliFactory(t)
 	var got *jvmAttachOptions
-	cmd := newJVMAttachCmd(e, func(_ *cobra.Command, o *jvmAttachOptions) error { got = o; return nil })
+	cmd := newCmdJVMAttach(f, func(_ context.Context, o *jvmAttachOptions) error { got = o; return nil })
 	cmd.SetArgs([]string{"4242", "--name", "svc", "--wait", "2s", "--json"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if *got != (jvmAttachOptions{pid: 4242, attachName: "svc", wait: 2 * time.Second, asJSON: true}) {
+	if got.pid != 4242 || got.attachName != "svc" || got.wait != 2*time.Second || !got.asJSON {
 		t.Fatalf("options %+v", *got)
 	}
 	want := map[string]any{"pid": "4242", "attachName": "svc", "waitForConnectionMillis": int64(2000)}
-	if a := attachArgs(got.pid, got.attachName, got.wait); !reflect.DeepEqual(a, want) {
+	if a := jvmAttachArgs(got.pid, got.attachName, got.wait); !reflect.DeepEqual(a, want) {
 		t.Fatalf("tool arguments %v, want %v", a, want)
 	}
 }
@@ -235,11 +234,11 @@ func TestCLIJVM(t *testing.T) {
 	// an unknown connection id: the tool's structured error, with the
 	// live connection offered.
 	out, _, err = runCLI(t, "jvm", "invoke", "--connection-id", "Nope-"+spid, "--class", "Calc", "--method", "add", "--json")
-	var tf *toolFailure
+	var tf *toolclient.Failure
 	if !errors.As(err, &tf) || tf.Err.Code != toolkit.CodeConnectionNotFound {
 		t.Fatalf("unknown connection: %v", err)
 	}
-	var env envelope
+	var env toolclient.Envelope
 	if err := json.Unmarshal([]byte(out), &env); err != nil || env.Success || env.Error.Code != toolkit.CodeConnectionNotFound ||
 		!reflect.DeepEqual(env.Error.AvailableOptions, []string{"Calc-" + spid}) {
 		t.Fatalf("unknown connection --json printed %s (%v)", out, err)

@@ -4,7 +4,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newRootCmd(e *env) *cobra.Command {
+// newCmdRoot builds the dbg command with every verb. Cobra's own output
+// (help, usage) goes to f's streams too.
+func newCmdRoot(f *factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "dbg",
 		Short:         "Debug running programs in any language, for agents (MCP) and people (CLI)",
@@ -12,21 +14,22 @@ func newRootCmd(e *env) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetIn(e.stdin)
-	root.SetOut(e.stdout)
-	root.SetErr(e.stderr)
-	root.AddCommand(newMCPCmd(e), newVersionCmd(e), newAdaptersCmd(e), newDAPCmd(e), newDemoCmd(e), newStatusCmd(e), newJVMCmd(e), newRunCmd(e), newServeCmd(e), newSessionsCmd(e), newAttachCmd(e), newLaunchCmd(e))
+	root.SetIn(f.io.In)
+	root.SetOut(f.io.Out)
+	root.SetErr(f.io.ErrOut)
+	root.AddCommand(
+		newCmdMCP(f, nil),
+		newCmdVersion(f, nil),
+		newCmdAdapters(f, nil),
+		newCmdDAP(f, nil),
+		newCmdDemo(f, nil),
+		newCmdStatus(f, nil),
+		newCmdJVM(f),
+		newCmdRun(f),
+		newCmdServe(f, nil),
+		newCmdSessions(f, nil),
+		newCmdAttach(f, nil),
+		newCmdLaunch(f, nil),
+	)
 	return root
-}
-
-func newVersionCmd(e *env) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print dbg's version",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cmd.Println("dbg " + version)
-			return nil
-		},
-	}
 }

@@ -15,25 +15,24 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
-
+	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 	"github.com/dbg-dev/dbg/ide"
 )
 
 func TestCLIRunFlags(t *testing.T) {
-	e, _, _ := cliEnv(t)
+	f, _, _ := cliFactory(t)
 	var list *runListOptions
-	cmd := newRunListCmd(e, func(_ *cobra.Command, o *runListOptions) error { list = o; return nil })
+	cmd := newCmdRunList(f, func(_ context.Context, o *runListOptions) error { list = o; return nil })
 	cmd.SetArgs([]string{"--project", "/p", "--json"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if *list != (runListOptions{project: "/p", asJSON: true}) {
+	if list.project != "/p" || !list.asJSON || list.IO != f.io || list.ToolClient == nil {
 		t.Fatalf("list options %+v", *list)
 	}
 
 	var restart *runRestartOptions
-	cmd = newRunRestartCmd(e, func(_ *cobra.Command, o *runRestartOptions) error { restart = o; return nil })
+	cmd = newCmdRunRestart(f, func(_ context.Context, o *runRestartOptions) error { restart = o; return nil })
 	cmd.SetArgs([]string{"api", "--source", ".vscode/launch.json"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
@@ -43,7 +42,7 @@ func TestCLIRunFlags(t *testing.T) {
 	}
 
 	var debug *runDebugOptions
-	cmd = newRunDebugCmd(e, func(_ *cobra.Command, o *runDebugOptions) error { debug = o; return nil })
+	cmd = newCmdRunDebug(f, func(_ context.Context, o *runDebugOptions) error { debug = o; return nil })
 	cmd.SetArgs([]string{"Go: api", "--break", "cmd/api/main.go:12", "--break", "/abs/x.py:3", "--stop-on-entry"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
@@ -193,7 +192,7 @@ func TestCLIRunRestartExitStatus(t *testing.T) {
 	}
 
 	out, errOut, code = runCLIBinary(t, dir, "run", "restart", "nope", "--json")
-	var env envelope
+	var env toolclient.Envelope
 	if err := json.Unmarshal([]byte(out), &env); err != nil || code != 1 || env.Success || env.Error.Code != "RUN_CONFIGURATION_NOT_FOUND" ||
 		!reflect.DeepEqual(env.Error.AvailableOptions, []string{"once", "forever"}) {
 		t.Fatalf("unknown name: exit %d, stdout %s, stderr %s", code, out, errOut)

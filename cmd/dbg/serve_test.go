@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dbg-dev/dbg/cmd/internal/httpguard"
 )
 
 // startServe runs `dbg serve` and returns its base URL and token.
@@ -64,7 +66,7 @@ func startServeIn(t *testing.T, state, project string) (string, string) {
 func TestServeHTTPTransports(t *testing.T) {
 	state := t.TempDir()
 	base, token := startServe(t, state)
-	hc := &http.Client{Transport: bearerTransport{token: token, base: http.DefaultTransport}}
+	hc := &http.Client{Transport: httpguard.BearerTransport{Token: token}}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	streamable, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc}, nil)
@@ -174,7 +176,7 @@ func TestServeRefusesNonLoopbackAddress(t *testing.T) {
 func TestCLIUsesDaemon(t *testing.T) {
 	state, project := t.TempDir(), t.TempDir()
 	base, token := startServeIn(t, state, project)
-	hc := &http.Client{Transport: bearerTransport{token: token, base: http.DefaultTransport}}
+	hc := &http.Client{Transport: httpguard.BearerTransport{Token: token}}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc}, nil)

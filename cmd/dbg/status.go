@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
+	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
@@ -17,20 +20,20 @@ import (
 )
 
 type statusOptions struct {
+	IO         *iostreams.IOStreams
+	ToolClient func(ctx context.Context, project string) (*toolclient.Client, error)
+
 	project string
 	asJSON  bool
 }
 
-// newStatusCmd prints the get_debug_tools_status snapshot.
-func newStatusCmd(e *env) *cobra.Command { return newStatusCmdWith(e, nil) }
-
-// newStatusCmdWith is newStatusCmd with the action replaced by runF (nil =
-// statusRun), so tests can check the parsed options.
-func newStatusCmdWith(e *env, runF func(*cobra.Command, *statusOptions) error) *cobra.Command {
+// newCmdStatus prints the get_debug_tools_status snapshot. runF replaces
+// statusRun in tests (nil = statusRun).
+func newCmdStatus(f *factory, runF func(context.Context, *statusOptions) error) *cobra.Command {
 	if runF == nil {
-		runF = func(cmd *cobra.Command, opts *statusOptions) error { return statusRun(cmd, e, opts) }
+		runF = statusRun
 	}
-	opts := &statusOptions{}
+	opts := &statusOptions{IO: f.io, ToolClient: f.toolClient}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Print what dbg knows and can do for the project, and what to do next",
@@ -42,30 +45,25 @@ The command answers from its own process: debug sessions and agent connections h
 running 'dbg mcp' are not visible here.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runF(cmd, opts)
+			return runF(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.project, "project", "", "the project directory (default: the working directory)")
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON")
+	addProjectFlag(cmd, &opts.project)
+	addJSONFlag(cmd, &opts.asJSON)
 	return cmd
 }
 
-func statusRun(cmd *cobra.Command, e *env, opts *statusOptions) error {
-	ctx := cmd.Context()
-	tc, err := newToolClient(ctx, e, opts.project)
+func statusRun(ctx context.Context, opts *statusOptions) error {
+	tc, err := opts.ToolClient(ctx, opts.project)
 	if err != nil {
 		return err
 	}
 	defer tc.Close()
 	var st statusView
-	raw, err := tc.call(ctx, "get_debug_tools_status", map[string]any{}, &st)
-	if err != nil {
-		return finish(cmd.OutOrStdout(), opts.asJSON, err)
+	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "get_debug_tools_status", map[string]any{}, &st); done {
+		return err
 	}
-	if opts.asJSON {
-		return writeRawJSON(cmd.OutOrStdout(), raw)
-	}
-	printStatus(cmd.OutOrStdout(), &st)
+	printStatus(opts.IO.Out, &st)
 	return nil
 }
 
@@ -120,7 +118,7 @@ func printStatus(out io.Writer, st *statusView) {
 		raw := st.Sections[n]
 		fmt.Fprintln(out)
 		if !printSection(out, n, raw) {
-			fmt.Fprintf(out, "%s\n  %s\n", n, compact(raw))
+			fmt.Fprintf(out, "%s\n  %s\n", n, iostreams.CompactJSON(raw))
 		}
 	}
 }
@@ -193,16 +191,4 @@ func printSection(out io.Writer, name string, raw json.RawMessage) bool {
 		return false
 	}
 	return true
-}
-
-// compact prints raw JSON on one line.
-func compact(raw json.RawMessage) string {
-	var b strings.Builder
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return string(raw)
-	}
-	enc := json.NewEncoder(&b)
-	_ = enc.Encode(v)
-	return strings.TrimSpace(b.String())
 }

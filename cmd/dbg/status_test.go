@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
@@ -28,14 +26,14 @@ func TestCLIStatusFlags(t *testing.T) {
 		{[]string{"--project", "/p", "--json"}, statusOptions{project: "/p", asJSON: true}},
 	}
 	for _, c := range cases {
-		e, _, _ := cliEnv(t)
+		f, _, _ := cliFactory(t)
 		var got *statusOptions
-		cmd := newStatusCmdWith(e, func(_ *cobra.Command, o *statusOptions) error { got = o; return nil })
+		cmd := newCmdStatus(f, func(_ context.Context, o *statusOptions) error { got = o; return nil })
 		cmd.SetArgs(c.args)
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%v: %v", c.args, err)
 		}
-		if *got != c.want {
+		if got.project != c.want.project || got.asJSON != c.want.asJSON || got.IO != f.io || got.ToolClient == nil {
 			t.Fatalf("%v: options %+v, want %+v", c.args, *got, c.want)
 		}
 	}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// parseFlags runs a verb's command with runF capturing its options, so
+// only flag and argument parsing runs.
+func parseFlags[T any](t *testing.T, newCmd func(*factory, func(context.Context, *T) error) *cobra.Command, args ...string) (*T, error) {
+	t.Helper()
+	f, _, _ := cliFactory(t)
+	var got *T
+	cmd := newCmd(f, func(_ context.Context, o *T) error { got = o; return nil })
+	cmd.SetArgs(args)
+	cmd.SetOut(f.io.Out)
+	cmd.SetErr(f.io.ErrOut)
+	err := cmd.Execute()
+	if err == nil && got == nil {
+		t.Fatalf("%v: the run function was not called", args)
+	}
+	return got, err
+}
+
+func TestFlagsMCP(t *testing.T) {
+	o, err := parseFlags(t, newCmdMCP, "--project", "/p")
+	if err != nil || o.project != "/p" || o.NewServer == nil || o.Transport == nil {
+		t.Fatalf("%+v %v", o, err)
+	}
+	i, err := parseFlags(t, newCmdMCPInstall, "--client", "codex", "--path", "/c.toml", "--name", "d", "--project", "/p", "--command", "/bin/dbg", "--dry-run")
+	if err != nil || i.client != "codex" || i.path != "/c.toml" || i.name != "d" || i.project != "/p" || i.command != "/bin/dbg" || !i.dryRun || i.Getenv == nil {
+		t.Fatalf("%+v %v", i, err)
+	}
+	if i, _ = parseFlags(t, newCmdMCPInstall); i.name != "dbg" || i.dryRun {
+		t.Fatalf("defaults %+v", i)
+	}
+}
+
+func TestFlagsAdapters(t *testing.T) {
+	o, err := parseFlags(t, newCmdAdapters, "--json")
+	if err != nil || !o.asJSON || o.ToolClient == nil {
+		t.Fatalf("%+v %v", o, err)
+	}
+	i, err := parseFlags(t, newCmdAdaptersInstall, "go", "python", "--dry-run")
+	if err != nil || !reflect.DeepEqual(i.languages, []string{"go", "python"}) || !i.dryRun || i.Registry == nil {
+		t.Fatalf("%+v %v", i, err)
+	}
+	if _, err := parseFlags(t, newCmdAdaptersInstall); err == nil {
+		t.Fatal("install without a language")
+	}
+}
+
+func TestFlagsDAP(t *testing.T) {
+	o, err := parseFlags(t, newCmdDAP, "node")
+	if err != nil || o.name != "node" {
+		t.Fatalf("%+v %v", o, err)
+	}
+	if _, err := parseFlags(t, newCmdDAP, "cobol"); err == nil || !strings.Contains(err.Error(), `no built-in adapter "cobol"`) {
+		t.Fatalf("unknown adapter: %v", err)
+	}
+}
+
+func TestFlagsDemo(t *testing.T) {
+	o, err := parseFlags(t, newCmdDemo)
+	if err != nil || o.language != "go" || o.program != "testdata/go/loop/main.go" || o.line != 0 || o.ToolClient == nil {
+		t.Fatalf("defaults %+v %v", o, err)
+	}
+	o, err = parseFlags(t, newCmdDemo, "--language", "mock", "--program", "x.mock", "--line", "7")
+	if err != nil || o.language != "mock" || o.program != "x.mock" || o.line != 7 {
+		t.Fatalf("%+v %v", o, err)
+	}
+}
+
+func TestFlagsServe(t *testing.T) {
+	o, err := parseFlags(t, newCmdServe, "--project", "/p", "--rotate-token")
+	if err != nil || o.addr != "127.0.0.1:7077" || o.project != "/p" || !o.rotateToken || o.StateDir == "" || o.NewServer == nil {
+		t.Fatalf("%+v %v", o, err)
+	}
+	if _, err := parseFlags(t, newCmdServe, "--addr", "0.0.0.0:7077"); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Fatalf("non-loopback address: %v", err)
+	}
+}
+
+func TestFlagsSessions(t *testing.T) {
+	o, err := parseFlags(t, newCmdSessions, "--project", "/p", "--json")
+	if err != nil || o.project != "/p" || !o.asJSON {
+		t.Fatalf("%+v %v", o, err)
+	}
+}
+
+func TestFlagsAttach(t *testing.T) {
+	o, err := parseFlags(t, newCmdAttach, "--pid", "42", "--no-pause", "--json")
+	if err != nil || o.pid != 42 || !o.noPause || !o.asJSON {
+		t.Fatalf("%+v %v", o, err)
+	}
+	o.DetectLanguage = func(pid int) (string, error) { return "python", nil }
+	args, err := attachArgs(o)
+	if want := map[string]any{"language": "python", "stopOnEntry": false, "processId": 42}; err != nil || !reflect.DeepEqual(args, want) {
+		t.Fatalf("arguments %v, want %v (%v)", args, want, err)
+	}
+	o, err = parseFlags(t, newCmdAttach, "--port", "5678", "--language", "python")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if args, _ := attachArgs(o); !reflect.DeepEqual(args, map[string]any{"language": "python", "stopOnEntry": true, "port": 5678}) {
+		t.Fatalf("port arguments %v", args)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "--pid (or --port) is required"},
+		{[]string{"--port", "1"}, "--language is required with --port"},
+	} {
+		if _, err := parseFlags(t, newCmdAttach, c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+func TestFlagsLaunch(t *testing.T) {
+	o, err := parseFlags(t, newCmdLaunch, "--break", "a.py:3", "--break", "b.py:4", "prog.py", "--", "-x", "y")
+	if err != nil || o.program != "prog.py" || o.language != "python" || !reflect.DeepEqual(o.args, []string{"-x", "y"}) ||
+		!reflect.DeepEqual(o.breaks, []string{"a.py:3", "b.py:4"}) {
+		t.Fatalf("%+v %v", o, err)
+	}
+	if o, _ = parseFlags(t, newCmdLaunch, "--language", "go", "./bin"); o.language != "go" {
+		t.Fatalf("--language %+v", o)
+	}
+	if _, err := parseFlags(t, newCmdLaunch, "notes.txt"); err == nil || !strings.Contains(err.Error(), "cannot tell the language") {
+		t.Fatalf("unknown language: %v", err)
+	}
+}
+
+func TestFlagsJVMList(t *testing.T) {
+	o, err := parseFlags(t, newCmdJVMList, "--project", "/p", "--json")
+	if err != nil || o.project != "/p" || !o.asJSON {
+		t.Fatalf("%+v %v", o, err)
+	}
+}
+
+func TestFlagsVersion(t *testing.T) {
+	if _, err := parseFlags(t, newCmdVersion); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "version")
+	if err != nil || out != "dbg "+version+"\n" {
+		t.Fatalf("version printed %q (%v)", out, err)
+	}
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
+	"github.com/dbg-dev/dbg/debugtools"
+	"github.com/dbg-dev/dbg/ide"
+	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/sessiontools"
+	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
+)
+
+// newManager builds the session manager of project and reaps what a
+// crashed server left behind.
+func (f *factory) newManager(project string) *sessions.Manager {
+	m := sessions.NewManager(sessions.Config{
+		Adapters:  f.registry(),
+		Project:   project,
+		DAPLogDir: f.getenv("DBG_DAP_LOG"),
+		StateDir:  f.stateDir(),
+		Now:       f.now,
+	})
+	m.Reap()
+	return m
+}
+
+// newServer builds the MCP server of project ("" = the working
+// directory) with every tool. The returned function releases the
+// capabilities, then shuts the session manager down (at most 10
+// seconds).
+func (f *factory) newServer(ctx context.Context, project string) (*mcp.Server, func()) {
+	m := f.newManager(project)
+	// Building ~50 tool schemas allocates a few MB that stay live: skip the
+	// collections it would trigger, so the first answer comes sooner.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg", Version: version}, &mcp.ServerOptions{
+		Instructions: "dbg debugs programs in many languages. Typical flow: create_debug_session → set_breakpoint → start_debugging → (wait_for_stop) → get_stack_trace / get_local_variables / evaluate_expression → step_over / continue_execution → close_debug_session. get_debug_tools_status says what to do next.",
+	})
+	release := registerTools(ctx, f, srv, m)
+	return srv, func() {
+		release()
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		m.Shutdown(sctx)
+	}
+}
+
+// registerTools is the one place that registers tools: the session
+// tools and the status tool, then the capabilities outside debug
+// sessions (JVM, run configurations, Git). The returned function
+// releases what the capabilities hold (agent connections, processes
+// started for run configurations).
+func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions.Manager) func() {
+	tb := mcpbind.NewToolbox(srv, f.now)
+	sessiontools.RegisterTools(tb, m)
+	sessiontools.RegisterStatusTool(tb, m)
+	ctx, cancel := context.WithCancel(ctx)
+	// The run configurations start the JVMs of run_and_invoke.
+	x := ide.New(m, ide.Options{Context: ctx, Getenv: f.getenv})
+	svc := debugtools.NewService(debugtools.Config{AgentJar: f.getenv(debugtools.AgentJarEnv), Now: f.now})
+	debugtools.RegisterWith(tb, m, svc, debugtools.Config{Now: f.now, Starter: x})
+	x.Install(tb)
+	return func() {
+		cctx, done := context.WithTimeout(context.Background(), 10*time.Second)
+		defer done()
+		_ = x.Close(cctx) // returns once every run configuration's process group is gone
+		cancel()
+		svc.Close()
+	}
+}
+
+// toolClient connects a command to the tools of project: the running
+// daemon's, or an in-process server's.
+func (f *factory) toolClient(ctx context.Context, project string) (*toolclient.Client, error) {
+	return toolclient.New(ctx, toolclient.Config{
+		StateDir: f.stateDir(),
+		Project:  project,
+		Version:  version,
+		Serve:    func(ctx context.Context) (*mcp.Server, func()) { return f.newServer(ctx, project) },
+	})
+}

@@ -1,0 +1,16 @@
+// Package httpguard is the security model of `dbg serve`: the HTTP
+// middleware in front of the MCP handlers, and the per-project bearer
+// tokens it checks.
+//
+// A [Guard] serves loopback peers only, with a loopback Host carrying the
+// listening port (no DNS rebinding), an absent or loopback Origin, the
+// bearer token compared in constant time, bodies up to [MaxBody] (413
+// beyond), and at most [MaxFailures] failed authentications in
+// [FailureWindow] (429 after that; the right token is never refused).
+// Every answer carries Cache-Control: no-store.
+//
+//	token, _ := httpguard.ProjectToken(stateDir, project, false)
+//	h := httpguard.New(token, port, time.Now).Wrap(mcpHandler)
+//
+// Clients send the token with [BearerTransport].
+package httpguard

@@ -1,0 +1,62 @@
+package httpguard
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestProjectToken(t *testing.T) {
+	state := t.TempDir()
+	a, err := ProjectToken(state, "/p", false)
+	if err != nil || len(a) < 43 {
+		t.Fatalf("token %q, %v", a, err)
+	}
+	path := TokenPath(state, "/p")
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("token file %v, %v; want mode 0600", st, err)
+	}
+	if dir, _ := os.Stat(filepath.Dir(path)); dir.Mode().Perm() != 0o700 {
+		t.Fatalf("token directory mode %v, want 0700", dir.Mode().Perm())
+	}
+	if again, _ := ProjectToken(state, "/p", false); again != a {
+		t.Fatalf("token changed without rotation: %q then %q", a, again)
+	}
+	if other, _ := ProjectToken(state, "/q", false); other == a {
+		t.Fatal("two projects share a token")
+	}
+	rotated, err := ProjectToken(state, "/p", true)
+	if err != nil || rotated == a {
+		t.Fatalf("rotation kept the token (%v)", err)
+	}
+	// A file naming another project (a hash collision, a copied file) is
+	// not trusted.
+	b, _ := os.ReadFile(TokenPath(state, "/q"))
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := ProjectToken(state, "/p", false); got == rotated || got == "" {
+		t.Fatalf("token of /p after its file named /q: %q", got)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 2 {
+		t.Fatalf("token files %v, want two", ents)
+	}
+}
+
+func TestBearerTransport(t *testing.T) {
+	var got string
+	srv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { got = r.Header.Get("Authorization") }))
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL, nil)
+	resp, err := (&http.Client{Transport: BearerTransport{Token: "t0k"}}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got != "Bearer t0k" || req.Header.Get("Authorization") != "" {
+		t.Fatalf("sent %q; caller's request changed: %q", got, req.Header.Get("Authorization"))
+	}
+}
