@@ -76,9 +76,6 @@ func launchExtra(entry map[string]any) map[string]any {
 			out[k] = v
 		}
 	}
-	if m, _ := out["mode"].(string); m == "auto" || m == "debug" {
-		delete(out, "mode") // the Go adapter picks debug or exec itself
-	}
 	return out
 }
 
