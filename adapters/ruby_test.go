@@ -204,7 +204,7 @@ func rubyBreakAt(t *testing.T, specs map[int]map[string]any) (*natClient, natSto
 	if !strings.Contains(string(init.Body), `"supportsLogPoints":true`) || !strings.Contains(string(init.Body), `"supportsHitConditionalBreakpoints":true`) {
 		t.Errorf("capabilities lack log points / hit conditions: %s", init.Body)
 	}
-	call, err := c.conn.Start("launch", args)
+	call, err := c.conn.Start(context.Background(), "launch", args)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +326,7 @@ func TestRubyExceptionFilters(t *testing.T) {
 	}
 	c := natStart(t, a, target)
 	c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": "ruby", "linesStartAt1": true, "pathFormat": "path"})
-	call, err := c.conn.Start("launch", args)
+	call, err := c.conn.Start(context.Background(), "launch", args)
 	if err != nil {
 		t.Fatal(err)
 	}

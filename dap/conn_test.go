@@ -130,7 +130,7 @@ func TestConnPeerGoneFailsPending(t *testing.T) {
 		_, _ = NewFrameReader(b).ReadFrame()
 		_ = b.Close()
 	}()
-	call, err := c.Start("anything", nil)
+	call, err := c.Start(context.Background(), "anything", nil)
 	if err == nil {
 		_, err = call.Wait(context.Background(), 5*time.Second)
 	}
