@@ -63,8 +63,10 @@ type Proxy struct {
 	reverse map[int]int       // client-side seq of an adapter's reverse request → adapter's seq
 	closed  bool
 
-	done chan struct{}
-	wg   sync.WaitGroup
+	done   chan struct{}
+	ctx    context.Context // ends at Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
 }
 
 // Verdict is a hook's decision about a message.
@@ -160,6 +162,7 @@ func NewProxy(up io.ReadWriteCloser, layers ...Layer) *Proxy {
 	client, down := net.Pipe()
 	p := &Proxy{up: up, down: down, client: client, pending: map[int]*exchange{}, reverse: map[int]int{},
 		done: make(chan struct{})}
+	p.ctx, p.cancel = context.WithCancel(context.Background())
 	p.hooks = make([]Hooks, len(layers))
 	for i, l := range layers {
 		p.hooks[i] = l(&Link{p: p, i: i})
@@ -189,6 +192,7 @@ func (p *Proxy) Close() error {
 	p.pending = map[int]*exchange{}
 	p.mu.Unlock()
 	close(p.done)
+	p.cancel()
 	err := p.up.Close()
 	_ = p.down.Close()
 	for _, ex := range pending {
@@ -522,6 +526,10 @@ func (l *Link) Go(f func()) {
 
 // Done is closed when the proxy has closed.
 func (l *Link) Done() <-chan struct{} { return l.p.done }
+
+// Context returns a context that ends when the proxy closes, the parent
+// of the layer's own Calls.
+func (l *Link) Context() context.Context { return l.p.ctx }
 
 // Close closes the proxy.
 func (l *Link) Close() { _ = l.p.Close() }
