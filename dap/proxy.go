@@ -211,34 +211,42 @@ func (p *Proxy) Stop() {
 	p.Wait()
 }
 
-func (p *Proxy) fromClient() {
-	defer p.wg.Done()
-	defer p.Close()
-	fr := NewFrameReader(p.down)
+// readMessages decodes the messages of r and hands them to handle until
+// the stream ends; frames that are not DAP messages are skipped.
+func readMessages(r io.Reader, handle func(m *Message)) {
+	fr := NewFrameReader(r)
 	for {
 		body, err := fr.ReadFrame()
 		if err != nil {
 			return
 		}
-		m, err := Decode(body)
-		if err != nil {
-			continue
+		if m, err := Decode(body); err == nil {
+			handle(m)
 		}
-		switch m.Type {
-		case "request":
-			ex := &exchange{origin: -1, clientSeq: m.Seq, views: make([]*Request, len(p.hooks))}
-			p.inward(ex, 0, m)
-		case "response": // to an adapter's reverse request
-			p.mu.Lock()
-			seq, ok := p.reverse[m.RequestSeq]
-			delete(p.reverse, m.RequestSeq)
-			p.upSeq++
-			m.Seq = p.upSeq
-			p.mu.Unlock()
-			if ok {
-				m.RequestSeq = seq
-				_ = p.writeUp(m)
-			}
+	}
+}
+
+func (p *Proxy) fromClient() {
+	defer p.wg.Done()
+	defer p.Close()
+	readMessages(p.down, p.clientMessage)
+}
+
+func (p *Proxy) clientMessage(m *Message) {
+	switch m.Type {
+	case "request":
+		ex := &exchange{origin: -1, clientSeq: m.Seq, views: make([]*Request, len(p.hooks))}
+		p.inward(ex, 0, m)
+	case "response": // to an adapter's reverse request
+		p.mu.Lock()
+		seq, ok := p.reverse[m.RequestSeq]
+		delete(p.reverse, m.RequestSeq)
+		p.upSeq++
+		m.Seq = p.upSeq
+		p.mu.Unlock()
+		if ok {
+			m.RequestSeq = seq
+			_ = p.writeUp(m)
 		}
 	}
 }
@@ -246,31 +254,7 @@ func (p *Proxy) fromClient() {
 func (p *Proxy) fromAdapter() {
 	defer p.wg.Done()
 	defer p.Close()
-	fr := NewFrameReader(p.up)
-	for {
-		body, err := fr.ReadFrame()
-		if err != nil {
-			break
-		}
-		m, err := Decode(body)
-		if err != nil {
-			continue
-		}
-		switch m.Type {
-		case "response":
-			p.mu.Lock()
-			ex := p.pending[m.RequestSeq]
-			delete(p.pending, m.RequestSeq)
-			p.mu.Unlock()
-			if ex != nil {
-				p.outward(ex, len(p.hooks)-1, m)
-			}
-		case "event":
-			p.emit(len(p.hooks)-1, m)
-		case "request":
-			p.writeDown(m, m.Seq)
-		}
-	}
+	readMessages(p.up, p.adapterMessage)
 	select {
 	case <-p.done:
 		return
@@ -280,6 +264,23 @@ func (p *Proxy) fromAdapter() {
 		if h := p.hooks[i].Ended; h != nil {
 			h()
 		}
+	}
+}
+
+func (p *Proxy) adapterMessage(m *Message) {
+	switch m.Type {
+	case "response":
+		p.mu.Lock()
+		ex := p.pending[m.RequestSeq]
+		delete(p.pending, m.RequestSeq)
+		p.mu.Unlock()
+		if ex != nil {
+			p.outward(ex, len(p.hooks)-1, m)
+		}
+	case "event":
+		p.emit(len(p.hooks)-1, m)
+	case "request":
+		p.writeDown(m, m.Seq)
 	}
 }
 

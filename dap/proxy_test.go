@@ -26,27 +26,16 @@ func newFakeAdapter(t *testing.T, answer func(a *fakeAdapter, req *Message)) (*f
 	t.Helper()
 	mine, theirs := net.Pipe()
 	a := &fakeAdapter{t: t, conn: mine}
-	go func() {
-		fr := NewFrameReader(mine)
-		for {
-			body, err := fr.ReadFrame()
-			if err != nil {
-				return
-			}
-			m, err := Decode(body)
-			if err != nil {
-				continue
-			}
-			a.mu.Lock()
-			a.seen = append(a.seen, m)
-			a.mu.Unlock()
-			if answer != nil {
-				answer(a, m)
-			} else {
-				a.reply(m, true, nil)
-			}
+	go readMessages(mine, func(m *Message) {
+		a.mu.Lock()
+		a.seen = append(a.seen, m)
+		a.mu.Unlock()
+		if answer != nil {
+			answer(a, m)
+		} else {
+			a.reply(m, true, nil)
 		}
-	}()
+	})
 	return a, theirs
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
+	godap "github.com/google/go-dap"
 )
 
 // refBase is where the layer's variables references start; LLDB's own
@@ -91,14 +92,10 @@ func (p *layer) request(r *dap.Request) dap.Verdict {
 			return dap.Hold
 		}
 	case "setVariable":
-		var a struct {
-			Ref   int    `json:"variablesReference"`
-			Name  string `json:"name"`
-			Value string `json:"value"`
-		}
+		var a godap.SetVariableArguments
 		_ = r.DecodeBody(&a)
 		p.mu.Lock()
-		ref, ok := p.refs[a.Ref]
+		ref, ok := p.refs[a.VariablesReference]
 		p.mu.Unlock()
 		if ok {
 			p.link.Go(func() { p.setVariable(r, ref, a.Name, a.Value) })

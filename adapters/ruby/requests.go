@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
+	godap "github.com/google/go-dap"
 )
 
 // rubyKnownCommands are the requests rdbg 1.4 serves (plus setVariable,
@@ -53,13 +54,9 @@ func (x *Proxy) request(r *dap.Request) dap.Verdict {
 		x.mu.Unlock()
 	case "setVariable":
 		// Old rdbg has no setVariable: assign in the scope's frame.
-		var a struct {
-			Ref   int    `json:"variablesReference"`
-			Name  string `json:"name"`
-			Value string `json:"value"`
-		}
+		var a godap.SetVariableArguments
 		_ = r.DecodeBody(&a)
-		x.link.Go(func() { x.setVariable(r, a.Ref, a.Name, a.Value) })
+		x.link.Go(func() { x.setVariable(r, a.VariablesReference, a.Name, a.Value) })
 		return dap.Hold
 	case "setBreakpoints":
 		x.takeBreakpoints(r)
