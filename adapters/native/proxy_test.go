@@ -3,109 +3,42 @@ package native
 import (
 	"context"
 	"encoding/json"
-	"net"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/dap/daptest"
 )
 
-// fakeLLDB answers every request with success and records them; its
-// setBreakpoints answer gives breakpoint ids 1, 2, ... Its messages go
-// out through a queue, as a real adapter's through a pipe buffer.
-type fakeLLDB struct {
-	conn net.Conn
-	mu   sync.Mutex
-	seen []*dap.Message
-	out  chan *dap.Message
+// fakeLLDB answers setBreakpoints with breakpoint ids 1, 2, ... and
+// evaluate with a summary that starts with a blank, as lldb does.
+func fakeLLDB(req *dap.Message) (any, error) {
+	switch req.Command {
+	case "setBreakpoints":
+		var a struct {
+			Breakpoints []json.RawMessage `json:"breakpoints"`
+		}
+		_ = req.DecodeBody(&a)
+		var bps []map[string]any
+		for i := range a.Breakpoints {
+			bps = append(bps, map[string]any{"id": i + 1, "verified": true})
+		}
+		return map[string]any{"breakpoints": bps}, nil
+	case "evaluate":
+		return map[string]any{"result": ` "hello"`}, nil
+	}
+	return nil, nil
 }
 
-func startFake(t *testing.T) (*fakeLLDB, *dap.Conn, chan *dap.Message) {
+func startFake(t *testing.T) (*daptest.Adapter, *dap.Conn, chan *dap.Message) {
 	t.Helper()
-	mine, theirs := net.Pipe()
-	f := &fakeLLDB{conn: mine, out: make(chan *dap.Message, 64)}
-	go func() {
-		for m := range f.out {
-			b, _ := json.Marshal(m)
-			if dap.WriteFrame(mine, b) != nil {
-				return
-			}
-		}
-	}()
-	go func() {
-		fr := dap.NewFrameReader(mine)
-		for {
-			body, err := fr.ReadFrame()
-			if err != nil {
-				return
-			}
-			m, err := dap.Decode(body)
-			if err != nil {
-				continue
-			}
-			f.mu.Lock()
-			f.seen = append(f.seen, m)
-			f.mu.Unlock()
-			var resp any
-			if m.Command == "setBreakpoints" {
-				var a struct {
-					Breakpoints []json.RawMessage `json:"breakpoints"`
-				}
-				_ = m.DecodeBody(&a)
-				var bps []map[string]any
-				for i := range a.Breakpoints {
-					bps = append(bps, map[string]any{"id": i + 1, "verified": true})
-				}
-				resp = map[string]any{"breakpoints": bps}
-			}
-			if m.Command == "evaluate" {
-				resp = map[string]any{"result": ` "hello"`}
-			}
-			ok := true
-			r := &dap.Message{Type: "response", RequestSeq: m.Seq, Command: m.Command, Success: &ok}
-			if resp != nil {
-				r.Body, _ = json.Marshal(resp)
-			}
-			f.send(r)
-		}
-	}()
-	px := NewProxy(theirs, Filters("c"))
+	f, up := daptest.NewAdapter(t, fakeLLDB)
+	px := NewProxy(up, Filters("c"))
 	t.Cleanup(px.Stop)
 	events := make(chan *dap.Message, 16)
 	conn := dap.NewConn(px.Client(), dap.Options{OnEvent: func(m *dap.Message) { events <- m }})
 	t.Cleanup(func() { conn.Close() })
 	return f, conn, events
-}
-
-func (f *fakeLLDB) send(m *dap.Message) { f.out <- m }
-
-func (f *fakeLLDB) stop(body map[string]any) {
-	b, _ := json.Marshal(body)
-	f.send(&dap.Message{Type: "event", Event: "stopped", Body: b})
-}
-
-func (f *fakeLLDB) count(command string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	n := 0
-	for _, m := range f.seen {
-		if m.Command == command {
-			n++
-		}
-	}
-	return n
-}
-
-func (f *fakeLLDB) last(command string) *dap.Message {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for i := len(f.seen) - 1; i >= 0; i-- {
-		if f.seen[i].Command == command {
-			return f.seen[i]
-		}
-	}
-	return nil
 }
 
 func waitFor(t *testing.T, what string, cond func() bool) {
@@ -132,11 +65,11 @@ func TestHitConditionCounted(t *testing.T) {
 		"source": map[string]any{"path": "/x.c"}, "breakpoints": []map[string]any{{"line": 3, "hitCondition": "3"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := string(f.last("setBreakpoints").Arguments); got != `{"breakpoints":[{"line":3}],"source":{"path":"/x.c"}}` {
+	if got := string(f.Requests("setBreakpoints")[0].Arguments); got != `{"breakpoints":[{"line":3}],"source":{"path":"/x.c"}}` {
 		t.Errorf("lldb got %s", got)
 	}
 	for i := 1; i <= 4; i++ {
-		f.stop(map[string]any{"reason": "breakpoint", "threadId": 1, "hitBreakpointIds": []int{1}, "description": "breakpoint 1.1"})
+		f.Event("stopped", map[string]any{"reason": "breakpoint", "threadId": 1, "hitBreakpointIds": []int{1}, "description": "breakpoint 1.1"})
 	}
 	select {
 	case ev := <-events:
@@ -146,7 +79,7 @@ func TestHitConditionCounted(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the third hit did not stop")
 	}
-	waitFor(t, "three continues", func() bool { return f.count("continue") == 3 })
+	waitFor(t, "three continues", func() bool { return len(f.Requests("continue")) == 3 })
 	select {
 	case ev := <-events:
 		t.Fatalf("a second stop came through: %s", ev.Body)
@@ -159,7 +92,7 @@ func TestEntryStopReason(t *testing.T) {
 	if _, err := conn.Request(ctx(t), "launch", map[string]any{"stopOnEntry": true}); err != nil {
 		t.Fatal(err)
 	}
-	f.stop(map[string]any{"reason": "exception", "threadId": 1, "description": "signal SIGSTOP"})
+	f.Event("stopped", map[string]any{"reason": "exception", "threadId": 1, "description": "signal SIGSTOP"})
 	ev := <-events
 	var body struct {
 		Reason string `json:"reason"`
@@ -175,8 +108,8 @@ func TestPauseSentAgainUntilStop(t *testing.T) {
 	if _, err := conn.Request(ctx(t), "pause", map[string]any{"threadId": 1}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "a repeated pause", func() bool { return f.count("pause") >= 2 })
-	f.stop(map[string]any{"reason": "exception", "threadId": 1, "description": "signal SIGSTOP"})
+	waitFor(t, "a repeated pause", func() bool { return len(f.Requests("pause")) >= 2 })
+	f.Event("stopped", map[string]any{"reason": "exception", "threadId": 1, "description": "signal SIGSTOP"})
 	ev := <-events
 	var body struct {
 		Reason string `json:"reason"`
@@ -185,9 +118,9 @@ func TestPauseSentAgainUntilStop(t *testing.T) {
 	if body.Reason != "pause" {
 		t.Errorf("reason %q; want pause", body.Reason)
 	}
-	n := f.count("pause")
+	n := len(f.Requests("pause"))
 	time.Sleep(2 * pauseEvery)
-	if f.count("pause") != n {
+	if len(f.Requests("pause")) != n {
 		t.Error("pause still repeated after the stop")
 	}
 }
