@@ -87,19 +87,25 @@ func TestHitConditionCounted(t *testing.T) {
 	}
 }
 
-func TestEntryStopReason(t *testing.T) {
-	f, conn, events := startFake(t)
-	if _, err := conn.Request(ctx(t), "launch", map[string]any{"stopOnEntry": true}); err != nil {
-		t.Fatal(err)
-	}
+// sigstopReason has lldb stop on SIGSTOP and returns the reason the
+// client sees.
+func sigstopReason(f *daptest.Adapter, events chan *dap.Message) string {
 	f.Event("stopped", map[string]any{"reason": "exception", "threadId": 1, "description": "signal SIGSTOP"})
 	ev := <-events
 	var body struct {
 		Reason string `json:"reason"`
 	}
 	_ = ev.DecodeBody(&body)
-	if body.Reason != "entry" {
-		t.Errorf("reason %q; want entry", body.Reason)
+	return body.Reason
+}
+
+func TestEntryStopReason(t *testing.T) {
+	f, conn, events := startFake(t)
+	if _, err := conn.Request(ctx(t), "launch", map[string]any{"stopOnEntry": true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := sigstopReason(f, events); got != "entry" {
+		t.Errorf("reason %q; want entry", got)
 	}
 }
 
@@ -109,14 +115,8 @@ func TestPauseSentAgainUntilStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "a repeated pause", func() bool { return len(f.Requests("pause")) >= 2 })
-	f.Event("stopped", map[string]any{"reason": "exception", "threadId": 1, "description": "signal SIGSTOP"})
-	ev := <-events
-	var body struct {
-		Reason string `json:"reason"`
-	}
-	_ = ev.DecodeBody(&body)
-	if body.Reason != "pause" {
-		t.Errorf("reason %q; want pause", body.Reason)
+	if got := sigstopReason(f, events); got != "pause" {
+		t.Errorf("reason %q; want pause", got)
 	}
 	n := len(f.Requests("pause"))
 	time.Sleep(2 * pauseEvery)
