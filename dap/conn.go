@@ -299,3 +299,11 @@ func (c *Conn) Close() error {
 	c.opts.Log.Close()
 	return err
 }
+
+// deadlineError is the error of a wait that ctx ended.
+func deadlineError(ctx context.Context, command string) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %s (%v)", ErrTimeout, command, ctx.Err())
+	}
+	return ctx.Err()
+}
