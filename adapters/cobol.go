@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/dbg-dev/dbg/adapters/cobol"
+	"github.com/dbg-dev/dbg/dap"
 )
 
 // COBOL is the adapter of language "cobol": GnuCOBOL programs built with
 // `cobc -x -g` and debugged under the C adapter (LLDB), through an
-// in-process proxy ([cobol.Proxy]) that speaks COBOL: breakpoints and
+// in-process proxy layer ([cobol.Layer]) that speaks COBOL: breakpoints and
 // stops are .cob lines, and the variables of a COBOL frame are the
 // WORKING-STORAGE items by their COBOL names with decoded values.
 //
@@ -100,7 +101,7 @@ func (a *COBOL) program(ctx context.Context, t Target) (*cobol.Program, error) {
 }
 
 // Start builds the program (so the proxy knows its data items), starts
-// the C adapter, and puts the COBOL proxy in front of it.
+// the C adapter, and puts the COBOL layer in front of LLDB's in its proxy.
 func (a *COBOL) Start(ctx context.Context, t Target) (*Endpoint, error) {
 	if _, err := cobcTool.Path(); err != nil && t.Mode != Attach {
 		return nil, err
@@ -109,7 +110,7 @@ func (a *COBOL) Start(ctx context.Context, t Target) (*Endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep, err := a.c.Start(ctx, t)
+	ep, err := a.c.startWith(ctx, t, []dap.Layer{cobol.Layer(prog)})
 	var nf *NotFoundError
 	if errors.As(err, &nf) {
 		return nil, cobolMissing(nf.What)
@@ -117,14 +118,7 @@ func (a *COBOL) Start(ctx context.Context, t Target) (*Endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	conn, stop := cobol.NewProxy(prog, ep.Conn)
-	inner := ep.Cleanup
-	return &Endpoint{Conn: conn, Process: ep.Process, Cleanup: func() {
-		stop()
-		if inner != nil {
-			inner()
-		}
-	}}, nil
+	return ep, nil
 }
 
 // LaunchArgs builds the program and returns the C adapter's launch

@@ -293,7 +293,7 @@ func TestCOBOLConditions(t *testing.T) {
 	}
 	c := natStart(t, a, target)
 	c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": "cobol", "linesStartAt1": true, "pathFormat": "path"})
-	call, err := c.conn.Start("launch", args)
+	call, err := c.conn.Start(context.Background(), "launch", args)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,7 +137,7 @@ func TestJavaEndToEnd(t *testing.T) {
 	if _, err := conn.Request(ctx, "initialize", map[string]any{"clientID": "dbg", "adapterID": "java", "linesStartAt1": true}); err != nil {
 		t.Fatal(err)
 	}
-	launch, err := conn.Start("launch", args)
+	launch, err := conn.Start(ctx, "launch", args)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -238,7 +238,7 @@ func (c *natClient) begin(command string, args map[string]any, bps map[string][]
 		"pathFormat": "path", "supportsVariableType": true, "supportsRunInTerminalRequest": false,
 		"supportsStartDebuggingRequest": true,
 	})
-	call, err := c.conn.Start(command, args)
+	call, err := c.conn.Start(context.Background(), command, args)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -855,7 +855,7 @@ func natExceptionScenario(t *testing.T, a Adapter, target Target, src string, li
 	if !strings.Contains(string(init.Body), `"filter":"`+filters[0]+`"`) {
 		t.Errorf("capabilities lack the %s filter: %s", filters[0], init.Body)
 	}
-	call, err := c.conn.Start("launch", args)
+	call, err := c.conn.Start(context.Background(), "launch", args)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,7 +135,7 @@ func runDbgJava(b *testing.B, src, cp string, line int) javaPhases {
 		return m
 	}
 	req("initialize", map[string]any{"clientID": "dbg", "adapterID": "java", "linesStartAt1": true})
-	launch, err := conn.Start("launch", args)
+	launch, err := conn.Start(ctx, "launch", args)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -174,7 +174,7 @@ func (s *nativeSession) waitStop(b *testing.B) int {
 // stopped thread and its top frame.
 func (s *nativeSession) run(b *testing.B, args map[string]any, src string, line int) (int, int) {
 	s.req(b, "initialize", map[string]any{"clientID": "dbg", "adapterID": "bench", "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})
-	call, err := s.conn.Start("launch", args)
+	call, err := s.conn.Start(context.Background(), "launch", args)
 	if err != nil {
 		b.Fatal(err)
 	}

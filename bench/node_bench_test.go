@@ -119,7 +119,7 @@ func runDbgNode(b *testing.B, script string, line int) nodePhases {
 	if err != nil {
 		b.Fatal(err)
 	}
-	call, err := conn.Start("launch", args)
+	call, err := conn.Start(ctx, "launch", args)
 	if err != nil {
 		b.Fatal(err)
 	}

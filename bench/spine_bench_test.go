@@ -195,7 +195,7 @@ func rawRun(b *testing.B, sc spineCase, line, steps int) phases {
 	if err != nil {
 		b.Fatal(err)
 	}
-	call, err := c.Start("launch", args)
+	call, err := c.Start(ctx, "launch", args)
 	if err != nil {
 		b.Fatal(err)
 	}

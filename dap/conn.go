@@ -50,12 +50,14 @@ type Options struct {
 //
 // Goroutines: NewConn starts one read goroutine that decodes frames,
 // completes pending requests and delivers events. Request, Start and Close
-// may be called from any goroutine. Writes are serialised by a mutex.
+// may be called from any goroutine. Writes are serialised; a writer
+// waiting behind another gives up when its context ends, and Close breaks
+// a write the peer does not read.
 type Conn struct {
 	rwc  io.ReadWriteCloser
 	opts Options
 
-	wmu sync.Mutex // serialises frame writes
+	wmu chan struct{} // holds one token: serialises frame writes; waiting for it honours ctx
 
 	mu      sync.Mutex // guards the fields below
 	seq     int
@@ -79,7 +81,7 @@ func NewConn(rwc io.ReadWriteCloser, opts Options) *Conn {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	c := &Conn{rwc: rwc, opts: opts, pending: map[int]*Call{}, done: make(chan struct{})}
+	c := &Conn{rwc: rwc, opts: opts, pending: map[int]*Call{}, done: make(chan struct{}), wmu: make(chan struct{}, 1)}
 	go c.readLoop()
 	return c
 }
@@ -97,7 +99,7 @@ func (c *Conn) Err() error {
 // Request sends a request and waits for its response. A response with
 // success=false becomes a *ResponseError.
 func (c *Conn) Request(ctx context.Context, command string, args any) (*Message, error) {
-	call, err := c.Start(command, args)
+	call, err := c.Start(ctx, command, args)
 	if err != nil {
 		return nil, err
 	}
@@ -115,15 +117,12 @@ func (c *Conn) forget(seq int) {
 	delete(c.pending, seq)
 }
 
-// Start sends a request without waiting for its response.
-func (c *Conn) Start(command string, args any) (*Call, error) {
-	var raw json.RawMessage
-	if args != nil {
-		b, err := json.Marshal(args)
-		if err != nil {
-			return nil, fmt.Errorf("dap: encode %s arguments: %w", command, err)
-		}
-		raw = b
+// Start sends a request without waiting for its response; ctx bounds
+// the wait for the connection's turn to write.
+func (c *Conn) Start(ctx context.Context, command string, args any) (*Call, error) {
+	msg, err := newRequest(command, args)
+	if err != nil {
+		return nil, err
 	}
 	c.mu.Lock()
 	if c.err != nil {
@@ -135,8 +134,8 @@ func (c *Conn) Start(command string, args any) (*Call, error) {
 	c.pending[call.Seq] = call
 	c.mu.Unlock()
 
-	msg := &Message{Seq: call.Seq, Type: "request", Command: command, Arguments: raw}
-	if err := c.write(msg); err != nil {
+	msg.Seq = call.Seq
+	if err := c.write(ctx, msg); err != nil {
 		c.retire(call.Seq, nil, fmt.Errorf("dap: send %s: %w", command, err))
 		<-call.done // retired here, or by a shutdown that got there first
 		if call.err == nil {
@@ -148,31 +147,36 @@ func (c *Conn) Start(command string, args any) (*Call, error) {
 }
 
 // Wait waits for the response. fallback is the deadline used when ctx has
-// none.
+// none (0: none).
 func (call *Call) Wait(ctx context.Context, fallback time.Duration) (*Message, error) {
-	var timer <-chan time.Time
-	if _, ok := ctx.Deadline(); !ok && fallback > 0 {
-		t := time.NewTimer(fallback)
-		defer t.Stop()
-		timer = t.C
-	}
+	ctx, cancel := withDefaultDeadline(ctx, fallback)
+	defer cancel()
 	select {
 	case <-call.done:
 	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%w: %s (%v)", ErrTimeout, call.Command, ctx.Err())
-		}
-		return nil, ctx.Err()
-	case <-timer:
-		return nil, fmt.Errorf("%w: %s after %s", ErrTimeout, call.Command, fallback)
+		return nil, deadlineError(ctx, call.Command)
 	}
 	if call.err != nil {
 		return nil, call.err
 	}
 	if !call.resp.OK() {
-		return call.resp, &ResponseError{Command: call.Command, Message: call.resp.ErrorText(), Short: call.resp.Message, Body: call.resp.Body}
+		return call.resp, newResponseError(call.Command, call.resp)
 	}
 	return call.resp, nil
+}
+
+// newResponseError is the error of a response with success=false.
+func newResponseError(command string, resp *Message) *ResponseError {
+	return &ResponseError{Command: command, Message: resp.ErrorText(), Short: resp.Message, Body: resp.Body}
+}
+
+// withDefaultDeadline gives ctx the deadline d from now when it has none
+// (and d > 0). It is the one place where a request's deadline is set.
+func withDefaultDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok || d <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, d)
 }
 
 // Done is closed when the call has completed.
@@ -191,14 +195,22 @@ func (c *Conn) retire(seq int, resp *Message, err error) {
 	close(call.done)
 }
 
-func (c *Conn) write(m *Message) error {
+// write sends one frame once it is the connection's turn, or gives up
+// when ctx ends or the connection closes first.
+func (c *Conn) write(ctx context.Context, m *Message) error {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
+	select {
+	case c.wmu <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.done:
+		return ErrClosed
+	}
+	defer func() { <-c.wmu }()
 	c.opts.Log.Record("send", b)
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
 	return WriteFrame(c.rwc, b)
 }
 
@@ -239,10 +251,10 @@ func (c *Conn) answer(req *Message) {
 	resp := &Message{Type: "response", RequestSeq: req.Seq, Command: req.Command}
 	var body any
 	err := fmt.Errorf("reverse request %q is not supported", req.Command)
+	ctx, cancel := withDefaultDeadline(context.Background(), c.opts.Timeout)
+	defer cancel()
 	if c.opts.OnRequest != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), c.opts.Timeout)
 		body, err = c.opts.OnRequest(ctx, req)
-		cancel()
 	}
 	if err != nil {
 		resp.Success = boolPtr(false)
@@ -250,9 +262,7 @@ func (c *Conn) answer(req *Message) {
 	} else {
 		resp.Success = boolPtr(true)
 		if body != nil {
-			if b, merr := json.Marshal(body); merr == nil {
-				resp.Body = b
-			}
+			resp.Body = mustMarshal(body)
 		}
 	}
 	c.mu.Lock()
@@ -261,7 +271,7 @@ func (c *Conn) answer(req *Message) {
 	closed := c.err != nil
 	c.mu.Unlock()
 	if !closed {
-		_ = c.write(resp)
+		_ = c.write(ctx, resp)
 	}
 }
 
@@ -288,4 +298,12 @@ func (c *Conn) Close() error {
 	c.shutdown(ErrClosed)
 	c.opts.Log.Close()
 	return err
+}
+
+// deadlineError is the error of a wait that ctx ended.
+func deadlineError(ctx context.Context, command string) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %s (%v)", ErrTimeout, command, ctx.Err())
+	}
+	return ctx.Err()
 }

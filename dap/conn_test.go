@@ -130,7 +130,7 @@ func TestConnPeerGoneFailsPending(t *testing.T) {
 		_, _ = NewFrameReader(b).ReadFrame()
 		_ = b.Close()
 	}()
-	call, err := c.Start("anything", nil)
+	call, err := c.Start(context.Background(), "anything", nil)
 	if err == nil {
 		_, err = call.Wait(context.Background(), 5*time.Second)
 	}
@@ -201,5 +201,34 @@ func TestTrafficLog(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &v); err != nil || (v.Dir != "send" && v.Dir != "recv") || v.Msg["type"] == nil {
 			t.Fatalf("bad log line %q: %v", l, err)
 		}
+	}
+}
+
+// TestConnStartHonoursContext: a request waiting behind a write the peer
+// does not read gives up when its context ends, and Close breaks the
+// stuck write.
+func TestConnStartHonoursContext(t *testing.T) {
+	a, b := net.Pipe()
+	defer b.Close()
+	c := NewConn(a, Options{})
+	stuck := make(chan error, 1)
+	go func() {
+		_, err := c.Start(context.Background(), "first", nil)
+		stuck <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // nobody reads b: the first write sticks
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := c.Start(ctx, "second", nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("second Start: %v; want the context's deadline", err)
+	}
+	c.Close()
+	select {
+	case err := <-stuck:
+		if err == nil {
+			t.Error("the stuck Start succeeded after Close")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not break the stuck write")
 	}
 }

@@ -1,6 +1,6 @@
 // Package dap is dbg's Debug Adapter Protocol wire layer.
 //
-// It has four parts:
+// It has five parts:
 //
 //   - [FrameReader] and [WriteFrame]: the base protocol framing, tolerant
 //     of extra headers, stray blank lines and noise.
@@ -10,6 +10,9 @@
 //   - [Conn]: a client connection with its own sequence numbers,
 //     request/response correlation with a deadline on every request, event
 //     delivery and reverse requests.
+//   - [Proxy]: an in-process proxy in front of a real adapter, whose
+//     behaviour comes from composable layers ([Layer], [Hooks]): the
+//     fixes dbg makes to an adapter, and a language's on top of them.
 //   - Transports: [StartProcess] (a child over stdio, in its own process
 //     group), [Dial] and [Listen] (for adapters that dial in), plus [Serve],
 //     the server side used by dbg's built-in adapters.

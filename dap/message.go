@@ -127,3 +127,29 @@ func indexByte(s string, c byte) int {
 }
 
 func boolPtr(b bool) *bool { return &b }
+
+func newRequest(command string, args any) (*Message, error) {
+	m := &Message{Type: "request", Command: command}
+	if args != nil {
+		b, err := json.Marshal(args)
+		if err != nil {
+			return nil, fmt.Errorf("dap: encode %s arguments: %w", command, err)
+		}
+		m.Arguments = b
+	}
+	return m, nil
+}
+
+// errorBody is the body of a failed response whose text is shown to the
+// user.
+func errorBody(text string) map[string]any {
+	return map[string]any{"error": map[string]any{"id": 1, "format": text, "showUser": true}}
+}
+
+func mustMarshal(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"error": err.Error()})
+	}
+	return b
+}

@@ -28,17 +28,21 @@ type HandlerFunc func(ctx context.Context, s *ServerConn, req *Message)
 func (f HandlerFunc) Handle(ctx context.Context, s *ServerConn, req *Message) { f(ctx, s, req) }
 
 // ServerConn is the adapter side of one DAP connection. Its methods are
-// safe for concurrent use.
+// safe for concurrent use. Frame writes are serialised by their own mutex,
+// never under the one that guards the state, so Close can always take the
+// state lock and break a write the client does not read.
 type ServerConn struct {
 	rw  io.ReadWriteCloser
 	log *TrafficLog
 
-	mu       sync.Mutex
-	seq      int
-	answered map[int]bool
-	closed   bool
-	reverse  map[int]chan *Message // reverse requests awaiting the client's answer
-	done     chan struct{}         // closed by Close
+	wmu sync.Mutex // serialises frame writes (and the seq order)
+
+	mu      sync.Mutex // guards the fields below
+	seq     int
+	open    map[int]bool // requests handed to the Handler and not yet answered
+	closed  bool
+	reverse map[int]chan *Message // reverse requests awaiting the client's answer
+	done    chan struct{}         // closed by Close
 }
 
 // Serve reads requests from rw and hands them to h until the client
@@ -46,7 +50,7 @@ type ServerConn struct {
 func Serve(ctx context.Context, rw io.ReadWriteCloser, h Handler, log *TrafficLog) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := &ServerConn{rw: rw, log: log, answered: map[int]bool{}, done: make(chan struct{})}
+	s := &ServerConn{rw: rw, log: log, open: map[int]bool{}, done: make(chan struct{})}
 	go func() {
 		<-ctx.Done()
 		s.Close()
@@ -76,10 +80,13 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, h Handler, log *TrafficLo
 }
 
 func (s *ServerConn) dispatch(ctx context.Context, h Handler, req *Message) {
+	s.mu.Lock()
+	s.open[req.Seq] = true
+	s.mu.Unlock()
 	defer func() {
 		if r := recover(); r != nil {
 			s.mu.Lock()
-			answered := s.answered[req.Seq]
+			answered := !s.open[req.Seq]
 			s.mu.Unlock()
 			if !answered {
 				s.RespondError(req, fmt.Sprintf("internal error in %s: %v\n%s", req.Command, r, debug.Stack()))
@@ -96,18 +103,16 @@ func (s *ServerConn) Respond(req *Message, body any) {
 
 // RespondError sends a failed response whose text is shown to the user.
 func (s *ServerConn) RespondError(req *Message, text string) {
-	s.respond(req, false, text, map[string]any{
-		"error": map[string]any{"id": 1, "format": text, "showUser": true},
-	})
+	s.respond(req, false, text, errorBody(text))
 }
 
 func (s *ServerConn) respond(req *Message, ok bool, text string, body any) {
 	s.mu.Lock()
-	if s.answered[req.Seq] {
+	if !s.open[req.Seq] {
 		s.mu.Unlock()
 		panic(fmt.Sprintf("dap: request %d (%s) answered twice", req.Seq, req.Command))
 	}
-	s.answered[req.Seq] = true
+	delete(s.open, req.Seq) // the set holds only unanswered requests
 	s.mu.Unlock()
 	m := &Message{Type: "response", RequestSeq: req.Seq, Command: req.Command, Success: boolPtr(ok), Message: text}
 	s.send(m, body)
@@ -120,57 +125,55 @@ func (s *ServerConn) Event(event string, body any) {
 
 func (s *ServerConn) send(m *Message, body any) {
 	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			b, _ = json.Marshal(map[string]string{"error": err.Error()})
-		}
-		m.Body = b
+		m.Body = mustMarshal(body)
 	}
+	_ = s.write(m, nil)
+}
+
+// write numbers m and sends it. before, when set, runs with the seq
+// assigned and before the frame leaves (to register a reverse request).
+// The state lock is not held while the frame is written.
+func (s *ServerConn) write(m *Message, before func(seq int)) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.closed {
-		return
+		s.mu.Unlock()
+		return ErrClosed
 	}
 	s.seq++
 	m.Seq = s.seq
+	if before != nil {
+		before(m.Seq)
+	}
+	s.mu.Unlock()
 	b, err := json.Marshal(m)
 	if err != nil {
-		return
+		return err
 	}
 	s.log.Record("send", b)
 	if err := WriteFrame(s.rw, b); err != nil {
-		s.closed = true
+		s.Close()
+		return fmt.Errorf("%w: %v", ErrClosed, err)
 	}
+	return nil
 }
 
 // Request sends a reverse request (runInTerminal, startDebugging) to the
 // client and waits for its answer, at most until ctx ends. It must not be
 // called from Handle (the answer arrives on the goroutine that runs it).
 func (s *ServerConn) Request(ctx context.Context, command string, args any) (*Message, error) {
-	m := &Message{Type: "request", Command: command}
-	if args != nil {
-		b, err := json.Marshal(args)
-		if err != nil {
-			return nil, err
-		}
-		m.Arguments = b
+	m, err := newRequest(command, args)
+	if err != nil {
+		return nil, err
 	}
 	ch := make(chan *Message, 1)
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil, ErrClosed
-	}
-	s.seq++
-	m.Seq = s.seq
-	if s.reverse == nil {
-		s.reverse = map[int]chan *Message{}
-	}
-	s.reverse[m.Seq] = ch
-	b, _ := json.Marshal(m)
-	s.log.Record("send", b)
-	err := WriteFrame(s.rw, b)
-	s.mu.Unlock()
+	err = s.write(m, func(seq int) {
+		if s.reverse == nil {
+			s.reverse = map[int]chan *Message{}
+		}
+		s.reverse[seq] = ch
+	})
 	defer func() {
 		s.mu.Lock()
 		delete(s.reverse, m.Seq)
@@ -182,7 +185,7 @@ func (s *ServerConn) Request(ctx context.Context, command string, args any) (*Me
 	select {
 	case resp := <-ch:
 		if !resp.OK() {
-			return resp, &ResponseError{Command: command, Message: resp.ErrorText(), Short: resp.Message, Body: resp.Body}
+			return resp, newResponseError(command, resp)
 		}
 		return resp, nil
 	case <-ctx.Done():

@@ -132,7 +132,7 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 	s.caps = caps
 	s.mu.Unlock()
 
-	call, err := conn.Start(string(t.Mode), args)
+	call, err := conn.Start(ctx, string(t.Mode), args)
 	if err != nil {
 		return fail(toolkit.CodeAdapterFailed, s.withStderr(err), "the adapter refused to start")
 	}

@@ -209,18 +209,14 @@ func (s *Session) connection() (*dap.Conn, error) {
 	return s.conn, nil
 }
 
-// request sends a DAP request with the session's deadline policy.
+// request sends a DAP request; one without a deadline gets the
+// connection's, requestTimeout.
 func (s *Session) request(ctx context.Context, command string, args any, out any) error {
 	c, err := s.connection()
 	if err != nil {
 		return err
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
-	}
-	resp, err := c.Request(ctx, command, args)
+	resp, err := c.Request(ctx, command, args) // the connection bounds it by requestTimeout
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dbg-dev/dbg/adapters/bpcond"
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -27,7 +28,8 @@ type cobBP struct {
 	hits    int
 }
 
-// bpRequest is a setBreakpoints on its way to LLDB.
+// bpRequest is what the layer keeps of a setBreakpoints on its way to
+// LLDB (the request's Note).
 type bpRequest struct {
 	path  string
 	specs []*cobBP // per breakpoint, nil when LLDB handles it
@@ -36,15 +38,15 @@ type bpRequest struct {
 // interceptBreakpoints takes conditions, hit conditions (with a
 // condition) and log messages out of a setBreakpoints for COBOL source
 // and returns the request to send to LLDB.
-func (p *Proxy) interceptBreakpoints(m *dap.Message) []byte {
+func (p *layer) interceptBreakpoints(r *dap.Request) {
 	var args map[string]any
-	if err := m.DecodeBody(&args); err != nil {
-		return nil
+	if err := r.DecodeBody(&args); err != nil {
+		return
 	}
 	src, _ := args["source"].(map[string]any)
 	path, _ := src["path"].(string)
 	if !p.isCOBOL(path) {
-		return nil
+		return
 	}
 	list, _ := args["breakpoints"].([]any)
 	req := bpRequest{path: filepath.Clean(path), specs: make([]*cobBP, len(list))}
@@ -71,25 +73,15 @@ func (p *Proxy) interceptBreakpoints(m *dap.Message) []byte {
 		delete(bp, "hitCondition")
 		delete(bp, "logMessage")
 	}
-	p.mu.Lock()
-	p.bpReqs[m.Seq] = req
-	p.mu.Unlock()
-	m.Arguments, _ = json.Marshal(args)
-	b, err := json.Marshal(m)
-	if err != nil {
-		return nil
-	}
-	return b
+	r.Note = req
+	r.Arguments, _ = json.Marshal(args)
 }
 
 // noteBreakpoints maps LLDB's breakpoint ids to the specs of a
 // setBreakpoints answer, and marks breakpoints whose condition did not
 // parse as unverified with the reason. It reports whether it changed m.
-func (p *Proxy) noteBreakpoints(m *dap.Message) bool {
-	p.mu.Lock()
-	req, ok := p.bpReqs[m.RequestSeq]
-	delete(p.bpReqs, m.RequestSeq)
-	p.mu.Unlock()
+func (p *layer) noteBreakpoints(r *dap.Request, m *dap.Message) bool {
+	req, ok := r.Note.(bpRequest)
 	if !ok || !m.OK() {
 		return false
 	}
@@ -131,7 +123,7 @@ func (p *Proxy) noteBreakpoints(m *dap.Message) bool {
 
 // conditionStop decides a breakpoint stop at a COBOL breakpoint the
 // proxy keeps. It returns true when it took the event over.
-func (p *Proxy) conditionStop(m *dap.Message) bool {
+func (p *layer) conditionStop(m *dap.Message) bool {
 	var body struct {
 		Reason      string `json:"reason"`
 		Description string `json:"description"`
@@ -158,15 +150,15 @@ func (p *Proxy) conditionStop(m *dap.Message) bool {
 	if spec == nil {
 		return false
 	}
-	p.async(func() { p.decideStop(m, body.ThreadID, spec) })
+	p.link.Go(func() { p.decideStop(m, body.ThreadID, spec) })
 	return true
 }
 
 // decideStop reports or resumes a stop at spec's breakpoint.
-func (p *Proxy) decideStop(m *dap.Message, thread int, spec *cobBP) {
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+func (p *layer) decideStop(m *dap.Message, thread int, spec *cobBP) {
+	ctx, cancel := context.WithTimeout(p.link.Context(), readTimeout)
 	defer cancel()
-	resume := func() { _, _ = p.call(ctx, "continue", map[string]any{"threadId": thread}) }
+	resume := func() { _, _ = p.link.Call(ctx, "continue", map[string]any{"threadId": thread}) }
 	if spec.condErr != nil {
 		resume()
 		return
@@ -178,9 +170,8 @@ func (p *Proxy) decideStop(m *dap.Message, thread int, spec *cobBP) {
 			ok, err = spec.cond.Eval(values)
 		}
 		if err != nil {
-			p.sendDown(&dap.Message{Type: "event", Event: "output",
-				Body: mustJSON(map[string]any{"category": "console", "output": fmt.Sprintf("breakpoint condition: %v\n", err)})})
-			p.sendDown(m) // cannot decide: show the stop
+			p.link.Event("output", map[string]any{"category": "console", "output": fmt.Sprintf("breakpoint condition: %v\n", err)})
+			p.link.Send(m) // cannot decide: show the stop
 			return
 		}
 		if !ok {
@@ -192,21 +183,20 @@ func (p *Proxy) decideStop(m *dap.Message, thread int, spec *cobBP) {
 	spec.hits++
 	hits := spec.hits
 	p.mu.Unlock()
-	if spec.hit != "" && !hitOK(spec.hit, hits) {
-		resume()
+	if h, err := bpcond.ParseHit(spec.hit); err == nil && !h.Match(hits) {
+		resume() // (a hit condition that does not parse always stops)
 		return
 	}
 	if spec.log != "" {
-		p.sendDown(&dap.Message{Type: "event", Event: "output",
-			Body: mustJSON(map[string]any{"category": "console", "output": p.interpolate(ctx, spec.log) + "\n"})})
+		p.link.Event("output", map[string]any{"category": "console", "output": p.interpolate(ctx, spec.log) + "\n"})
 		resume()
 		return
 	}
-	p.sendDown(m)
+	p.link.Send(m)
 }
 
 // values reads and decodes the named data items.
-func (p *Proxy) values(ctx context.Context, names []string) (map[string]string, error) {
+func (p *layer) values(ctx context.Context, names []string) (map[string]string, error) {
 	out := map[string]string{}
 	recs := map[string][]byte{}
 	for _, n := range names {
@@ -229,54 +219,19 @@ func (p *Proxy) values(ctx context.Context, names []string) (map[string]string, 
 
 // interpolate replaces each {WS-NAME} of a log message by the item's
 // value; other {...} parts stay as written.
-func (p *Proxy) interpolate(ctx context.Context, msg string) string {
+func (p *layer) interpolate(ctx context.Context, msg string) string {
 	var b strings.Builder
-	for {
-		open := strings.IndexByte(msg, '{')
-		end := strings.IndexByte(msg[max(open, 0):], '}')
-		if open < 0 || end < 0 {
-			break
+	for _, part := range bpcond.SplitLog(msg) {
+		if !part.Expr {
+			b.WriteString(part.Text)
+			continue
 		}
-		name := strings.TrimSpace(msg[open+1 : open+end])
-		b.WriteString(msg[:open])
-		if v, err := p.values(ctx, []string{strings.ToUpper(name)}); err == nil {
-			b.WriteString(v[strings.ToUpper(name)])
+		name := strings.ToUpper(strings.TrimSpace(part.Text))
+		if v, err := p.values(ctx, []string{name}); err == nil {
+			b.WriteString(v[name])
 		} else {
-			b.WriteString(msg[open : open+end+1])
+			b.WriteString("{" + part.Text + "}")
 		}
-		msg = msg[open+end+1:]
 	}
-	b.WriteString(msg)
 	return b.String()
-}
-
-// hitOK evaluates a DAP hit condition ("5", "==5", ">=5", ">5", "<5",
-// "<=5", "%5") against a hit count. A malformed one always stops.
-func hitOK(cond string, hits int) bool {
-	c := strings.ReplaceAll(cond, " ", "")
-	op := strings.TrimRight(c, "0123456789")
-	n, err := strconv.Atoi(c[len(op):])
-	if err != nil {
-		return true
-	}
-	switch op {
-	case "", "==", "=":
-		return hits == n
-	case ">=":
-		return hits >= n
-	case ">":
-		return hits > n
-	case "<":
-		return hits < n
-	case "<=":
-		return hits <= n
-	case "%":
-		return n > 0 && hits%n == 0
-	}
-	return true
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
 }

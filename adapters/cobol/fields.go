@@ -5,7 +5,7 @@
 // of a statement carries that statement's .cob line (breakpoints, stops
 // and steps speak .cob lines), and reads from cobc's output which C
 // storage (b_8) holds which data item (WS-TOTAL) with its PICTURE and
-// USAGE. [Proxy] sits between a debug session and LLDB's DAP adapter: it
+// USAGE. [Layer] sits between a debug session and LLDB's DAP adapter: it
 // shows WORKING-STORAGE items by their COBOL names with decoded values
 // ([Decode]) and sets them from typed values ([Encode]); it evaluates
 // breakpoint conditions and log messages written with COBOL names

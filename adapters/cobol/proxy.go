@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,300 +12,151 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
+	godap "github.com/google/go-dap"
 )
 
-// Reference ranges of the proxy. LLDB's own references stay below
-// refBase; the proxy's requests to LLDB use seqs from injectedSeq up.
+// refBase is where the layer's variables references start; LLDB's own
+// stay below it.
 const (
 	refBase     = 0x3f000000
-	injectedSeq = 1 << 30
 	readTimeout = 10 * time.Second
 )
 
-// Proxy sits between a debug session and LLDB's DAP adapter debugging a
-// GnuCOBOL program. Everything passes through unchanged except:
+// Layer returns the proxy layer that speaks COBOL to a debug session in
+// front of LLDB's DAP adapter debugging a GnuCOBOL program; it goes in
+// front of LLDB's own layer in one [dap.Proxy]. Everything passes through
+// unchanged except:
 //
 //   - scopes of a frame in COBOL source start with "Locals": the
 //     program's WORKING-STORAGE records by their COBOL names with decoded
 //     values (LLDB's own scopes follow, renamed "C Locals"...);
 //   - variables of those references, and evaluate of a data item's name
-//     (WS-TOTAL), are answered by the proxy, which reads the item's bytes
+//     (WS-TOTAL), are answered by the layer, which reads the item's bytes
 //     through LLDB ("memory read") and decodes them;
 //   - setVariable of those references encodes the value for the item's
-//     PICTURE and USAGE and writes it ("memory write").
+//     PICTURE and USAGE and writes it ("memory write");
+//   - breakpoint conditions and log messages in COBOL terms (condbp.go),
+//     and steps over and out of PERFORMed paragraphs (stepping.go).
 //
-// Goroutines: one reads the session's requests, one reads LLDB's
-// messages; requests the proxy answers itself run on their own goroutine
-// (they wait for LLDB). Writes to each side are serialised by a mutex;
-// the maps are guarded by mu.
-type Proxy struct {
-	prog *Program
-	up   io.ReadWriteCloser // LLDB's stream
-	down net.Conn           // the proxy's end of the session's pipe
-
-	upMu, downMu sync.Mutex
-
-	mu        sync.Mutex
-	downSeq   int
-	injSeq    int
-	frames    map[int]bool // frame id → frame is in COBOL source
-	stackReqs map[int]bool // seqs of stackTrace requests
-	scopeReqs map[int]int  // seq of scopes request → frame id
-	refs      map[int]varRef
-	nextRef   int
-	waiting   map[int]chan *dap.Message // injected seq → its response
-	step      stepState                 // a COBOL step under way
-	bpReqs    map[int]bpRequest         // setBreakpoints seq → what the proxy keeps
-	bpSpecs   map[int]*cobBP            // LLDB breakpoint id → its condition etc.
-	bpByPath  map[string][]int          // source → ids in bpSpecs
-
-	done      chan struct{}
-	closeOnce sync.Once
-	wg        sync.WaitGroup
+// prog may be nil (no names known): then the layer passes everything.
+//
+// Requests the layer answers itself run on goroutines of the proxy
+// ([dap.Link.Go]): they wait for LLDB. The layer's maps are guarded by
+// its mutex.
+func Layer(prog *Program) dap.Layer {
+	return func(l *dap.Link) dap.Hooks {
+		if prog == nil {
+			return dap.Hooks{}
+		}
+		p := &layer{prog: prog, link: l, frames: map[int]bool{}, refs: map[int]varRef{},
+			bpSpecs: map[int]*cobBP{}, bpByPath: map[string][]int{}}
+		return dap.Hooks{Request: p.request, Response: p.response, Event: p.event}
+	}
 }
 
-// varRef is a variables reference the proxy owns.
+// layer is the COBOL layer of one proxy.
+type layer struct {
+	prog *Program
+	link *dap.Link
+
+	mu       sync.Mutex
+	frames   map[int]bool // frame id → frame is in COBOL source
+	refs     map[int]varRef
+	nextRef  int
+	step     stepState        // a COBOL step under way
+	bpSpecs  map[int]*cobBP   // LLDB breakpoint id → its condition etc.
+	bpByPath map[string][]int // source → ids in bpSpecs
+}
+
+// varRef is a variables reference the layer owns.
 type varRef struct {
 	frame int
 	field *Field // nil: the WORKING-STORAGE scope
 }
 
-// NewProxy starts a proxy over LLDB's stream up and returns the stream to
-// give the session, and a stop function that closes both sides and waits
-// for the proxy's goroutines. prog may be nil (no names known): then the
-// proxy forwards everything.
-func NewProxy(prog *Program, up io.ReadWriteCloser) (net.Conn, func()) {
-	client, server := net.Pipe()
-	p := &Proxy{prog: prog, up: up, down: server,
-		frames: map[int]bool{}, stackReqs: map[int]bool{}, scopeReqs: map[int]int{},
-		refs: map[int]varRef{}, waiting: map[int]chan *dap.Message{}, done: make(chan struct{}),
-		bpReqs: map[int]bpRequest{}, bpSpecs: map[int]*cobBP{}, bpByPath: map[string][]int{}}
-	p.wg.Add(2)
-	go p.fromSession()
-	go p.fromLLDB()
-	return client, func() {
-		p.close()
-		p.wg.Wait()
-	}
-}
-
-func (p *Proxy) close() {
-	p.closeOnce.Do(func() {
-		close(p.done)
-		_ = p.up.Close()
-		_ = p.down.Close()
-	})
-}
-
-func (p *Proxy) sendDown(m *dap.Message) {
-	p.mu.Lock()
-	p.downSeq++
-	if m.Seq == 0 {
-		m.Seq = injectedSeq + p.downSeq
-	}
-	p.mu.Unlock()
-	b, err := json.Marshal(m)
-	if err != nil {
-		return
-	}
-	p.downMu.Lock()
-	defer p.downMu.Unlock()
-	_ = dap.WriteFrame(p.down, b)
-}
-
-func (p *Proxy) writeUp(b []byte) error {
-	p.upMu.Lock()
-	defer p.upMu.Unlock()
-	return dap.WriteFrame(p.up, b)
-}
-
-// respond answers a session request from the proxy.
-func (p *Proxy) respond(req *dap.Message, body any, err error) {
-	m := &dap.Message{Type: "response", RequestSeq: req.Seq, Command: req.Command}
-	ok := err == nil
-	m.Success = &ok
-	if err != nil {
-		m.Message = err.Error()
-		body = map[string]any{"error": map[string]any{"id": 1, "format": err.Error(), "showUser": true}}
-	}
-	if body != nil {
-		m.Body, _ = json.Marshal(body)
-	}
-	p.sendDown(m)
-}
-
-// fromSession forwards the session's requests, keeping what the answers
-// need and answering COBOL variables and evaluations itself.
-func (p *Proxy) fromSession() {
-	defer p.wg.Done()
-	defer p.close()
-	fr := dap.NewFrameReader(p.down)
-	for {
-		body, err := fr.ReadFrame()
-		if err != nil {
-			return
-		}
-		m, err := dap.Decode(body)
-		if err != nil || m.Type != "request" {
-			_ = p.writeUp(body)
-			continue
-		}
-		if p.prog != nil && m.Command == "setBreakpoints" {
-			if b := p.interceptBreakpoints(m); b != nil {
-				body = b
-			}
-		}
-		if p.prog != nil && p.intercept(m) {
-			continue
-		}
-		if err := p.writeUp(body); err != nil {
-			return
-		}
-	}
-}
-
-// intercept notes or answers a request; true means it was answered.
-func (p *Proxy) intercept(m *dap.Message) bool {
-	switch m.Command {
-	case "stackTrace":
-		p.mu.Lock()
-		p.stackReqs[m.Seq] = true
-		p.mu.Unlock()
-	case "scopes":
-		var a struct {
-			FrameID int `json:"frameId"`
-		}
-		_ = m.DecodeBody(&a)
-		p.mu.Lock()
-		p.scopeReqs[m.Seq] = a.FrameID
-		p.mu.Unlock()
+// request notes or answers a session request.
+func (p *layer) request(r *dap.Request) dap.Verdict {
+	switch r.Command {
+	case "setBreakpoints":
+		p.interceptBreakpoints(r)
 	case "variables":
 		var a struct {
 			Ref int `json:"variablesReference"`
 		}
-		_ = m.DecodeBody(&a)
-		p.mu.Lock()
-		ref, ok := p.refs[a.Ref]
-		p.mu.Unlock()
-		if !ok {
-			return false
-		}
-		p.async(func() { p.variables(m, ref) })
-		return true
-	case "setVariable":
-		var a struct {
-			Ref   int    `json:"variablesReference"`
-			Name  string `json:"name"`
-			Value string `json:"value"`
-		}
-		_ = m.DecodeBody(&a)
+		_ = r.DecodeBody(&a)
 		p.mu.Lock()
 		ref, ok := p.refs[a.Ref]
 		p.mu.Unlock()
 		if ok {
-			p.async(func() { p.setVariable(m, ref, a.Name, a.Value) })
-			return true
+			p.link.Go(func() { p.variables(r, ref) })
+			return dap.Hold
+		}
+	case "setVariable":
+		var a godap.SetVariableArguments
+		_ = r.DecodeBody(&a)
+		p.mu.Lock()
+		ref, ok := p.refs[a.VariablesReference]
+		p.mu.Unlock()
+		if ok {
+			p.link.Go(func() { p.setVariable(r, ref, a.Name, a.Value) })
+			return dap.Hold
 		}
 	case "evaluate":
 		var a struct {
 			Expression string `json:"expression"`
 			FrameID    int    `json:"frameId"`
 		}
-		_ = m.DecodeBody(&a)
-		f, ok := Lookup(p.prog.Fields, a.Expression)
-		if !ok {
-			return false
+		_ = r.DecodeBody(&a)
+		if f, ok := Lookup(p.prog.Fields, a.Expression); ok {
+			p.link.Go(func() { p.evaluate(r, f, a.FrameID) })
+			return dap.Hold
 		}
-		p.async(func() { p.evaluate(m, f, a.FrameID) })
-		return true
 	case "stepOut", "next":
 		var a struct {
 			ThreadID int `json:"threadId"`
 		}
-		_ = m.DecodeBody(&a)
-		if m.Command == "next" {
-			p.async(func() { p.stepOver(m, a.ThreadID) })
+		_ = r.DecodeBody(&a)
+		if r.Command == "next" {
+			p.link.Go(func() { p.stepOver(r, a.ThreadID) })
 		} else {
-			p.async(func() { p.stepOut(m, a.ThreadID) })
+			p.link.Go(func() { p.stepOut(r, a.ThreadID) })
 		}
-		return true
+		return dap.Hold
 	}
-	return false
+	return dap.Pass
 }
 
-func (p *Proxy) async(f func()) {
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		f()
-	}()
-}
-
-// fromLLDB forwards LLDB's messages, adding the COBOL scope to scopes
-// answers of COBOL frames and routing answers to the proxy's requests.
-func (p *Proxy) fromLLDB() {
-	defer p.wg.Done()
-	defer p.close()
-	fr := dap.NewFrameReader(p.up)
-	for {
-		body, err := fr.ReadFrame()
-		if err != nil {
-			p.mu.Lock()
-			for seq, ch := range p.waiting {
-				close(ch)
-				delete(p.waiting, seq)
-			}
-			p.mu.Unlock()
-			return
-		}
-		m, err := dap.Decode(body)
-		if err != nil || p.prog == nil {
-			p.forward(body)
-			continue
-		}
-		switch {
-		case m.Type == "response" && m.RequestSeq >= injectedSeq:
-			p.mu.Lock()
-			ch, ok := p.waiting[m.RequestSeq]
-			delete(p.waiting, m.RequestSeq)
-			p.mu.Unlock()
-			if ok {
-				ch <- m
-			}
-			continue
-		case m.Type == "response" && m.Command == "stackTrace":
-			p.noteFrames(m)
-		case m.Type == "response" && m.Command == "setBreakpoints":
-			if p.noteBreakpoints(m) {
-				p.sendDown(m)
-				continue
-			}
-		case m.Type == "response" && m.Command == "scopes":
-			if p.addScope(m) {
-				p.sendDown(m)
-				continue
-			}
-		case m.Type == "event" && (m.Event == "stopped" || m.Event == "continued"):
-			p.mu.Lock()
-			p.refs = map[int]varRef{}
-			p.frames = map[int]bool{}
-			p.mu.Unlock()
-			if m.Event == "stopped" && (p.stepStopped(m) || p.conditionStop(m)) {
-				continue
-			}
-		}
-		p.forward(body)
+// response adds what COBOL frames need to LLDB's answers.
+func (p *layer) response(r *dap.Request, m *dap.Message) dap.Verdict {
+	switch m.Command {
+	case "stackTrace":
+		p.noteFrames(m)
+	case "setBreakpoints":
+		p.noteBreakpoints(r, m)
+	case "scopes":
+		p.addScope(r, m)
 	}
+	return dap.Pass
 }
 
-func (p *Proxy) forward(body []byte) {
-	p.downMu.Lock()
-	defer p.downMu.Unlock()
-	_ = dap.WriteFrame(p.down, body)
+// event forgets references at each stop and resume, and takes over the
+// stops of COBOL steps and COBOL breakpoint conditions.
+func (p *layer) event(m *dap.Message) dap.Verdict {
+	if m.Event != "stopped" && m.Event != "continued" {
+		return dap.Pass
+	}
+	p.mu.Lock()
+	p.refs = map[int]varRef{}
+	p.frames = map[int]bool{}
+	p.mu.Unlock()
+	if m.Event == "stopped" && (p.stepStopped(m) || p.conditionStop(m)) {
+		return dap.Hold
+	}
+	return dap.Pass
 }
 
 // isCOBOL reports whether a source path is COBOL.
-func (p *Proxy) isCOBOL(path string) bool {
+func (p *layer) isCOBOL(path string) bool {
 	if path == p.prog.Source {
 		return true
 	}
@@ -318,12 +167,8 @@ func (p *Proxy) isCOBOL(path string) bool {
 	return false
 }
 
-func (p *Proxy) noteFrames(m *dap.Message) {
-	p.mu.Lock()
-	known := p.stackReqs[m.RequestSeq]
-	delete(p.stackReqs, m.RequestSeq)
-	p.mu.Unlock()
-	if !known || !m.OK() {
+func (p *layer) noteFrames(m *dap.Message) {
+	if !m.OK() {
 		return
 	}
 	var body struct {
@@ -346,13 +191,16 @@ func (p *Proxy) noteFrames(m *dap.Message) {
 
 // addScope puts the WORKING-STORAGE scope first in a scopes answer of a
 // COBOL frame; it reports whether it changed m.
-func (p *Proxy) addScope(m *dap.Message) bool {
+func (p *layer) addScope(r *dap.Request, m *dap.Message) bool {
+	var a struct {
+		FrameID int `json:"frameId"`
+	}
+	_ = r.DecodeBody(&a)
+	frame := a.FrameID
 	p.mu.Lock()
-	frame, known := p.scopeReqs[m.RequestSeq]
-	delete(p.scopeReqs, m.RequestSeq)
 	isCOBOL := p.frames[frame]
 	p.mu.Unlock()
-	if !known || !isCOBOL || !m.OK() || len(p.prog.Fields) == 0 {
+	if !isCOBOL || !m.OK() || len(p.prog.Fields) == 0 {
 		return false
 	}
 	var body struct {
@@ -381,7 +229,7 @@ func (p *Proxy) addScope(m *dap.Message) bool {
 	return true
 }
 
-func (p *Proxy) newRef(r varRef) int {
+func (p *layer) newRef(r varRef) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.nextRef++
@@ -401,12 +249,12 @@ type variable struct {
 
 // variables answers the WORKING-STORAGE scope (every record) or a group
 // (its subordinates).
-func (p *Proxy) variables(req *dap.Message, ref varRef) {
+func (p *layer) variables(req *dap.Request, ref varRef) {
 	fields := p.prog.Fields
 	if ref.field != nil {
 		fields = ref.field.Children
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+	ctx, cancel := context.WithTimeout(p.link.Context(), readTimeout)
 	defer cancel()
 	out := make([]variable, 0, len(fields))
 	cache := map[string][]byte{}
@@ -416,18 +264,18 @@ func (p *Proxy) variables(req *dap.Message, ref varRef) {
 			rec := p.record(f)
 			var err error
 			if data, err = p.read(ctx, ref.frame, f.Storage, rec.Size); err != nil {
-				p.respond(req, nil, fmt.Errorf("read %s: %w", f.Name, err))
+				req.Respond(nil, fmt.Errorf("read %s: %w", f.Name, err))
 				return
 			}
 			cache[f.Storage] = data
 		}
 		out = append(out, p.describe(f, ref.frame, data))
 	}
-	p.respond(req, map[string]any{"variables": out}, nil)
+	req.Respond(map[string]any{"variables": out}, nil)
 }
 
 // record returns the level-01 record holding f.
-func (p *Proxy) record(f *Field) *Field {
+func (p *layer) record(f *Field) *Field {
 	for _, r := range p.prog.Fields {
 		if r.Storage == f.Storage {
 			return r
@@ -437,7 +285,7 @@ func (p *Proxy) record(f *Field) *Field {
 }
 
 // describe decodes f from its record's bytes.
-func (p *Proxy) describe(f *Field, frame int, rec []byte) variable {
+func (p *layer) describe(f *Field, frame int, rec []byte) variable {
 	v := variable{Name: f.Name, Type: Type(f), EvaluateName: f.Name}
 	end := f.Offset + f.Size
 	if f.Offset < len(rec) {
@@ -454,33 +302,33 @@ func (p *Proxy) describe(f *Field, frame int, rec []byte) variable {
 
 // setVariable encodes value for the named item of ref and writes it
 // into the program's storage through LLDB.
-func (p *Proxy) setVariable(req *dap.Message, ref varRef, name, value string) {
+func (p *layer) setVariable(req *dap.Request, ref varRef, name, value string) {
 	fields := p.prog.Fields
 	if ref.field != nil {
 		fields = ref.field.Children
 	}
 	f, ok := Lookup(fields, name)
 	if !ok {
-		p.respond(req, nil, fmt.Errorf("no data item %q here", name))
+		req.Respond(nil, fmt.Errorf("no data item %q here", name))
 		return
 	}
 	data, err := Encode(f, value)
 	if err != nil {
-		p.respond(req, nil, err)
+		req.Respond(nil, err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+	ctx, cancel := context.WithTimeout(p.link.Context(), readTimeout)
 	defer cancel()
 	if err := p.write(ctx, ref.frame, f.Storage, f.Offset, data); err != nil {
-		p.respond(req, nil, fmt.Errorf("write %s: %w", f.Name, err))
+		req.Respond(nil, fmt.Errorf("write %s: %w", f.Name, err))
 		return
 	}
 	v := p.describe(f, ref.frame, append(make([]byte, f.Offset), data...))
-	p.respond(req, map[string]any{"value": v.Value, "type": v.Type, "variablesReference": v.VariablesReference}, nil)
+	req.Respond(map[string]any{"value": v.Value, "type": v.Type, "variablesReference": v.VariablesReference}, nil)
 }
 
 // write stores data at offset off of a storage array through LLDB.
-func (p *Proxy) write(ctx context.Context, frame int, storage string, off int, data []byte) error {
+func (p *layer) write(ctx context.Context, frame int, storage string, off int, data []byte) error {
 	if !validStorage(storage) || off < 0 || len(data) == 0 {
 		return fmt.Errorf("bad storage %q", storage)
 	}
@@ -493,7 +341,7 @@ func (p *Proxy) write(ctx context.Context, frame int, storage string, off int, d
 	if frame != 0 {
 		args["frameId"] = frame
 	}
-	resp, err := p.call(ctx, "evaluate", args)
+	resp, err := p.link.Call(ctx, "evaluate", args)
 	if err != nil {
 		return err
 	}
@@ -508,21 +356,21 @@ func (p *Proxy) write(ctx context.Context, frame int, storage string, off int, d
 }
 
 // evaluate answers the value of a data item named in an evaluate.
-func (p *Proxy) evaluate(req *dap.Message, f *Field, frame int) {
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+func (p *layer) evaluate(req *dap.Request, f *Field, frame int) {
+	ctx, cancel := context.WithTimeout(p.link.Context(), readTimeout)
 	defer cancel()
 	rec := p.record(f)
 	data, err := p.read(ctx, frame, f.Storage, rec.Size)
 	if err != nil {
-		p.respond(req, nil, fmt.Errorf("read %s: %w", f.Name, err))
+		req.Respond(nil, fmt.Errorf("read %s: %w", f.Name, err))
 		return
 	}
 	v := p.describe(f, frame, data)
-	p.respond(req, map[string]any{"result": v.Value, "type": v.Type, "variablesReference": v.VariablesReference}, nil)
+	req.Respond(map[string]any{"result": v.Value, "type": v.Type, "variablesReference": v.VariablesReference}, nil)
 }
 
 // read reads n bytes of a storage array through LLDB.
-func (p *Proxy) read(ctx context.Context, frame int, storage string, n int) ([]byte, error) {
+func (p *layer) read(ctx context.Context, frame int, storage string, n int) ([]byte, error) {
 	if !validStorage(storage) || n <= 0 {
 		return nil, fmt.Errorf("bad storage %q", storage)
 	}
@@ -531,7 +379,7 @@ func (p *Proxy) read(ctx context.Context, frame int, storage string, n int) ([]b
 	if frame != 0 {
 		args["frameId"] = frame
 	}
-	resp, err := p.call(ctx, "evaluate", args)
+	resp, err := p.link.Call(ctx, "evaluate", args)
 	if err != nil {
 		return nil, err
 	}
@@ -556,44 +404,6 @@ func validStorage(s string) bool {
 	}
 	_, err := strconv.Atoi(s[2:])
 	return err == nil
-}
-
-// call sends a request of the proxy's own to LLDB and waits for its answer.
-func (p *Proxy) call(ctx context.Context, command string, args any) (*dap.Message, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return nil, err
-	}
-	ch := make(chan *dap.Message, 1)
-	p.mu.Lock()
-	p.injSeq++
-	seq := injectedSeq + p.injSeq
-	p.waiting[seq] = ch
-	p.mu.Unlock()
-	b, err := json.Marshal(&dap.Message{Seq: seq, Type: "request", Command: command, Arguments: raw})
-	if err != nil {
-		return nil, err
-	}
-	if err := p.writeUp(b); err != nil {
-		return nil, err
-	}
-	select {
-	case m, ok := <-ch:
-		if !ok {
-			return nil, dap.ErrClosed
-		}
-		if !m.OK() {
-			return nil, errors.New(m.ErrorText())
-		}
-		return m, nil
-	case <-ctx.Done():
-		p.mu.Lock()
-		delete(p.waiting, seq)
-		p.mu.Unlock()
-		return nil, ctx.Err()
-	case <-p.done:
-		return nil, dap.ErrClosed
-	}
 }
 
 // ParseMemoryRead extracts the bytes of LLDB's

@@ -26,7 +26,7 @@ import (
 // Outside COBOL frames, or when the PERFORM stack cannot be read, the
 // requests go to LLDB unchanged.
 
-// stepState is the step under way, guarded by Proxy.mu.
+// stepState is the step under way, guarded by layer.mu.
 type stepState struct {
 	returnBP   int  // one-shot breakpoint at a PERFORM's return address
 	nextAfter  bool // after returnBP, step once more (a step over)
@@ -38,20 +38,9 @@ type stepState struct {
 // stop description "breakpoint 5.1".
 var bpNumberRE = regexp.MustCompile(`^(?:Breakpoint|breakpoint) (\d+)`)
 
-// forwardRequest passes a session request to LLDB unchanged.
-func (p *Proxy) forwardRequest(req *dap.Message) {
-	b, err := json.Marshal(req)
-	if err == nil {
-		err = p.writeUp(b)
-	}
-	if err != nil {
-		p.respond(req, nil, err)
-	}
-}
-
 // topCOBOLFrame returns the top frame of thread when it is in COBOL.
-func (p *Proxy) topCOBOLFrame(ctx context.Context, thread int) (int, bool) {
-	resp, err := p.call(ctx, "stackTrace", map[string]any{"threadId": thread, "startFrame": 0, "levels": 1})
+func (p *layer) topCOBOLFrame(ctx context.Context, thread int) (int, bool) {
+	resp, err := p.link.Call(ctx, "stackTrace", map[string]any{"threadId": thread, "startFrame": 0, "levels": 1})
 	if err != nil {
 		return 0, false
 	}
@@ -70,8 +59,8 @@ func (p *Proxy) topCOBOLFrame(ctx context.Context, thread int) (int, bool) {
 }
 
 // evalIn evaluates a C expression in frame ("" when it fails).
-func (p *Proxy) evalIn(ctx context.Context, frame int, expr string) string {
-	r, err := p.call(ctx, "evaluate", map[string]any{"expression": expr, "frameId": frame, "context": "watch"})
+func (p *layer) evalIn(ctx context.Context, frame int, expr string) string {
+	r, err := p.link.Call(ctx, "evaluate", map[string]any{"expression": expr, "frameId": frame, "context": "watch"})
 	if err != nil {
 		return ""
 	}
@@ -83,14 +72,14 @@ func (p *Proxy) evalIn(ctx context.Context, frame int, expr string) string {
 }
 
 // performDepth returns how many PERFORMs are under way in frame.
-func (p *Proxy) performDepth(ctx context.Context, frame int) (int, bool) {
+func (p *layer) performDepth(ctx context.Context, frame int) (int, bool) {
 	n, err := strconv.Atoi(p.evalIn(ctx, frame, "(int)(frame_ptr - frame_stack)"))
 	return n, err == nil && n >= 0
 }
 
 // breakAtReturn sets a one-shot breakpoint at the return address of the
 // innermost PERFORM of frame and returns its number (0: none).
-func (p *Proxy) breakAtReturn(ctx context.Context, frame int) int {
+func (p *layer) breakAtReturn(ctx context.Context, frame int) int {
 	if d, ok := p.performDepth(ctx, frame); !ok || d == 0 {
 		return 0
 	}
@@ -98,7 +87,7 @@ func (p *Proxy) breakAtReturn(ctx context.Context, frame int) int {
 	if v, err := strconv.ParseUint(addr, 0, 64); err != nil || v == 0 {
 		return 0
 	}
-	r, err := p.call(ctx, "evaluate", map[string]any{"expression": "`breakpoint set --one-shot true --address " + addr, "context": "repl"})
+	r, err := p.link.Call(ctx, "evaluate", map[string]any{"expression": "`breakpoint set --one-shot true --address " + addr, "context": "repl"})
 	if err != nil {
 		return 0
 	}
@@ -117,35 +106,35 @@ func (p *Proxy) breakAtReturn(ctx context.Context, frame int) int {
 
 // runToReturn continues thread to the breakpoint bp at a PERFORM's
 // return; nextAfter asks for one more step there.
-func (p *Proxy) runToReturn(ctx context.Context, thread, bp int, nextAfter bool) error {
+func (p *layer) runToReturn(ctx context.Context, thread, bp int, nextAfter bool) error {
 	p.mu.Lock()
 	p.step.returnBP, p.step.nextAfter = bp, nextAfter
 	p.mu.Unlock()
-	_, err := p.call(ctx, "continue", map[string]any{"threadId": thread})
+	_, err := p.link.Call(ctx, "continue", map[string]any{"threadId": thread})
 	return err
 }
 
 // stepOut leaves the PERFORMed paragraph the thread is in.
-func (p *Proxy) stepOut(req *dap.Message, thread int) {
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+func (p *layer) stepOut(req *dap.Request, thread int) {
+	ctx, cancel := context.WithTimeout(p.link.Context(), readTimeout)
 	defer cancel()
 	frame, ok := p.topCOBOLFrame(ctx, thread)
 	if !ok {
-		p.forwardRequest(req)
+		req.Forward()
 		return
 	}
 	bp := p.breakAtReturn(ctx, frame)
 	if bp == 0 {
-		p.forwardRequest(req) // no PERFORM under way
+		req.Forward() // no PERFORM under way
 		return
 	}
-	p.respond(req, nil, p.runToReturn(ctx, thread, bp, false))
+	req.Respond(nil, p.runToReturn(ctx, thread, bp, false))
 }
 
 // stepOver is LLDB's next, watched: if it enters a deeper PERFORM the
 // paragraph is run to its return (see stepStopped).
-func (p *Proxy) stepOver(req *dap.Message, thread int) {
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+func (p *layer) stepOver(req *dap.Request, thread int) {
+	ctx, cancel := context.WithTimeout(p.link.Context(), readTimeout)
 	defer cancel()
 	if frame, ok := p.topCOBOLFrame(ctx, thread); ok {
 		if d, ok := p.performDepth(ctx, frame); ok {
@@ -154,13 +143,13 @@ func (p *Proxy) stepOver(req *dap.Message, thread int) {
 			p.mu.Unlock()
 		}
 	}
-	p.forwardRequest(req)
+	req.Forward()
 }
 
 // stepStopped looks at a stopped event from LLDB while a COBOL step is
 // under way. It returns true when it took the event over (it will send
 // it, changed, or a later one); false leaves it to be forwarded.
-func (p *Proxy) stepStopped(m *dap.Message) bool {
+func (p *layer) stepStopped(m *dap.Message) bool {
 	var body map[string]any
 	if err := m.DecodeBody(&body); err != nil {
 		return false
@@ -181,18 +170,18 @@ func (p *Proxy) stepStopped(m *dap.Message) bool {
 		if mm == nil || (mm[1] != strconv.Itoa(st.returnBP) && mm[1] != "0") {
 			// Stopped elsewhere first (a breakpoint): drop ours.
 			bp := st.returnBP
-			p.async(func() {
-				ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+			p.link.Go(func() {
+				ctx, cancel := context.WithTimeout(p.link.Context(), readTimeout)
 				defer cancel()
-				_, _ = p.call(ctx, "evaluate", map[string]any{"expression": "`breakpoint delete " + strconv.Itoa(bp), "context": "repl"})
+				_, _ = p.link.Call(ctx, "evaluate", map[string]any{"expression": "`breakpoint delete " + strconv.Itoa(bp), "context": "repl"})
 			})
 			return false
 		}
 		if st.nextAfter {
-			p.async(func() {
-				ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+			p.link.Go(func() {
+				ctx, cancel := context.WithTimeout(p.link.Context(), readTimeout)
 				defer cancel()
-				if _, err := p.call(ctx, "next", map[string]any{"threadId": thread}); err != nil {
+				if _, err := p.link.Call(ctx, "next", map[string]any{"threadId": thread}); err != nil {
 					p.sendAsStep(m, body)
 				}
 			})
@@ -202,8 +191,8 @@ func (p *Proxy) stepStopped(m *dap.Message) bool {
 		return true
 	}
 	if st.overThread != 0 && body["reason"] == "step" {
-		p.async(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+		p.link.Go(func() {
+			ctx, cancel := context.WithTimeout(p.link.Context(), readTimeout)
 			defer cancel()
 			frame, ok := p.topCOBOLFrame(ctx, thread)
 			if ok {
@@ -213,7 +202,7 @@ func (p *Proxy) stepStopped(m *dap.Message) bool {
 					}
 				}
 			}
-			p.sendDown(m)
+			p.link.Send(m)
 		})
 		return true
 	}
@@ -221,10 +210,10 @@ func (p *Proxy) stepStopped(m *dap.Message) bool {
 }
 
 // sendAsStep reports a stop as the end of a step.
-func (p *Proxy) sendAsStep(m *dap.Message, body map[string]any) {
+func (p *layer) sendAsStep(m *dap.Message, body map[string]any) {
 	body["reason"] = "step"
 	delete(body, "description")
 	delete(body, "hitBreakpointIds")
 	m.Body, _ = json.Marshal(body)
-	p.sendDown(m)
+	p.link.Send(m)
 }

@@ -83,7 +83,7 @@ var tickRE = regexp.MustCompile(`tick (\d+)`)
 func (c *client) attach(args map[string]any, setup func()) {
 	c.t.Helper()
 	c.initialize()
-	call, err := c.c.Start("attach", args)
+	call, err := c.c.Start(context.Background(), "attach", args)
 	if err != nil {
 		c.t.Fatal(err)
 	}

@@ -134,7 +134,7 @@ func (c *client) initialize() map[string]any {
 func (c *client) launch(args map[string]any, setup func()) {
 	c.t.Helper()
 	c.initialize()
-	call, err := c.c.Start("launch", args)
+	call, err := c.c.Start(context.Background(), "launch", args)
 	if err != nil {
 		c.t.Fatal(err)
 	}

@@ -193,7 +193,7 @@ func (c *client) initialize() {
 func (c *client) start(cmd string, args map[string]any) error {
 	c.t.Helper()
 	c.initialize()
-	call, err := c.conn.Start(cmd, args)
+	call, err := c.conn.Start(context.Background(), cmd, args)
 	if err != nil {
 		c.t.Fatal(err)
 	}

@@ -1,0 +1,218 @@
+// Package native holds what dbg fixes in LLDB's DAP adapter (lldb-dap,
+// lldb-vscode), as a layer of a [dap.Proxy]. The adapter glue (finding
+// the tool, building the program, launch and attach arguments) stays in
+// package adapters; languages built on LLDB (COBOL) put their own layer
+// in front of this one in the same proxy ([NewProxy]).
+//
+// The layer passes every message through, except that:
+//
+//   - the SIGSTOP stop of a stopOnEntry launch is reported as reason
+//     "entry" (of an attach, and of a pause request: "pause") instead of
+//     "exception";
+//   - a pause that lldb drops (one sent right after an attach's
+//     configurationDone, before lldb has resumed the process) is sent
+//     again until the program stops, for at most two seconds;
+//   - the leading blank lldb puts before summaries (` "hello"` for a Rust
+//     String) is trimmed;
+//   - hit conditions are counted by the layer with [bpcond] semantics
+//     (lldb reads one as an ignore count: "3" would stop on every hit
+//     from the third on);
+//   - exception filters of its own ([Filter]: Rust panics, COBOL runtime
+//     errors) become LLDB breakpoints on the runtime's function, and a
+//     stop there is reported as an exception.
+package native
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// NewProxy starts a proxy in front of an LLDB adapter stream up, with the
+// layers of outer (a language's, toward the client) in front of LLDB's.
+// filters are the exception filters the layer implements.
+func NewProxy(up io.ReadWriteCloser, filters []Filter, outer ...dap.Layer) *dap.Proxy {
+	return dap.NewProxy(up, append(append([]dap.Layer{}, outer...), Layer(filters))...)
+}
+
+// Layer returns the LLDB layer implementing filters.
+func Layer(filters []Filter) dap.Layer {
+	return func(l *dap.Link) dap.Hooks {
+		s := &lldb{link: l, filters: filters, excBP: map[int]Filter{}, filterBP: map[string]int{}, hits: map[int]*hitCount{}}
+		return dap.Hooks{Request: s.request, Response: s.response, Event: s.event}
+	}
+}
+
+// Pause repeats: every pauseEvery, at most pauseTimes times.
+const (
+	pauseEvery = 300 * time.Millisecond
+	pauseTimes = 6
+)
+
+// bpNumberRE finds the breakpoint number in `breakpoint set` output
+// ("Breakpoint 3: where = ...") or a stop description ("breakpoint 3.1").
+var bpNumberRE = regexp.MustCompile(`(?i)^\W*breakpoint (\d+)`)
+
+// lldb is the state of one proxy's LLDB layer. Request runs on the
+// client's goroutine, Response and Event on the adapter's (see
+// [dap.Hooks]); the fields below mu are guarded by it.
+type lldb struct {
+	link    *dap.Link
+	filters []Filter
+
+	mu        sync.Mutex
+	entryWant string        // "entry" or "pause": the reason of the first stop
+	pauseWant bool          // a pause request waits for its stop
+	stopped   chan struct{} // closed at the next stopped event
+	excBP     map[int]Filter
+	filterBP  map[string]int    // filter id → LLDB breakpoint number
+	hits      map[int]*hitCount // LLDB breakpoint id → its hit condition
+}
+
+func (s *lldb) request(r *dap.Request) dap.Verdict {
+	switch r.Command {
+	case "setBreakpoints":
+		s.takeHitConditions(r)
+	case "setExceptionBreakpoints":
+		if len(s.filters) > 0 {
+			s.exceptionFilters(r)
+		}
+	case "launch", "attach":
+		var a struct {
+			StopOnEntry bool `json:"stopOnEntry"`
+		}
+		_ = r.DecodeBody(&a)
+		s.mu.Lock()
+		s.entryWant = ""
+		if a.StopOnEntry {
+			s.entryWant = map[string]string{"launch": "entry", "attach": "pause"}[r.Command]
+		}
+		s.mu.Unlock()
+	case "pause":
+		stopped := make(chan struct{})
+		s.mu.Lock()
+		s.pauseWant = true
+		s.stopped = stopped
+		s.mu.Unlock()
+		args := r.Arguments
+		s.link.Go(func() {
+			dap.RepeatUntil(s.link.Context(), stopped, pauseEvery, pauseTimes, func() error {
+				return s.link.Post("pause", args)
+			})
+		})
+	}
+	return dap.Pass
+}
+
+func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
+	if !m.OK() {
+		return dap.Pass
+	}
+	switch m.Command {
+	case "initialize":
+		if len(s.filters) > 0 {
+			s.addFilters(m)
+		}
+	case "setBreakpoints":
+		s.noteHitConditions(r, m)
+	case "variables":
+		var body struct {
+			Variables []map[string]any `json:"variables"`
+		}
+		if err := m.DecodeBody(&body); err != nil {
+			return dap.Pass
+		}
+		changed := false
+		for _, v := range body.Variables {
+			if str, ok := v["value"].(string); ok && strings.HasPrefix(str, " ") {
+				v["value"] = strings.TrimLeft(str, " ")
+				changed = true
+			}
+		}
+		if changed {
+			m.Body, _ = json.Marshal(body)
+		}
+	case "evaluate":
+		var body map[string]any
+		if err := m.DecodeBody(&body); err != nil {
+			return dap.Pass
+		}
+		if str, ok := body["result"].(string); ok && strings.HasPrefix(str, " ") {
+			body["result"] = strings.TrimLeft(str, " ")
+			m.Body, _ = json.Marshal(body)
+		}
+	}
+	return dap.Pass
+}
+
+func (s *lldb) event(m *dap.Message) dap.Verdict {
+	if m.Event != "stopped" {
+		return dap.Pass
+	}
+	if tid, skip := s.skipHit(m); skip {
+		_ = s.link.Post("continue", map[string]any{"threadId": tid})
+		return dap.Hold
+	}
+	s.fixStop(m)
+	return dap.Pass
+}
+
+// fixStop gives a stop its reason: an exception at a filter's breakpoint,
+// "entry" or "pause" for the SIGSTOP of a stopOnEntry or a pause.
+func (s *lldb) fixStop(m *dap.Message) {
+	s.mu.Lock()
+	want := s.entryWant
+	s.entryWant = ""
+	if want == "" && s.pauseWant {
+		want = "pause"
+	}
+	s.pauseWant = false
+	if s.stopped != nil {
+		close(s.stopped)
+		s.stopped = nil
+	}
+	s.mu.Unlock()
+	var body map[string]any
+	if err := m.DecodeBody(&body); err != nil {
+		return
+	}
+	d, _ := body["description"].(string)
+	if mm := bpNumberRE.FindStringSubmatch(d); mm != nil {
+		n, _ := strconv.Atoi(mm[1])
+		s.mu.Lock()
+		f, ok := s.excBP[n]
+		s.mu.Unlock()
+		if ok {
+			body["reason"] = "exception"
+			body["description"] = f.Text
+			body["text"] = f.Text
+			m.Body, _ = json.Marshal(body)
+			return
+		}
+	}
+	if want == "" || !strings.Contains(d, "SIGSTOP") {
+		return
+	}
+	body["reason"] = want
+	m.Body, _ = json.Marshal(body)
+}
+
+// command runs an LLDB command through evaluate and returns its output.
+func (s *lldb) command(ctx context.Context, cmd string) (string, error) {
+	resp, err := s.link.Call(ctx, "evaluate", map[string]any{"expression": "`" + cmd, "context": "repl"})
+	if err != nil {
+		return "", err
+	}
+	var body struct {
+		Result string `json:"result"`
+	}
+	_ = resp.DecodeBody(&body)
+	return body.Result, nil
+}
