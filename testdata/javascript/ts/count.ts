@@ -1,6 +1,8 @@
 // A TypeScript loop with a function call: the conformance fixture of the
 // typescript language. With "forever" it ticks until killed; with "throw"
 // it throws on the third pass.
+declare const process: { argv: string[] };
+
 function square(x: number): number {
   const result: number = x * x;
   return result;
