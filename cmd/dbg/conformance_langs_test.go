@@ -63,6 +63,8 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: cobolSpinTarget}},
 			feat: features{cond: "WS-I = 3", n: "3", logNext: "lp 4", runTo: `DISPLAY "DONE TOTAL="`,
 				totalExpr: "WS-TOTAL", total: "130"},
+			// A paragraph is no function to lldb: the breakpoint stays unverified.
+			cannot: map[string]refusal{"function": {says: "not verified"}},
 		},
 		{
 			name: "cpp", require: requireLLDB,

@@ -220,7 +220,8 @@ func scenarioPause(t *testing.T, c *client, l *lang) {
 			t.Errorf("round %d: pause stop reason %q", round, p.str("lastStop.reason"))
 		}
 		if mcpFrameIn(t, c, id, p.num("lastStop.threadId"), src, 0) == nil {
-			t.Fatalf("round %d: no frame in %s after pause", round, src)
+			t.Fatalf("round %d: no frame in %s after pause: %v", round, src,
+				c.ok("get_stack_trace", map[string]any{"sessionId": id, "threadId": p.num("lastStop.threadId"), "levels": 50}).get("stackFrames"))
 		}
 		if r := c.ok("continue_execution", map[string]any{"sessionId": id}); r.str("state") != "running" {
 			t.Fatalf("continue: %v", r)
@@ -250,7 +251,7 @@ func scenarioAttach(t *testing.T, c *client, l *lang) {
 	}
 	for _, w := range l.attach {
 		t.Run(w.by, func(t *testing.T) {
-			c := c.with(t)
+			c := scenarioClient(t, c)
 			if w.refused != nil {
 				args := map[string]any{"language": l.name, "processId": 1}
 				if w.by == "port" {
@@ -328,7 +329,7 @@ func scenarioHitCondition(t *testing.T, c *client, l *lang) {
 		}
 	}
 	t.Run("exact", func(t *testing.T) {
-		c := c.with(t)
+		c := scenarioClient(t, c)
 		id := start(t, c, "3")
 		pass(t, c, id, "3", c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": td(h.program)}), 3)
 		pids := mcpPIDs(t, c)
@@ -344,7 +345,7 @@ func scenarioHitCondition(t *testing.T, c *client, l *lang) {
 		mcpClose(t, c, id, pids)
 	})
 	t.Run("from", func(t *testing.T) {
-		c := c.with(t)
+		c := scenarioClient(t, c)
 		id := start(t, c, ">= 3")
 		pass(t, c, id, ">= 3", c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": td(h.program)}), 3)
 		pass(t, c, id, ">= 3", c.ok("continue_execution", map[string]any{"sessionId": id}), 4)

@@ -85,8 +85,7 @@ func TestConformance(t *testing.T) {
 			server := startDbg(t)
 			for _, sc := range scenarios {
 				t.Run(sc.name, func(t *testing.T) {
-					c := server.with(t)
-					t.Cleanup(func() { closeSessions(c) })
+					c := scenarioClient(t, server)
 					if r, ok := l.cannot[sc.name]; ok {
 						if sc.refused == nil {
 							t.Fatalf("the table says %s cannot do %s, but the scenario has no refusal check", l.name, sc.name)
@@ -99,6 +98,14 @@ func TestConformance(t *testing.T) {
 			}
 		})
 	}
+}
+
+// scenarioClient is the language's server answering t; whatever sessions
+// t leaves open are closed when it ends.
+func scenarioClient(t *testing.T, server *client) *client {
+	c := server.with(t)
+	t.Cleanup(func() { closeSessions(c) })
+	return c
 }
 
 // closeSessions closes whatever sessions a failed scenario left open, so
