@@ -17,7 +17,7 @@ import (
 func languages() []*lang {
 	return []*lang{
 		{
-			name: "java", require: requireJava,
+			name: "java", cmdline: "Loop", require: requireJava,
 			loop: loopFixture{program: "java/Loop.java", mark: "BP:loop", step: -1,
 				locals: map[string]string{"sum": "0", "i": "0", "label": `"total"`},
 				eval:   "sum + 10", evalWant: "10", loopVar: "i", output: "total=5"},
@@ -95,7 +95,7 @@ func languages() []*lang {
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `printf("done`, totalExpr: "total", total: "30"},
 		},
 		{
-			name: "javascript", require: requireNode,
+			name: "javascript", cmdline: "loop.js", require: requireNode,
 			loop: loopFixture{program: "javascript/loop.js", mark: "BP:loop", step: 1,
 				locals: map[string]string{"total": "0", "i": "0"},
 				eval:   "total + 10", evalWant: "10", loopVar: "i", passes: [4]string{"0", "1", "2", "3"},
@@ -115,7 +115,7 @@ func languages() []*lang {
 			feat: features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log('done'", totalExpr: "total", total: "10"},
 		},
 		{
-			name: "typescript", require: requireNode, prepare: compileTS,
+			name: "typescript", cmdline: "count", require: requireNode, prepare: compileTS,
 			loop: loopFixture{program: "javascript/ts/count.ts", mark: "BP:ts-loop", step: 1,
 				locals: map[string]string{"total": "0", "i": "0"},
 				eval:   "total + 10", evalWant: "10", loopVar: "i", passes: [4]string{"0", "1", "2", "3"},
@@ -133,7 +133,7 @@ func languages() []*lang {
 			feat: features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
 		},
 		{
-			name: "ruby", require: func(t *testing.T) { requireRdbg(t) },
+			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
 			loop: loopFixture{program: "ruby/loop.rb", mark: "BREAK: loop body", step: 1,
 				locals: map[string]string{"total": "0", "i": "0", "label": `"sum"`},
 				eval:   "total + 10", evalWant: "10", loopVar: "i", passes: [4]string{"0", "1", "2", "3"},
@@ -151,7 +151,7 @@ func languages() []*lang {
 			cannot: map[string]refusal{"function": {says: "not supported"}},
 		},
 		{
-			name: "python", require: requireDebugpy,
+			name: "python", cmdline: "loop.py", require: requireDebugpy,
 			loop: loopFixture{program: "python/loop.py", mark: "BREAK", step: 1,
 				locals: map[string]string{"total": "0", "i": "0"},
 				eval:   "total + 10", evalWant: "10", loopVar: "i", output: "done total=3"},

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -16,6 +18,7 @@ type lang struct {
 	require func(*testing.T)   // skips when the adapter is not installed
 	prepare func(*testing.T)   // builds what its scenarios share, once
 	noPID   bool               // the adapter runs in process: no debuggee pid
+	cmdline string             // a text of the debuggee's command line, when it names the program
 	loop    loopFixture        // launch, entry, output, leftovers, features
 	hit     *loopFixture       // hit conditions (default loop): four passes at least
 	setVar  setVar             // set_variable
@@ -145,7 +148,11 @@ func scenarioLaunch(t *testing.T, c *client, l *lang) {
 	lp := l.loop
 	src := lp.srcPath()
 	line := mcpLine(t, src, lp.mark)
-	id := c.ok("create_debug_session", map[string]any{"language": l.name, "name": "conformance"}).str("sessionId")
+	s := c.ok("create_debug_session", map[string]any{"language": l.name, "name": "conformance"})
+	id := s.str("sessionId")
+	if id == "" || s.str("state") != "created" {
+		t.Fatalf("create: %v", s)
+	}
 	bp := c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": line})
 	if bp.num("line") != line || bp.str("lineText") == "" {
 		t.Fatalf("set_breakpoint: %v", bp)
@@ -537,6 +544,9 @@ func scenarioLeftovers(t *testing.T, c *client, l *lang) {
 	kids := childrenOf(c.cmd.Process.Pid)
 	if !l.noPID && (pids[0] <= 0 || !slices.Contains(kids, pids[0])) {
 		t.Errorf("list_debug_sessions pid = %d, want the debuggee among the server's processes %v", pids[0], kids)
+	}
+	if b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pids[0])); l.cmdline != "" && !strings.Contains(string(b), l.cmdline) {
+		t.Errorf("list_debug_sessions pid %d runs %q, want the debuggee of %s", pids[0], strings.ReplaceAll(string(b), "\x00", " "), l.cmdline)
 	}
 	mcpClose(t, c, id, append(pids, kids...))
 }
