@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Java checks beyond the conformance table: expressions on collections
@@ -377,34 +376,6 @@ func TestMCPJavaAttachExceptions(t *testing.T) {
 	cmd, out := startTargetIn(t, dir, "tick", "java",
 		fmt.Sprintf("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:%d", port), "-cp", dir, "Thrower")
 	c := startDbg(t)
-	id := c.ok("create_debug_session", map[string]any{"language": "java", "port": port, "stopOnEntry": false,
-		"breakOnExceptions": "all", "sourcePaths": []string{dir}}).str("sessionId")
-	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
-	if st.str("state") != "paused" || st.str("lastStop.reason") != "exception" || st.num("lastStop.location.line") != mcpLine(t, src, "// THROW") {
-		t.Fatalf("stop %v, want the exception at the throw", st)
-	}
-	if text := st.str("lastStop.text") + " " + st.str("lastStop.description"); !strings.Contains(text, "bad n ") {
-		t.Errorf("exception text %q lacks the message", text)
-	}
-	if got := mcpEval(t, c, id, "n % 2"); got != "0" {
-		t.Errorf("n %% 2 = %q at the throw", got)
-	}
-	c.ok("set_exception_breakpoints", map[string]any{"sessionId": id, "breakOnExceptions": "none"})
-	c.ok("continue_execution", map[string]any{"sessionId": id})
-	if st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 1000}); st.str("state") != "running" {
-		t.Fatalf("stopped again with exception breakpoints off: %v", st)
-	}
-	c.ok("detach_from_process", map[string]any{"sessionId": id})
-	before := strings.Count(out.String(), "tick")
-	deadline := time.Now().Add(10 * time.Second)
-	for strings.Count(out.String(), "tick") <= before+1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the JVM stopped after detach")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	c.ok("close_debug_session", map[string]any{"sessionId": id})
-	if !processAlive(cmd.Process.Pid) {
-		t.Fatalf("closing the attached session killed the JVM")
-	}
+	id := mcpAttachCatches(t, c, map[string]any{"language": "java", "port": port, "sourcePaths": []string{dir}}, src, "n % 2")
+	mcpDetachRuns(t, c, id, target{cmd: cmd, out: out, marker: "tick"}, "")
 }

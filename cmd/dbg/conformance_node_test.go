@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // JavaScript and TypeScript checks beyond the conformance table: .ts line
@@ -96,19 +95,7 @@ func nodeAttachBreakpoint(t *testing.T, by string) {
 		t.Errorf("n > 0 = %q", got)
 	}
 	c.ok("set_variable", map[string]any{"sessionId": id, "name": "n", "value": "-1000000000"})
-	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
-	c.ok("detach_from_process", map[string]any{"sessionId": id})
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(out.String(), "tick -99") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the program did not print the changed counter after detach: %s", out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	c.ok("close_debug_session", map[string]any{"sessionId": id})
-	if !processAlive(cmd.Process.Pid) {
-		t.Fatalf("closing the attached session killed node")
-	}
+	mcpDetachRuns(t, c, id, target{cmd: cmd, out: out}, "tick -99")
 }
 
 // TestMCPNodeExceptionModes stops on a caught error with breakOnExceptions
@@ -273,30 +260,6 @@ setInterval(() => {
 	port := freePort(t)
 	cmd, out := startTarget(t, "tick", "node", fmt.Sprintf("--inspect=127.0.0.1:%d", port), script)
 	c := startDbg(t)
-	id := c.ok("create_debug_session", map[string]any{"language": "javascript", "port": port, "stopOnEntry": false, "breakOnExceptions": "all"}).str("sessionId")
-	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
-	if st.str("state") != "paused" || st.str("lastStop.reason") != "exception" || st.num("lastStop.location.line") != mcpLine(t, script, "// THROW") {
-		t.Fatalf("stop %v, want the exception at the throw", st)
-	}
-	if text := st.str("lastStop.text") + " " + st.str("lastStop.description"); !strings.Contains(text, "bad n ") {
-		t.Errorf("exception text %q lacks the message", text)
-	}
-	c.ok("set_exception_breakpoints", map[string]any{"sessionId": id, "breakOnExceptions": "none"})
-	c.ok("continue_execution", map[string]any{"sessionId": id})
-	if st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 1000}); st.str("state") != "running" {
-		t.Fatalf("stopped again with exception breakpoints off: %v", st)
-	}
-	c.ok("detach_from_process", map[string]any{"sessionId": id})
-	before := strings.Count(out.String(), "tick")
-	deadline := time.Now().Add(10 * time.Second)
-	for strings.Count(out.String(), "tick") <= before+1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("node stopped after detach")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	c.ok("close_debug_session", map[string]any{"sessionId": id})
-	if !processAlive(cmd.Process.Pid) {
-		t.Fatalf("closing the attached session killed node")
-	}
+	id := mcpAttachCatches(t, c, map[string]any{"language": "javascript", "port": port}, script, "")
+	mcpDetachRuns(t, c, id, target{cmd: cmd, out: out, marker: "tick"}, "")
 }

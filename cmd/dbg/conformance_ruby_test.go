@@ -121,19 +121,7 @@ func TestMCPRubyAttachBreakpoint(t *testing.T) {
 	}
 	mcpTop(t, c, id, prog, line)
 	c.ok("set_variable", map[string]any{"sessionId": id, "name": "label", "value": `"attached"`})
-	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
-	c.ok("detach_from_process", map[string]any{"sessionId": id})
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(out.String(), "tick attached i=") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the program did not print the changed label after detach: %s", out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	c.ok("close_debug_session", map[string]any{"sessionId": id})
-	if !processAlive(cmd.Process.Pid) {
-		t.Fatalf("closing the attached session killed the program")
-	}
+	mcpDetachRuns(t, c, id, target{cmd: cmd, out: out}, "tick attached i=")
 }
 
 // TestMCPRubyAttachWithoutPause attaches with stopOnEntry false: the
