@@ -327,3 +327,17 @@ func freePort(t testing.TB) int {
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
 }
+
+// requireTool skips the test unless name runs with args.
+func requireTool(t *testing.T, name string, args ...string) {
+	t.Helper()
+	if err := exec.Command(name, args...).Run(); err != nil {
+		t.Skipf("%s is not installed (scripts/install-test-deps.sh installs it): %v", name, err)
+	}
+}
+
+// requireDebugpy skips the test unless python3 imports debugpy.
+func requireDebugpy(t *testing.T) {
+	t.Helper()
+	requireTool(t, "python3", "-c", "import debugpy")
+}

@@ -19,14 +19,6 @@ import (
 // every language's own tests use these and no others. The MCP client
 // itself (startDbg, client, obj, processes) is in harness_test.go.
 
-// requireTool skips the test unless name runs with args.
-func requireTool(t *testing.T, name string, args ...string) {
-	t.Helper()
-	if err := exec.Command(name, args...).Run(); err != nil {
-		t.Skipf("%s is not installed (scripts/install-test-deps.sh installs it): %v", name, err)
-	}
-}
-
 func requireDelve(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("dlv"); err != nil {
@@ -37,11 +29,6 @@ func requireDelve(t *testing.T) {
 		}
 		t.Skip("delve is not installed (scripts/install-test-deps.sh installs it)")
 	}
-}
-
-func requireDebugpy(t *testing.T) {
-	t.Helper()
-	requireTool(t, "python3", "-c", "import debugpy")
 }
 
 func requireJava(t *testing.T) {
