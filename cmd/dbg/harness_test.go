@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +32,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	dbgBinary = filepath.Join(dir, "dbg")
+	buildDir = dir
 	args := []string{"build", "-o", dbgBinary}
 	if raceEnabled {
 		args = append(args, "-race")
@@ -81,6 +83,12 @@ func startDbg(t testing.TB, env ...string) *client {
 	cl := &client{t: t, cs: cs, cmd: cmd}
 	t.Cleanup(func() { cl.close() })
 	return cl
+}
+
+// with returns the client reporting to t: a server shared by several
+// tests answers each of them.
+func (c *client) with(t testing.TB) *client {
+	return &client{t: t, cs: c.cs, cmd: c.cmd}
 }
 
 func (c *client) close() {
@@ -281,7 +289,14 @@ func childrenOf(pid int) []int {
 // killed at the end of the test. It waits for a line containing ready.
 func startTarget(t testing.TB, ready string, name string, args ...string) (*exec.Cmd, *lineBuffer) {
 	t.Helper()
+	return startTargetIn(t, "", ready, name, args...)
+}
+
+// startTargetIn is startTarget with a working directory.
+func startTargetIn(t testing.TB, dir, ready, name string, args ...string) (*exec.Cmd, *lineBuffer) {
+	t.Helper()
 	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out := &lineBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -302,13 +317,27 @@ func startTarget(t testing.TB, ready string, name string, args ...string) (*exec
 	return cmd, out
 }
 
-// goBuild builds a Go fixture with debug information.
-func goBuild(t testing.TB, dir, out string) string {
+// freePort returns a TCP port free on the loopback interface.
+func freePort(t testing.TB) int {
 	t.Helper()
-	cmd := exec.Command("go", "build", "-gcflags=all=-N -l", "-o", out, ".")
-	cmd.Dir = dir
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", dir, err, b)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// requireTool skips the test unless name runs with args.
+func requireTool(t *testing.T, name string, args ...string) {
+	t.Helper()
+	if err := exec.Command(name, args...).Run(); err != nil {
+		t.Skipf("%s is not installed (scripts/install-test-deps.sh installs it): %v", name, err)
+	}
+}
+
+// requireDebugpy skips the test unless python3 imports debugpy.
+func requireDebugpy(t *testing.T) {
+	t.Helper()
+	requireTool(t, "python3", "-c", "import debugpy")
 }

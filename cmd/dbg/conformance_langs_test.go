@@ -1,0 +1,314 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/dbg-dev/dbg/adapters/cobol"
+)
+
+// languages is the conformance table: one row per language. Slow
+// languages come first, so the parallel runs end together.
+func languages() []*lang {
+	return []*lang{
+		{
+			name: "java", cmdline: "Loop", require: requireJava,
+			loop: loopFixture{program: "java/Loop.java", mark: "BP:loop", step: -1,
+				locals: map[string]string{"sum": "0", "i": "0", "label": `"total"`},
+				eval:   "sum + 10", evalWant: "10", loopVar: "i", output: "total=5"},
+			hit: &loopFixture{program: "java/Count.java", mark: "BREAK: count", loopVar: "i",
+				passes: [4]string{"0", "1", "2", "3"}, output: "counted total=10"},
+			setVar: setVar{mark: "BP:print", name: "sum", value: "41", output: "total=41"},
+			fn:     funcBreakpoint{name: "Loop.square", mark: "BP:square", arg: "x", want: "0", output: "total=5"},
+			exc: exceptionCase{program: "java/Exceptions.java", mode: "uncaught", mark: "BP:throw",
+				message: []string{"uncaught one", "IllegalStateException"}, eval: "why", want: `"uncaught one"`,
+				before: "caught: caught one", ends: true},
+			spin: spin{program: "java/Spin.java"},
+			attach: []attachWay{
+				{by: "port", start: javaSpinTarget},
+				{by: "processId", start: javaSpinTarget},
+			},
+			feat: features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: "BP:print", totalExpr: "sum", total: "5"},
+		},
+		{
+			name: "rust", require: requireCargo,
+			loop: loopFixture{program: "rust", src: "rust/src/main.rs", mark: "BREAK: loop body", step: 1,
+				locals: map[string]string{"total": "0", "i": "0"},
+				eval:   "total + 10", evalWant: "13", loopVar: "i", passes: [4]string{"0", "1", "2", "3"},
+				output: "done total=45 y=4"},
+			setVar: setVar{name: "total", value: "100", output: "done total=145"},
+			fn:     funcBreakpoint{name: "square", mark: "let result = x * x", arg: "x", want: "0", output: "done total=45"},
+			exc: exceptionCase{program: "rust", src: "rust/src/main.rs", args: []string{"panic"}, mark: `panic!("boom at`,
+				eval: "i", want: "2", before: "hello i=1", after: "boom at 2"},
+			spin:   spin{program: "rust", src: "rust/src/main.rs", args: []string{"forever"}},
+			attach: []attachWay{{by: "processId", start: nativeTarget("rust", "rust", "main.rs")}},
+			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `println!("done`, totalExpr: "total", total: "45"},
+		},
+		{
+			name: "cobol", require: requireCOBOL,
+			loop: loopFixture{program: "cobol/loop.cob", mark: "ADD WS-SQUARE TO WS-TOTAL", step: 1,
+				locals: map[string]string{"WS-TOTAL": "100", "WS-I": "0", "WS-SQUARE": "0", "WS-NAME": `"COBOL     "`},
+				eval:   "WS-TOTAL", evalWant: "100", unknown: "WS-NOSUCH", loopVar: "WS-I",
+				passes: [4]string{"0", "1", "2", "3"}, output: "DONE TOTAL=00130"},
+			setVar: setVar{name: "WS-TOTAL", value: "500", output: "DONE TOTAL=00530"},
+			fn: funcBreakpoint{name: "SQUARE-PARA", mark: "COMPUTE WS-SQUARE", arg: "WS-I", want: "0",
+				output: "DONE TOTAL=00130"},
+			exc:    exceptionCase{program: "cobol/crash.cob", mark: `CALL "NOSUCHPROG"`, deep: true, before: "before", after: "NOSUCHPROG"},
+			spin:   spin{program: "cobol/spin.cob"},
+			attach: []attachWay{{by: "processId", start: cobolSpinTarget}},
+			feat: features{cond: "WS-I = 3", n: "3", logNext: "lp 4", runTo: `DISPLAY "DONE TOTAL="`,
+				totalExpr: "WS-TOTAL", total: "130"},
+			// A paragraph is no function to lldb: the breakpoint stays unverified.
+			cannot: map[string]refusal{"function": {says: "not verified"}},
+		},
+		{
+			name: "cpp", require: requireLLDB,
+			loop: loopFixture{program: "cpp/loop.cpp", mark: "BREAK: loop body", step: 1,
+				locals: map[string]string{"total": "0", "i": "0"},
+				eval:   "total + 10", evalWant: "10", loopVar: "i", passes: [4]string{"0", "1", "2", "3"},
+				output: "done total=30"},
+			setVar: setVar{name: "total", value: "100", output: "done total=130"},
+			fn:     funcBreakpoint{name: "square", mark: "int result = x * x", arg: "x", want: "0", output: "done total=30"},
+			exc: exceptionCase{program: "cpp/uncaught.cpp", mark: "THROW", deep: true, eval: "v", want: "5",
+				before: "before"},
+			spin:   spin{program: "cpp/loop.cpp", args: []string{"forever"}},
+			attach: []attachWay{{by: "processId", start: nativeTarget("cpp", "cpp/loop.cpp", "loop.cpp")}},
+			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `"done total="`, totalExpr: "total", total: "30"},
+		},
+		{
+			name: "c", require: requireLLDB,
+			loop: loopFixture{program: "c/loop.c", mark: "BREAK: loop body", step: 1,
+				locals: map[string]string{"total": "0", "i": "0"},
+				eval:   "total + 10", evalWant: "10", loopVar: "i", passes: [4]string{"0", "1", "2", "3"},
+				output: "done total=30"},
+			setVar: setVar{name: "total", value: "100", output: "done total=130"},
+			fn:     funcBreakpoint{name: "square", mark: "int result = x * x", arg: "x", want: "0", output: "done total=30"},
+			exc: exceptionCase{program: "c/crash.c", mark: "CRASH", message: []string{"SIGSEGV|bad access"},
+				eval: "k", want: "7", before: "before"},
+			spin:   spin{program: "c/loop.c", args: []string{"forever"}},
+			attach: []attachWay{{by: "processId", start: nativeTarget("c", "c/loop.c", "loop.c")}},
+			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `printf("done`, totalExpr: "total", total: "30"},
+		},
+		{
+			name: "javascript", cmdline: "loop.js", require: requireNode,
+			loop: loopFixture{program: "javascript/loop.js", mark: "BP:loop", step: 1,
+				locals: map[string]string{"total": "0", "i": "0"},
+				eval:   "total + 10", evalWant: "10", loopVar: "i", passes: [4]string{"0", "1", "2", "3"},
+				output: "done 10"},
+			setVar: setVar{name: "total", value: "100", output: "done 110",
+				staleLocals: "nodedap answers variables from the scope objects of the pause, which V8 does not update"},
+			fn: funcBreakpoint{program: "javascript/throw.js", name: "validate", mark: "if (n > 2)", arg: "n", want: "5",
+				output: "caught value 5 is too large", start: map[string]any{"breakOnExceptions": "none"}},
+			exc: exceptionCase{program: "javascript/throw.js", mode: "uncaught", mark: "BP:throw",
+				message: []string{"value 3 is too large"}, eval: "n", want: "3",
+				before: "caught value 5 is too large", after: "RangeError"},
+			spin: spin{program: "javascript/spin.js"},
+			attach: []attachWay{
+				{by: "port", start: nodeTickerTarget("--inspect=127.0.0.1:%d")},
+				{by: "processId", start: nodeTickerTarget("--inspect-port=127.0.0.1:%d")},
+			},
+			feat: features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log('done'", totalExpr: "total", total: "10"},
+		},
+		{
+			name: "typescript", cmdline: "count", require: requireNode, prepare: compileTS,
+			loop: loopFixture{program: "javascript/ts/count.ts", mark: "BP:ts-loop", step: 1,
+				locals: map[string]string{"total": "0", "i": "0"},
+				eval:   "total + 10", evalWant: "10", loopVar: "i", passes: [4]string{"0", "1", "2", "3"},
+				output: "counted total=30"},
+			setVar: setVar{name: "total", value: "100", output: "counted total=130",
+				staleLocals: "nodedap answers variables from the scope objects of the pause, which V8 does not update"},
+			fn: funcBreakpoint{name: "square", mark: "const result: number = x * x", arg: "x", want: "0", output: "counted total=30"},
+			exc: exceptionCase{program: "javascript/ts/count.ts", args: []string{"throw"}, mode: "uncaught", mark: "BP:ts-throw",
+				message: []string{"pass 2 is too far"}, eval: "i", want: "2", before: "pass i=1 total=1", after: "RangeError"},
+			spin: spin{program: "javascript/ts/count.ts", args: []string{"forever"}},
+			attach: []attachWay{
+				{by: "port", start: tsCountTarget("--inspect=127.0.0.1:%d")},
+				{by: "processId", start: tsCountTarget("--inspect-port=127.0.0.1:%d")},
+			},
+			feat: features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
+		},
+		{
+			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
+			loop: loopFixture{program: "ruby/loop.rb", mark: "BREAK: loop body", step: 1,
+				locals: map[string]string{"total": "0", "i": "0", "label": `"sum"`},
+				eval:   "total + 10", evalWant: "10", loopVar: "i", passes: [4]string{"0", "1", "2", "3"},
+				output: "done total=30"},
+			setVar: setVar{name: "total", value: "100", output: "done total=130"},
+			fn:     funcBreakpoint{name: "square", output: "done total=30"},
+			exc: exceptionCase{program: "ruby/uncaught.rb", mode: "uncaught", mark: "# BOOM",
+				message: []string{"boom at the end"}, before: "rescued value 5 is too large", ends: true},
+			spin: spin{program: "ruby/loop.rb", args: []string{"forever"}},
+			attach: []attachWay{
+				{by: "port", start: rubyTarget},
+				{by: "processId", refused: &refusal{code: "INVALID_ARGUMENT", says: "port"}},
+			},
+			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `puts "done`, totalExpr: "total", total: "30"},
+			cannot: map[string]refusal{"function": {says: "not supported"}},
+		},
+		{
+			name: "python", cmdline: "loop.py", require: requireDebugpy,
+			loop: loopFixture{program: "python/loop.py", mark: "BREAK", step: 1,
+				locals: map[string]string{"total": "0", "i": "0"},
+				eval:   "total + 10", evalWant: "10", loopVar: "i", output: "done total=3"},
+			hit: &loopFixture{program: "python/count.py", mark: "BREAK: count", loopVar: "i",
+				passes: [4]string{"0", "1", "2", "3"}, output: "counted total=10"},
+			setVar: setVar{name: "total", value: "100", output: "done total=103"},
+			fn:     funcBreakpoint{name: "add", mark: "def add(a, b)", arg: "a", want: "0", output: "done total=3"},
+			exc: exceptionCase{program: "python/raises.py", mark: "return int(text)", message: []string{"ValueError"},
+				eval: "text", want: "'not a number'", before: "about to fail"},
+			spin: spin{program: "python/server.py"},
+			attach: []attachWay{
+				{by: "processId", start: pythonTarget(false)},
+				{by: "port", start: pythonTarget(true)},
+			},
+			feat: features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
+		},
+		{
+			name: "go", require: requireDelve,
+			loop: loopFixture{program: "go/loop/main.go", mark: "BREAK", step: 1,
+				locals: map[string]string{"total": "0", "i": "0"},
+				eval:   "total + 10", evalWant: "10", loopVar: "i", output: "done total=3",
+				// delve stops on entry before goroutine 1 exists.
+				entryStack: &refusal{code: "ADAPTER_FAILED", says: "unknown goroutine 1"}},
+			hit: &loopFixture{program: "go/count/main.go", mark: "BREAK: count", loopVar: "i",
+				passes: [4]string{"0", "1", "2", "3"}, output: "counted total=10"},
+			setVar: setVar{name: "total", value: "100", output: "done total=103"},
+			fn:     funcBreakpoint{name: "main.add", mark: "func add(a, b int)", arg: "a", want: "0", output: "done total=3"},
+			exc: exceptionCase{program: "go/panic/main.go", mark: "return xs[i]", message: []string{"index out of range"},
+				eval: "i", want: "5", before: "about to panic"},
+			spin:   spin{program: "go/server/main.go"},
+			attach: []attachWay{{by: "processId", start: goServerTarget}},
+			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `fmt.Printf("done`, totalExpr: "total", total: "3"},
+		},
+		{
+			name: "mock", require: func(*testing.T) {}, noPID: true,
+			loop: loopFixture{program: "mock/loop.mock", mark: "let total = add(total, i)", step: 1,
+				locals: map[string]string{"total": "0", "i": "1"},
+				eval:   "total + 10", evalWant: "11", loopVar: "i", output: "done total=6"},
+			hit: &loopFixture{program: "mock/count.mock", mark: "let total = total + i", loopVar: "i",
+				passes: [4]string{"1", "2", "3", "4"}, output: "counted total=15"},
+			setVar: setVar{name: "total", value: "100", output: "done total=106"},
+			fn:     funcBreakpoint{name: "add", mark: "let sum = a + b", arg: "a", want: "0", output: "done total=6"},
+			exc: exceptionCase{program: "mock/throw.mock", mark: `throw "bad input`, message: []string{"bad input: 41"},
+				eval: "x", want: "41", before: "about to fail"},
+			spin: spin{program: "mock/forever.mock"},
+			attach: []attachWay{
+				{by: "port", refused: &refusal{code: "INVALID_ARGUMENT", says: "adapterConfig.program"}},
+			},
+			feat: features{cond: "i == 2", n: "2", logNext: "lp 3", runTo: `print "done`, totalExpr: "total", total: "6"},
+		},
+	}
+}
+
+// The targets attach scenarios start: each prints a marker line over and
+// over until killed.
+
+func javaSpinTarget(t *testing.T) target {
+	src := td("java/Spin.java")
+	classes := javaClasses(t, src)
+	port := freePort(t)
+	// In the fixture directory: attach by pid finds the sources there.
+	cmd, out := startTargetIn(t, filepath.Dir(src), "tick", "java",
+		fmt.Sprintf("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:%d", port),
+		"-cp", classes, "Spin")
+	return target{cmd: cmd, out: out, port: port, file: "Spin.java", marker: "tick"}
+}
+
+func nativeTarget(lang, program, file string) func(t *testing.T) target {
+	return func(t *testing.T) target {
+		bin := nativeBinary(t, lang, td(program))
+		cmd, out := startTarget(t, "total=", bin, "forever")
+		return target{cmd: cmd, out: out, file: file, marker: "total="}
+	}
+}
+
+// cobolBinary builds a COBOL fixture once.
+func cobolBinary(t testing.TB, src string) string {
+	return buildOnce(t, "cobol:"+src, func() (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		prog, err := cobol.Build(ctx, src)
+		if err != nil {
+			return "", err
+		}
+		return prog.Binary, nil
+	})
+}
+
+func cobolSpinTarget(t *testing.T) target {
+	cmd, out := startTarget(t, "tick", cobolBinary(t, td("cobol/spin.cob")))
+	return target{cmd: cmd, out: out, file: "spin.cob", marker: "tick"}
+}
+
+// nodeTicker runs a script that keeps running JavaScript and prints
+// "tick" lines, with the given node flags.
+func nodeTicker(t *testing.T, flags ...string) (*exec.Cmd, *lineBuffer) {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "ticker.js")
+	src := `let n = 0;
+let next = 0;
+const end = Date.now() + 120000;
+while (Date.now() < end) {
+  n++;
+  if (Date.now() >= next) {
+    console.log('tick ' + n);
+    next = Date.now() + 100;
+  }
+}
+`
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return startTarget(t, "tick", "node", append(flags, script)...)
+}
+
+func nodeTickerTarget(flag string) func(t *testing.T) target {
+	return func(t *testing.T) target {
+		port := freePort(t)
+		cmd, out := nodeTicker(t, fmt.Sprintf(flag, port))
+		return target{cmd: cmd, out: out, port: port, file: "ticker.js", marker: "tick"}
+	}
+}
+
+// tsCountTarget runs the compiled count.ts forever under node's
+// inspector; its frames map back to the .ts source.
+func tsCountTarget(flag string) func(t *testing.T) target {
+	return func(t *testing.T) target {
+		port := freePort(t)
+		cmd, out := startTarget(t, "tick", "node", fmt.Sprintf(flag, port), td("javascript/build/count.js"), "forever")
+		return target{cmd: cmd, out: out, port: port, file: "count.ts", marker: "tick"}
+	}
+}
+
+func rubyTarget(t *testing.T) target {
+	rdbg := requireRdbg(t)
+	port := freePort(t)
+	// rdbg announces its port before its session is ready: attach once the
+	// program ticks.
+	cmd, out := startTarget(t, "tick", rdbg, "--open", "--nonstop", "--host", "127.0.0.1", "--port", fmt.Sprint(port),
+		"--", td("ruby/loop.rb"), "forever")
+	return target{cmd: cmd, out: out, port: port, file: "loop.rb", marker: "tick"}
+}
+
+func pythonTarget(byPort bool) func(t *testing.T) target {
+	return func(t *testing.T) target {
+		if !byPort {
+			requireTool(t, "gdb", "--version") // debugpy injects itself with gdb
+			cmd, out := startTarget(t, "ready", "python3", td("python/server.py"))
+			return target{cmd: cmd, out: out, file: "server.py", marker: "tick"}
+		}
+		port := freePort(t)
+		cmd, out := startTarget(t, "ready", "python3", td("python/server.py"), "--listen", fmt.Sprint(port))
+		return target{cmd: cmd, out: out, port: port, file: "server.py", marker: "tick"}
+	}
+}
+
+func goServerTarget(t *testing.T) target {
+	cmd, out := startTarget(t, "ready", goBinary(t, td("go/server")))
+	return target{cmd: cmd, out: out, file: "main.go", marker: "tick"}
+}

@@ -1,0 +1,124 @@
+package main
+
+// The conformance suite: every scenario runs for every language.
+//
+// The table is languages() in conformance_langs_test.go: one lang per
+// language, declaring its fixtures (the programs under testdata/, their
+// marked lines, the values a stop shows, the function to break in, how to
+// start a target to attach to, the exception it throws, what it prints)
+// and, in cannot, the scenarios it cannot do with the clean refusal it
+// answers instead. The scenarios are the scenarios slice below; each is a
+// function of (t, client, lang) in conformance_scenarios_test.go.
+//
+// Tests are named TestConformance/<language>/<scenario>[/<variant>]: run
+// one language with -run 'Conformance/go/', one scenario everywhere with
+// -run 'Conformance/.*/hit'. Languages run as parallel subtests, at most
+// conformanceWorkers at a time; the scenarios of a language run in turn,
+// each against the one dbg server of its language, and every scenario
+// ends with that server holding no session and no child process. A
+// language whose adapter is not installed skips with the reason.
+//
+// Adding a language is one entry in languages(). Adding a scenario (a new
+// tool: watchpoints, traces, tests) is one entry in scenarios, the fields
+// it reads in lang (zero for languages that do not declare them yet
+// fails loudly, never skips), and a refusal in cannot for each language
+// that cannot do it. A scenario never skips a language: it either runs
+// the flow or checks the refusal.
+
+import (
+	"context"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// scenario is one flow every language runs.
+type scenario struct {
+	name string
+	run  func(t *testing.T, c *client, l *lang)
+	// refused checks the answer of a language that cannot run the flow.
+	refused func(t *testing.T, c *client, l *lang, r refusal)
+}
+
+// refusal is how a language answers a scenario it cannot do: a tool error
+// with code (a structured error), or, when code is empty, an answer that
+// succeeds but says so (an unverified breakpoint with the message). says
+// is a text the message must contain.
+type refusal struct {
+	code string
+	says string
+}
+
+var scenarios = []scenario{
+	{name: "launch", run: scenarioLaunch},
+	{name: "entry", run: scenarioEntry},
+	{name: "pause", run: scenarioPause},
+	{name: "attach", run: scenarioAttach},
+	{name: "set_variable", run: scenarioSetVariable},
+	{name: "hit", run: scenarioHitCondition},
+	{name: "function", run: scenarioFunction, refused: refusedFunction},
+	{name: "exception", run: scenarioException},
+	{name: "features", run: scenarioFeatures},
+	{name: "output", run: scenarioOutput},
+	{name: "leftovers", run: scenarioLeftovers},
+}
+
+// conformanceWorkers bounds how many languages run at once: adapters,
+// builds and debuggees are CPU-heavy, and the suite must fit two cores.
+func conformanceWorkers() int {
+	return min(max(runtime.GOMAXPROCS(0), 2), 3)
+}
+
+func TestConformance(t *testing.T) {
+	sem := make(chan struct{}, conformanceWorkers())
+	for _, l := range languages() {
+		t.Run(l.name, func(t *testing.T) {
+			t.Parallel()
+			l.require(t)
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if l.prepare != nil {
+				l.prepare(t)
+			}
+			server := startDbg(t)
+			for _, sc := range scenarios {
+				t.Run(sc.name, func(t *testing.T) {
+					c := scenarioClient(t, server)
+					if r, ok := l.cannot[sc.name]; ok {
+						if sc.refused == nil {
+							t.Fatalf("the table says %s cannot do %s, but the scenario has no refusal check", l.name, sc.name)
+						}
+						sc.refused(t, c, l, r)
+						return
+					}
+					sc.run(t, c, l)
+				})
+			}
+		})
+	}
+}
+
+// scenarioClient is the language's server answering t; whatever sessions
+// t leaves open are closed when it ends.
+func scenarioClient(t *testing.T, server *client) *client {
+	c := server.with(t)
+	t.Cleanup(func() { closeSessions(c) })
+	return c
+}
+
+// closeSessions closes whatever sessions a failed scenario left open, so
+// the next scenario of the language starts on an empty server.
+func closeSessions(c *client) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_debug_sessions", Arguments: map[string]any{}})
+	if err != nil {
+		return
+	}
+	m, _ := res.StructuredContent.(map[string]any)
+	for _, s := range obj(m).list("data.sessions") {
+		_, _ = c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_debug_session", Arguments: map[string]any{"sessionId": s.str("sessionId")}})
+	}
+}
