@@ -50,6 +50,11 @@ func TestLaunchLoop(t *testing.T) {
 	ref := c.scopes(f.ID)["Local"]
 	m := c.req("setVariable", map[string]any{"variablesReference": ref, "name": "i", "value": "3"})
 	want(t, "setVariable", body[struct{ Value string }](t, m).Value, "3")
+	// The locals read afterwards are the program's values, not the pause's
+	// snapshot: after setVariable and after an assignment evaluated.
+	want(t, "i after setVariable", c.locals()["i"].Value, "3")
+	want(t, "assignment", c.eval("total = 0", f.ID).Value, "0")
+	want(t, "total after assignment", c.locals()["total"].Value, "0")
 
 	// Step over: the next line of the loop body.
 	c.req("next", map[string]any{"threadId": 1})
@@ -94,6 +99,19 @@ func TestClosureScopes(t *testing.T) {
 	}
 	want(t, "count", closure["count"].Value, "10")
 	want(t, "label", closure["label"].Value, `"counter"`)
+	// Closure variables read back as the program has them after an
+	// assignment evaluated and after setVariable.
+	closureRef := 0
+	for name, ref := range scopes {
+		if strings.HasPrefix(name, "Closure") {
+			closureRef = ref
+		}
+	}
+	c.eval("count = 42", f.ID)
+	want(t, "count after assignment", c.vars(closureRef)["count"].Value, "42")
+	c.req("setVariable", map[string]any{"variablesReference": closureRef, "name": "label", "value": `"renamed"`})
+	want(t, "label after setVariable", c.vars(closureRef)["label"].Value, `"renamed"`)
+	want(t, "label evaluated", c.eval("label", f.ID).Value, `"renamed"`)
 	if _, ok := scopes["Global"]; !ok {
 		t.Errorf("no Global scope in %v", scopes)
 	}

@@ -20,6 +20,19 @@ type pauseState struct {
 	base      int // DAP frame id of frames[0]
 	exception *remoteObject
 	entry     bool // the launch's break on start, not reported to the client
+	// V8's scope objects are snapshots taken at the pause. Once a
+	// setVariable or an evaluation may have changed a variable, written
+	// holds what setVariable wrote and mutated asks scopeVariables to
+	// read the others afresh.
+	written map[writtenKey]*remoteObject
+	mutated bool
+}
+
+// writtenKey names a variable of one scope of one call frame.
+type writtenKey struct {
+	callFrameID string
+	scope       int
+	name        string
 }
 
 // frame returns the call frame of a DAP frame id.

@@ -181,7 +181,7 @@ func (h *Handler) scopeVariables(ctx context.Context, c cdpConn, r *varRef) ([]m
 				continue // an inner scope shadows it
 			}
 			names[p.Name] = part.number
-			out = append(out, h.property(p))
+			out = append(out, h.property(h.current(ctx, c, r, part.number, p)))
 		}
 	}
 	if r.this != nil && r.this.Type != "undefined" {
@@ -193,6 +193,88 @@ func (h *Handler) scopeVariables(ctx context.Context, c cdpConn, r *varRef) ([]m
 	r.names = names
 	h.mu.Unlock()
 	return out, nil
+}
+
+// current returns a scope variable's value as the program has it now.
+// Scope objects keep the values of the pause, so after the variables may
+// have changed (setVariable, an evaluation with side effects), what
+// setVariable wrote is taken as written, and the others are read again
+// in the frame. A name an inner scope shadows cannot be read by name: it
+// keeps the pause's value unless setVariable wrote it.
+func (h *Handler) current(ctx context.Context, c cdpConn, r *varRef, scope int, p *propertyDescriptor) *propertyDescriptor {
+	if p.Value == nil {
+		return p
+	}
+	h.mu.Lock()
+	pause := h.pause
+	var mutated bool
+	var written *remoteObject
+	if pause != nil {
+		mutated = pause.mutated
+		written = pause.written[writtenKey{r.callFrameID, scope, p.Name}]
+	}
+	h.mu.Unlock()
+	if written != nil {
+		return &propertyDescriptor{Name: p.Name, Value: written}
+	}
+	if !mutated || !identRE.MatchString(p.Name) || h.shadowed(ctx, c, r.callFrameID, scope, p.Name) {
+		return p
+	}
+	var res evalResult
+	err := c.Call(ctx, "Debugger.evaluateOnCallFrame", map[string]any{
+		"callFrameId": r.callFrameID, "expression": p.Name, "objectGroup": "dbg",
+		"silent": true, "generatePreview": true, "throwOnSideEffect": true,
+	}, &res)
+	if err != nil || res.ExceptionDetails != nil {
+		return p
+	}
+	return &propertyDescriptor{Name: p.Name, Value: &res.Result}
+}
+
+// shadowed reports whether a scope inside scope of the call frame binds
+// name too.
+func (h *Handler) shadowed(ctx context.Context, c cdpConn, callFrameID string, scope int, name string) bool {
+	h.mu.Lock()
+	var inner []string
+	if h.pause != nil {
+		for _, f := range h.pause.frames {
+			if f.CallFrameID == callFrameID {
+				for i := 0; i < scope && i < len(f.ScopeChain); i++ {
+					inner = append(inner, f.ScopeChain[i].Object.ObjectID)
+				}
+			}
+		}
+	}
+	h.mu.Unlock()
+	for _, id := range inner {
+		res, err := h.properties(ctx, c, id)
+		if err != nil {
+			return true
+		}
+		for _, q := range res.Result {
+			if q.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// noteMutation records that the paused program's variables may have
+// changed; written, when set, is what setVariable wrote to scope's name.
+func (h *Handler) noteMutation(k writtenKey, written *remoteObject) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.pause == nil {
+		return
+	}
+	h.pause.mutated = true
+	if written != nil {
+		if h.pause.written == nil {
+			h.pause.written = map[writtenKey]*remoteObject{}
+		}
+		h.pause.written[k] = written
+	}
 }
 
 // property renders one property; accessors are shown, never called.
@@ -352,6 +434,9 @@ func (h *Handler) eval(ctx context.Context, c cdpConn, expr string, frameID int,
 		if err != nil {
 			return nil, err
 		}
+		if !noSideEffects {
+			h.noteMutation(writtenKey{}, nil)
+		}
 	} else {
 		// While JavaScript runs, node answers only between tasks: a
 		// program busy in a loop never does.
@@ -431,6 +516,7 @@ func (h *Handler) setVariable(ctx context.Context, req *dap.Message) (any, error
 		if err != nil {
 			return nil, err
 		}
+		h.noteMutation(writtenKey{r.callFrameID, n, a.Name}, val)
 	} else {
 		var res evalResult
 		err := c.Call(ctx, "Runtime.callFunctionOn", map[string]any{
@@ -446,6 +532,7 @@ func (h *Handler) setVariable(ctx context.Context, req *dap.Message) (any, error
 			return nil, errors.New(firstLine(res.ExceptionDetails.message()))
 		}
 		val = &res.Result
+		h.noteMutation(writtenKey{}, nil)
 	}
 	v := h.variable(a.Name, val)
 	return map[string]any{"value": v["value"], "type": v["type"], "variablesReference": v["variablesReference"]}, nil

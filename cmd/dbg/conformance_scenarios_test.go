@@ -53,11 +53,6 @@ type setVar struct {
 	mark        string // the line to stop at (default the loop body)
 	name, value string
 	output      string
-	// staleLocals names a known defect: get_local_variables still shows
-	// the old value after set_variable (evaluate and the program see the
-	// new one). The scenario then checks the defect is still there, so
-	// that its fix fails here until the note goes.
-	staleLocals string
 }
 
 // funcBreakpoint names a function; the stop lands on its first line (the
@@ -298,12 +293,7 @@ func scenarioSetVariable(t *testing.T, c *client, l *lang) {
 	if r.str("result") != sv.value {
 		t.Errorf("set_variable %s = %s answered %v", sv.name, sv.value, r)
 	}
-	switch got := mcpLocals(t, c, id)[sv.name].str("value"); {
-	case sv.staleLocals != "" && got == sv.value:
-		t.Errorf("local %s reads back %q: the known defect (%s) is fixed; remove staleLocals from the table", sv.name, got, sv.staleLocals)
-	case sv.staleLocals != "":
-		t.Logf("known defect: local %s = %q after set_variable (%s)", sv.name, got, sv.staleLocals)
-	case got != sv.value:
+	if got := mcpLocals(t, c, id)[sv.name].str("value"); got != sv.value {
 		t.Errorf("local %s = %q after set_variable, want %q", sv.name, got, sv.value)
 	}
 	if got := mcpEval(t, c, id, sv.name); got != sv.value {
