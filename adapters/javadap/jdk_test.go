@@ -1,6 +1,7 @@
 package javadap
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,9 +172,10 @@ func TestVirtualThreadStop(t *testing.T) {
 	forEachJDK(t, 21, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "jdk21")
 		c := newClient(t)
-		work := fixtureLine(t, "jdk21/Vt.java", "work")
+		work, tick, many := fixtureLine(t, "jdk21/Vt.java", "work"), fixtureLine(t, "jdk21/Vt.java", "tick"), fixtureLine(t, "jdk21/Vt.java", "many")
 		c.launch(map[string]any{"mainClass": "Vt", "classpath": cp, "javaHome": j.Home}, func() {
-			wantVerified(t, "Vt.java", answers(c.setBreakpoints("jdk21/Vt.java", bp(work))), work)
+			got := answers(c.setBreakpoints("jdk21/Vt.java", bp(work), map[string]any{"line": tick, "logMessage": "tick {i}"}, bp(many)))
+			wantVerified(t, "Vt.java", got, work, tick, many)
 		})
 		s := c.stopped()
 		if s.line != work || s.name != "Vt.work" {
@@ -199,6 +201,28 @@ func TestVirtualThreadStop(t *testing.T) {
 		}
 		c.cont(s.thread)
 		c.waitOutput("vt sum=42")
+		// 80 live virtual threads hit the log point: the list is capped
+		// and says so.
+		s = c.stopped()
+		if s.line != many || s.name != "Vt.main" {
+			t.Fatalf("stop at many %+v", s)
+		}
+		body := c.req("threads", nil)
+		virtual := 0
+		for _, th := range body["threads"].([]any) {
+			if strings.HasPrefix(th.(map[string]any)["name"].(string), "vt-") {
+				virtual++
+			}
+		}
+		note, _ := body["note"].(string)
+		if virtual != maxVirtualThreads || !strings.Contains(note, fmt.Sprintf("%d more virtual threads", 80-maxVirtualThreads)) {
+			t.Errorf("%d virtual threads listed, note %q", virtual, note)
+		}
+		if !strings.Contains(c.Output(), note) || !strings.Contains(c.Output(), "tick 79") {
+			t.Errorf("cap note or log points missing from the output: %q", c.Output())
+		}
+		c.cont(s.thread)
+		c.waitOutput("vt done")
 		c.exited()
 	})
 }

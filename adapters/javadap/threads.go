@@ -133,13 +133,17 @@ func (s *Server) threads(ctx context.Context) (any, error) {
 		if platform[t] || listed[t] || gone[t] {
 			continue
 		}
+		st, _, err := s.vm.ThreadStatus(ctx, t)
+		if err != nil || st == 0 && !(s.stopped && t == s.stopThread) { // 0: ended
+			gone[t] = true
+			continue
+		}
 		if len(listed) >= maxVirtualThreads {
 			more++
 			continue
 		}
-		st, _, err := s.vm.ThreadStatus(ctx, t)
-		name, nerr := s.vm.ThreadName(ctx, t)
-		if err != nil || nerr != nil || st == 0 && !(s.stopped && t == s.stopThread) { // 0: ended
+		name, err := s.vm.ThreadName(ctx, t)
+		if err != nil {
 			gone[t] = true
 			continue
 		}

@@ -1,5 +1,6 @@
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -9,9 +10,17 @@ import java.util.concurrent.ThreadFactory;
 public class Vt {
     record Job(String label, int n) {}
 
+    static final int MANY = 80;
+
     static int work(Job job) {
         int v = job.n() * 2; // BP:work
         return v;
+    }
+
+    static int tick(int i, CountDownLatch ticked, CountDownLatch release) throws InterruptedException {
+        ticked.countDown(); // BP:tick
+        release.await();
+        return i;
     }
 
     public static void main(String[] args) throws Exception {
@@ -24,6 +33,15 @@ public class Vt {
                 sum += r.get();
             }
             System.out.println("vt sum=" + sum);
+            CountDownLatch ticked = new CountDownLatch(MANY);
+            CountDownLatch release = new CountDownLatch(1);
+            for (int i = 0; i < MANY; i++) {
+                final int n = i;
+                ex.submit(() -> tick(n, ticked, release));
+            }
+            ticked.await();
+            release.countDown(); // BP:many
         }
+        System.out.println("vt done");
     }
 }
