@@ -1,7 +1,6 @@
 package javadap
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 )
@@ -31,53 +30,16 @@ type LineNumber struct {
 // classFileMagic opens every class file.
 const classFileMagic = 0xCAFEBABE
 
-// errTruncated reports a class file that ends inside a structure.
-var errTruncated = errors.New("class file truncated")
+// Class files are read with the JDWP packet [Reader]: both are
+// big-endian, and its first error sticks, so a structure is read whole and
+// checked once.
+func newClassReader(b []byte) *Reader { return newReader(b, IDSizes{}) }
 
-// classReader reads big-endian class-file data, remembering the first
-// error so that callers check once per structure.
-type classReader struct {
-	b   []byte
-	off int
-	err error
-}
+// u2 reads an unsigned 16-bit class-file item as an int.
+func u2(r *Reader) int { return int(r.u16()) }
 
-func (r *classReader) take(n int) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if n < 0 || n > len(r.b)-r.off {
-		r.err = errTruncated
-		return nil
-	}
-	p := r.b[r.off : r.off+n]
-	r.off += n
-	return p
-}
-
-func (r *classReader) u1() int {
-	p := r.take(1)
-	if p == nil {
-		return 0
-	}
-	return int(p[0])
-}
-
-func (r *classReader) u2() int {
-	p := r.take(2)
-	if p == nil {
-		return 0
-	}
-	return int(binary.BigEndian.Uint16(p))
-}
-
-func (r *classReader) u4() uint32 {
-	p := r.take(4)
-	if p == nil {
-		return 0
-	}
-	return binary.BigEndian.Uint32(p)
-}
+// u4 reads an unsigned 32-bit class-file length as an int.
+func u4(r *Reader) int { return int(uint32(r.i32())) }
 
 // Constant pool tags (JVMS §4.4).
 const (
@@ -119,8 +81,8 @@ func (p *constantPool) str(i int) (string, error) {
 // It checks every length against the data, so any input returns either a
 // ClassFile or an error, never a panic.
 func ParseClassFile(b []byte) (*ClassFile, error) {
-	r := &classReader{b: b}
-	if r.u4() != classFileMagic || r.err != nil {
+	r := newClassReader(b)
+	if u4(r) != classFileMagic || r.err != nil {
 		return nil, errors.New("not a class file (bad magic)")
 	}
 	r.take(4) // minor and major version
@@ -128,10 +90,10 @@ func ParseClassFile(b []byte) (*ClassFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.u2() // access flags
-	this := r.u2()
-	r.u2()             // super class
-	r.take(2 * r.u2()) // interfaces
+	u2(r) // access flags
+	this := u2(r)
+	u2(r)             // super class
+	r.take(2 * u2(r)) // interfaces
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -146,7 +108,7 @@ func ParseClassFile(b []byte) (*ClassFile, error) {
 	if err := skipMembers(r); err != nil { // fields
 		return nil, err
 	}
-	n := r.u2()
+	n := u2(r)
 	for i := 0; i < n && r.err == nil; i++ {
 		m, err := readMethod(r, pool)
 		if err != nil {
@@ -158,8 +120,8 @@ func ParseClassFile(b []byte) (*ClassFile, error) {
 		if name != "SourceFile" {
 			return nil
 		}
-		ar := &classReader{b: data}
-		s, err := pool.str(ar.u2())
+		ar := newClassReader(data)
+		s, err := pool.str(u2(ar))
 		if ar.err != nil {
 			return fmt.Errorf("SourceFile: %w", ar.err)
 		}
@@ -173,16 +135,16 @@ func ParseClassFile(b []byte) (*ClassFile, error) {
 }
 
 // readConstantPool reads the pool, keeping UTF-8 and class entries.
-func readConstantPool(r *classReader) (*constantPool, error) {
-	n := r.u2()
+func readConstantPool(r *Reader) (*constantPool, error) {
+	n := u2(r)
 	p := &constantPool{utf8: map[int]string{}, class: map[int]int{}}
 	for i := 1; i < n; i++ {
-		tag := r.u1()
+		tag := int(r.u8())
 		switch tag {
 		case cpUtf8:
-			p.utf8[i] = decodeModifiedUTF8(r.take(r.u2()))
+			p.utf8[i] = decodeModifiedUTF8(r.take(u2(r)))
 		case cpClass:
-			p.class[i] = r.u2()
+			p.class[i] = u2(r)
 		case cpString, cpMethodType, cpModule, cpPackage:
 			r.take(2)
 		case cpMethodHandle:
@@ -205,23 +167,23 @@ func readConstantPool(r *classReader) (*constantPool, error) {
 }
 
 // skipMembers skips a fields (or methods) table.
-func skipMembers(r *classReader) error {
-	n := r.u2()
+func skipMembers(r *Reader) error {
+	n := u2(r)
 	for i := 0; i < n && r.err == nil; i++ {
 		r.take(6) // access, name, descriptor
-		for k := r.u2(); k > 0 && r.err == nil; k-- {
-			r.u2()
-			r.take(int(r.u4()))
+		for k := u2(r); k > 0 && r.err == nil; k-- {
+			u2(r)
+			r.take(u4(r))
 		}
 	}
 	return r.err
 }
 
 // readMethod reads one method_info and the line table of its Code.
-func readMethod(r *classReader, pool *constantPool) (ClassMethod, error) {
+func readMethod(r *Reader, pool *constantPool) (ClassMethod, error) {
 	var m ClassMethod
-	r.u2() // access flags
-	nameIdx, descIdx := r.u2(), r.u2()
+	u2(r) // access flags
+	nameIdx, descIdx := u2(r), u2(r)
 	if r.err != nil {
 		return m, r.err
 	}
@@ -236,10 +198,10 @@ func readMethod(r *classReader, pool *constantPool) (ClassMethod, error) {
 		if name != "Code" {
 			return nil
 		}
-		cr := &classReader{b: data}
-		cr.take(4)            // max_stack, max_locals
-		cr.take(int(cr.u4())) // code
-		cr.take(8 * cr.u2())  // exception table
+		cr := newClassReader(data)
+		cr.take(4)          // max_stack, max_locals
+		cr.take(u4(cr))     // code
+		cr.take(8 * u2(cr)) // exception table
 		if cr.err != nil {
 			return fmt.Errorf("method %s Code: %w", m.Name, cr.err)
 		}
@@ -247,9 +209,9 @@ func readMethod(r *classReader, pool *constantPool) (ClassMethod, error) {
 			if name != "LineNumberTable" {
 				return nil
 			}
-			lr := &classReader{b: data}
-			for k := lr.u2(); k > 0 && lr.err == nil; k-- {
-				pc, line := lr.u2(), lr.u2()
+			lr := newClassReader(data)
+			for k := u2(lr); k > 0 && lr.err == nil; k-- {
+				pc, line := u2(lr), u2(lr)
 				if lr.err == nil {
 					m.Lines = append(m.Lines, LineNumber{PC: pc, Line: line})
 				}
@@ -265,11 +227,11 @@ func readMethod(r *classReader, pool *constantPool) (ClassMethod, error) {
 
 // eachAttribute reads an attributes table and calls f with each
 // attribute's name and data.
-func eachAttribute(r *classReader, pool *constantPool, f func(name string, data []byte) error) error {
-	n := r.u2()
+func eachAttribute(r *Reader, pool *constantPool, f func(name string, data []byte) error) error {
+	n := u2(r)
 	for i := 0; i < n && r.err == nil; i++ {
-		nameIdx := r.u2()
-		data := r.take(int(r.u4()))
+		nameIdx := u2(r)
+		data := r.take(u4(r))
 		if r.err != nil {
 			break
 		}
