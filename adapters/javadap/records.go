@@ -16,6 +16,10 @@ const (
 	enumSig   = "Ljava/lang/Enum;"
 	// maxSummaryDepth bounds records nested in records in one summary.
 	maxSummaryDepth = 2
+	// maxSummaryParts and maxSummaryString bound a summary's components
+	// and each string component's length.
+	maxSummaryParts  = 16
+	maxSummaryString = 200
 )
 
 // summary returns the display value of a record or an enum constant, and
@@ -82,6 +86,10 @@ func (s *Server) recordSummary(ctx context.Context, thread, obj, rt uint64, dept
 	}
 	parts := make([]string, 0, len(vals))
 	for i, v := range vals {
+		if i == maxSummaryParts {
+			parts = append(parts, "...")
+			break
+		}
 		parts = append(parts, names[i]+"="+s.componentText(ctx, thread, v, depth+1))
 	}
 	return name + "[" + strings.Join(parts, ", ") + "]"
@@ -94,6 +102,9 @@ func (s *Server) componentText(ctx context.Context, thread uint64, v Value, dept
 		if _, rt, err := s.vm.ObjectType(ctx, v.Object); err == nil {
 			if sig, _ := s.classes.signature(ctx, rt); sig == "Ljava/lang/String;" {
 				str, _ := s.vm.StringValue(ctx, v.Object)
+				if r := []rune(str); len(r) > maxSummaryString {
+					str = string(r[:maxSummaryString]) + "..."
+				}
 				return str
 			}
 			if text, ok := s.summary(ctx, thread, v.Object, rt, depth); ok {
