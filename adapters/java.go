@@ -23,7 +23,9 @@ import (
 // classpath, vmArgs and javaHome, the JDK whose java and javac are used
 // (else $JAVA_HOME, else java on PATH); JDK 17 and later are supported,
 // virtual threads from JDK 21. Attach takes a JDWP host and port, or the
-// pid of a JVM whose command line names a JDWP address.
+// pid of a JVM whose command line names a JDWP address; adapterConfig's
+// classpath then says where that JVM's class files are, so breakpoints
+// are verified before their classes load (by pid, its -cp is read).
 type Java struct{}
 
 // javaInstall is how a JDK is installed on Debian and Ubuntu.

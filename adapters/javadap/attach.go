@@ -143,6 +143,9 @@ func processClassPath(ctx context.Context, pid int) []string {
 		}
 		out = append(out, e)
 	}
+	if cwd != "" {
+		out = append(out, conventionalClassDirs(cwd)...)
+	}
 	return out
 }
 
@@ -159,6 +162,13 @@ func classPathOfCommandLine(args []string) []string {
 		}
 	}
 	return out
+}
+
+// conventionalClassDirs returns the folders Maven and Gradle compile
+// classes into under a project directory.
+func conventionalClassDirs(dir string) []string {
+	return []string{filepath.Join(dir, "target", "classes"), filepath.Join(dir, "target", "test-classes"),
+		filepath.Join(dir, "build", "classes", "java", "main"), filepath.Join(dir, "build", "classes", "java", "test")}
 }
 
 // conventionalRoots returns dir and the source folders build tools use

@@ -208,3 +208,14 @@ func TestJDWPAddressOfCommandLine(t *testing.T) {
 		}
 	}
 }
+
+func TestClassPathOfCommandLine(t *testing.T) {
+	got := classPathOfCommandLine([]string{"java", "-Xmx1g", "-cp", "a" + string(filepath.ListSeparator) + "lib/b.jar", "Main", "-jar"})
+	if fmt.Sprint(got) != "[a lib/b.jar]" {
+		t.Errorf("-cp: %v", got)
+	}
+	got = classPathOfCommandLine([]string{"java", "--class-path", "x", "-jar", "app.jar", "arg"})
+	if fmt.Sprint(got) != "[x app.jar]" {
+		t.Errorf("--class-path and -jar: %v", got)
+	}
+}

@@ -301,6 +301,9 @@ func (s *Server) attach(ctx context.Context, req *dap.Message) (any, error) {
 	if cfg.ProcessID > 0 {
 		classPath = append(classPath, processClassPath(ctx, cfg.ProcessID)...)
 	}
+	if wd, err := os.Getwd(); err == nil {
+		classPath = append(classPath, conventionalClassDirs(wd)...)
+	}
 	s.start(vm, roots, classPath)
 	s.console(jdkBanner(ctx, vm, ""))
 	go s.watchExit(nil)
