@@ -20,8 +20,12 @@ import (
 // Launch accepts a ".java" source file (compiled with javac -g, or run
 // with the JDK's source launcher), a ".jar", or a main class name with
 // adapterConfig.classpath. adapterConfig may also carry mainClass,
-// classpath and vmArgs. Attach takes a JDWP host and port, or the pid of a
-// JVM whose command line names a JDWP address.
+// classpath, vmArgs and javaHome, the JDK whose java and javac are used
+// (else $JAVA_HOME, else java on PATH); JDK 17 and later are supported,
+// virtual threads from JDK 21. Attach takes a JDWP host and port, or the
+// pid of a JVM whose command line names a JDWP address; adapterConfig's
+// classpath then says where that JVM's class files are, so breakpoints
+// are verified before their classes load (by pid, its -cp is read).
 type Java struct{}
 
 // javaInstall is how a JDK is installed on Debian and Ubuntu.
@@ -35,26 +39,50 @@ func (Java) Language() string { return "java" }
 func (Java) Find(ctx context.Context) Info {
 	info := Info{Language: "java", Adapter: "built-in (JDWP)", Builtin: true, Launch: true, AttachPID: true, AttachPort: true,
 		InstallCommand: javaInstall, Aliases: []string{"jvm", "jdwp"}}
-	p, err := findJavaBinary("")
+	p, err := findJavaBinary("", "")
 	if err != nil {
 		info.Note = "no java found: launching needs a JDK (attach by port works without one)"
 		return info
 	}
 	info.Found, info.Path = true, p
 	info.Version = commandVersion(ctx, p, "-version")
+	info.Note = jdkNote(p)
 	if _, err := exec.LookPath(filepath.Join(filepath.Dir(p), "javac")); err != nil {
-		info.Note = "javac not found next to java: .java programs run with the source launcher, without local variable names"
+		info.Note += "; javac not found next to java: .java programs run with the source launcher, without local variable names"
 	}
 	return info
 }
 
-// findJavaBinary returns explicit, $JAVA_HOME/bin/java or java from PATH.
-func findJavaBinary(explicit string) (string, error) {
+// jdkNote says which JDK launches use and which others are installed.
+func jdkNote(java string) string {
+	note := "launches use " + java
+	using, ok := javadap.JDKOfJava(java)
+	if ok {
+		note = fmt.Sprintf("launches use JDK %s (%s)", using.Version, using.Home)
+	}
+	var others []string
+	for _, j := range javadap.InstalledJDKs() {
+		if !ok || j.Home != using.Home {
+			others = append(others, fmt.Sprintf("JDK %s (%s)", j.Version, j.Home))
+		}
+	}
+	if len(others) > 0 {
+		note += "; also installed: " + strings.Join(others, ", ")
+	}
+	return note + "; JAVA_HOME or adapterConfig.javaHome picks the JDK"
+}
+
+// findJavaBinary returns explicit, javaHome/bin/java, $JAVA_HOME/bin/java
+// or java from PATH.
+func findJavaBinary(explicit, javaHome string) (string, error) {
 	if explicit != "" {
 		if _, err := os.Stat(explicit); err != nil {
 			return "", fmt.Errorf("executablePath %s: %w", explicit, err)
 		}
 		return explicit, nil
+	}
+	if javaHome != "" {
+		return javadap.FindJava("", javaHome)
 	}
 	if home := os.Getenv("JAVA_HOME"); home != "" {
 		p := filepath.Join(home, "bin", "java")
@@ -77,7 +105,8 @@ func (Java) InstallCommands() [][]string {
 // Start implements Adapter: the adapter runs in-process.
 func (Java) Start(_ context.Context, t Target) (*Endpoint, error) {
 	if t.Mode == Launch {
-		if _, err := findJavaBinary(t.ExecutablePath); err != nil {
+		home, _ := t.Extra["javaHome"].(string)
+		if _, err := findJavaBinary(t.ExecutablePath, home); err != nil {
 			return nil, err
 		}
 	}

@@ -3,13 +3,16 @@ package adapters
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dbg-dev/dbg/adapters/javadap"
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -208,4 +211,47 @@ func TestJavaStartWithoutJDK(t *testing.T) {
 		t.Fatalf("attach Start without a JDK: %v", err)
 	}
 	ep.Close(context.Background())
+}
+
+// TestJavaPicksJDK checks that JAVA_HOME and adapterConfig.javaHome pick
+// the JDK, on JDK 17 and JDK 25, and that dbg adapters names it.
+func TestJavaPicksJDK(t *testing.T) {
+	installed := map[int]javadap.JDK{}
+	for _, j := range javadap.InstalledJDKs() {
+		installed[j.Feature()] = j
+	}
+	for _, feature := range []int{17, 25} {
+		t.Run(fmt.Sprintf("jdk%d", feature), func(t *testing.T) {
+			j, ok := installed[feature]
+			if !ok {
+				t.Skipf("JDK %d is not installed (scripts/deps/java.sh checks for it)", feature)
+			}
+			ctx := context.Background()
+			if p, err := findJavaBinary("", j.Home); err != nil || p != j.Java() {
+				t.Errorf("javaHome %s: %s, %v", j.Home, p, err)
+			}
+			args, err := Java{}.LaunchArgs(ctx, Target{Mode: Launch, Program: javaFixture(t, "Loop.java"), Extra: map[string]any{"javaHome": j.Home}})
+			if err != nil || args["javaHome"] != j.Home {
+				t.Errorf("launch arguments %v, %v", args, err)
+			}
+			t.Setenv("JAVA_HOME", j.Home)
+			info := Java{}.Find(ctx)
+			if info.Path != j.Java() || !strings.Contains(info.Version, strconv.Itoa(feature)) ||
+				!strings.Contains(info.Note, "launches use JDK "+j.Version) || !strings.Contains(info.Note, "javaHome") {
+				t.Errorf("Find with JAVA_HOME=%s: %+v", j.Home, info)
+			}
+			for other, oj := range installed {
+				if other == feature {
+					continue
+				}
+				if !strings.Contains(info.Note, "also installed: ") || !strings.Contains(info.Note, "JDK "+oj.Version+" ("+oj.Home+")") {
+					t.Errorf("the note does not name JDK %d: %q", other, info.Note)
+				}
+			}
+		})
+	}
+	_, err := Java{}.Start(context.Background(), Target{Mode: Launch, Program: "Main.java", Extra: map[string]any{"javaHome": "/no/such/jdk"}})
+	if err == nil || !strings.Contains(err.Error(), "javaHome /no/such/jdk") {
+		t.Errorf("Start with a javaHome that is not a JDK: %v", err)
+	}
 }

@@ -115,18 +115,60 @@ func processSourceRoots(ctx context.Context, pid int) []string {
 		roots = append(roots, conventionalRoots(cwd)...)
 	}
 	if args, err := p.CmdlineSliceWithContext(ctx); err == nil {
-		for i := 0; i+1 < len(args); i++ {
-			switch args[i] {
-			case "-cp", "-classpath", "--class-path":
-				for _, e := range filepath.SplitList(args[i+1]) {
-					if !strings.HasSuffix(e, ".jar") {
-						roots = append(roots, e)
-					}
-				}
+		for _, e := range classPathOfCommandLine(args) {
+			if !strings.HasSuffix(e, ".jar") {
+				roots = append(roots, e)
 			}
 		}
 	}
 	return roots
+}
+
+// processClassPath returns a running JVM's class path entries, relative
+// ones resolved against its working directory.
+func processClassPath(ctx context.Context, pid int) []string {
+	p, err := process.NewProcessWithContext(ctx, int32(pid))
+	if err != nil {
+		return nil
+	}
+	args, err := p.CmdlineSliceWithContext(ctx)
+	if err != nil {
+		return nil
+	}
+	cwd, _ := p.CwdWithContext(ctx)
+	var out []string
+	for _, e := range classPathOfCommandLine(args) {
+		if !filepath.IsAbs(e) && cwd != "" {
+			e = filepath.Join(cwd, e)
+		}
+		out = append(out, e)
+	}
+	if cwd != "" {
+		out = append(out, conventionalClassDirs(cwd)...)
+	}
+	return out
+}
+
+// classPathOfCommandLine returns the -cp (or -classpath, --class-path)
+// entries and the -jar of a java command line.
+func classPathOfCommandLine(args []string) []string {
+	var out []string
+	for i := 0; i+1 < len(args); i++ {
+		switch args[i] {
+		case "-cp", "-classpath", "--class-path":
+			out = append(out, filepath.SplitList(args[i+1])...)
+		case "-jar":
+			out = append(out, args[i+1])
+		}
+	}
+	return out
+}
+
+// conventionalClassDirs returns the folders Maven and Gradle compile
+// classes into under a project directory.
+func conventionalClassDirs(dir string) []string {
+	return []string{filepath.Join(dir, "target", "classes"), filepath.Join(dir, "target", "test-classes"),
+		filepath.Join(dir, "build", "classes", "java", "main"), filepath.Join(dir, "build", "classes", "java", "test")}
 }
 
 // conventionalRoots returns dir and the source folders build tools use

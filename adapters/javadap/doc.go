@@ -22,10 +22,21 @@
 //
 // # Behaviour
 //
-// Line breakpoints bind through class-prepare events filtered by source
-// file name, so breakpoints in inner, anonymous and lambda-bearing classes
-// bind when those classes load; until then they are unverified with a
-// reason. Steps exclude JDK classes when justMyCode is on (the default)
-// and step through synthetic methods. Collections and maps are shown by
-// content (toArray, entrySet), boxed primitives by value, arrays in pages.
+// Line breakpoints are verified when they are set, before their class
+// loads: classfile.go reads the LineNumberTable of the class files
+// compiled from the source file (the ones the adapter built, or those in
+// the class path's directories and jars, found by classindex.go), so an
+// answer names the line the breakpoint binds to, or says the line has no
+// code. Only a file with no class file anywhere stays pending. The JDWP
+// breakpoints themselves bind through class-prepare events filtered by
+// source file name, so inner, anonymous and lambda-bearing classes bind
+// when they load. Steps exclude JDK classes when justMyCode is on (the
+// default) and step through synthetic methods. Collections and maps are
+// shown by content (toArray, entrySet), boxed primitives by value,
+// records by their components and enum constants by name, arrays in
+// pages.
+//
+// The JDK is javaHome, $JAVA_HOME or java on PATH (jdk.go); JDK 17 and
+// later are supported. Virtual threads, which JDWP's AllThreads leaves
+// out, are listed when they stopped or hit a breakpoint (threads.go).
 package javadap

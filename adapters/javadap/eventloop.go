@@ -123,6 +123,7 @@ func (s *Server) handleStopSet(ctx context.Context, set *EventSet) {
 		var r *stopInfo
 		switch e.Kind {
 		case EventBreakpoint:
+			s.threadSeen.see(e.Thread)
 			r = s.breakpointHit(ctx, e)
 		case EventSingleStep:
 			r = s.stepEvent(ctx, e)
@@ -162,6 +163,7 @@ func (s *Server) recoverPanic(where string) {
 func (s *Server) markStopped(ctx context.Context, thread uint64, reason, description, text string, hitIDs []int) {
 	s.stopped = true
 	s.stopThread = thread
+	s.threadSeen.see(thread)
 	s.refs.reset()
 	clear(s.frameIDs)
 	body := map[string]any{"reason": reason, "threadId": s.dapThread(thread), "allThreadsStopped": true}

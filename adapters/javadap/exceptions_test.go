@@ -6,35 +6,37 @@ import (
 )
 
 func TestExceptionBreakpointsCaughtAndUncaught(t *testing.T) {
-	cp := compileFixtures(t)
-	c := newClient(t)
-	throwLine := fixtureLine(t, "Exceptions.java", "throw")
-	c.launch(map[string]any{"mainClass": "Exceptions", "classpath": cp}, func() {
-		c.req("setExceptionBreakpoints", map[string]any{"filters": []string{"caught", "uncaught"}})
+	forEachJDK(t, 17, func(t *testing.T, j JDK) {
+		cp := compileWith(t, j, "")
+		c := newClient(t)
+		throwLine := fixtureLine(t, "Exceptions.java", "throw")
+		c.launch(map[string]any{"mainClass": "Exceptions", "classpath": cp, "javaHome": j.Home}, func() {
+			c.req("setExceptionBreakpoints", map[string]any{"filters": []string{"caught", "uncaught"}})
+		})
+		s := c.stopped()
+		if s.reason != "exception" || s.line != throwLine || !strings.Contains(s.text, "caught one") {
+			t.Fatalf("caught exception stop %+v", s)
+		}
+		info := c.req("exceptionInfo", map[string]any{"threadId": s.thread})
+		if info["exceptionId"] != "java.lang.IllegalStateException" || info["description"] != "caught one" || info["breakMode"] != "always" {
+			t.Errorf("exceptionInfo %v", info)
+		}
+		c.cont(s.thread)
+		s = c.stopped()
+		if s.reason != "exception" || !strings.Contains(s.text, "uncaught one") {
+			t.Fatalf("uncaught exception stop %+v", s)
+		}
+		if info := c.req("exceptionInfo", map[string]any{"threadId": s.thread}); info["breakMode"] != "unhandled" {
+			t.Errorf("uncaught exceptionInfo %v", info)
+		}
+		c.cont(s.thread)
+		if code := c.exited(); code != 1 {
+			t.Errorf("exit code %d, want 1", code)
+		}
+		if out := c.Output(); !strings.Contains(out, "caught: caught one") || !strings.Contains(out, "IllegalStateException: uncaught one") {
+			t.Errorf("output %q", out)
+		}
 	})
-	s := c.stopped()
-	if s.reason != "exception" || s.line != throwLine || !strings.Contains(s.text, "caught one") {
-		t.Fatalf("caught exception stop %+v", s)
-	}
-	info := c.req("exceptionInfo", map[string]any{"threadId": s.thread})
-	if info["exceptionId"] != "java.lang.IllegalStateException" || info["description"] != "caught one" || info["breakMode"] != "always" {
-		t.Errorf("exceptionInfo %v", info)
-	}
-	c.cont(s.thread)
-	s = c.stopped()
-	if s.reason != "exception" || !strings.Contains(s.text, "uncaught one") {
-		t.Fatalf("uncaught exception stop %+v", s)
-	}
-	if info := c.req("exceptionInfo", map[string]any{"threadId": s.thread}); info["breakMode"] != "unhandled" {
-		t.Errorf("uncaught exceptionInfo %v", info)
-	}
-	c.cont(s.thread)
-	if code := c.exited(); code != 1 {
-		t.Errorf("exit code %d, want 1", code)
-	}
-	if out := c.Output(); !strings.Contains(out, "caught: caught one") || !strings.Contains(out, "IllegalStateException: uncaught one") {
-		t.Errorf("output %q", out)
-	}
 }
 
 func TestExceptionBreakpointClassFilter(t *testing.T) {

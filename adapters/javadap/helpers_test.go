@@ -2,6 +2,7 @@ package javadap
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,4 +66,51 @@ func fixtureLine(t testing.TB, file, marker string) int {
 	}
 	t.Fatalf("marker %s not in %s", marker, file)
 	return 0
+}
+
+// testedJDKs are the JDK feature releases the adapter's tests run on: the
+// Debian JDK and the image's current Temurin JDK.
+var testedJDKs = []int{17, 25}
+
+// forEachJDK runs f as a subtest on each tested JDK of at least feature
+// release minFeature. A tested JDK that is not installed is a skipped
+// subtest that names it.
+func forEachJDK(t *testing.T, minFeature int, f func(t *testing.T, j JDK)) {
+	t.Helper()
+	installed := map[int]JDK{}
+	for _, j := range InstalledJDKs() {
+		if _, dup := installed[j.Feature()]; !dup {
+			installed[j.Feature()] = j
+		}
+	}
+	for _, feature := range testedJDKs {
+		if feature < minFeature {
+			continue
+		}
+		t.Run(fmt.Sprintf("jdk%d", feature), func(t *testing.T) {
+			j, ok := installed[feature]
+			if !ok {
+				t.Skipf("JDK %d is not installed (looked in $JAVA_HOME and %s); scripts/deps/java.sh checks for it", feature, strings.Join(jvmDirs, ", "))
+			}
+			f(t, j)
+		})
+	}
+}
+
+// compileWith compiles the .java files of testdata/java/dir with -g using
+// the JDK's javac into a temporary directory and returns it.
+func compileWith(t testing.TB, j JDK, dir string) string {
+	t.Helper()
+	out := t.TempDir()
+	srcs, _ := filepath.Glob(filepath.Join(fixtureDir(t), dir, "*.java"))
+	if len(srcs) == 0 {
+		t.Fatalf("no fixtures in testdata/java/%s", dir)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	javac := filepath.Join(j.Home, "bin", "javac")
+	if b, err := exec.CommandContext(ctx, javac, append([]string{"-g", "-d", out}, srcs...)...).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", javac, err, b)
+	}
+	return out
 }

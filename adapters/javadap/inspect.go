@@ -16,29 +16,6 @@ import (
 // for no page.
 const maxChildren = 1000
 
-func (s *Server) threads(ctx context.Context) (any, error) {
-	out := []map[string]any{}
-	if s.vm == nil {
-		return map[string]any{"threads": out}, nil
-	}
-	ts, err := s.vm.AllThreads(ctx)
-	if err != nil {
-		if errors.Is(err, ErrVMGone) {
-			return map[string]any{"threads": out}, nil
-		}
-		return nil, err
-	}
-	for _, t := range ts {
-		name, err := s.vm.ThreadName(ctx, t)
-		if err != nil {
-			continue
-		}
-		out = append(out, map[string]any{"id": s.dapThread(t), "name": name})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i]["id"].(int) < out[j]["id"].(int) })
-	return map[string]any{"threads": out}, nil
-}
-
 type stackTraceArgs struct {
 	ThreadID   int `json:"threadId"`
 	StartFrame int `json:"startFrame"`
@@ -422,6 +399,12 @@ func (s *Server) describe(ctx context.Context, thread uint64, v Value, path stri
 		if p, ok := s.unbox(ctx, v); ok {
 			return description{value: primitiveString(p), typ: simple}
 		}
+	}
+	if text, ok := s.summary(ctx, thread, v.Object, rt, 0); ok {
+		ref := s.refs.add(&varRef{kind: refObject, thread: thread, obj: v, path: path})
+		return description{value: text, typ: typ, ref: ref}
+	}
+	switch {
 	case thread != 0 && s.classes.implements(ctx, rt, "Ljava/util/Collection;"):
 		if arr, err := s.invoke(ctx, thread, v, "toArray", nil, "()[Ljava/lang/Object;"); err == nil && arr.Object != 0 {
 			s.pin(ctx, arr.Object)
@@ -497,6 +480,9 @@ func (s *Server) shortValue(ctx context.Context, thread uint64, v Value) string 
 		if p, ok := s.unbox(ctx, v); ok {
 			return primitiveString(p)
 		}
+	}
+	if text, ok := s.summary(ctx, thread, v.Object, rt, 1); ok {
+		return text
 	}
 	name := javaTypeName(sig)
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {

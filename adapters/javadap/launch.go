@@ -34,6 +34,7 @@ type LaunchConfig struct {
 	Cwd         string            `json:"cwd"`
 	Env         map[string]string `json:"env"`
 	JavaPath    string            `json:"javaPath"`
+	JavaHome    string            `json:"javaHome"`
 	StopOnEntry bool              `json:"stopOnEntry"`
 	JustMyCode  *bool             `json:"justMyCode"`
 	SourcePaths []string          `json:"sourcePaths"`
@@ -41,12 +42,13 @@ type LaunchConfig struct {
 
 // AttachConfig are the "attach" request arguments.
 type AttachConfig struct {
-	Host        string   `json:"host"`
-	Port        int      `json:"port"`
-	ProcessID   int      `json:"processId"`
-	JustMyCode  *bool    `json:"justMyCode"`
-	SourcePaths []string `json:"sourcePaths"`
-	StopOnEntry bool     `json:"stopOnEntry"`
+	Host        string     `json:"host"`
+	Port        int        `json:"port"`
+	Classpath   stringList `json:"classpath"`
+	ProcessID   int        `json:"processId"`
+	JustMyCode  *bool      `json:"justMyCode"`
+	SourcePaths []string   `json:"sourcePaths"`
+	StopOnEntry bool       `json:"stopOnEntry"`
 }
 
 // stringList accepts a JSON string (split on spaces for vmArgs, on the
@@ -75,17 +77,29 @@ func (s *stringList) UnmarshalJSON(b []byte) error {
 type jvmCommand struct {
 	argv      []string
 	dir       string
-	mainClass string // known main class ("" when unknown)
-	sourceDir string // a directory of sources to map frames to
+	mainClass string   // known main class ("" when unknown)
+	sourceDir string   // a directory of sources to map frames to
+	classPath []string // where the program's class files are: directories and jars
+	java      string   // the java executable
 	cleanup   func()
 }
 
 var listenRE = regexp.MustCompile(`Listening for transport dt_socket at address: (\S+)`)
 
-// findJava returns the java executable: javaPath, $JAVA_HOME/bin/java, PATH.
-func findJava(javaPath string) (string, error) {
+// FindJava returns the java executable a launch uses: javaPath, else
+// javaHome/bin/java, else $JAVA_HOME/bin/java, else java on PATH. A
+// javaHome that has no bin/java is an error, not a fallback, so that the
+// JDK asked for is the JDK used.
+func FindJava(javaPath, javaHome string) (string, error) {
 	if javaPath != "" {
 		return javaPath, nil
+	}
+	if javaHome != "" {
+		p := filepath.Join(javaHome, "bin", "java")
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("javaHome %s is not a JDK: %w", javaHome, err)
+		}
+		return p, nil
 	}
 	if home := os.Getenv("JAVA_HOME"); home != "" {
 		p := filepath.Join(home, "bin", "java")
@@ -95,18 +109,29 @@ func findJava(javaPath string) (string, error) {
 	}
 	p, err := exec.LookPath("java")
 	if err != nil {
-		return "", errors.New("java not found: install a JDK (apt-get install openjdk-17-jdk-headless) or set javaPath / JAVA_HOME")
+		return "", errors.New("java not found: install a JDK (apt-get install openjdk-17-jdk-headless) or set javaHome, javaPath or JAVA_HOME")
 	}
 	return p, nil
 }
 
+// jdkTool returns a tool of the JDK that java belongs to (javac, jar),
+// falling back to PATH only when that JDK has none (a bare JRE).
+func jdkTool(java, tool string) string {
+	p := filepath.Join(filepath.Dir(java), tool)
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	p, _ = exec.LookPath(tool)
+	return p
+}
+
 // buildCommand turns a launch config into a java command line.
 func buildCommand(ctx context.Context, cfg *LaunchConfig) (*jvmCommand, error) {
-	java, err := findJava(cfg.JavaPath)
+	java, err := FindJava(cfg.JavaPath, cfg.JavaHome)
 	if err != nil {
 		return nil, err
 	}
-	jc := &jvmCommand{dir: cfg.Cwd, cleanup: func() {}}
+	jc := &jvmCommand{dir: cfg.Cwd, cleanup: func() {}, java: java}
 	argv := []string{java, "-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0"}
 	for _, a := range cfg.VMArgs {
 		if len(cfg.VMArgs) == 1 {
@@ -144,6 +169,7 @@ func buildCommand(ctx context.Context, cfg *LaunchConfig) (*jvmCommand, error) {
 		if jc.dir == "" {
 			jc.dir = filepath.Dir(abs)
 		}
+		jc.classPath = append(jc.classPath, abs)
 	case strings.HasSuffix(prog, ".java"):
 		abs, err := filepath.Abs(prog)
 		if err != nil {
@@ -158,10 +184,7 @@ func buildCommand(ctx context.Context, cfg *LaunchConfig) (*jvmCommand, error) {
 		}
 		// Compile with -g so locals are visible; fall back to the source
 		// launcher (no local variable names) when javac is missing.
-		javac := filepath.Join(filepath.Dir(java), "javac")
-		if _, err := os.Stat(javac); err != nil {
-			javac, _ = exec.LookPath("javac")
-		}
+		javac := jdkTool(java, "javac")
 		main := mainClassOfSource(abs)
 		if javac != "" && main != "" {
 			out, err := os.MkdirTemp("", "dbg-java-")
@@ -182,6 +205,7 @@ func buildCommand(ctx context.Context, cfg *LaunchConfig) (*jvmCommand, error) {
 			}
 			argv = append(argv, "-cp", strings.Join(append([]string{out}, cp...), string(os.PathListSeparator)), main)
 			jc.mainClass = main
+			jc.classPath = append(jc.classPath, out)
 		} else {
 			if len(cp) > 0 {
 				argv = append(argv, "-cp", strings.Join(cp, string(os.PathListSeparator)))
@@ -198,6 +222,7 @@ func buildCommand(ctx context.Context, cfg *LaunchConfig) (*jvmCommand, error) {
 		return nil, errors.New("launch: give mainClass (with classpath), a .jar or a .java file as program")
 	}
 	jc.argv = append(argv, cfg.Args...)
+	jc.classPath = append(jc.classPath, cp...)
 	return jc, nil
 }
 

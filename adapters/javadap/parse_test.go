@@ -19,7 +19,7 @@ func TestParseExpr(t *testing.T) {
 		"f()":                  "f()",
 		"a.b.c":                "a.b.c",
 		"x != null":            "(x != null)",
-		"1.5e3 + .5":           "(1500 + 0.5)",
+		"1.5e3 + .5":           "(1500.0 + 0.5)",
 		"0x1F":                 "31",
 	} {
 		e, err := parseExpr(src)

@@ -39,6 +39,8 @@ type Server struct {
 	mu         sync.Mutex
 	vm         *Client
 	classes    *classCache
+	classFiles *classIndex // class files on disk, for breakpoints before their class loads
+	threadSeen *seenThreads
 	sources    *sourceMapper
 	proc       *dap.Process // launched JVM, nil when attached
 	cleanup    func()
@@ -228,7 +230,8 @@ func (s *Server) launch(ctx context.Context, req *dap.Message) (any, error) {
 	} else if wd, err := os.Getwd(); err == nil {
 		roots = append(roots, conventionalRoots(wd)...)
 	}
-	s.start(vm, roots)
+	s.start(vm, roots, jc.classPath)
+	s.console(jdkBanner(ctx, vm, jc.java))
 	// The VM suspends itself when it sends VM_START; resuming it before
 	// that would be lost, so launch answers only once it has arrived.
 	select {
@@ -291,7 +294,18 @@ func (s *Server) attach(ctx context.Context, req *dap.Message) (any, error) {
 	if wd, err := os.Getwd(); err == nil {
 		roots = append(roots, conventionalRoots(wd)...)
 	}
-	s.start(vm, roots)
+	var classPath []string
+	for _, c := range cfg.Classpath {
+		classPath = append(classPath, filepath.SplitList(c)...)
+	}
+	if cfg.ProcessID > 0 {
+		classPath = append(classPath, processClassPath(ctx, cfg.ProcessID)...)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		classPath = append(classPath, conventionalClassDirs(wd)...)
+	}
+	s.start(vm, roots, classPath)
+	s.console(jdkBanner(ctx, vm, ""))
 	go s.watchExit(nil)
 	s.conn.Respond(req, nil)
 	if cfg.ProcessID > 0 {
@@ -302,16 +316,18 @@ func (s *Server) attach(ctx context.Context, req *dap.Message) (any, error) {
 }
 
 // start wires a connected VM: thread events and the event goroutines.
-func (s *Server) start(vm *Client, roots []string) {
+// classPath are the directories and jars its classes come from.
+func (s *Server) start(vm *Client, roots, classPath []string) {
 	s.vm = vm
 	s.live.Store(vm)
 	s.classes = newClassCache(vm)
+	s.classFiles = newClassIndex(classPath)
 	s.sources = newSourceMapper(roots)
+	s.threadSeen = newSeenThreads()
 	s.stopQ = newQueue[*EventSet]()
 	s.vmStarted = make(chan struct{})
 	ctx := s.ctx
-	_, _ = vm.SetEvent(ctx, EventThreadStart, SuspendNone)
-	_, _ = vm.SetEvent(ctx, EventThreadDeath, SuspendNone)
+	s.watchThreads(ctx, vm)
 	go s.pump(vm)
 	go s.stopLoop()
 }

@@ -241,77 +241,76 @@ func (c *client) exited() int {
 func bp(line int) map[string]any { return map[string]any{"line": line} }
 
 func TestLoopBreakpointStepAndSetVariable(t *testing.T) {
-	cp := compileFixtures(t)
-	c := newClient(t)
-	loop, square, print := fixtureLine(t, "Loop.java", "loop"), fixtureLine(t, "Loop.java", "square"), fixtureLine(t, "Loop.java", "print")
-	c.launch(map[string]any{"mainClass": "Loop", "classpath": cp}, func() {
-		got := c.setBreakpoints("Loop.java", bp(loop))
-		if b := got[0].(map[string]any); b["verified"] != false || b["message"] == nil {
-			t.Errorf("breakpoint before the class loads: %v", b)
+	forEachJDK(t, 17, func(t *testing.T, j JDK) {
+		cp := compileWith(t, j, "")
+		c := newClient(t)
+		loop, square, print := fixtureLine(t, "Loop.java", "loop"), fixtureLine(t, "Loop.java", "square"), fixtureLine(t, "Loop.java", "print")
+		c.launch(map[string]any{"mainClass": "Loop", "classpath": cp, "javaHome": j.Home}, func() {
+			// Verified at once against Loop.class on the class path.
+			got := c.setBreakpoints("Loop.java", bp(loop))
+			if b := got[0].(map[string]any); b["verified"] != true || int(b["line"].(float64)) != loop {
+				t.Errorf("breakpoint before the class loads: %v", b)
+			}
+		})
+		s := c.stopped()
+		if s.reason != "breakpoint" || s.line != loop || s.name != "Loop.main" || s.path != filepath.Join(fixtureDir(t), "Loop.java") {
+			t.Fatalf("first stop %+v", s)
+		}
+		if p := c.lastEvent("process"); p == nil || p["systemProcessId"].(float64) <= 0 || p["startMethod"] != "launch" {
+			t.Errorf("process event %v", p)
+		}
+		if hit := s.rawEvent["hitBreakpointIds"]; hit == nil {
+			t.Errorf("no hitBreakpointIds in %v", s.rawEvent)
+		}
+		l := c.locals(s.frame)
+		if l["sum"] != "0" || l["i"] != "0" || l["label"] != `"total"` {
+			t.Fatalf("locals %v", l)
+		}
+		if _, ok := l["args"]; !ok {
+			t.Errorf("args missing from %v", l)
+		}
+		c.req("stepIn", map[string]any{"threadId": s.thread})
+		s = c.stopped()
+		if s.reason != "step" || s.line != square || s.name != "Loop.square" {
+			t.Fatalf("after stepIn %+v", s)
+		}
+		c.req("stepOut", map[string]any{"threadId": s.thread})
+		s = c.stopped()
+		if s.reason != "step" || s.line != loop || s.name != "Loop.main" {
+			t.Fatalf("after stepOut %+v", s)
+		}
+		c.req("next", map[string]any{"threadId": s.thread})
+		s = c.stopped()
+		if s.reason != "step" || s.name != "Loop.main" || s.line == square {
+			t.Fatalf("after next %+v", s)
+		}
+		c.setBreakpoints("Loop.java", bp(print))
+		c.cont(s.thread)
+		s = c.stopped()
+		if s.line != print {
+			t.Fatalf("stop at print: %+v", s)
+		}
+		if l := c.locals(s.frame); l["sum"] != "5" {
+			t.Fatalf("sum at print %v", l)
+		}
+		sc := c.req("scopes", map[string]any{"frameId": s.frame})
+		ref := sc["scopes"].([]any)[0].(map[string]any)["variablesReference"]
+		if r := c.req("setVariable", map[string]any{"variablesReference": ref, "name": "sum", "value": "100"}); r["value"] != "100" {
+			t.Errorf("setVariable sum: %v", r)
+		}
+		if r := c.req("setVariable", map[string]any{"variablesReference": ref, "name": "label", "value": `"changed"`}); r["value"] != `"changed"` {
+			t.Errorf("setVariable label: %v", r)
+		}
+		if _, err := c.try("setVariable", map[string]any{"variablesReference": ref, "name": "sum", "value": `"text"`}); err == nil {
+			t.Errorf("assigning a string to an int succeeded")
+		}
+		c.cont(s.thread)
+		c.waitOutput("changed=100\n")
+		if code := c.exited(); code != 0 {
+			t.Errorf("exit code %d", code)
+		}
+		if !strings.Contains(c.Output(), "done\n") {
+			t.Errorf("stderr missing from output: %q", c.Output())
 		}
 	})
-	changed := c.wait("breakpoint")
-	if b := changed["breakpoint"].(map[string]any); b["verified"] != true || int(b["line"].(float64)) != loop {
-		t.Errorf("breakpoint event %v", changed)
-	}
-	s := c.stopped()
-	if s.reason != "breakpoint" || s.line != loop || s.name != "Loop.main" || s.path != filepath.Join(fixtureDir(t), "Loop.java") {
-		t.Fatalf("first stop %+v", s)
-	}
-	if p := c.lastEvent("process"); p == nil || p["systemProcessId"].(float64) <= 0 || p["startMethod"] != "launch" {
-		t.Errorf("process event %v", p)
-	}
-	if hit := s.rawEvent["hitBreakpointIds"]; hit == nil {
-		t.Errorf("no hitBreakpointIds in %v", s.rawEvent)
-	}
-	l := c.locals(s.frame)
-	if l["sum"] != "0" || l["i"] != "0" || l["label"] != `"total"` {
-		t.Fatalf("locals %v", l)
-	}
-	if _, ok := l["args"]; !ok {
-		t.Errorf("args missing from %v", l)
-	}
-	c.req("stepIn", map[string]any{"threadId": s.thread})
-	s = c.stopped()
-	if s.reason != "step" || s.line != square || s.name != "Loop.square" {
-		t.Fatalf("after stepIn %+v", s)
-	}
-	c.req("stepOut", map[string]any{"threadId": s.thread})
-	s = c.stopped()
-	if s.reason != "step" || s.line != loop || s.name != "Loop.main" {
-		t.Fatalf("after stepOut %+v", s)
-	}
-	c.req("next", map[string]any{"threadId": s.thread})
-	s = c.stopped()
-	if s.reason != "step" || s.name != "Loop.main" || s.line == square {
-		t.Fatalf("after next %+v", s)
-	}
-	c.setBreakpoints("Loop.java", bp(print))
-	c.cont(s.thread)
-	s = c.stopped()
-	if s.line != print {
-		t.Fatalf("stop at print: %+v", s)
-	}
-	if l := c.locals(s.frame); l["sum"] != "5" {
-		t.Fatalf("sum at print %v", l)
-	}
-	sc := c.req("scopes", map[string]any{"frameId": s.frame})
-	ref := sc["scopes"].([]any)[0].(map[string]any)["variablesReference"]
-	if r := c.req("setVariable", map[string]any{"variablesReference": ref, "name": "sum", "value": "100"}); r["value"] != "100" {
-		t.Errorf("setVariable sum: %v", r)
-	}
-	if r := c.req("setVariable", map[string]any{"variablesReference": ref, "name": "label", "value": `"changed"`}); r["value"] != `"changed"` {
-		t.Errorf("setVariable label: %v", r)
-	}
-	if _, err := c.try("setVariable", map[string]any{"variablesReference": ref, "name": "sum", "value": `"text"`}); err == nil {
-		t.Errorf("assigning a string to an int succeeded")
-	}
-	c.cont(s.thread)
-	c.waitOutput("changed=100\n")
-	if code := c.exited(); code != 0 {
-		t.Errorf("exit code %d", code)
-	}
-	if !strings.Contains(c.Output(), "done\n") {
-		t.Errorf("stderr missing from output: %q", c.Output())
-	}
 }

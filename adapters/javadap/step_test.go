@@ -40,44 +40,46 @@ func TestJVMExitsDuringStep(t *testing.T) {
 }
 
 func TestTwoThreads(t *testing.T) {
-	cp := compileFixtures(t)
-	c := newClient(t)
-	worker, mainLine := fixtureLine(t, "Threads.java", "worker"), fixtureLine(t, "Threads.java", "main")
-	c.launch(map[string]any{"mainClass": "Threads", "classpath": cp}, func() {
-		c.setBreakpoints("Threads.java", bp(worker), bp(mainLine))
+	forEachJDK(t, 17, func(t *testing.T, j JDK) {
+		cp := compileWith(t, j, "")
+		c := newClient(t)
+		worker, mainLine := fixtureLine(t, "Threads.java", "worker"), fixtureLine(t, "Threads.java", "main")
+		c.launch(map[string]any{"mainClass": "Threads", "classpath": cp, "javaHome": j.Home}, func() {
+			c.setBreakpoints("Threads.java", bp(worker), bp(mainLine))
+		})
+		s := c.stopped()
+		if s.line != worker {
+			t.Fatalf("worker stop %+v", s)
+		}
+		th := c.req("threads", nil)
+		names := map[string]int{}
+		for _, x := range th["threads"].([]any) {
+			m := x.(map[string]any)
+			names[m["name"].(string)] = int(m["id"].(float64))
+		}
+		if names["worker-1"] != s.thread || names["main"] == 0 {
+			t.Fatalf("threads %v, stopped thread %d", names, s.thread)
+		}
+		if l := c.locals(s.frame); l["local"] != "10" {
+			t.Errorf("worker locals %v", l)
+		}
+		// The main thread is suspended too, inside Thread.join.
+		st := c.req("stackTrace", map[string]any{"threadId": names["main"]})
+		if frames := st["stackFrames"].([]any); len(frames) < 2 {
+			t.Errorf("main stack %v", frames)
+		}
+		c.cont(s.thread)
+		s = c.stopped()
+		if s.line != mainLine || s.thread != names["main"] {
+			t.Fatalf("main stop %+v", s)
+		}
+		if got := c.eval(s.frame, "shared"); got != "10" {
+			t.Errorf("shared = %s", got)
+		}
+		c.cont(s.thread)
+		c.waitOutput("shared=10")
+		c.exited()
 	})
-	s := c.stopped()
-	if s.line != worker {
-		t.Fatalf("worker stop %+v", s)
-	}
-	th := c.req("threads", nil)
-	names := map[string]int{}
-	for _, x := range th["threads"].([]any) {
-		m := x.(map[string]any)
-		names[m["name"].(string)] = int(m["id"].(float64))
-	}
-	if names["worker-1"] != s.thread || names["main"] == 0 {
-		t.Fatalf("threads %v, stopped thread %d", names, s.thread)
-	}
-	if l := c.locals(s.frame); l["local"] != "10" {
-		t.Errorf("worker locals %v", l)
-	}
-	// The main thread is suspended too, inside Thread.join.
-	st := c.req("stackTrace", map[string]any{"threadId": names["main"]})
-	if frames := st["stackFrames"].([]any); len(frames) < 2 {
-		t.Errorf("main stack %v", frames)
-	}
-	c.cont(s.thread)
-	s = c.stopped()
-	if s.line != mainLine || s.thread != names["main"] {
-		t.Fatalf("main stop %+v", s)
-	}
-	if got := c.eval(s.frame, "shared"); got != "10" {
-		t.Errorf("shared = %s", got)
-	}
-	c.cont(s.thread)
-	c.waitOutput("shared=10")
-	c.exited()
 }
 
 func TestPauseAndStopOnEntry(t *testing.T) {
@@ -134,21 +136,23 @@ func TestJVMKilledWhileStopped(t *testing.T) {
 }
 
 func TestStepIntoLambdaThroughProxy(t *testing.T) {
-	cp := compileFixtures(t)
-	c := newClient(t)
-	call, lambda := fixtureLine(t, "Inner.java", "calltwice"), fixtureLine(t, "Inner.java", "lambda")
-	c.launch(map[string]any{"mainClass": "Inner", "classpath": cp}, func() {
-		c.setBreakpoints("Inner.java", bp(call))
+	forEachJDK(t, 17, func(t *testing.T, j JDK) {
+		cp := compileWith(t, j, "")
+		c := newClient(t)
+		call, lambda := fixtureLine(t, "Inner.java", "calltwice"), fixtureLine(t, "Inner.java", "lambda")
+		c.launch(map[string]any{"mainClass": "Inner", "classpath": cp, "javaHome": j.Home}, func() {
+			c.setBreakpoints("Inner.java", bp(call))
+		})
+		s := c.stopped()
+		if s.line != call {
+			t.Fatalf("stop %+v", s)
+		}
+		c.req("stepIn", map[string]any{"threadId": s.thread})
+		s = c.stopped()
+		if s.line != lambda || !strings.Contains(s.name, "lambda$") {
+			t.Fatalf("stepIn through the lambda's proxy class: %+v", s)
+		}
+		c.cont(s.thread)
+		c.exited()
 	})
-	s := c.stopped()
-	if s.line != call {
-		t.Fatalf("stop %+v", s)
-	}
-	c.req("stepIn", map[string]any{"threadId": s.thread})
-	s = c.stopped()
-	if s.line != lambda || !strings.Contains(s.name, "lambda$") {
-		t.Fatalf("stepIn through the lambda's proxy class: %+v", s)
-	}
-	c.cont(s.thread)
-	c.exited()
 }

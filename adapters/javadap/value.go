@@ -1,7 +1,9 @@
 package javadap
 
 import (
+	"math"
 	"strconv"
+	"strings"
 )
 
 // JDWP value tags.
@@ -73,9 +75,9 @@ func primitiveString(v Value) string {
 	case TagChar:
 		return strconv.QuoteRune(rune(v.Long))
 	case TagFloat:
-		return strconv.FormatFloat(v.Double, 'g', -1, 32)
+		return javaFloat(v.Double, 32)
 	case TagDouble:
-		return strconv.FormatFloat(v.Double, 'g', -1, 64)
+		return javaFloat(v.Double, 64)
 	case TagVoid:
 		return "void"
 	}
@@ -149,4 +151,36 @@ func signatureOfClassName(name string) string {
 		}
 	}
 	return "L" + string(b) + ";"
+}
+
+// javaFloat formats a float or double as Java's Double.toString and
+// Float.toString do: 9.0 rather than 9, 1.0E7 rather than 1e+07.
+func javaFloat(f float64, bits int) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	if a := math.Abs(f); a == 0 || a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(f, 'f', -1, bits)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(f, 'E', -1, bits)
+	mant, exp, _ := strings.Cut(s, "E")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	exp = strings.TrimPrefix(exp, "+")
+	neg := strings.HasPrefix(exp, "-")
+	exp = strings.TrimLeft(strings.TrimPrefix(exp, "-"), "0")
+	if neg {
+		exp = "-" + exp
+	}
+	return mant + "E" + exp
 }

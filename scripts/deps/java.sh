@@ -2,7 +2,10 @@
 # Test dependencies of the built-in Java adapter (adapters/javadap) and its
 # benchmark: a JDK 17 with java, javac, jar and jdb. Idempotent; installs
 # only when missing, at the pinned Debian bookworm version, falling back to
-# bookworm's current one when a security update has replaced it.
+# bookworm's current one when a security update has replaced it. The
+# adapter's tests also run on JDK 25: the machine image ships a Temurin 25
+# JDK under /usr/lib/jvm, which this script checks (it has no package to
+# install here).
 set -euo pipefail
 
 JDK_VERSION="17.0.15+6-1~deb12u1"
@@ -27,4 +30,16 @@ for tool in java javac jar jdb; do
     exit 1
   fi
 done
-echo "java deps: $(javac -version 2>&1), $(java -version 2>&1 | head -1)"
+
+jdk25=""
+for home in /usr/lib/jvm/temurin-25-jdk-*; do
+  if [[ -x "$home/bin/java" && -x "$home/bin/javac" ]]; then
+    jdk25=$home
+    break
+  fi
+done
+if [[ -z "$jdk25" ]]; then
+  echo "java.sh: no Temurin 25 JDK under /usr/lib/jvm (the machine image ships /usr/lib/jvm/temurin-25-jdk-amd64); the Java adapter's JDK 25 tests need it" >&2
+  exit 1
+fi
+echo "java deps: $(javac -version 2>&1), $(java -version 2>&1 | head -1); JDK 25: $("$jdk25/bin/java" -version 2>&1 | head -1) at $jdk25"
