@@ -420,7 +420,7 @@ func (p Python) launchPlan(ctx context.Context, t Target) (Interpreter, pyInfo, 
 		return in, hi, nil
 	}
 	return in, own, &NotFoundError{Language: "python",
-		What: fmt.Sprintf("debugpy in the %s interpreter %s (Python %s), or in an interpreter in PATH whose debugpy supports Python %s", in.Source, in.Path, own.version, own.version),
+		What:    fmt.Sprintf("debugpy in the %s interpreter %s (Python %s), or in an interpreter in PATH whose debugpy supports Python %s", in.Source, in.Path, own.version, own.version),
 		Install: own.pipCommand()}
 }
 
