@@ -78,11 +78,7 @@ func (p Python) gdbCheck(ctx context.Context, py pyInfo) gdbVerdict {
 	if definite {
 		p.remember(key, v)
 		if b, err := json.MarshalIndent(v, "", "  "); err == nil {
-			_ = os.MkdirAll(filepath.Dir(file), 0o755)
-			tmp := file + fmt.Sprintf(".%d", os.Getpid())
-			if os.WriteFile(tmp, b, 0o644) == nil {
-				_ = os.Rename(tmp, file)
-			}
+			_ = writeOnce(file, b) // a verdict not kept is checked again next time
 		}
 	}
 	return v
@@ -214,7 +210,11 @@ func runGDBCheck(ctx context.Context, gdb string, py pyInfo) (v gdbVerdict, defi
 		defer outMu.Unlock()
 		return strings.Contains(stdout.String(), gdbCheckMarker)
 	}
-	for deadline := time.Now().Add(3 * time.Second); !seen() && time.Now().Before(deadline); {
+	wait := 3 * time.Second // the code runs at the throwaway's next eval-loop turn
+	if gerr != nil {
+		wait = 200 * time.Millisecond // gdb failed: only a late marker would change the verdict
+	}
+	for deadline := time.Now().Add(wait); !seen() && time.Now().Before(deadline); {
 		select {
 		case <-exited:
 			deadline = time.Now()

@@ -13,6 +13,13 @@ import (
 //go:embed pyhooks/sitecustomize.py
 var pyHook []byte
 
+// pyNoDelay sets TCP_NODELAY on pydevd's connection in a target dbg
+// attached to; the hook injects it after debugpy's code, and the
+// sys.remote_exec script runs it after debugpy.listen.
+//
+//go:embed pyhooks/pydevd_nodelay.py
+var pyNoDelay []byte
+
 // hookDir writes the hook into a directory of dbg's own (one per content,
 // so that an upgraded dbg never runs an older hook) and returns it.
 func (p Python) hookDir() (string, error) {
@@ -24,22 +31,28 @@ func (p Python) hookDir() (string, error) {
 		}
 		base = filepath.Join(cache, "dbg")
 	}
-	dir := filepath.Join(base, "python-hooks-"+shortHash(string(pyHook)))
-	file := filepath.Join(dir, "sitecustomize.py")
-	if b, err := os.ReadFile(file); err == nil && string(b) == string(pyHook) {
-		return dir, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("python hooks: %w", err)
-	}
-	tmp := fmt.Sprintf("%s.%d", file, os.Getpid())
-	if err := os.WriteFile(tmp, pyHook, 0o644); err != nil {
-		return "", fmt.Errorf("python hooks: %w", err)
-	}
-	if err := os.Rename(tmp, file); err != nil {
-		return "", fmt.Errorf("python hooks: %w", err)
+	dir := filepath.Join(base, "python-hooks-"+shortHash(string(pyHook)+string(pyNoDelay)))
+	for name, content := range map[string][]byte{"sitecustomize.py": pyHook, "pydevd_nodelay.py": pyNoDelay} {
+		if err := writeOnce(filepath.Join(dir, name), content); err != nil {
+			return "", fmt.Errorf("python hooks: %w", err)
+		}
 	}
 	return dir, nil
+}
+
+// writeOnce makes file hold content, atomically, unless it already does.
+func writeOnce(file string, content []byte) error {
+	if b, err := os.ReadFile(file); err == nil && string(b) == string(content) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	tmp := fmt.Sprintf("%s.%d", file, os.Getpid())
+	if err := os.WriteFile(tmp, content, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, file)
 }
 
 // prependPath puts dir first on a PYTHONPATH value ("" or unset: dir alone).

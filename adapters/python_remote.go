@@ -29,10 +29,10 @@ const remoteAttachTimeout = 30 * time.Second
 // remoteAttachScript is the script sys.remote_exec runs in the target. It
 // imports the target interpreter's own debugpy from debugpyParent (and
 // takes that entry off sys.path again), listens, sets TCP_NODELAY on
-// pydevd's connection, writes the port to portFile, and removes itself.
+// pydevd's connection (pydevd_nodelay.py), writes the port to portFile, and removes itself.
 // It runs in a namespace of its own: it leaves no names in __main__.
 func remoteAttachScript(debugpyParent, portFile, self string) string {
-	body := `import os, socket, sys
+	body := `import os, sys
 parent = ` + strconv.Quote(debugpyParent) + `
 sys.path.insert(0, parent)
 try:
@@ -42,15 +42,7 @@ finally:
         del sys.path[0]
 try:
     host, port = debugpy.listen(("127.0.0.1", 0))
-    p = sys.modules.get("pydevd")
-    d = p.get_global_debugger() if p is not None else None
-    for t in (getattr(d, "writer", None), getattr(d, "reader", None)):
-        s = getattr(t, "sock", None)
-        if s is not None:
-            try:
-                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            except OSError:
-                pass
+    exec(` + strconv.Quote(string(pyNoDelay)) + `, {})
     result = str(port)
 except Exception as e:
     result = "error: %s: %s" % (type(e).__name__, e)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -164,6 +165,10 @@ func TestPythonAttachByPIDEachInterpreter(t *testing.T) {
 			if v := evalString(t, s, nodelayExpr); v != "1" {
 				t.Errorf("TCP_NODELAY in the target: %s", v)
 			}
+			port, _ := strconv.Atoi(evalString(t, s, `__import__("pydevd").get_global_debugger().writer.sock.getsockname()[1]`))
+			if v := adapterNoDelay(t, s.Info().AdapterPID, port); v != 1 {
+				t.Errorf("TCP_NODELAY on the adapter's end: %d", v)
+			}
 			if _, err := s.Continue(ctx, 0, 0); err != nil {
 				t.Fatal(err)
 			}
@@ -271,7 +276,7 @@ func TestPythonVenvProject(t *testing.T) {
 	if _, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: lineOf(t, prog, "# BREAK")}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog})
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog, Wait: 60 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +339,7 @@ func TestPythonNoDelayKeepsTheProgramsSitecustomize(t *testing.T) {
 	if _, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: lineOf(t, prog, "# BREAK")}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog, Env: map[string]string{"PYTHONPATH": usersite}})
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog, Env: map[string]string{"PYTHONPATH": usersite}, Wait: 60 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,6 +348,10 @@ func TestPythonNoDelayKeepsTheProgramsSitecustomize(t *testing.T) {
 	}
 	if v := evalString(t, s, nodelayExpr); v != "1" {
 		t.Errorf("TCP_NODELAY on pydevd's socket: %s", v)
+	}
+	port, _ := strconv.Atoi(evalString(t, s, `__import__("pydevd").get_global_debugger().writer.sock.getsockname()[1]`))
+	if v := adapterNoDelay(t, s.Info().AdapterPID, port); v != 1 {
+		t.Errorf("TCP_NODELAY on the adapter's end: %d", v)
 	}
 	got := evalString(t, s, "world()")
 	// evaluate shows the JSON as a Python string repr: compare the parsed worlds.
@@ -353,4 +362,51 @@ func TestPythonNoDelayKeepsTheProgramsSitecustomize(t *testing.T) {
 	if !strings.Contains(got, "user sitecustomize ran") {
 		t.Errorf("the program's own sitecustomize did not run: %s", got)
 	}
+}
+
+// adapterNoDelay reads TCP_NODELAY of the adapter's end of the socket
+// whose other end is the debuggee's local port: it finds the socket in
+// the adapter's /proc tables and takes a copy of it with pidfd_getfd.
+func adapterNoDelay(t *testing.T, adapterPID, debuggeePort int) int {
+	t.Helper()
+	inode := ""
+	for _, table := range []string{"net/tcp", "net/tcp6"} {
+		b, _ := os.ReadFile(proc.Path(adapterPID, table))
+		for _, l := range strings.Split(string(b), "\n")[1:] {
+			f := strings.Fields(l)
+			if len(f) < 10 {
+				continue
+			}
+			_, rem, _ := strings.Cut(f[2], ":")
+			if p, err := strconv.ParseInt(rem, 16, 32); err == nil && int(p) == debuggeePort {
+				inode = f[9]
+			}
+		}
+	}
+	if inode == "" {
+		t.Fatalf("no socket to port %d in the adapter's tables", debuggeePort)
+	}
+	fds, _ := os.ReadDir(proc.Path(adapterPID, "fd"))
+	for _, e := range fds {
+		if l, _ := os.Readlink(filepath.Join(proc.Path(adapterPID, "fd"), e.Name())); l == "socket:["+inode+"]" {
+			fd, _ := strconv.Atoi(e.Name())
+			pidfd, _, errno := syscall.Syscall(434, uintptr(adapterPID), 0, 0) // pidfd_open
+			if errno != 0 {
+				t.Fatalf("pidfd_open: %v", errno)
+			}
+			defer syscall.Close(int(pidfd))
+			sock, _, errno := syscall.Syscall(438, pidfd, uintptr(fd), 0) // pidfd_getfd
+			if errno != 0 {
+				t.Fatalf("pidfd_getfd: %v", errno)
+			}
+			defer syscall.Close(int(sock))
+			v, err := syscall.GetsockoptInt(int(sock), syscall.IPPROTO_TCP, syscall.TCP_NODELAY)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+	}
+	t.Fatalf("the adapter holds no socket:[%s]", inode)
+	return -1
 }

@@ -47,28 +47,14 @@ def _dbg_patch_sockets(mod):
 
 
 # What attach by pid injects into the target, after debugpy's own code:
-# TCP_NODELAY on pydevd's connection, which is made by then. It runs in a
-# namespace of its own (no names left in __main__) and holds no quotes
-# (debugpy passes the code in a C string on gdb's command line).
-_DBG_INJECTED_NODELAY = """
-def _n():
-    import socket, sys
-    p = sys.modules.get("pydevd")
-    d = p.get_global_debugger() if p is not None else None
-    for t in (getattr(d, "writer", None), getattr(d, "reader", None)):
-        s = getattr(t, "sock", None)
-        if s is not None:
-            try:
-                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            except Exception:
-                pass
-_n()
-"""
+# pydevd_nodelay.py, beside this file. debugpy passes the code in a C
+# string on gdb's command line, so it goes as bytes: no quotes, one line.
 
 
 def _dbg_patch_injector(mod):
     run = mod.run_python_code
-    code = "exec(bytes(%r).decode(),{})" % (list(_DBG_INJECTED_NODELAY.encode()),)
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pydevd_nodelay.py"), "rb") as f:
+        code = "exec(bytes(%r).decode(),{})" % (list(f.read()),)
     code = code.replace(" ", "")
 
     def run_python_code(pid, python_code, *args, **kwargs):
