@@ -162,13 +162,7 @@ func TestPythonAttachByPIDEachInterpreter(t *testing.T) {
 			if py == "/usr/bin/python3.11" && strings.Contains(site, ".pyenv") {
 				t.Errorf("pyenv's debugpy injected into Debian's python: %s", site)
 			}
-			if v := evalString(t, s, nodelayExpr); v != "1" {
-				t.Errorf("TCP_NODELAY in the target: %s", v)
-			}
-			port, _ := strconv.Atoi(evalString(t, s, `__import__("pydevd").get_global_debugger().writer.sock.getsockname()[1]`))
-			if v := adapterNoDelay(t, s.Info().AdapterPID, port); v != 1 {
-				t.Errorf("TCP_NODELAY on the adapter's end: %d", v)
-			}
+			assertNoDelay(t, s)
 			if _, err := s.Continue(ctx, 0, 0); err != nil {
 				t.Fatal(err)
 			}
@@ -346,13 +340,7 @@ func TestPythonNoDelayKeepsTheProgramsSitecustomize(t *testing.T) {
 	if res.State != StatePaused {
 		t.Fatalf("launch: %+v", res)
 	}
-	if v := evalString(t, s, nodelayExpr); v != "1" {
-		t.Errorf("TCP_NODELAY on pydevd's socket: %s", v)
-	}
-	port, _ := strconv.Atoi(evalString(t, s, `__import__("pydevd").get_global_debugger().writer.sock.getsockname()[1]`))
-	if v := adapterNoDelay(t, s.Info().AdapterPID, port); v != 1 {
-		t.Errorf("TCP_NODELAY on the adapter's end: %d", v)
-	}
+	assertNoDelay(t, s)
 	got := evalString(t, s, "world()")
 	// evaluate shows the JSON as a Python string repr: compare the parsed worlds.
 	got = strings.ReplaceAll(got, `\\`, `\`)
@@ -361,6 +349,21 @@ func TestPythonNoDelayKeepsTheProgramsSitecustomize(t *testing.T) {
 	}
 	if !strings.Contains(got, "user sitecustomize ran") {
 		t.Errorf("the program's own sitecustomize did not run: %s", got)
+	}
+}
+
+// assertNoDelay checks TCP_NODELAY on both ends of the connection
+// between debugpy's adapter and pydevd in the stopped debuggee s: the
+// debuggee's read back with getsockopt through evaluate, the adapter's
+// from its own socket table.
+func assertNoDelay(t *testing.T, s *Session) {
+	t.Helper()
+	if v := evalString(t, s, nodelayExpr); v != "1" {
+		t.Errorf("TCP_NODELAY on pydevd's socket: %s", v)
+	}
+	port, _ := strconv.Atoi(evalString(t, s, `__import__("pydevd").get_global_debugger().writer.sock.getsockname()[1]`))
+	if v := adapterNoDelay(t, s.Info().AdapterPID, port); v != 1 {
+		t.Errorf("TCP_NODELAY on the adapter's end: %d", v)
 	}
 }
 
