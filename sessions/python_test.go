@@ -413,3 +413,40 @@ func adapterNoDelay(t *testing.T, adapterPID, debuggeePort int) int {
 	t.Fatalf("the adapter holds no socket:[%s]", inode)
 	return -1
 }
+
+// A target whose interpreter has no debugpy is refused with the pip
+// command for that very interpreter; no other interpreter's debugpy is
+// injected, gdb never runs, and the target keeps going.
+func TestPythonAttachRefusedWithoutTheTargetsDebugpy(t *testing.T) {
+	var py string
+	for _, v := range []string{"3.12.1", "3.13.0", "3.10.13"} {
+		p := "/root/.pyenv/versions/" + v + "/bin/python3"
+		if exec.Command(p, "-c", "import debugpy").Run() != nil && exec.Command(p, "-c", "pass").Run() == nil {
+			py = p
+			break
+		}
+	}
+	if py == "" {
+		// Without such an interpreter, make one: a venv of a Python with
+		// debugpy is not one (its base has debugpy); fail loudly instead.
+		t.Fatal("no Python without debugpy on this machine to attach to")
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "gdb.log")
+	fake := filepath.Join(dir, "gdb")
+	os.WriteFile(fake, []byte("#!/bin/sh\necho \"$@\" >> "+log+"\nexit 1\n"), 0o755)
+	m := pythonManager(t, adapters.Python{GDB: fake})
+	cmd, out := ticker(t, py)
+	_, _, err := m.Create(context.Background(), CreateRequest{Language: "python", ProcessID: cmd.Process.Pid})
+	var te *toolkit.ToolError
+	if !errors.As(err, &te) || te.Code != toolkit.CodeAttachFailed {
+		t.Fatalf("want ATTACH_FAILED, got %v", err)
+	}
+	if !strings.Contains(te.Hint, py+" -m pip install debugpy=="+adapters.DebugpyVersion) || !strings.Contains(te.Message, "has no debugpy") {
+		t.Errorf("refusal: %s (hint: %s)", te.Message, te.Hint)
+	}
+	if b, _ := os.ReadFile(log); len(b) > 0 {
+		t.Errorf("gdb ran:\n%s", b)
+	}
+	assertProgressing(t, cmd, out)
+}
