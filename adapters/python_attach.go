@@ -129,6 +129,11 @@ func (p Python) attachPlan(ctx context.Context, t Target) (*pyAttachPlan, error)
 	}
 	candidates := targetCandidates(pid, exe)
 	if t.ExecutablePath != "" {
+		if pythonExeRE.MatchString(filepath.Base(exe)) && !sameFile(t.ExecutablePath, exe) {
+			return nil, &AttachRefusedError{PID: pid,
+				Reason: fmt.Sprintf("process %d runs %s, not %s: dbg injects only the target's own interpreter's debugpy", pid, exe, t.ExecutablePath),
+				Hint:   "pass the target's interpreter as executablePath, or none"}
+		}
 		candidates = []string{t.ExecutablePath}
 	}
 	target := p.cache.probe(ctx, exe)

@@ -3,6 +3,7 @@ package adapters
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -225,4 +226,30 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// Attach by pid never uses another interpreter than the target's: not a
+// non-Python process, not an executablePath that is another Python.
+func TestPythonAttachPlanRefusesOtherInterpreters(t *testing.T) {
+	sleep := exec.Command("sleep", "30")
+	if err := sleep.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sleep.Process.Kill(); _ = sleep.Wait() }()
+	p := Python{GDB: "/nonexistent/gdb", StateDir: t.TempDir()}
+	ctx := context.Background()
+	_, err := p.attachPlan(ctx, Target{Mode: Attach, PID: sleep.Process.Pid})
+	var refused *AttachRefusedError
+	if !errors.As(err, &refused) || !strings.Contains(refused.Reason, "not a Python interpreter") {
+		t.Errorf("a sleep process: %v", err)
+	}
+	py := exec.Command("/usr/bin/python3", "-c", "import time; time.sleep(30)")
+	if err := py.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = py.Process.Kill(); _ = py.Wait() }()
+	_, err = p.attachPlan(ctx, Target{Mode: Attach, PID: py.Process.Pid, ExecutablePath: "/bin/sh"})
+	if !errors.As(err, &refused) || !strings.Contains(refused.Reason, "target's own interpreter") {
+		t.Errorf("another executablePath: %v", err)
+	}
 }
