@@ -124,6 +124,7 @@ func (p Python) Start(ctx context.Context, t Target) (*Endpoint, error) {
 			return nil, err
 		}
 		adapterPy = dp.path
+		progress(ctx, "starting debugpy %s for python %s (%s, %s)…", in.Debugpy, in.Version, in.Source, in.Path)
 	}
 	hook, err := p.hookDir()
 	if err != nil {

@@ -119,6 +119,7 @@ func targetExe(pid int) (string, error) {
 // before anything touches the target.
 func (p Python) attachPlan(ctx context.Context, t Target) (*pyAttachPlan, error) {
 	pid := t.PID
+	progress(ctx, "attaching to %d: reading its interpreter…", pid)
 	exe, err := targetExe(pid)
 	if err != nil {
 		return nil, err

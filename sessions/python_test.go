@@ -123,7 +123,17 @@ const nodelayExpr = `__import__("pydevd").get_global_debugger().writer.sock.gets
 // the target alive and progressing afterwards. On a machine where they do
 // not, the clean refusal is the answer, and the target survives it.
 func TestPythonAttachByPIDEachInterpreter(t *testing.T) {
-	for name, py := range machinePythons(t) {
+	pythons := machinePythons(t)
+	if debian := pythons["debian"]; debian != "" {
+		// A venv without debugpy, of an interpreter with one: the
+		// interpreter's own debugpy serves it.
+		venv := filepath.Join(t.TempDir(), "venv")
+		if out, err := exec.Command(debian, "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+			t.Fatalf("venv: %v\n%s", err, out)
+		}
+		pythons["debian-venv"] = filepath.Join(venv, "bin", "python")
+	}
+	for name, py := range pythons {
 		t.Run(name, func(t *testing.T) {
 			m := pythonManager(t, adapters.NewPython())
 			cmd, out := ticker(t, py)
