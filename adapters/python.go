@@ -71,7 +71,7 @@ func (p Python) InstallCommandsFor(py string) [][]string {
 	}
 	info := p.cache.probe(context.Background(), py)
 	info.path = py
-	return [][]string{strings.Fields(info.pipCommand())}
+	return [][]string{info.pipArgv()}
 }
 
 // Find implements Adapter.

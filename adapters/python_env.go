@@ -46,14 +46,17 @@ type pyInfo struct {
 	err       error  // the interpreter did not run
 }
 
-// pipCommand is the command that installs the pinned debugpy into i.
-func (i pyInfo) pipCommand() string {
-	cmd := i.path + " -m pip install debugpy==" + DebugpyVersion
+// pipArgv is the command that installs the pinned debugpy into i.
+func (i pyInfo) pipArgv() []string {
+	argv := []string{i.path, "-m", "pip", "install", "debugpy==" + DebugpyVersion}
 	if i.managed {
-		cmd += " --break-system-packages"
+		argv = append(argv, "--break-system-packages")
 	}
-	return cmd
+	return argv
 }
+
+// pipCommand is pipArgv as one line, for messages.
+func (i pyInfo) pipCommand() string { return strings.Join(i.pipArgv(), " ") }
 
 // supports reports whether i's debugpy supports Python version v, by
 // its Requires-Python (">=3.10"; an unknown bound supports every version).
@@ -106,6 +109,7 @@ var (
 // that one create asks once, and an install is seen at the next). A nil
 // cache asks every time.
 type pyCache struct {
+	checkMu sync.Mutex // held through a gdb check
 	mu      sync.Mutex
 	entries map[string]pyCacheEntry
 	gdb     map[string]gdbVerdict // the gdb check's verdicts, by key

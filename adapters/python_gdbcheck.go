@@ -45,8 +45,6 @@ const gdbCheckMarker = "47027"
 // injector passes it in a C string on gdb's command line).
 const gdbCheckCode = "import sys;sys.stdout.write(str(31*37*41)+chr(10));sys.stdout.flush()"
 
-var gdbMu sync.Mutex // one check at a time: they are slow and identical
-
 // gdbCheck tells whether gdb's inferior calls work for interpreter py
 // (whose debugpy is at debugpyDir), from the cache when it can. It never
 // touches any process but the throwaway one it starts.
@@ -56,9 +54,9 @@ func (p Python) gdbCheck(ctx context.Context, py pyInfo) gdbVerdict {
 		return gdbVerdict{Reason: "gdb is not installed (debugpy attaches by pid through gdb)"}
 	}
 	key := gdbKey(ctx, gdb, py)
-	gdbMu.Lock()
-	defer gdbMu.Unlock()
 	if p.cache != nil {
+		p.cache.checkMu.Lock() // one check at a time: they are slow and alike
+		defer p.cache.checkMu.Unlock()
 		p.cache.mu.Lock()
 		v, ok := p.cache.gdb[key]
 		p.cache.mu.Unlock()
