@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/proc"
 )
 
 func pyTestdata(rel string) string {
@@ -138,6 +139,7 @@ func TestPythonRemoteExecScript(t *testing.T) {
 		py = pathPython()
 	}
 	p := NewPython()
+	p.HookDir = t.TempDir()
 	info := p.cache.probe(context.Background(), py)
 	if info.debugpy == "" {
 		t.Fatalf("%s has no debugpy: run scripts/deps/core.sh", py)
@@ -173,6 +175,18 @@ func TestPythonRemoteExecScript(t *testing.T) {
 	conn := dap.NewConn(ep.Conn, dap.Options{Timeout: 20 * time.Second})
 	if _, err := conn.Request(ctx, "initialize", map[string]any{"adapterID": "python", "clientID": "dbg"}); err != nil {
 		t.Fatalf("initialize the target's debugpy: %v", err)
+	}
+	// The adapter debugpy.listen started runs dbg's hook.
+	hooked := false
+	for _, pid := range proc.PIDs() {
+		argv, _ := proc.Cmdline(pid)
+		env, _ := proc.Environ(pid)
+		if strings.Contains(strings.Join(argv, " "), "--for-server") && strings.Contains(strings.Join(env, "\n"), "PYTHONPATH="+p.HookDir) {
+			hooked = true
+		}
+	}
+	if !hooked {
+		t.Error("the adapter that debugpy.listen started does not run dbg's hook")
 	}
 	if _, err := os.Stat(execd); !os.IsNotExist(err) {
 		t.Errorf("the script %s is still there", execd)

@@ -31,7 +31,9 @@ const remoteAttachTimeout = 30 * time.Second
 // takes that entry off sys.path again), listens, sets TCP_NODELAY on
 // pydevd's connection (pydevd_nodelay.py), writes the port to portFile, and removes itself.
 // It runs in a namespace of its own: it leaves no names in __main__.
-func remoteAttachScript(debugpyParent, portFile, self string) string {
+// With hook set, the adapter debugpy.listen starts runs dbg's hook too
+// (debugpy's pythonEnv), so its sockets get TCP_NODELAY as well.
+func remoteAttachScript(debugpyParent, portFile, self, hook string) string {
 	body := `import os, sys
 parent = ` + strconv.Quote(debugpyParent) + `
 sys.path.insert(0, parent)
@@ -41,6 +43,12 @@ finally:
     if sys.path and sys.path[0] == parent:
         del sys.path[0]
 try:
+    hook = ` + strconv.Quote(hook) + `
+    if hook:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = hook + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env.pop("DBG_PYHOOK_DEBUGGEE", None)
+        debugpy.configure(pythonEnv=env)
     host, port = debugpy.listen(("127.0.0.1", 0))
     exec(` + strconv.Quote(string(pyNoDelay)) + `, {})
     result = str(port)
@@ -81,7 +89,11 @@ func (p Python) remoteAttach(ctx context.Context, t Target, plan *pyAttachPlan) 
 	script, portFile := base+".py", base+".port"
 	defer os.Remove(portFile)
 	defer os.Remove(script)
-	if err := os.WriteFile(script, []byte(remoteAttachScript(filepath.Dir(plan.info.debugpy), portFile, script)), 0o644); err != nil {
+	hook, err := p.hookDir()
+	if err != nil {
+		hook = "" // no hook: the adapter runs at debugpy's own speed
+	}
+	if err := os.WriteFile(script, []byte(remoteAttachScript(filepath.Dir(plan.info.debugpy), portFile, script, hook)), 0o644); err != nil {
 		return nil, fmt.Errorf("write the attach script: %w", err)
 	}
 	if err := p.remoteExec(ctx, plan.in.Path, t.PID, script); err != nil {
