@@ -126,6 +126,9 @@ type Endpoint struct {
 	// the child sessions its startDebugging reverse requests ask for
 	// (vscode-js-debug). Nil means the adapter has none.
 	Child func(ctx context.Context) (io.ReadWriteCloser, error)
+	// Interpreter, when set, is the language runtime the session runs on
+	// and why it was picked; the create and start answers report it.
+	Interpreter *Interpreter
 
 	closeOnce sync.Once
 }

@@ -6,7 +6,7 @@ func Default() *Registry {
 	r := NewRegistry()
 	r.Register(Mock{})
 	r.Register(Go{}, "golang", "dlv", "delve")
-	r.Register(Python{}, "py", "python3", "debugpy")
+	r.Register(NewPython(), "py", "python3", "debugpy")
 	r.Register(Java{}, "jvm", "kotlin-jvm")
 	r.Register(Node{}, "typescript", "js", "ts", "node", "nodejs")
 	r.Register(NewC(), "gcc", "clang")

@@ -19,15 +19,38 @@ const DebugpyVersion = "1.8.22"
 // (`python -m debugpy.adapter`). debugpy sends "initialized" only after
 // launch, and answers launch only after configurationDone; the session
 // manager's launch sequence allows both.
-type Python struct{}
+//
+// A launch runs the project's interpreter (see [Interpreter]); an attach
+// by pid runs the target's own, after checking that gdb can inject into
+// it on this machine (python_attach.go). Every socket between debugpy's
+// adapter and the debuggee gets TCP_NODELAY (python_hooks.go).
+//
+// The zero value works; [NewPython] adds the caches a long-running
+// server wants. The fields are dependencies a test may replace.
+type Python struct {
+	// GDB is the gdb that attach by pid checks and injects with ("": PATH's).
+	GDB string
+	// StateDir keeps the gdb check's verdicts ("": dbg's state directory).
+	StateDir string
+	// HookDir is where the sitecustomize hook is written ("": the user
+	// cache directory's dbg folder).
+	HookDir string
+	// RemoteExec runs script in process pid with interpreter py, by
+	// sys.remote_exec (Python 3.14+; nil: `py -c "sys.remote_exec(...)"`).
+	RemoteExec func(ctx context.Context, py string, pid int, script string) error
+
+	cache *pyCache
+}
+
+// NewPython returns the Python adapter with its caches: what the
+// interpreters said about themselves, and the gdb check's verdicts.
+func NewPython() Python { return Python{cache: newPyCache()} }
 
 // Language implements Adapter.
 func (Python) Language() string { return "python" }
 
-func (Python) python(t Target) string {
-	if t.ExecutablePath != "" {
-		return t.ExecutablePath
-	}
+// pathPython is python3 (or python) in PATH.
+func pathPython() string {
 	for _, name := range []string{"python3", "python"} {
 		if p, err := lookPath(name); err == nil {
 			return p
@@ -36,25 +59,35 @@ func (Python) python(t Target) string {
 	return "python3"
 }
 
-// InstallCommands implements Installer.
-func (p Python) InstallCommands() [][]string {
-	return [][]string{{p.python(Target{}), "-m", "pip", "install", "debugpy==" + DebugpyVersion}}
+// InstallCommands implements Installer: debugpy into PATH's python3.
+func (p Python) InstallCommands() [][]string { return p.InstallCommandsFor("") }
+
+// InstallCommandsFor is `dbg adapters install python --python PY`: the
+// pinned debugpy into the interpreter py ("" = PATH's python3), with
+// --break-system-packages where py is externally managed (PEP 668).
+func (p Python) InstallCommandsFor(py string) [][]string {
+	if py == "" {
+		py = pathPython()
+	}
+	info := p.cache.probe(context.Background(), py)
+	info.path = py
+	return [][]string{info.pipArgv()}
 }
 
 // Find implements Adapter.
 func (p Python) Find(ctx context.Context) Info {
-	py := p.python(Target{})
+	py := pathPython()
 	info := Info{Language: "python", Adapter: "debugpy", Launch: true, AttachPID: true, AttachPort: true,
-		InstallCommand: "dbg adapters install python  # " + py + " -m pip install debugpy==" + DebugpyVersion}
+		InstallCommand: "dbg adapters install python  # " + py + " -m pip install debugpy==" + DebugpyVersion, Note: hookNote}
 	if _, err := exec.LookPath(py); err != nil && !filepath.IsAbs(py) {
 		info.Note = "no python3 in PATH"
 		return info
 	}
-	v := commandVersion(ctx, py, "-c", "import debugpy; print(debugpy.__version__)")
-	if v == "" {
+	v := p.cache.probe(ctx, py)
+	if v.debugpy == "" {
 		return info
 	}
-	info.Found, info.Path, info.Version = true, py+" -m debugpy.adapter", v
+	info.Found, info.Path, info.Version = true, py+" -m debugpy.adapter", v.dpVersion
 	return info
 }
 
@@ -71,29 +104,51 @@ func (p Python) Start(ctx context.Context, t Target) (*Endpoint, error) {
 		}
 		return &Endpoint{Conn: c}, nil
 	}
-	// No import check here: starting a second interpreter costs as much
-	// as the adapter itself. The session manager checked Find at create;
-	// an interpreter without debugpy fails at once with "No module named
-	// debugpy" in the adapter's stderr, which the error reports.
-	py := p.python(t)
-	cmd := exec.Command(py, "-m", "debugpy.adapter")
-	cmd.Env = envList(nil)
+	var in Interpreter
+	adapterPy := ""
+	if t.Mode == Attach {
+		plan, err := p.attachPlan(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		if plan.remote {
+			return p.remoteAttach(ctx, t, plan)
+		}
+		in, adapterPy = plan.in, plan.in.Path
+		progress(ctx, "attaching to %d (python %s, %s) with debugpy %s…", t.PID, in.Version, plan.label, in.Debugpy)
+	} else {
+		var err error
+		var dp pyInfo
+		in, dp, err = p.launchPlan(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		adapterPy = dp.path
+		progress(ctx, "starting debugpy %s for python %s (%s, %s)…", in.Debugpy, in.Version, in.Source, in.Path)
+	}
+	hook, err := p.hookDir()
+	if err != nil {
+		hook = "" // no hook: debugpy at its own speed, but it works
+	}
+	cmd := exec.Command(adapterPy, "-m", "debugpy.adapter")
+	cmd.Env = p.adapterEnv(hook)
 	proc, err := dap.StartProcess(cmd, dap.ProcessOptions{Stdio: true})
 	if err != nil {
 		return nil, fmt.Errorf("start debugpy: %w", err)
 	}
-	return &Endpoint{Conn: proc, Process: proc}, nil
+	return &Endpoint{Conn: proc, Process: proc, Interpreter: &in}, nil
 }
 
 // LaunchArgs implements Adapter.
-func (p Python) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
+func (p Python) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
 	if t.Program == "" {
 		return nil, errors.New("scriptPath is required: the .py file to run")
 	}
 	prog := absPath(t.Program)
+	in := p.resolveInterpreter(ctx, t)
 	args := map[string]any{
 		"program": prog, "console": "internalConsole", "redirectOutput": true,
-		"stopOnEntry": t.StopOnEntry, "python": []string{p.python(t)}, "showReturnValue": true,
+		"stopOnEntry": t.StopOnEntry, "python": []string{in.Path}, "showReturnValue": true,
 	}
 	if isPythonModule(t.Program) {
 		delete(args, "program")
@@ -105,8 +160,12 @@ func (p Python) LaunchArgs(_ context.Context, t Target) (map[string]any, error) 
 		cwd = filepath.Dir(prog)
 	}
 	args["cwd"] = absPath(cwd)
-	if len(t.Env) > 0 {
-		args["env"] = t.Env
+	hook, err := p.hookDir()
+	if err != nil {
+		hook = ""
+	}
+	if env := debuggeeEnv(hook, t.Env); len(env) > 0 {
+		args["env"] = env
 	}
 	if t.JustMyCode != nil {
 		args["justMyCode"] = *t.JustMyCode
@@ -116,11 +175,15 @@ func (p Python) LaunchArgs(_ context.Context, t Target) (map[string]any, error) 
 
 // AttachArgs implements Adapter: by pid (debugpy injects itself with gdb)
 // or by the port of `python -m debugpy --listen`.
-func (Python) AttachArgs(_ context.Context, t Target) (map[string]any, error) {
+func (p Python) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
 	var args map[string]any
 	switch {
 	case t.Port != 0:
 		args = map[string]any{"connect": map[string]any{"host": hostOr(t.Host), "port": t.Port}}
+	case t.PID != 0 && p.remoteTarget(ctx, t):
+		// Python 3.14+: the target runs debugpy.listen itself (see
+		// remoteAttach), and Start connects to that adapter.
+		args = map[string]any{"connect": map[string]any{"host": "127.0.0.1"}}
 	case t.PID != 0:
 		args = map[string]any{"processId": t.PID}
 	default:

@@ -84,6 +84,10 @@ func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 		if errors.As(err, &nf) {
 			return fail(toolkit.CodeAdapterNotFound, err, "install it with `"+nf.Install+"`")
 		}
+		var refused *adapters.AttachRefusedError
+		if errors.As(err, &refused) {
+			return fail(toolkit.CodeAttachFailed, err, refused.Hint)
+		}
 		return fail(toolkit.CodeAdapterFailed, err, "check that the adapter works: dbg adapters")
 	}
 	return s.handshake(ctx, ep, t, args)

@@ -60,6 +60,9 @@ type SessionInfo struct {
 	ExitCode   *int      `json:"exitCode,omitempty"`
 	Reason     string    `json:"reason,omitempty"` // why it terminated or failed
 	ParentID   string    `json:"parentId,omitempty"`
+	// Interpreter is the runtime the session runs on and why it was
+	// picked (Python), when the adapter says.
+	Interpreter *adapters.Interpreter `json:"interpreter,omitempty"`
 
 	seq int
 }
@@ -170,6 +173,9 @@ func (s *Session) Info() SessionInfo {
 		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, seq: s.seq}
 	if s.ep != nil && s.ep.Process != nil {
 		info.AdapterPID = s.ep.Process.Pid()
+	}
+	if s.ep != nil {
+		info.Interpreter = s.ep.Interpreter
 	}
 	if s.lastStop != nil {
 		ls := *s.lastStop

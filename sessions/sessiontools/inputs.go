@@ -50,6 +50,8 @@ type sessionOut struct {
 	LastStop  *sessions.StopInfo    `json:"lastStop,omitempty"`
 	Message   string                `json:"message,omitempty"`
 	Source    []sessions.SourceLine `json:"source,omitempty"`
+	// Interpreter is the runtime the session runs on and why (Python).
+	Interpreter *adapters.Interpreter `json:"interpreter,omitempty"`
 }
 
 type startIn struct {

@@ -336,7 +336,8 @@ func (in createIn) request() sessions.CreateRequest {
 
 func sessionAnswer(s *sessions.Session, res *sessions.StartResult) sessionOut {
 	info := s.Info()
-	out := sessionOut{SessionID: info.ID, Name: info.Name, Language: info.Language, State: info.State, Mode: info.Mode, LastStop: info.LastStop}
+	out := sessionOut{SessionID: info.ID, Name: info.Name, Language: info.Language, State: info.State, Mode: info.Mode, LastStop: info.LastStop,
+		Interpreter: info.Interpreter}
 	if res != nil {
 		out.Pending, out.Message = res.Pending, res.Message
 		if res.State != "" {

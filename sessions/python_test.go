@@ -1,0 +1,462 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/proc"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+)
+
+// pythonManager is a manager whose Python adapter keeps its gdb verdicts
+// and hooks in the test's own directories and uses gdb (nil: PATH's).
+func pythonManager(t *testing.T, py adapters.Python) *Manager {
+	t.Helper()
+	if py.StateDir == "" {
+		py.StateDir = t.TempDir()
+	}
+	if py.HookDir == "" {
+		py.HookDir = t.TempDir()
+	}
+	reg := adapters.Default()
+	reg.Register(py, "py")
+	m := NewManager(Config{Adapters: reg, StateDir: t.TempDir()})
+	t.Cleanup(func() { m.Shutdown(context.Background()) })
+	return m
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// ticker starts testdata/python/attach/ticker.py under py and returns it
+// with its growing output.
+func ticker(t *testing.T, py string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(py, testdata(t, "python/attach/ticker.py"))
+	out := &syncBuffer{}
+	cmd.Stdout = out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	waitUntil(t, 10*time.Second, func() bool { return strings.Contains(out.String(), "tick 3\n") })
+	return cmd, out
+}
+
+func waitUntil(t *testing.T, d time.Duration, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(d); !ok(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s", d)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// assertProgressing checks that the target is alive, untraced, and that
+// its output still grows.
+func assertProgressing(t *testing.T, cmd *exec.Cmd, out *syncBuffer) {
+	t.Helper()
+	if !proc.Alive(cmd.Process.Pid) {
+		t.Fatalf("target %d died", cmd.Process.Pid)
+	}
+	n := strings.Count(out.String(), "tick ")
+	waitUntil(t, 10*time.Second, func() bool { return strings.Count(out.String(), "tick ") >= n+5 })
+	if b, err := os.ReadFile(proc.Path(cmd.Process.Pid, "status")); err == nil && !strings.Contains(string(b), "TracerPid:\t0\n") {
+		t.Errorf("target is still traced:\n%s", b)
+	}
+}
+
+// machinePythons are the machine's Pythons: pyenv's and Debian's.
+func machinePythons(t *testing.T) map[string]string {
+	out := map[string]string{}
+	for name, p := range map[string]string{"pyenv": "/root/.pyenv/versions/3.11.7/bin/python3.11", "debian": "/usr/bin/python3.11"} {
+		if _, err := os.Stat(p); err == nil {
+			out[name] = p
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("neither pyenv's nor Debian's Python is installed")
+	}
+	return out
+}
+
+func evalString(t *testing.T, s *Session, expr string) string {
+	t.Helper()
+	r, err := s.Evaluate(context.Background(), expr, 0, EvalREPL)
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return strings.Trim(r.Result, "'\"")
+}
+
+// nodelayExpr reads TCP_NODELAY back from pydevd's own socket.
+const nodelayExpr = `__import__("pydevd").get_global_debugger().writer.sock.getsockopt(6, 1)`
+
+// Attach by pid to a loop under each of the machine's Pythons. On this
+// machine gdb's inferior calls work, so attach must work: with the
+// target's own interpreter's debugpy, TCP_NODELAY on pydevd's socket, and
+// the target alive and progressing afterwards. On a machine where they do
+// not, the clean refusal is the answer, and the target survives it.
+func TestPythonAttachByPIDEachInterpreter(t *testing.T) {
+	pythons := machinePythons(t)
+	if debian := pythons["debian"]; debian != "" {
+		// A venv without debugpy, of an interpreter with one: the
+		// interpreter's own debugpy serves it.
+		venv := filepath.Join(t.TempDir(), "venv")
+		if out, err := exec.Command(debian, "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+			t.Fatalf("venv: %v\n%s", err, out)
+		}
+		pythons["debian-venv"] = filepath.Join(venv, "bin", "python")
+	}
+	for name, py := range pythons {
+		t.Run(name, func(t *testing.T) {
+			m := pythonManager(t, adapters.NewPython())
+			cmd, out := ticker(t, py)
+			ctx := context.Background()
+			var lines []string
+			var linesMu sync.Mutex
+			pctx := adapters.WithProgress(ctx, func(l string) { linesMu.Lock(); lines = append(lines, l); linesMu.Unlock() })
+			s, res, err := m.Create(pctx, CreateRequest{Language: "python", ProcessID: cmd.Process.Pid})
+			var te *toolkit.ToolError
+			if errors.As(err, &te) && te.Code == toolkit.CodeAttachFailed && strings.Contains(te.Message, "gdb cannot call") {
+				t.Logf("gdb's calls do not work on this machine; the refusal: %v (%s)", te, te.Hint)
+				assertProgressing(t, cmd, out)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.State != StatePaused {
+				t.Fatalf("attach: %+v", res)
+			}
+			in := s.Info().Interpreter
+			if in == nil || in.Source != "process" || !sameExe(in.Path, py) || in.Debugpy != adapters.DebugpyVersion {
+				t.Fatalf("interpreter: %+v, want %s", in, py)
+			}
+			linesMu.Lock()
+			joined := strings.Join(lines, "\n")
+			linesMu.Unlock()
+			if !strings.Contains(joined, "attaching to "+strconv.Itoa(cmd.Process.Pid)+" (python 3.11") {
+				t.Errorf("progress lines: %q", joined)
+			}
+			site := evalString(t, s, `__import__("debugpy").__file__`)
+			wantSite := evalString(t, s, `__import__("sysconfig").get_paths()["purelib"]`)
+			if !strings.HasPrefix(site, wantSite) && !strings.HasPrefix(site, "/usr/local/lib/python3") {
+				t.Errorf("the target runs debugpy from %s, not its own interpreter's (%s)", site, wantSite)
+			}
+			if py == "/usr/bin/python3.11" && strings.Contains(site, ".pyenv") {
+				t.Errorf("pyenv's debugpy injected into Debian's python: %s", site)
+			}
+			assertNoDelay(t, s)
+			if _, err := s.Continue(ctx, 0, 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := m.CloseSession(ctx, s.ID()); err != nil {
+				t.Fatal(err)
+			}
+			assertProgressing(t, cmd, out)
+		})
+	}
+}
+
+func sameExe(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// Where gdb's inferior calls fail (a gdb that fails them as gdb 13.1 does
+// on some CPUs), the attach is refused at once, and the target is never
+// touched: the failing gdb only ever saw the throwaway process.
+func TestPythonAttachRefusedWhenGDBCallsFail(t *testing.T) {
+	py := machinePythons(t)["pyenv"]
+	if py == "" {
+		py = machinePythons(t)["debian"]
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "gdb.log")
+	fake := filepath.Join(dir, "gdb")
+	script := "#!/bin/sh\necho \"$@\" >> " + log + "\n" +
+		"case \"$1\" in --version) echo 'GNU gdb (fake) 13.1'; exit 0;; esac\n" +
+		"echo \"Couldn't write extended state status: Bad address.\" >&2\nexit 1\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := pythonManager(t, adapters.Python{GDB: fake})
+	cmd, out := ticker(t, py)
+	start := time.Now()
+	_, _, err := m.Create(context.Background(), CreateRequest{Language: "python", ProcessID: cmd.Process.Pid})
+	elapsed := time.Since(start)
+	var te *toolkit.ToolError
+	if !errors.As(err, &te) || te.Code != toolkit.CodeAttachFailed {
+		t.Fatalf("want ATTACH_FAILED, got %v", err)
+	}
+	if !strings.Contains(te.Message, "Couldn't write extended state status") || !strings.Contains(te.Hint, "--listen") || !strings.Contains(te.Hint, "dbg launch") {
+		t.Errorf("refusal: %s (hint: %s)", te.Message, te.Hint)
+	}
+	if elapsed > 5*time.Second {
+		t.Errorf("refusal took %s", elapsed)
+	}
+	b, _ := os.ReadFile(log)
+	if strings.Contains(string(b), "--pid "+strconv.Itoa(cmd.Process.Pid)+" ") {
+		t.Errorf("the failing gdb was run on the target:\n%s", b)
+	}
+	if !strings.Contains(string(b), "--pid ") {
+		t.Errorf("the check never ran gdb on a throwaway process:\n%s", b)
+	}
+	// The verdict is kept: a second attach refuses without running gdb's calls.
+	before := strings.Count(string(b), "--pid ")
+	if _, _, err := m.Create(context.Background(), CreateRequest{Language: "python", ProcessID: cmd.Process.Pid}); err == nil {
+		t.Fatal("second attach succeeded")
+	}
+	b, _ = os.ReadFile(log)
+	if strings.Count(string(b), "--pid ") != before {
+		t.Errorf("the kept verdict was not used:\n%s", b)
+	}
+	assertProgressing(t, cmd, out)
+}
+
+// A venv project whose program imports a package installed only in that
+// venv: the session runs the venv's interpreter (debugpy's adapter comes
+// from an interpreter that has it), stops at a breakpoint, and the
+// answer names the venv.
+func TestPythonVenvProject(t *testing.T) {
+	base := machinePythons(t)["pyenv"]
+	if base == "" {
+		base = machinePythons(t)["debian"]
+	}
+	proj := t.TempDir()
+	os.WriteFile(filepath.Join(proj, "pyproject.toml"), []byte("[project]\nname = \"venvproj\"\n"), 0o644)
+	src, err := os.ReadFile(testdata(t, "python/venvproj/app.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(proj, "app.py")
+	os.WriteFile(prog, src, 0o644)
+	if out, err := exec.Command(base, "-m", "venv", "--without-pip", filepath.Join(proj, ".venv")).CombinedOutput(); err != nil {
+		t.Fatalf("venv: %v\n%s", err, out)
+	}
+	venvPy := filepath.Join(proj, ".venv", "bin", "python")
+	purelib, err := exec.Command(venvPy, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(strings.TrimSpace(string(purelib)), "onlyinvenv.py"), []byte("def answer():\n    return 42\n"), 0o644)
+	if err := exec.Command(base, "-c", "import onlyinvenv").Run(); err == nil {
+		t.Fatal("onlyinvenv is importable outside the venv")
+	}
+
+	m := pythonManager(t, adapters.NewPython())
+	ctx := context.Background()
+	s, _, err := m.Create(ctx, CreateRequest{Language: "python"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: lineOf(t, prog, "# BREAK")}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog, Wait: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StatePaused || res.LastStop.Reason != "breakpoint" {
+		t.Fatalf("launch: %+v; output: %s", res, s.output.Text("stderr"))
+	}
+	in := s.Info().Interpreter
+	if in == nil || in.Source != "venv" || in.Path != venvPy || in.Version == "" {
+		t.Fatalf("interpreter: %+v, want the venv's %s", in, venvPy)
+	}
+	if in.Adapter == "" {
+		t.Errorf("the venv has no debugpy, so the adapter runs elsewhere: %+v", in)
+	}
+	if got := evalString(t, s, "__import__('sys').prefix"); got != filepath.Join(proj, ".venv") {
+		t.Errorf("sys.prefix = %s", got)
+	}
+	if got := evalString(t, s, "onlyinvenv.answer()"); got != "42" {
+		t.Errorf("onlyinvenv.answer() = %s", got)
+	}
+}
+
+func lineOf(t *testing.T, file, marker string) int {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, marker) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no %q", file, marker)
+	return 0
+}
+
+// TCP_NODELAY is set on pydevd's socket in a launched debuggee (read back
+// with getsockopt through evaluate), and the hook that sets it leaves the
+// program's world as it is without dbg: its own sitecustomize runs, and
+// sys.path and the environment are the same as in a plain run.
+func TestPythonNoDelayKeepsTheProgramsSitecustomize(t *testing.T) {
+	py := machinePythons(t)["pyenv"]
+	if py == "" {
+		py = machinePythons(t)["debian"]
+	}
+	prog := testdata(t, "python/hooks/show.py")
+	usersite := testdata(t, "python/hooks/usersite")
+	plain := exec.Command(py, prog)
+	plain.Env = append(os.Environ(), "PYTHONPATH="+usersite)
+	want, err := plain.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := pythonManager(t, adapters.NewPython())
+	ctx := context.Background()
+	s, _, err := m.Create(ctx, CreateRequest{Language: "python", ExecutablePath: py})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: lineOf(t, prog, "# BREAK")}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog, Env: map[string]string{"PYTHONPATH": usersite}, Wait: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StatePaused {
+		t.Fatalf("launch: %+v", res)
+	}
+	assertNoDelay(t, s)
+	got := evalString(t, s, "world()")
+	// evaluate shows the JSON as a Python string repr: compare the parsed worlds.
+	got = strings.ReplaceAll(got, `\\`, `\`)
+	if strings.TrimSpace(got) != strings.TrimSpace(string(want)) {
+		t.Errorf("the program's world under dbg:\n%s\nwithout dbg:\n%s", got, want)
+	}
+	if !strings.Contains(got, "user sitecustomize ran") {
+		t.Errorf("the program's own sitecustomize did not run: %s", got)
+	}
+}
+
+// assertNoDelay checks TCP_NODELAY on both ends of the connection
+// between debugpy's adapter and pydevd in the stopped debuggee s: the
+// debuggee's read back with getsockopt through evaluate, the adapter's
+// from its own socket table.
+func assertNoDelay(t *testing.T, s *Session) {
+	t.Helper()
+	if v := evalString(t, s, nodelayExpr); v != "1" {
+		t.Errorf("TCP_NODELAY on pydevd's socket: %s", v)
+	}
+	port, _ := strconv.Atoi(evalString(t, s, `__import__("pydevd").get_global_debugger().writer.sock.getsockname()[1]`))
+	if v := adapterNoDelay(t, s.Info().AdapterPID, port); v != 1 {
+		t.Errorf("TCP_NODELAY on the adapter's end: %d", v)
+	}
+}
+
+// adapterNoDelay reads TCP_NODELAY of the adapter's end of the socket
+// whose other end is the debuggee's local port: it finds the socket in
+// the adapter's /proc tables and takes a copy of it with pidfd_getfd.
+func adapterNoDelay(t *testing.T, adapterPID, debuggeePort int) int {
+	t.Helper()
+	inode := ""
+	for _, table := range []string{"net/tcp", "net/tcp6"} {
+		b, _ := os.ReadFile(proc.Path(adapterPID, table))
+		for _, l := range strings.Split(string(b), "\n")[1:] {
+			f := strings.Fields(l)
+			if len(f) < 10 {
+				continue
+			}
+			_, rem, _ := strings.Cut(f[2], ":")
+			if p, err := strconv.ParseInt(rem, 16, 32); err == nil && int(p) == debuggeePort {
+				inode = f[9]
+			}
+		}
+	}
+	if inode == "" {
+		t.Fatalf("no socket to port %d in the adapter's tables", debuggeePort)
+	}
+	fds, _ := os.ReadDir(proc.Path(adapterPID, "fd"))
+	for _, e := range fds {
+		if l, _ := os.Readlink(filepath.Join(proc.Path(adapterPID, "fd"), e.Name())); l == "socket:["+inode+"]" {
+			fd, _ := strconv.Atoi(e.Name())
+			pidfd, _, errno := syscall.Syscall(434, uintptr(adapterPID), 0, 0) // pidfd_open
+			if errno != 0 {
+				t.Fatalf("pidfd_open: %v", errno)
+			}
+			defer syscall.Close(int(pidfd))
+			sock, _, errno := syscall.Syscall(438, pidfd, uintptr(fd), 0) // pidfd_getfd
+			if errno != 0 {
+				t.Fatalf("pidfd_getfd: %v", errno)
+			}
+			defer syscall.Close(int(sock))
+			v, err := syscall.GetsockoptInt(int(sock), syscall.IPPROTO_TCP, syscall.TCP_NODELAY)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+	}
+	t.Fatalf("the adapter holds no socket:[%s]", inode)
+	return -1
+}
+
+// A target whose interpreter has no debugpy is refused with the pip
+// command for that very interpreter; no other interpreter's debugpy is
+// injected, gdb never runs, and the target keeps going.
+func TestPythonAttachRefusedWithoutTheTargetsDebugpy(t *testing.T) {
+	var py string
+	for _, v := range []string{"3.12.1", "3.13.0", "3.10.13"} {
+		p := "/root/.pyenv/versions/" + v + "/bin/python3"
+		if exec.Command(p, "-c", "import debugpy").Run() != nil && exec.Command(p, "-c", "pass").Run() == nil {
+			py = p
+			break
+		}
+	}
+	if py == "" {
+		// Without such an interpreter, make one: a venv of a Python with
+		// debugpy is not one (its base has debugpy); fail loudly instead.
+		t.Fatal("no Python without debugpy on this machine to attach to")
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "gdb.log")
+	fake := filepath.Join(dir, "gdb")
+	os.WriteFile(fake, []byte("#!/bin/sh\necho \"$@\" >> "+log+"\nexit 1\n"), 0o755)
+	m := pythonManager(t, adapters.Python{GDB: fake})
+	cmd, out := ticker(t, py)
+	_, _, err := m.Create(context.Background(), CreateRequest{Language: "python", ProcessID: cmd.Process.Pid})
+	var te *toolkit.ToolError
+	if !errors.As(err, &te) || te.Code != toolkit.CodeAttachFailed {
+		t.Fatalf("want ATTACH_FAILED, got %v", err)
+	}
+	if !strings.Contains(te.Hint, py+" -m pip install debugpy=="+adapters.DebugpyVersion) || !strings.Contains(te.Message, "has no debugpy") {
+		t.Errorf("refusal: %s (hint: %s)", te.Message, te.Hint)
+	}
+	if b, _ := os.ReadFile(log); len(b) > 0 {
+		t.Errorf("gdb ran:\n%s", b)
+	}
+	assertProgressing(t, cmd, out)
+}

@@ -1,0 +1,17 @@
+"""Prints what a program sees of its world, as JSON: with dbg, it must be
+what it is without dbg."""
+import json
+import os
+import sys
+
+
+def world():
+    import sitecustomize
+
+    env = {k: v for k, v in os.environ.items() if k.startswith(("PYTHONPATH", "DBG_", "USER_SITECUSTOMIZE"))}
+    return json.dumps({"path": sys.path, "env": env, "site": getattr(sitecustomize, "MARK", "")}, sort_keys=True)
+
+
+if __name__ == "__main__":
+    w = world()  # BREAK
+    print(w)
