@@ -42,7 +42,9 @@ func (h *Handler) onChildInspector(wsURL string) {
 		return
 	}
 	if s != nil && children {
-		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		// The client's answer is not the child's wait: a busy client may
+		// answer late, and the child then still gets its session.
+		ctx, cancel := context.WithTimeout(context.Background(), max(wait, startDebuggingAnswer))
 		cfg := h.childConfig(ctx, wsURL)
 		_, err := s.Request(ctx, "startDebugging", map[string]any{"request": "attach", "configuration": cfg})
 		cancel()
@@ -53,6 +55,10 @@ func (h *Handler) onChildInspector(wsURL string) {
 	}
 	h.childThread(wsURL)
 }
+
+// startDebuggingAnswer bounds the wait for the client's answer to
+// startDebugging.
+const startDebuggingAnswer = 10 * time.Second
 
 // childConfig is the attach configuration of a child session: the child's
 // inspector (websocketAddress, and port and address for adapters that
