@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -75,22 +76,10 @@ func TestAddSession(t *testing.T) {
 	s.addSession(2, timings{}) // a session that never stopped adds nothing
 	want := map[figure][]float64{coldStop: {2000}, firstStop: {1000}, memory: {3}, stepOver: {1, 3}, evaluate: {2}}
 	for f, vs := range want {
-		if got := s.values[f]; !equal(got, vs) {
+		if got := s.values[f]; !slices.Equal(got, vs) {
 			t.Errorf("%s = %v, want %v", f.label(), got, vs)
 		}
 	}
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // sampleReport has python measured by both, go failed by the peer in its

@@ -69,6 +69,13 @@ func (r *report) svg() string {
 			top, bottom := y(math.Max(v, 1)), y(math.Min(v, 1))
 			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%d" height="%.1f" fill="%s"><title>%s %s: %s</title></rect>`+"\n",
 				x, top, barW, math.Max(bottom-top, 1), color, html.EscapeString(rw.lang), html.EscapeString(rw.fig.label()), formatRatio(v))
+			// The value, written along the bar's far end.
+			lx, ly, anchor := x+barW/2+4, top-3, "start"
+			if v < 1 {
+				ly, anchor = bottom+3, "end"
+			}
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" transform="rotate(-90 %.1f %.1f)" text-anchor="%s" font-size="10">%s</text>`+"\n",
+				lx, ly, lx, ly, anchor, formatRatio(v))
 		}
 		x += barW + barGap
 	}
@@ -83,13 +90,18 @@ func (r *report) svg() string {
 	return b.String()
 }
 
-// ratioRange is the decades the chart's axis spans: every ratio, and 1.
+// labelRoom is the room, in decades, a bar's label needs past its end.
+const labelRoom = 0.3
+
+// ratioRange is the decades the chart's axis spans: every ratio with room
+// for its label, and 1.
 func ratioRange(rows []row) (lo, hi float64) {
 	lo, hi = 0.1, 10
 	for _, rw := range rows {
 		if v := rw.ratio(); !math.IsNaN(v) && v > 0 {
-			lo = math.Min(lo, math.Pow(10, math.Floor(math.Log10(v))))
-			hi = math.Max(hi, math.Pow(10, math.Ceil(math.Log10(v))))
+			// A third of a decade beyond the bar, for its label.
+			lo = math.Min(lo, math.Pow(10, math.Floor(math.Log10(v)-labelRoom)))
+			hi = math.Max(hi, math.Pow(10, math.Ceil(math.Log10(v)+labelRoom)))
 		}
 	}
 	return lo, hi
