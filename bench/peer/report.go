@@ -113,6 +113,20 @@ func (r *report) failures() []string {
 	return out
 }
 
+// errorList is the failures as a Markdown list ("" when there are none).
+func (r *report) errorList() string {
+	fails := r.failures()
+	if len(fails) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nErrors:\n\n")
+	for _, l := range fails {
+		b.WriteString("- " + cellEscape(l) + "\n")
+	}
+	return b.String()
+}
+
 // formatValue writes a median with the precision its size deserves.
 func formatValue(v float64, unit string) string {
 	switch {
@@ -149,12 +163,7 @@ func (r *report) markdown() string {
 		r.command, r.started.Format("2006-01-02 15:04"), r.finished.Format("15:04"), r.runs, r.steps, r.steps)
 	b.WriteString("A ratio below 1 means dbg is faster or smaller.\n\n")
 	b.WriteString(r.table())
-	if fails := r.failures(); len(fails) > 0 {
-		b.WriteString("\nErrors:\n\n")
-		for _, l := range fails {
-			b.WriteString("- " + cellEscape(l) + "\n")
-		}
-	}
+	b.WriteString(r.errorList())
 	b.WriteString("\n![dbg/peer ratios](peer.svg)\n\n## Machine\n\n")
 	for _, l := range r.machine {
 		b.WriteString("- " + l + "\n")
@@ -194,6 +203,10 @@ whole process tree (the server, its adapters and helpers, the debuggee)
 when the first session has stopped. Times are medians over the runs. A run
 that ends in an error keeps what it measured before it; a figure no run
 reached says "failed" with the first error.
+
+The machine may be shared with other work: the load averages above say
+how busy it was. Both servers ran in turn under the same load, so the
+ratios hold better than the absolute times.
 `
 
 // write saves peer.md and peer.svg under out and, when readme is set,
@@ -232,7 +245,7 @@ func (r *report) write(root, out, readme string) error {
 // readmeBlock is what the README shows: the table and where it comes from.
 func (r *report) readmeBlock() string {
 	return fmt.Sprintf("Measured %s UTC with `%s` (%d alternating runs; machine, versions and method in\n[bench/results/peer.md](bench/results/peer.md), chart in [bench/results/peer.svg](bench/results/peer.svg)):\n\n%s",
-		r.started.Format("2006-01-02"), r.command, r.runs, r.table())
+		r.started.Format("2006-01-02"), r.command, r.runs, r.table()+r.errorList())
 }
 
 const (
