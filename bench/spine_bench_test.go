@@ -17,8 +17,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -27,6 +25,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/proc"
 )
 
 var (
@@ -346,26 +345,10 @@ func BenchmarkServerMemory(b *testing.B) {
 					}
 					c.call("get_local_variables", map[string]any{"sessionId": id})
 				}
-				b.ReportMetric(float64(rssKB(c.cmd.Process.Pid))/1024, "server-rss-MB")
+				rss, _ := proc.RSS(c.cmd.Process.Pid)
+				b.ReportMetric(float64(rss)/(1<<20), "server-rss-MB")
 				_ = c.cs.Close()
 			}
 		})
 	}
-}
-
-func rssKB(pid int) int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmRSS:") {
-			f := strings.Fields(l)
-			if len(f) >= 2 {
-				n, _ := strconv.Atoi(f[1])
-				return n
-			}
-		}
-	}
-	return 0
 }

@@ -6,7 +6,8 @@
 //
 // [ReadStat] parses /proc/PID/stat (state, parent, process group, start
 // time) and [ReadStatus] the ids in /proc/PID/status; both parsers also
-// take the text itself ([ParseStat], [ParseStatus]). [Cmdline], [Exe],
+// take the text itself ([ParseStat], [ParseStatus]); [RSS] reads the
+// resident memory from the same file ([ParseRSS]). [Cmdline], [Exe],
 // [Cwd], [Environ] and [Comm] read the other files dbg looks at,
 // [Descendants] walks a process tree, [PIDs] lists every process and
 // [BootID] names this boot of the machine. A process is known by its pid
