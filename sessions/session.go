@@ -96,6 +96,7 @@ type Session struct {
 	ep        *adapters.Endpoint
 	caps      godap.Capabilities
 	pid       int
+	debuggee  debuggeeID // the watched debuggee process (see debuggee.go)
 	exitCode  *int
 	lastStop  *StopInfo
 	stopSeq   int           // incremented on every stop
@@ -158,6 +159,7 @@ func (s *Session) Output() *toolkit.OutputRing { return s.output }
 func (s *Session) State() State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.observeLocked()
 	return s.state
 }
 
@@ -165,6 +167,7 @@ func (s *Session) State() State {
 func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.observeLocked()
 	info := SessionInfo{ID: s.id, Name: s.name, Language: s.language, State: s.state, Reason: s.reason,
 		CreatedAt: s.created, Mode: string(s.target.Mode), Program: s.target.Program, Cwd: s.target.Cwd,
 		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, seq: s.seq}
@@ -221,6 +224,12 @@ func (s *Session) request(ctx context.Context, command string, args any, out any
 		defer cancel()
 	}
 	resp, err := c.Request(ctx, command, args)
+	if (err != nil || command == "evaluate") && s.checkDebuggee(ctx) {
+		// The adapter failed, or answered for a debuggee that is gone.
+		if _, cerr := s.connection(); cerr != nil {
+			return cerr
+		}
+	}
 	if err != nil {
 		return err
 	}
