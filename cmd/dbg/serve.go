@@ -86,7 +86,12 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	defer release()
 	port := ln.Addr().(*net.TCPAddr).Port
 	handler := httpguard.NewFollowing(current, port, opts.Now).Wrap(mcpHandler(srv))
-	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	// Requests live in base, which ends at shutdown: the clients' event
+	// streams and long calls end then instead of holding the shutdown.
+	base, endRequests := context.WithCancel(context.WithoutCancel(ctx))
+	defer endRequests()
+	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return base }}
 	unannounce, err := daemon.Announce(opts.StateDir, project, ln.Addr().String())
 	if err != nil {
 		_ = ln.Close()
@@ -104,6 +109,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	go func() { errc <- hs.Serve(ln) }()
 	select {
 	case <-ctx.Done():
+		endRequests()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = hs.Shutdown(sctx)
