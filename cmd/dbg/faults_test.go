@@ -523,3 +523,162 @@ func TestFaultSIGTERMWithFourSessions(t *testing.T) {
 func httpClient(token string) *http.Client {
 	return &http.Client{Transport: httpguard.BearerTransport{Token: token}}
 }
+
+// stateDirWorks checks a server whose state directory is unusable: it
+// serves mock and python sessions, names the directory in a warning, and
+// leaves nothing of them after close.
+func stateDirWorks(t *testing.T, state string) {
+	t.Helper()
+	c, sv := startStdio(t, "DBG_STATE_DIR="+state)
+	other := mockPaused(t, c)
+	id, info := pausedAt(t, c, "python", fixture(t, "python/loop.py"))
+	pids := pidsOf(info)
+	if st := c.ok("step_over", map[string]any{"sessionId": id}); st.str("state") != "paused" {
+		t.Fatalf("step with an unusable state directory: %v", st)
+	}
+	bystanderWorks(t, c, other)
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(sv.stderr.String(), state) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no warning names the state directory %s; stderr: %s", state, sv.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	waitGone(t, 5*time.Second, pids...)
+	select {
+	case <-sv.exited:
+		t.Fatalf("the server died: %s", sv.stderr.String())
+	default:
+	}
+}
+
+// The state directory cannot be created (its parent is a file) or
+// written (a full disk, a 1 MiB tmpfs where mounting is allowed):
+// sessions still work, a warning names the directory, the server does not
+// crash, and a later start with a good directory still reaps what a
+// crashed server left.
+func TestFaultStateDirUnusable(t *testing.T) {
+	requireDebugpy(t)
+	t.Run("parent is a file", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "file")
+		if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		stateDirWorks(t, filepath.Join(file, "state"))
+	})
+	t.Run("disk full", func(t *testing.T) {
+		mnt := t.TempDir()
+		if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt).CombinedOutput(); err != nil {
+			t.Skipf("cannot mount a tmpfs (%v: %s); the parent-is-a-file case stands for it", err, out)
+		}
+		t.Cleanup(func() { _ = exec.Command("umount", "-l", mnt).Run() })
+		state := filepath.Join(mnt, "state")
+		if err := os.MkdirAll(filepath.Join(state, "sessions"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		fill, _ := os.Create(filepath.Join(mnt, "fill"))
+		chunk := make([]byte, 64<<10)
+		for {
+			if _, err := fill.Write(chunk); err != nil {
+				break
+			}
+		}
+		fill.Close()
+		stateDirWorks(t, state)
+	})
+	t.Run("a later good start reaps", func(t *testing.T) {
+		// What a crashed server left: a process and its true record.
+		good := t.TempDir()
+		left := startSleep(t)
+		writeRecord(t, good, "s1", left.Process.Pid, procStart(t, left.Process.Pid))
+		file := filepath.Join(t.TempDir(), "file")
+		_ = os.WriteFile(file, nil, 0o600)
+		bad := startDbg(t, "DBG_STATE_DIR="+filepath.Join(file, "state"))
+		bystanderWorks(t, bad, mockPaused(t, bad))
+		if !processAlive(left.Process.Pid) {
+			t.Fatal("a server with another state directory reaped")
+		}
+		again := startDbg(t, "DBG_STATE_DIR="+good)
+		again.ok("list_debug_sessions", nil)
+		waitGone(t, 5*time.Second, left.Process.Pid)
+	})
+}
+
+// startSleep starts a `sleep` in a process group of its own, killed at
+// the end of the test.
+func startSleep(t *testing.T) *exec.Cmd {
+	t.Helper()
+	sleep := exec.Command("sleep", "300")
+	sleep.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := sleep.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = sleep.Wait(); close(exited) }()
+	t.Cleanup(func() { _ = sleep.Process.Kill(); <-exited })
+	return sleep
+}
+
+// procStart is pid's start time as /proc/PID/stat gives it.
+func procStart(t *testing.T, pid int) string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	return strings.Fields(s[strings.LastIndexByte(s, ')')+1:])[19]
+}
+
+// writeRecord writes the process record a server that is gone would have
+// left in state, naming pid with start time start, and returns its bytes.
+func writeRecord(t *testing.T, state, key string, pid int, start string) []byte {
+	t.Helper()
+	dir := filepath.Join(state, "sessions")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	gone := exec.Command("true")
+	_ = gone.Run() // a server pid that no longer runs
+	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	rec := map[string]any{
+		"boot":        strings.TrimSpace(string(boot)),
+		"server":      map[string]any{"pid": gone.Process.Pid, "start": "1"},
+		"session":     key,
+		"processes":   []map[string]any{{"pid": pid, "start": start, "pgid": pid}},
+		"killTargets": true,
+	}
+	b, _ := json.Marshal(rec)
+	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%d-%s.json", gone.Process.Pid, key)), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A corrupted state file (truncated JSON; a record naming a reused pid,
+// with another start time) is ignored with a warning and never kills an
+// unrelated process.
+func TestFaultCorruptedStateFile(t *testing.T) {
+	state := t.TempDir()
+	dir := filepath.Join(state, "sessions")
+	sleep := startSleep(t)
+	b := writeRecord(t, state, "s1", sleep.Process.Pid, "1")
+	if err := os.WriteFile(filepath.Join(dir, "1-s2.json"), b[:len(b)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, sv := startStdio(t, "DBG_STATE_DIR="+state)
+	other := mockPaused(t, c)
+	bystanderWorks(t, c, other)
+	time.Sleep(200 * time.Millisecond)
+	if !processAlive(sleep.Process.Pid) {
+		t.Fatal("the server killed an unrelated process named by a record with another start time")
+	}
+	errs := sv.stderr.String()
+	if !strings.Contains(errs, "corrupted process record") || !strings.Contains(errs, "pid was reused") {
+		t.Fatalf("no warnings for the bad records; stderr: %s", errs)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("bad records left in %s: %v", dir, left)
+	}
+}
