@@ -567,6 +567,17 @@ func TestFaultStateDirUnusable(t *testing.T) {
 		}
 		stateDirWorks(t, filepath.Join(file, "state"))
 	})
+	t.Run("serve names the directory", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "file")
+		_ = os.WriteFile(file, nil, 0o600)
+		state := filepath.Join(file, "state")
+		cmd := exec.Command(dbgBinary, "serve", "--addr", "127.0.0.1:0", "--project", t.TempDir())
+		cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+state)
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), state) {
+			t.Fatalf("serve with an unusable state directory: %v %s", err, out)
+		}
+	})
 	t.Run("disk full", func(t *testing.T) {
 		mnt := t.TempDir()
 		if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt).CombinedOutput(); err != nil {

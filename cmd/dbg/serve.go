@@ -72,7 +72,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	}
 	token, err := httpguard.ProjectToken(opts.StateDir, project, opts.rotateToken)
 	if err != nil {
-		return err
+		return fmt.Errorf("the state directory %s cannot keep the token: %w", opts.StateDir, err)
 	}
 	current, err := httpguard.NewFileToken(opts.StateDir, project)
 	if err != nil {
