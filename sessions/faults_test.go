@@ -2,14 +2,20 @@ package sessions
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/dap"
 	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
@@ -127,5 +133,113 @@ func waitDead(t *testing.T, d time.Duration, pids ...int) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+	}
+}
+
+// garbageMock is the mock adapter behind a stream that carries garbage
+// before the adapter's first frame and before every stop: a line that is
+// no header, a frame whose body is not JSON, and a JSON frame that is not
+// a DAP message.
+type garbageMock struct{ adapters.Mock }
+
+func (g garbageMock) Start(ctx context.Context, t adapters.Target) (*adapters.Endpoint, error) {
+	ep, err := g.Mock.Start(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	ep.Conn, ep.Child = withGarbage(ep.Conn), nil
+	return ep, nil
+}
+
+// garbageBody marks the non-JSON garbage frames.
+const garbageBody = "\x00\xff garbage frame {"
+
+func withGarbage(c io.ReadWriteCloser) io.ReadWriteCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		fr := dap.NewFrameReader(c)
+		first := true
+		for {
+			body, err := fr.ReadFrame()
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+			if first || bytes.Contains(body, []byte(`"event":"stopped"`)) {
+				first = false
+				_, _ = pw.Write([]byte("not a header\r\n"))
+				_ = dap.WriteFrame(pw, []byte(garbageBody))
+				_ = dap.WriteFrame(pw, []byte(`{"type":"event"}`))
+			}
+			if dap.WriteFrame(pw, body) != nil {
+				return
+			}
+		}
+	}()
+	return garbled{c, pr}
+}
+
+type garbled struct {
+	io.ReadWriteCloser
+	r *io.PipeReader
+}
+
+func (g garbled) Read(b []byte) (int, error) { return g.r.Read(b) }
+
+func (g garbled) Close() error {
+	_ = g.r.Close()
+	return g.ReadWriteCloser.Close()
+}
+
+// The adapter writes garbage frames, then valid messages: the session goes
+// on, and the traffic log shows the garbage arrived and was skipped, not
+// taken for a message.
+func TestFaultGarbageFrames(t *testing.T) {
+	reg := adapters.NewRegistry()
+	reg.Register(garbageMock{})
+	logs := t.TempDir()
+	m := NewManager(Config{Adapters: reg, StateDir: t.TempDir(), DAPLogDir: logs})
+	t.Cleanup(func() { m.Shutdown(context.Background()) })
+	ctx := context.Background()
+	s := mockStopped(t, m)
+	for i := 0; i < 3; i++ {
+		r, err := s.Step(ctx, StepOver, 0, 10*time.Second)
+		if err != nil || r.State != StatePaused {
+			t.Fatalf("step %d through garbage: %+v %v", i, r, err)
+		}
+	}
+	if ev, err := s.Evaluate(ctx, "i", 0, ""); err != nil || ev.Result != "2" {
+		t.Fatalf("evaluate through garbage: %+v %v", ev, err)
+	}
+	b, err := os.ReadFile(filepath.Join(logs, s.ID()+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	garbage, notMessages := 0, 0
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var l struct {
+			Dir string          `json:"dir"`
+			Msg json.RawMessage `json:"msg"`
+		}
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("traffic log line %q: %v", line, err)
+		}
+		var text string
+		if l.Dir == "recv" && json.Unmarshal(l.Msg, &text) == nil && strings.Contains(text, "garbage frame") {
+			garbage++
+		}
+		if l.Dir == "recv" && string(l.Msg) == `{"type":"event"}` {
+			notMessages++
+		}
+	}
+	// The first frame and four stops (the breakpoint, three steps).
+	if garbage < 5 || notMessages != garbage {
+		t.Fatalf("the traffic log holds %d garbage frames and %d non-messages, want 5 or more of each", garbage, notMessages)
+	}
+	if info := s.Info(); info.State != StatePaused || info.LastStop.Location.Line == 0 {
+		t.Fatalf("session after garbage: %+v", info)
+	}
+	if err := m.CloseSession(ctx, s.ID()); err != nil {
+		t.Fatal(err)
 	}
 }
