@@ -428,6 +428,16 @@ func TestFaultClientDropsHTTP(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the dropped call never ended on the client side")
 	}
+	// The server ends the call: it closes its side of the dropped
+	// connections (none stays half-closed in CLOSE_WAIT).
+	port := sv.base[strings.LastIndexByte(sv.base, ':')+1:]
+	deadline := time.Now().Add(5 * time.Second)
+	for n := halfClosed(t, port); n > 0; n = halfClosed(t, port) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections of dropped clients are still open on the server", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	// The server goes on: another client sees the sessions and the
 	// running one still answers.
 	cs2 := connect(context.Background())
@@ -452,6 +462,26 @@ func TestFaultClientDropsHTTP(t *testing.T) {
 	stopServer(t, sv.cmd)
 	waitGone(t, 3*time.Second, pids...)
 	ticking(t, target.Process.Pid, out)
+}
+
+// halfClosed counts the TCP connections on the local port (decimal) that
+// the peer closed and the server did not (CLOSE_WAIT).
+func halfClosed(t *testing.T, port string) int {
+	t.Helper()
+	var p int
+	fmt.Sscan(port, &p)
+	want := fmt.Sprintf(":%04X", p)
+	n := 0
+	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		b, _ := os.ReadFile(f)
+		for _, line := range strings.Split(string(b), "\n")[1:] {
+			fs := strings.Fields(line)
+			if len(fs) > 3 && strings.HasSuffix(fs[1], want) && fs[3] == "08" {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // stopServer sends SIGTERM and fails unless the server exits within 10 s.
