@@ -33,6 +33,7 @@ func timedCall(t *testing.T, cs *mcp.ClientSession, name string, args map[string
 	start := time.Now()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	took := time.Since(start)
+	t.Logf("%s answered in %s", name, took.Round(time.Millisecond))
 	if err != nil {
 		t.Fatalf("%s: protocol error after %s: %v", name, took, err)
 	}
@@ -365,18 +366,7 @@ func TestFaultClientDropsStdio(t *testing.T) {
 	prog := fixture(t, "python/slow.py")
 	running := c.ok("create_debug_session", map[string]any{"language": "python"}).str("sessionId")
 	c.ok("start_debugging", map[string]any{"sessionId": running, "scriptPath": prog})
-	var pids []int
-	for _, s := range c.ok("list_debug_sessions", nil).list("sessions") {
-		pids = append(pids, s.num("adapterPid"))
-		if s.str("mode") == "launch" {
-			pids = append(pids, s.num("pid"))
-		}
-	}
-	for _, p := range childrenOf(sv.cmd.Process.Pid) {
-		if p != target.Process.Pid {
-			pids = append(pids, p)
-		}
-	}
+	pids := ownedPIDs(c, sv.cmd.Process.Pid, target.Process.Pid)
 	go func() {
 		_, _ = c.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "wait_for_stop", Arguments: map[string]any{"sessionId": running, "timeoutMs": 600000}})
 	}()
@@ -447,18 +437,7 @@ func TestFaultClientDropsHTTP(t *testing.T) {
 	if env.get("success") != true {
 		t.Fatalf("the session after its client dropped: %v", env)
 	}
-	var pids []int
-	for _, s := range c2.ok("list_debug_sessions", nil).list("sessions") {
-		pids = append(pids, s.num("adapterPid"))
-		if s.str("mode") == "launch" {
-			pids = append(pids, s.num("pid"))
-		}
-	}
-	for _, p := range childrenOf(sv.cmd.Process.Pid) {
-		if p != target.Process.Pid {
-			pids = append(pids, p)
-		}
-	}
+	pids := ownedPIDs(c2, sv.cmd.Process.Pid, target.Process.Pid)
 	stopServer(t, sv.cmd)
 	waitGone(t, 3*time.Second, pids...)
 	ticking(t, target.Process.Pid, out)
@@ -482,6 +461,24 @@ func halfClosed(t *testing.T, port string) int {
 		}
 	}
 	return n
+}
+
+// ownedPIDs is every process the server started: adapters, launched
+// debuggees and the server's descendants, but not the attach target.
+func ownedPIDs(c *client, server, target int) []int {
+	var pids []int
+	for _, s := range c.ok("list_debug_sessions", nil).list("sessions") {
+		pids = append(pids, s.num("adapterPid"))
+		if s.str("mode") == "launch" {
+			pids = append(pids, s.num("pid"))
+		}
+	}
+	for _, p := range childrenOf(server) {
+		if p != target {
+			pids = append(pids, p)
+		}
+	}
+	return pids
 }
 
 // stopServer sends SIGTERM and fails unless the server exits within 10 s.
