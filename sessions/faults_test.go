@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -242,4 +243,77 @@ func TestFaultGarbageFrames(t *testing.T) {
 	if err := m.CloseSession(ctx, s.ID()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The debuggee watch is the session's, not an adapter's: a paused session
+// of any adapter whose debuggee process is killed says so at the next
+// look; a running one after its adapter had a grace to report the end; a
+// pid that was never seen here is not watched.
+func TestFaultDebuggeeWatchAnyAdapter(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	watch := func(t *testing.T, s *Session) *exec.Cmd {
+		t.Helper()
+		sleep := exec.Command("sleep", "300")
+		if err := sleep.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = sleep.Process.Kill(); _ = sleep.Wait() })
+		s.mu.Lock()
+		s.pid = sleep.Process.Pid
+		s.watchedDebuggeeLocked()
+		s.mu.Unlock()
+		return sleep
+	}
+	t.Run("paused", func(t *testing.T) {
+		s := mockStopped(t, m)
+		sleep := watch(t, s)
+		if st := s.State(); st != StatePaused {
+			t.Fatalf("state %s while the debuggee runs", st)
+		}
+		_ = sleep.Process.Kill()
+		deadline := time.Now().Add(5 * time.Second)
+		for s.Info().State != StateTerminated && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		info := s.Info()
+		want := "the debuggee (pid " + strconv.Itoa(sleep.Process.Pid) + ") is gone: killed by SIGKILL"
+		if info.State != StateTerminated || info.Reason != want {
+			t.Fatalf("after the kill: %s %q, want %q", info.State, info.Reason, want)
+		}
+		if _, err := s.Step(ctx, StepOver, 0, time.Second); !isCode(err, toolkit.CodeInvalidState) {
+			t.Fatalf("step: %v", err)
+		}
+	})
+	t.Run("running", func(t *testing.T) {
+		s := mockStopped(t, m)
+		sleep := watch(t, s)
+		s.mu.Lock()
+		s.setStateLocked(StateRunning, "") // as between a continue and its stop
+		s.mu.Unlock()
+		_ = sleep.Process.Kill()
+		_ = sleep.Wait()
+		if st := s.State(); st != StateRunning {
+			t.Fatalf("a running session ended without a grace for its adapter: %s", st)
+		}
+		start := time.Now()
+		if !s.checkDebuggee(ctx) {
+			t.Fatal("the gone debuggee was not noticed")
+		}
+		if d := time.Since(start); d < debuggeeGoneGrace/2 || d > 3*time.Second {
+			t.Fatalf("the check took %s, want about %s", d, debuggeeGoneGrace)
+		}
+		if info := s.Info(); info.State != StateTerminated || !strings.Contains(info.Reason, "is gone") {
+			t.Fatalf("after the check: %+v", info)
+		}
+	})
+	t.Run("never seen", func(t *testing.T) {
+		s := mockStopped(t, m)
+		s.mu.Lock()
+		s.pid = 1 << 22 // beyond pid_max: not a process here (remote, another namespace)
+		s.mu.Unlock()
+		if st := s.State(); st != StatePaused {
+			t.Fatalf("a pid never seen here ended the session: %s", st)
+		}
+	})
 }
