@@ -88,30 +88,31 @@ type Session struct {
 	life context.Context // ends when the session closes; background work watches it
 	end  context.CancelFunc
 
-	mu           sync.Mutex
-	state        State
-	reason       string
-	target       adapters.Target
-	conn         *dap.Conn
-	ep           *adapters.Endpoint
-	caps         godap.Capabilities
-	pid          int
+	mu        sync.Mutex
+	state     State
+	reason    string
+	target    adapters.Target
+	conn      *dap.Conn
+	ep        *adapters.Endpoint
+	caps      godap.Capabilities
+	pid       int
+	exitCode  *int
+	lastStop  *StopInfo
+	stopSeq   int           // incremented on every stop
+	changed   chan struct{} // closed and replaced on every change
+	initDone  chan struct{} // closed by the "initialized" event
+	threads   map[int]string
+	bps       *breakpointSet
+	excMode   string // breakOnExceptions in force
+	launchReq *StartRequest
+	children  []string
+	closing   bool
+	tracked   map[int]string         // pid -> start time of processes the session owns
+	topFrame  frameCache             // the stopped thread's top user frame
+	syncMus   map[string]*sync.Mutex // per file / kind: serialise breakpoint syncs (see syncLock)
+
 	debuggee     debuggeeID // the watched debuggee process (see debuggee.go)
-	exitCode     *int
-	lastStop     *StopInfo
-	stopSeq      int           // incremented on every stop
-	changed      chan struct{} // closed and replaced on every change
-	initDone     chan struct{} // closed by the "initialized" event
-	threads      map[int]string
-	bps          *breakpointSet
-	excMode      string // breakOnExceptions in force
-	launchReq    *StartRequest
-	children     []string
-	closing      bool
-	tracked      map[int]string         // pid -> start time of processes the session owns
-	recordWarned bool                   // the process record could not be written, and it was said
-	topFrame     frameCache             // the stopped thread's top user frame
-	syncMus      map[string]*sync.Mutex // per file / kind: serialise breakpoint syncs (see syncLock)
+	recordWarned bool       // the process record could not be written, and it was said
 }
 
 // frameCache remembers the top frame id of one stop, so evaluate and
