@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -31,15 +30,13 @@ func needTool(t *testing.T, name string) {
 // markedLine returns the first line of path containing marker.
 func markedLine(t *testing.T, path, marker string) int {
 	t.Helper()
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if strings.Contains(sc.Text(), marker) {
-			return n
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, marker) {
+			return i + 1
 		}
 	}
 	t.Fatalf("no %s in %s", marker, path)
