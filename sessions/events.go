@@ -55,6 +55,7 @@ func (s *Session) onEvent(m *dap.Message) {
 		if b.SystemProcessId > 0 {
 			s.mu.Lock()
 			s.pid = b.SystemProcessId
+			s.watchedDebuggeeLocked()
 			s.mu.Unlock()
 			s.background(s.trackProcesses)
 		}
@@ -124,6 +125,7 @@ func (s *Session) onStopped(b godap.StoppedEventBody) {
 	s.lastStop = &StopInfo{Reason: reason, ThreadID: tid, Description: b.Description, Text: strings.TrimSpace(b.Text),
 		HitBreakpoint: ids, Time: s.m.cfg.Now()}
 	s.setStateLocked(StatePaused, "")
+	s.observeLocked() // a stop of a debuggee that is gone ("no such process") is its end
 }
 
 // onConnClosed runs when the adapter's stream ends.

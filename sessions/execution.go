@@ -205,10 +205,22 @@ func (s *Session) result(info SessionInfo, done bool) *ExecResult {
 	return r
 }
 
+// answer waits (bounded by wctx) for a stop newer than seq and returns
+// the result, once the debuggee was checked: a debuggee that is gone ends
+// the session whatever the adapter reported.
+func (s *Session) answer(ctx, wctx context.Context, seq int) *ExecResult {
+	info, done := s.waitStop(wctx, seq)
+	if s.checkDebuggee(ctx) {
+		info, done = s.Info(), true
+	}
+	return s.result(info, done)
+}
+
 // requirePaused returns the stop sequence and thread to act on.
 func (s *Session) requirePaused(threadID int) (int, int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.observeLocked()
 	switch s.state {
 	case StatePaused:
 	case StateRunning:
@@ -295,7 +307,7 @@ func (s *Session) Step(ctx context.Context, kind StepKind, threadID int, grace t
 	}
 	wctx, cancel := context.WithTimeout(ctx, grace)
 	defer cancel()
-	return s.result(s.waitStop(wctx, seq)), nil
+	return s.answer(ctx, wctx, seq), nil
 }
 
 // Continue resumes the program. With wait > 0 it waits that long for the
@@ -310,11 +322,14 @@ func (s *Session) Continue(ctx context.Context, threadID int, wait time.Duration
 	}
 	s.markRunning(seq)
 	if wait <= 0 {
+		if s.checkDebuggee(ctx) {
+			return s.result(s.Info(), true), nil
+		}
 		return &ExecResult{State: StateRunning, Pending: true, Message: "running; call wait_for_stop to wait for the next stop"}, nil
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	return s.result(s.waitStop(wctx, seq)), nil
+	return s.answer(ctx, wctx, seq), nil
 }
 
 // Pause interrupts a running program.
@@ -340,7 +355,7 @@ func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration) 
 	}
 	wctx, cancel := context.WithTimeout(ctx, grace)
 	defer cancel()
-	return s.result(s.waitStop(wctx, seq)), nil
+	return s.answer(ctx, wctx, seq), nil
 }
 
 // WaitForStop blocks up to timeout for the next stop or the end. A session
@@ -358,6 +373,9 @@ func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*Exec
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	info, done := s.waitStop(wctx, seq)
+	if s.checkDebuggee(ctx) {
+		info, done = s.Info(), true
+	}
 	r := s.result(info, done)
 	if !done {
 		r.Message = fmt.Sprintf("no stop within %s; still running", timeout)

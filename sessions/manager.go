@@ -28,6 +28,7 @@ type Config struct {
 	Now       func() time.Time // clock
 	// OutputLimit bounds each session's output ring buffer (bytes).
 	OutputLimit int
+	Warn        func(msg string) // problems the server survives; nil = stderr
 }
 
 // Manager owns every session. It is safe for concurrent use.

@@ -13,7 +13,11 @@ import (
 func (m *Manager) ownedProcesses() *toolkit.ProcessRegistry {
 	key := func(pid int) string { return "proc-" + strconv.Itoa(pid) }
 	return toolkit.NewProcessRegistry(toolkit.ProcessHooks{
-		Registered:   func(p toolkit.OwnedProcess) { m.writeRecord(key(p.PID), []int{p.PID}) },
+		Registered: func(p toolkit.OwnedProcess) {
+			if err := m.writeRecord(key(p.PID), []int{p.PID}); err != nil {
+				m.warnf("process %d: %v; if this server crashes it is not reaped", p.PID, err)
+			}
+		},
 		Unregistered: func(pid int) { m.removeRecord(key(pid)) },
 	})
 }

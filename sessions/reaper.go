@@ -2,6 +2,8 @@ package sessions
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -45,7 +47,9 @@ func (m *Manager) recordDir() string {
 }
 
 // recordProcesses writes the session's processes: the adapter and, for
-// launches, the debuggee.
+// launches, the debuggee. A state directory that cannot be written is
+// reported once per session: the session works, but a crash of the
+// server would leave its processes behind.
 func (m *Manager) recordProcesses(s *Session) {
 	if m.recordDir() == "" {
 		return
@@ -60,15 +64,23 @@ func (m *Manager) recordProcesses(s *Session) {
 	}
 	id := s.id
 	s.mu.Unlock()
-	m.writeRecord(id, pids)
+	if err := m.writeRecord(id, pids); err != nil {
+		s.mu.Lock()
+		warned := s.recordWarned
+		s.recordWarned = true
+		s.mu.Unlock()
+		if !warned {
+			m.warnf("session %s: %v; it works, but if this server crashes its processes are not reaped", id, err)
+		}
+	}
 }
 
 // writeRecord records the processes owned under key (a session id, or an
 // owned process) for the reaper.
-func (m *Manager) writeRecord(key string, pids []int) {
+func (m *Manager) writeRecord(key string, pids []int) error {
 	dir := m.recordDir()
 	if dir == "" || len(pids) == 0 {
-		return
+		return nil
 	}
 	rec := sessionRecord{Boot: proc.BootID(), Server: procRecord{PID: os.Getpid(), Start: proc.StartTime(os.Getpid())}, Session: key}
 	for _, p := range pids {
@@ -76,12 +88,29 @@ func (m *Manager) writeRecord(key string, pids []int) {
 	}
 	b, _ := json.Marshal(rec)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return
+		return fmt.Errorf("cannot create the state directory %s: %w", dir, err)
 	}
 	tmp := filepath.Join(dir, "."+key+".tmp")
-	if os.WriteFile(tmp, b, 0o600) == nil {
-		_ = os.Rename(tmp, filepath.Join(dir, strconv.Itoa(os.Getpid())+"-"+key+".json"))
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("cannot write in the state directory %s: %w", dir, err)
 	}
+	if err := os.Rename(tmp, filepath.Join(dir, strconv.Itoa(os.Getpid())+"-"+key+".json")); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("cannot write in the state directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// warnf reports a problem the server survives (an unusable state
+// directory, a corrupted record) through Config.Warn, or on stderr.
+func (m *Manager) warnf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if m.cfg.Warn != nil {
+		m.cfg.Warn(msg)
+		return
+	}
+	fmt.Fprintln(os.Stderr, "dbg: warning: "+msg)
 }
 
 func (m *Manager) removeRecord(key string) {
@@ -101,6 +130,9 @@ func (m *Manager) Reap() int {
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			m.warnf("cannot read the process records in %s: %v; nothing reaped", dir, err)
+		}
 		return 0
 	}
 	killed := 0
@@ -114,7 +146,8 @@ func (m *Manager) Reap() int {
 			continue
 		}
 		var rec sessionRecord
-		if json.Unmarshal(b, &rec) != nil {
+		if err := json.Unmarshal(b, &rec); err != nil {
+			m.warnf("ignoring the corrupted process record %s: %v", path, err)
 			_ = os.Remove(path)
 			continue
 		}
@@ -131,6 +164,9 @@ func (m *Manager) Reap() int {
 		for _, p := range rec.Processes {
 			var victims []int
 			same := proc.Alive(p.PID) && proc.StartTime(p.PID) == p.Start
+			if !same && proc.Alive(p.PID) {
+				m.warnf("process %d of the record %s started at another time (its pid was reused): left alone", p.PID, path)
+			}
 			if same {
 				victims = append(proc.Descendants(p.PID), p.PID)
 			}

@@ -113,6 +113,9 @@ type Session struct {
 	tracked   map[int]string         // pid -> start time of processes the session owns
 	topFrame  frameCache             // the stopped thread's top user frame
 	syncMus   map[string]*sync.Mutex // per file / kind: serialise breakpoint syncs (see syncLock)
+
+	debuggee     debuggeeID // the watched debuggee process (see debuggee.go)
+	recordWarned bool       // the process record could not be written, and it was said
 }
 
 // frameCache remembers the top frame id of one stop, so evaluate and
@@ -161,6 +164,7 @@ func (s *Session) Output() *toolkit.OutputRing { return s.output }
 func (s *Session) State() State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.observeLocked()
 	return s.state
 }
 
@@ -168,6 +172,7 @@ func (s *Session) State() State {
 func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.observeLocked()
 	info := SessionInfo{ID: s.id, Name: s.name, Language: s.language, State: s.state, Reason: s.reason,
 		CreatedAt: s.created, Mode: string(s.target.Mode), Program: s.target.Program, Cwd: s.target.Cwd,
 		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, seq: s.seq}
@@ -223,6 +228,12 @@ func (s *Session) request(ctx context.Context, command string, args any, out any
 		return err
 	}
 	resp, err := c.Request(ctx, command, args) // the connection bounds it by requestTimeout
+	if (err != nil || command == "evaluate") && s.checkDebuggee(ctx) {
+		// The adapter failed, or answered for a debuggee that is gone.
+		if _, cerr := s.connection(); cerr != nil {
+			return cerr
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"os"
+	"syscall"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -148,6 +149,7 @@ func (s *Session) close(ctx context.Context) {
 	}
 	s.end()
 	s.bg.Wait() // process tracking and records finish before the cleanup
+	wakeAdapter(ep)
 	s.disconnect(ctx, launched)
 	s.stopEndpoint(ctx, ep, launched)
 	s.mu.Lock()
@@ -157,6 +159,19 @@ func (s *Session) close(ctx context.Context) {
 	s.ep = nil
 	s.setStateLocked(StateTerminated, "closed")
 	s.mu.Unlock()
+}
+
+// wakeAdapter resumes an adapter process that is stopped (SIGSTOP, a
+// job-control stop), so that it can answer the disconnect and the polite
+// stop; the firm SIGKILL of stopEndpoint follows if it does not.
+func wakeAdapter(ep *adapters.Endpoint) {
+	if ep == nil || ep.Process == nil {
+		return
+	}
+	pid := ep.Process.Pid()
+	if st, err := proc.ReadStat(pid); err == nil && st.State == 'T' {
+		_ = syscall.Kill(pid, syscall.SIGCONT)
+	}
 }
 
 // resetLocked returns an ended session to "created", dropping its old

@@ -27,6 +27,7 @@ func newCmdRoot(f *factory) *cobra.Command {
 		newCmdJVM(f),
 		newCmdRun(f),
 		newCmdServe(f, nil),
+		newCmdToken(f),
 		newCmdSessions(f, nil),
 		newCmdAttach(f, nil),
 		newCmdLaunch(f, nil),

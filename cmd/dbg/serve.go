@@ -39,8 +39,11 @@ func newCmdServe(f *factory, runF func(context.Context, *serveOptions) error) *c
 		Long: `Serve every dbg tool over HTTP on a loopback address: Streamable HTTP at /mcp
 and the legacy HTTP+SSE transport at /sse. Every request needs
 "Authorization: Bearer <token>"; the token is created on first use, kept with
-mode 0600 in dbg's state directory, bound to the project, and printed on
-start. --rotate-token replaces it.`,
+mode 0600 in dbg's state directory and bound to the project. On start the
+token is printed when stdout and stderr are terminals; otherwise (a
+supervisor's log) only the file that keeps it is named: dbg token show
+prints it. --rotate-token (or dbg token rotate, even while serving)
+replaces it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := httpguard.CheckListenAddr(opts.addr); err != nil {
@@ -69,6 +72,10 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	}
 	token, err := httpguard.ProjectToken(opts.StateDir, project, opts.rotateToken)
 	if err != nil {
+		return fmt.Errorf("the state directory %s cannot keep the token: %w", opts.StateDir, err)
+	}
+	current, err := httpguard.NewFileToken(opts.StateDir, project)
+	if err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", opts.addr)
@@ -78,19 +85,31 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	srv, release := opts.NewServer(ctx, project)
 	defer release()
 	port := ln.Addr().(*net.TCPAddr).Port
-	handler := httpguard.New(token, port, opts.Now).Wrap(mcpHandler(srv))
-	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	handler := httpguard.NewFollowing(current, port, opts.Now).Wrap(mcpHandler(srv))
+	// Requests live in base, which ends at shutdown: the clients' event
+	// streams and long calls end then instead of holding the shutdown.
+	base, endRequests := context.WithCancel(context.WithoutCancel(ctx))
+	defer endRequests()
+	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return base }}
 	unannounce, err := daemon.Announce(opts.StateDir, project, ln.Addr().String())
 	if err != nil {
 		_ = ln.Close()
 		return err
 	}
 	defer unannounce()
-	fmt.Fprintf(opts.IO.ErrOut, "dbg serving %s on http://%s/mcp (Streamable HTTP) and /sse (SSE)\nAuthorization: Bearer %s\n", project, ln.Addr(), token)
+	fmt.Fprintf(opts.IO.ErrOut, "dbg serving %s on http://%s/mcp (Streamable HTTP) and /sse (SSE)\n", project, ln.Addr())
+	if opts.IO.IsStdoutTTY() && opts.IO.IsStderrTTY() {
+		fmt.Fprintf(opts.IO.ErrOut, "Authorization: Bearer %s\n", token)
+	} else {
+		// A log must not hold the token: name where it is kept.
+		fmt.Fprintf(opts.IO.ErrOut, "Token file: %s (dbg token show prints the token)\n", httpguard.TokenPath(opts.StateDir, project))
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
 	case <-ctx.Done():
+		endRequests()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = hs.Shutdown(sctx)

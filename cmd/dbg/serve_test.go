@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net/http"
@@ -23,21 +22,34 @@ func startServe(t *testing.T, state string) (string, string) {
 }
 
 func startServeIn(t *testing.T, state, project string) (string, string) {
+	sv := runServe(t, state, project)
+	return sv.base, sv.token
+}
+
+// served is a running `dbg serve`.
+type served struct {
+	base, token string
+	cmd         *exec.Cmd
+	out         *lineBuffer // stdout and stderr
+}
+
+// runServe starts `dbg serve` for project with stdout and stderr to a
+// pipe (a supervisor's log), waits until it serves, and reads the token
+// from the file it names. The server is stopped with SIGTERM at the end.
+func runServe(t *testing.T, state, project string, env ...string) *served {
 	t.Helper()
 	port := freePort(t)
 	cmd := exec.Command(dbgBinary, "serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--project", project)
-	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+state)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmd.Env = append(append(os.Environ(), "DBG_STATE_DIR="+state), env...)
+	out := &lineBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
@@ -45,22 +57,22 @@ func startServeIn(t *testing.T, state, project string) (string, string) {
 			t.Error("dbg serve did not stop on SIGTERM")
 		}
 	})
-	tokens := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if tok, ok := strings.CutPrefix(sc.Text(), "Authorization: Bearer "); ok {
-				tokens <- tok
-			}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(out.String(), "Token file: ") {
+		select {
+		case <-done:
+			t.Fatalf("dbg serve exited: %s", out.String())
+		case <-time.After(20 * time.Millisecond):
 		}
-	}()
-	select {
-	case tok := <-tokens:
-		return fmt.Sprintf("http://127.0.0.1:%d", port), tok
-	case <-time.After(30 * time.Second):
-		t.Fatal("dbg serve printed no token")
+		if time.Now().After(deadline) {
+			t.Fatalf("dbg serve never named its token file: %s", out.String())
+		}
 	}
-	return "", ""
+	token, err := httpguard.ReadToken(state, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &served{base: fmt.Sprintf("http://127.0.0.1:%d", port), token: token, cmd: cmd, out: out}
 }
 
 func TestServeHTTPTransports(t *testing.T) {

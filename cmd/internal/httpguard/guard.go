@@ -21,7 +21,7 @@ const (
 // safe for concurrent use: the failure count is the only state, behind
 // one mutex.
 type Guard struct {
-	token []byte
+	token func() []byte // the token in force
 	port  string
 	now   func() time.Time
 
@@ -32,7 +32,15 @@ type Guard struct {
 // New returns the guard of a server listening on port, admitting token.
 // now is the clock of the rate limit.
 func New(token string, port int, now func() time.Time) *Guard {
-	return &Guard{token: []byte(token), port: fmt.Sprint(port), now: now}
+	b := []byte(token)
+	return &Guard{token: func() []byte { return b }, port: fmt.Sprint(port), now: now}
+}
+
+// NewFollowing returns the guard of a server listening on port that
+// admits the token of ft as it is at each request, so a rotation takes
+// effect without a restart.
+func NewFollowing(ft *FileToken, port int, now func() time.Time) *Guard {
+	return &Guard{token: ft.Current, port: fmt.Sprint(port), now: now}
 }
 
 // CheckListenAddr refuses a listening address that is not loopback.
@@ -66,7 +74,7 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 		}
 		auth := r.Header.Get("Authorization")
 		given, ok := strings.CutPrefix(auth, "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), g.token) != 1 {
+		if want := g.token(); !ok || len(want) == 0 || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), want) != 1 {
 			// The right token is never turned away; wrong ones are limited.
 			if g.limited() {
 				w.Header().Set("Retry-After", "30")

@@ -1,11 +1,13 @@
 package httpguard
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestProjectToken(t *testing.T) {
@@ -58,5 +60,50 @@ func TestBearerTransport(t *testing.T) {
 	resp.Body.Close()
 	if got != "Bearer t0k" || req.Header.Get("Authorization") != "" {
 		t.Fatalf("sent %q; caller's request changed: %q", got, req.Header.Get("Authorization"))
+	}
+}
+
+// A guard following the token file admits the token in force: a rotation
+// refuses the old one at once, and a broken file keeps the last good one.
+func TestFileTokenFollowsRotation(t *testing.T) {
+	state := t.TempDir()
+	if _, err := NewFileToken(state, "/p"); !errors.Is(err, ErrNoToken) {
+		t.Fatalf("no token yet: %v", err)
+	}
+	if _, err := ReadToken(state, "/p"); !errors.Is(err, ErrNoToken) {
+		t.Fatalf("ReadToken without a token: %v", err)
+	}
+	old, _ := ProjectToken(state, "/p", false)
+	ft, err := NewFileToken(state, "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewFollowing(ft, 80, time.Now).Wrap(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	status := func(tok string) int {
+		r := httptest.NewRequest("GET", "http://127.0.0.1:80/mcp", nil)
+		r.RemoteAddr = "127.0.0.1:5000"
+		r.Header.Set("Authorization", "Bearer "+tok)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w.Code
+	}
+	if got := status(old); got != 200 {
+		t.Fatalf("the token: %d", got)
+	}
+	rotated, _ := ProjectToken(state, "/p", true)
+	if got := status(old); got != 401 {
+		t.Fatalf("the old token after rotation: %d, want 401", got)
+	}
+	if got := status(rotated); got != 200 {
+		t.Fatalf("the new token: %d", got)
+	}
+	if err := os.WriteFile(TokenPath(state, "/p"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := status(rotated); got != 200 {
+		t.Fatalf("the last good token after the file broke: %d", got)
+	}
+	if got := status(""); got != 401 {
+		t.Fatalf("an empty token: %d", got)
 	}
 }

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbg-dev/dbg/cmd/internal/httpguard"
+	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
+)
+
+type tokenRotateOptions struct {
+	IO       *iostreams.IOStreams
+	StateDir string
+
+	project string
+	quiet   bool
+}
+
+func newCmdTokenRotate(f *factory, runF func(context.Context, *tokenRotateOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = tokenRotateRun
+	}
+	opts := &tokenRotateOptions{IO: f.io}
+	cmd := &cobra.Command{
+		Use:   "rotate",
+		Short: "Replace the project's bearer token; a running dbg serve refuses the old one at once",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.StateDir = f.stateDir()
+			return runF(cmd.Context(), opts)
+		},
+	}
+	addProjectFlag(cmd, &opts.project)
+	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "do not print the new token")
+	return cmd
+}
+
+func tokenRotateRun(_ context.Context, opts *tokenRotateOptions) error {
+	project, err := tokenProject(opts.project)
+	if err != nil {
+		return err
+	}
+	token, err := httpguard.ProjectToken(opts.StateDir, project, true)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "new token for %s in %s\n", project, httpguard.TokenPath(opts.StateDir, project))
+	if opts.quiet {
+		return nil
+	}
+	_, err = fmt.Fprintln(opts.IO.Out, token)
+	return err
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbg-dev/dbg/cmd/internal/httpguard"
+	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
+)
+
+type tokenShowOptions struct {
+	IO       *iostreams.IOStreams
+	StateDir string
+
+	project string
+	path    bool
+}
+
+func newCmdTokenShow(f *factory, runF func(context.Context, *tokenShowOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = tokenShowRun
+	}
+	opts := &tokenShowOptions{IO: f.io}
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "Print the project's bearer token (or, with --path, the file that keeps it)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.StateDir = f.stateDir()
+			return runF(cmd.Context(), opts)
+		},
+	}
+	addProjectFlag(cmd, &opts.project)
+	cmd.Flags().BoolVar(&opts.path, "path", false, "print the token file's path instead of the token")
+	return cmd
+}
+
+func tokenShowRun(_ context.Context, opts *tokenShowOptions) error {
+	project, err := tokenProject(opts.project)
+	if err != nil {
+		return err
+	}
+	if opts.path {
+		_, err := fmt.Fprintln(opts.IO.Out, httpguard.TokenPath(opts.StateDir, project))
+		return err
+	}
+	token, err := httpguard.ReadToken(opts.StateDir, project)
+	if errors.Is(err, httpguard.ErrNoToken) {
+		return fmt.Errorf("%s has no token yet (%w): dbg serve or dbg token rotate creates one", project, err)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(opts.IO.Out, token)
+	return err
+}

@@ -1,0 +1,197 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/proc"
+)
+
+// An adapter does not always notice that its debuggee is gone: delve
+// answers a step over a SIGKILLed program with a stop ("no such process")
+// and never reports the end. A session therefore watches the debuggee's
+// process itself, whatever the adapter, and turns terminated with the
+// reason when it is gone: when a request fails, when a stop arrives, on
+// every step, continue and evaluate answer, and whenever a paused
+// session is looked at.
+
+// debuggeeGoneGrace is how long a running session's adapter gets to
+// report the end of a debuggee found gone (with its exit code) before the
+// session says so itself. A paused debuggee cannot exit by itself, so
+// its end needs no grace.
+const debuggeeGoneGrace = 500 * time.Millisecond
+
+// debuggeeID names the debuggee's process for good: a pid and its start
+// time, so a reused pid is never taken for the debuggee.
+type debuggeeID struct {
+	pid   int
+	start string // "" when the pid is not visible here (remote, another pid namespace)
+}
+
+// watchedDebuggeeLocked returns the debuggee's pid when the session can
+// watch it: a pid the adapter reported (or the attached one) that was
+// seen alive here. Callers hold mu.
+func (s *Session) watchedDebuggeeLocked() (int, bool) {
+	pid := s.pid
+	if pid <= 0 && s.target.Mode == adapters.Attach {
+		pid = s.target.PID
+	}
+	if pid <= 0 || pid == os.Getpid() {
+		return 0, false
+	}
+	if s.debuggee.pid != pid {
+		s.debuggee = debuggeeID{pid: pid, start: proc.StartTime(pid)}
+	}
+	return pid, s.debuggee.start != ""
+}
+
+// debuggeeGoneLocked returns why the watched debuggee is gone, or "" while
+// it runs (or cannot be watched). Callers hold mu.
+func (s *Session) debuggeeGoneLocked() string {
+	if s.state != StatePaused && s.state != StateRunning {
+		return ""
+	}
+	pid, ok := s.watchedDebuggeeLocked()
+	if !ok {
+		return ""
+	}
+	gone, how := processEnd(pid, s.debuggee.start)
+	if !gone {
+		return ""
+	}
+	reason := fmt.Sprintf("the debuggee (pid %d) is gone", pid)
+	if how != "" {
+		reason += ": " + how
+	}
+	if s.exitCode != nil {
+		reason += fmt.Sprintf(" (exit code %d)", *s.exitCode)
+	}
+	return reason
+}
+
+// observeLocked ends a paused session whose debuggee is gone. Callers
+// hold mu.
+func (s *Session) observeLocked() {
+	if s.state != StatePaused {
+		return
+	}
+	if reason := s.debuggeeGoneLocked(); reason != "" {
+		s.setStateLocked(StateTerminated, reason)
+	}
+}
+
+// checkDebuggee ends the session when its debuggee is gone, after giving a
+// running session's adapter debuggeeGoneGrace (bounded by ctx) to report
+// the end itself. It reports whether the debuggee was found gone (the
+// session has then ended).
+func (s *Session) checkDebuggee(ctx context.Context) bool {
+	s.mu.Lock()
+	reason, paused := s.debuggeeGoneLocked(), s.state == StatePaused
+	s.mu.Unlock()
+	if reason == "" {
+		return false
+	}
+	if !paused {
+		timer := time.NewTimer(debuggeeGoneGrace)
+		defer timer.Stop()
+	wait:
+		for !s.ended() {
+			s.mu.Lock()
+			ch := s.changed
+			s.mu.Unlock()
+			select {
+			case <-ch:
+			case <-timer.C:
+				break wait
+			case <-ctx.Done():
+				break wait
+			}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == StatePaused || s.state == StateRunning {
+		s.setStateLocked(StateTerminated, reason)
+	}
+	return true
+}
+
+// ended reports whether the session is terminated or failed.
+func (s *Session) ended() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state == StateTerminated || s.state == StateError
+}
+
+// processEnd reports whether the process pid (started at start) is gone
+// or dying, and how it ended when that can be read: the exit status of a
+// zombie (field 52 of /proc/PID/stat), or a SIGKILL on its way. A process
+// killed while stopped under a debugger dies a little after the
+// debugger's next request fails, so exiting (PF_EXITING) or a pending
+// SIGKILL counts as gone.
+func processEnd(pid int, start string) (bool, string) {
+	b, err := os.ReadFile(proc.Path(pid, "stat"))
+	if err != nil {
+		return true, ""
+	}
+	text := string(b)
+	f := strings.Fields(text[strings.LastIndexByte(text, ')')+1:])
+	if len(f) < 20 || f[19] != start {
+		return true, "" // the pid now names another process
+	}
+	const pfExiting = 0x4
+	flags, _ := strconv.ParseUint(f[6], 10, 64)
+	zombie := f[0] == "Z" || f[0] == "X"
+	if zombie && len(f) >= 50 {
+		if code, err := strconv.Atoi(f[49]); err == nil {
+			ws := syscall.WaitStatus(code)
+			switch {
+			case ws.Signaled():
+				return true, "killed by " + signalName(ws.Signal())
+			case ws.Exited():
+				return true, fmt.Sprintf("exited with code %d", ws.ExitStatus())
+			}
+		}
+	}
+	if sigkillPending(pid) {
+		return true, "killed by SIGKILL"
+	}
+	return zombie || flags&pfExiting != 0, ""
+}
+
+// sigkillPending reports whether a SIGKILL waits for pid (shared or
+// thread pending signals in /proc/PID/status).
+func sigkillPending(pid int) bool {
+	b, err := os.ReadFile(proc.Path(pid, "status"))
+	if err != nil {
+		return false
+	}
+	const bit = 1 << (syscall.SIGKILL - 1)
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || (k != "SigPnd" && k != "ShdPnd") {
+			continue
+		}
+		if mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64); err == nil && mask&bit != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// signalName is the conventional name of a signal: SIGKILL, SIGTERM.
+func signalName(sig syscall.Signal) string {
+	names := map[syscall.Signal]string{syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT",
+		syscall.SIGSEGV: "SIGSEGV", syscall.SIGABRT: "SIGABRT", syscall.SIGHUP: "SIGHUP", syscall.SIGQUIT: "SIGQUIT",
+		syscall.SIGBUS: "SIGBUS", syscall.SIGPIPE: "SIGPIPE", syscall.SIGFPE: "SIGFPE", syscall.SIGILL: "SIGILL"}
+	if n, ok := names[sig]; ok {
+		return n
+	}
+	return "signal " + strconv.Itoa(int(sig)) + " (" + sig.String() + ")"
+}
