@@ -32,19 +32,7 @@ func TestSessionJVMAttachedOnDemand(t *testing.T) {
 	svc := NewService(Config{CacheDir: testCacheDir(t)})
 	t.Cleanup(svc.Close)
 	RegisterWith(tb, m, svc, Config{})
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Close()
-	})
+	cs := connectInMemory(t, ctx, srv)
 	c := &jvmClient{t: t, cs: cs, m: m, svc: svc}
 
 	s, _, err := m.Create(ctx, sessions.CreateRequest{Language: "java"})

@@ -31,19 +31,7 @@ func newSourceClient(t *testing.T) *sourceClient {
 	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }})
 	registerSourceTools(tb, m, Config{})
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Close()
-	})
+	cs := connectInMemory(t, ctx, srv)
 	return &sourceClient{t: t, cs: cs}
 }
 
@@ -374,16 +362,7 @@ func TestSourceToolsFollowTheSession(t *testing.T) {
 		m.Shutdown(sctx)
 	})
 	registerSourceTools(tb, m, Config{})
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Close() })
+	cs := connectInMemory(t, ctx, srv)
 	c := &sourceClient{t: t, cs: cs}
 
 	s, _, err := m.Create(ctx, sessions.CreateRequest{Language: "mock"})

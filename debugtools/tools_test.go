@@ -40,6 +40,14 @@ func newJVMClientWith(t *testing.T, cfg Config) *jvmClient {
 	svc := NewService(Config{CacheDir: testCacheDir(t)})
 	t.Cleanup(svc.Close)
 	RegisterWith(tb, m, svc, cfg)
+	cs := connectInMemory(t, ctx, srv)
+	return &jvmClient{t: t, cs: cs, m: m, svc: svc}
+}
+
+// connectInMemory connects a client to srv over in-memory transports;
+// both ends are closed at cleanup.
+func connectInMemory(t *testing.T, ctx context.Context, srv *mcp.Server) *mcp.ClientSession {
+	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
@@ -53,7 +61,7 @@ func newJVMClientWith(t *testing.T, cfg Config) *jvmClient {
 		cs.Close()
 		ss.Close()
 	})
-	return &jvmClient{t: t, cs: cs, m: m, svc: svc}
+	return cs
 }
 
 // callJVM calls a tool and decodes its envelope.
