@@ -25,13 +25,7 @@ func TestCOBOLLaunch(t *testing.T) {
 	src := natRepoFile(t, "testdata/cobol/loop.cob")
 	line := natLineOf(t, src, "ADD WS-SQUARE TO WS-TOTAL")
 	target := Target{Mode: Launch, Program: src}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	args, err := a.LaunchArgs(ctx, target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
+	c, args := natLaunch(t, a, target)
 	c.begin("launch", args, map[string][]int{src: {line}})
 	st := c.stopped(30 * time.Second)
 	f := c.topFrame(st.ThreadID)
@@ -212,11 +206,7 @@ func TestCOBOLStepOutOfParagraph(t *testing.T) {
 	compute := natLineOf(t, src, "COMPUTE WS-SQUARE")
 	perform := natLineOf(t, src, "PERFORM SQUARE-PARA")
 	target := Target{Mode: Launch, Program: src}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
+	c, args := natLaunch(t, a, target)
 	c.begin("launch", args, map[string][]int{src: {compute}})
 	st := c.stopped(30 * time.Second)
 	if f := c.topFrame(st.ThreadID); f.Line != compute {
@@ -250,11 +240,7 @@ func TestCOBOLStepOverPerform(t *testing.T) {
 	src := natRepoFile(t, "testdata/cobol/loop.cob")
 	perform := natLineOf(t, src, "PERFORM SQUARE-PARA")
 	target := Target{Mode: Launch, Program: src}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
+	c, args := natLaunch(t, a, target)
 	c.begin("launch", args, map[string][]int{src: {perform}})
 	st := c.stopped(30 * time.Second)
 	c.req("continue", map[string]any{"threadId": st.ThreadID})
@@ -287,17 +273,8 @@ func TestCOBOLConditions(t *testing.T) {
 	display := natLineOf(t, src, `DISPLAY WS-NAME " I="`)
 	compute := natLineOf(t, src, "COMPUTE WS-SQUARE")
 	target := Target{Mode: Launch, Program: src}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": "cobol", "linesStartAt1": true, "pathFormat": "path"})
-	call, err := c.conn.Start(context.Background(), "launch", args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.waitEvent("initialized", 30*time.Second, nil)
+	c, args := natLaunch(t, a, target)
+	call, _ := c.open("launch", args)
 	resp := c.req("setBreakpoints", map[string]any{"source": map[string]any{"path": src}, "breakpoints": []any{
 		map[string]any{"line": add, "condition": "WS-I >= 1", "hitCondition": "2"},
 		map[string]any{"line": display, "logMessage": "log i={ws-i} total={WS-TOTAL}"},
@@ -313,12 +290,7 @@ func TestCOBOLConditions(t *testing.T) {
 	if len(bps.Breakpoints) != 3 || !bps.Breakpoints[0].Verified || bps.Breakpoints[2].Verified || !strings.Contains(bps.Breakpoints[2].Message, "WS-NOPE") {
 		t.Errorf("setBreakpoints answered %s", resp.Body)
 	}
-	c.req("configurationDone", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := call.Wait(ctx, 30*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	c.configured(call, 30*time.Second)
 	st := c.stopped(30 * time.Second)
 	f := c.topFrame(st.ThreadID)
 	// The second time WS-I >= 1 holds: WS-I = 2.
@@ -338,18 +310,7 @@ func TestCOBOLConditions(t *testing.T) {
 	}
 	c.runToEnd(st.ThreadID, src)
 	c.waitEvent("terminated", 30*time.Second, nil)
-	c.mu.Lock()
-	var logs []string
-	for _, m := range c.all {
-		if m.Event == "output" && strings.Contains(string(m.Body), "log i=") {
-			var body struct {
-				Output string `json:"output"`
-			}
-			_ = m.DecodeBody(&body)
-			logs = append(logs, strings.TrimSpace(body.Output))
-		}
-	}
-	c.mu.Unlock()
+	logs := c.outputLines("log i=")
 	want := []string{"log i=0 total=100", "log i=1 total=101", "log i=2 total=105", "log i=3 total=114"}
 	if strings.Join(logs, "|") != strings.Join(want, "|") {
 		t.Errorf("log points printed %q, want %q", logs, want)

@@ -75,6 +75,19 @@ func natStart(t *testing.T, a Adapter, target Target) *natClient {
 	return c
 }
 
+// natLaunch builds a's launch arguments for target (a build may take up
+// to 5 minutes), then starts a as natStart does.
+func natLaunch(t *testing.T, a Adapter, target Target) (*natClient, map[string]any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	args, err := a.LaunchArgs(ctx, target)
+	if err != nil {
+		t.Fatalf("launch args: %v", err)
+	}
+	return natStart(t, a, target), args
+}
+
 // close disconnects, closes the endpoint, and checks that the adapter's
 // process group is gone.
 func (c *natClient) close() {
@@ -161,6 +174,24 @@ func (c *natClient) debuggeePID() int {
 	return 0
 }
 
+// outputLines returns the output events seen so far whose text holds
+// substr, trimmed of surrounding space.
+func (c *natClient) outputLines(substr string) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var lines []string
+	for _, m := range c.all {
+		if m.Event == "output" && strings.Contains(string(m.Body), substr) {
+			var body struct {
+				Output string `json:"output"`
+			}
+			_ = m.DecodeBody(&body)
+			lines = append(lines, strings.TrimSpace(body.Output))
+		}
+	}
+	return lines
+}
+
 // Output returns the debuggee stdout seen so far.
 func (c *natClient) Output() string {
 	c.mu.Lock()
@@ -229,11 +260,12 @@ type natStopped struct {
 	Text        string `json:"text"`
 }
 
-// begin runs initialize, launch/attach (not awaited), initialized,
-// setBreakpoints, configurationDone, and returns the launch call.
-func (c *natClient) begin(command string, args map[string]any, bps map[string][]int) *dap.Call {
+// open runs initialize, starts command (launch or attach, not awaited)
+// and waits for initialized. It returns the call and the initialize
+// response, whose body holds the capabilities.
+func (c *natClient) open(command string, args map[string]any) (*dap.Call, *dap.Message) {
 	c.t.Helper()
-	c.req("initialize", map[string]any{
+	init := c.req("initialize", map[string]any{
 		"clientID": "dbg", "adapterID": "dbg", "linesStartAt1": true, "columnsStartAt1": true,
 		"pathFormat": "path", "supportsVariableType": true, "supportsRunInTerminalRequest": false,
 		"supportsStartDebuggingRequest": true,
@@ -243,6 +275,26 @@ func (c *natClient) begin(command string, args map[string]any, bps map[string][]
 		c.t.Fatal(err)
 	}
 	c.waitEvent("initialized", 30*time.Second, nil)
+	return call, init
+}
+
+// configured sends configurationDone and waits up to d for call (the
+// launch or attach) to be answered.
+func (c *natClient) configured(call *dap.Call, d time.Duration) {
+	c.t.Helper()
+	c.req("configurationDone", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	if _, err := call.Wait(ctx, d); err != nil {
+		c.t.Fatalf("%s: %v", call.Command, err)
+	}
+}
+
+// begin runs open, setBreakpoints and configured, and returns the launch
+// or attach call.
+func (c *natClient) begin(command string, args map[string]any, bps map[string][]int) *dap.Call {
+	c.t.Helper()
+	call, _ := c.open(command, args)
 	for file, lines := range bps {
 		var list []map[string]any
 		for _, l := range lines {
@@ -260,12 +312,7 @@ func (c *natClient) begin(command string, args map[string]any, bps map[string][]
 			c.t.Fatalf("setBreakpoints answered %d breakpoints, want %d: %s", len(body.Breakpoints), len(lines), resp.Body)
 		}
 	}
-	c.req("configurationDone", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	if _, err := call.Wait(ctx, 60*time.Second); err != nil {
-		c.t.Fatalf("%s: %v", command, err)
-	}
+	c.configured(call, 60*time.Second)
 	return call
 }
 
@@ -376,13 +423,7 @@ func natLaunchScenario(t *testing.T, a Adapter, program, src, marker string, che
 	natNeed(t, a)
 	line := natLineOf(t, src, marker)
 	target := Target{Mode: Launch, Program: program}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	args, err := a.LaunchArgs(ctx, target)
-	if err != nil {
-		t.Fatalf("launch args: %v", err)
-	}
-	c := natStart(t, a, target)
+	c, args := natLaunch(t, a, target)
 	c.begin("launch", args, map[string][]int{src: {line}})
 	st := c.stopped(30 * time.Second)
 	if st.Reason != "breakpoint" {
@@ -630,11 +671,7 @@ func TestNativeCloseKillsDebuggee(t *testing.T) {
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/c/loop.c")
 	target := Target{Mode: Launch, Program: src, Args: []string{"forever"}}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
+	c, args := natLaunch(t, a, target)
 	c.begin("launch", args, map[string][]int{src: {natLineOf(t, src, "BREAK")}})
 	c.stopped(30 * time.Second)
 	pid := c.debuggeePID()
@@ -706,11 +743,7 @@ func TestNativeStopOnEntry(t *testing.T) {
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/c/loop.c")
 	target := Target{Mode: Launch, Program: src, StopOnEntry: true}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
+	c, args := natLaunch(t, a, target)
 	c.begin("launch", args, nil)
 	st := c.stopped(30 * time.Second)
 	t.Logf("entry stop: %+v", st)
@@ -840,31 +873,17 @@ func TestNativeAttachThenPause(t *testing.T) {
 // src:line; then the program runs to its end with exit code wantExit.
 func natExceptionScenario(t *testing.T, a Adapter, target Target, src string, line, wantExit int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	args, err := a.LaunchArgs(ctx, target)
-	if err != nil {
-		t.Fatal(err)
-	}
 	filters := a.ExceptionFilters("uncaught")
 	if len(filters) == 0 {
 		t.Fatalf("%s has no uncaught-exception filter", a.Language())
 	}
-	c := natStart(t, a, target)
-	init := c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": a.Language(), "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})
+	c, args := natLaunch(t, a, target)
+	call, init := c.open("launch", args)
 	if !strings.Contains(string(init.Body), `"filter":"`+filters[0]+`"`) {
 		t.Errorf("capabilities lack the %s filter: %s", filters[0], init.Body)
 	}
-	call, err := c.conn.Start(context.Background(), "launch", args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.waitEvent("initialized", 30*time.Second, nil)
 	c.req("setExceptionBreakpoints", map[string]any{"filters": filters})
-	c.req("configurationDone", nil)
-	if _, err := call.Wait(ctx, 30*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	c.configured(call, 30*time.Second)
 	st := c.stopped(30 * time.Second)
 	if st.Reason != "exception" || st.Text == "" {
 		t.Fatalf("stop %+v, want an exception with its text", st)
