@@ -2,7 +2,6 @@ package debugtools
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -38,21 +37,11 @@ func newSourceClient(t *testing.T) *sourceClient {
 // call runs a tool and decodes its envelope; it also returns the raw text.
 func call[T any](c *sourceClient, name string, args map[string]any) (toolkit.Envelope[T], string) {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		c.t.Fatalf("%s: %v", name, err)
-	}
-	text := res.Content[0].(*mcp.TextContent).Text
-	var env toolkit.Envelope[T]
-	if err := json.Unmarshal([]byte(text), &env); err != nil {
-		c.t.Fatalf("%s: %v in %s", name, err, text)
-	}
+	env, res := callTool[T](c.t, c.cs, 10*time.Second, name, args)
 	if env.Success == res.IsError {
 		c.t.Errorf("%s: success=%v but isError=%v", name, env.Success, res.IsError)
 	}
-	return env, text
+	return env, res.Content[0].(*mcp.TextContent).Text
 }
 
 func wantCode[T any](t *testing.T, env toolkit.Envelope[T], code string) *toolkit.ToolError {

@@ -64,20 +64,28 @@ func connectInMemory(t *testing.T, ctx context.Context, srv *mcp.Server) *mcp.Cl
 	return cs
 }
 
-// callJVM calls a tool and decodes its envelope.
-func callJVM[T any](c *jvmClient, name string, args map[string]any) toolkit.Envelope[T] {
-	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+// callTool calls a tool, waiting up to d, and decodes its envelope; it
+// also returns the result, with the raw text and the isError mark.
+func callTool[T any](t *testing.T, cs *mcp.ClientSession, d time.Duration, name string, args map[string]any) (toolkit.Envelope[T], *mcp.CallToolResult) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
-		c.t.Fatalf("%s: %v", name, err)
+		t.Fatalf("%s: %v", name, err)
 	}
 	text := res.Content[0].(*mcp.TextContent).Text
 	var env toolkit.Envelope[T]
 	if err := json.Unmarshal([]byte(text), &env); err != nil {
-		c.t.Fatalf("%s: decode %s: %v", name, text, err)
+		t.Fatalf("%s: decode %s: %v", name, text, err)
 	}
+	return env, res
+}
+
+// callJVM calls a tool and decodes its envelope.
+func callJVM[T any](c *jvmClient, name string, args map[string]any) toolkit.Envelope[T] {
+	c.t.Helper()
+	env, _ := callTool[T](c.t, c.cs, 2*time.Minute, name, args)
 	return env
 }
 
