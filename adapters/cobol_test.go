@@ -154,12 +154,7 @@ func cobolAttachNames(t *testing.T, src, program string) {
 	cmd := natSpin(t, prog.Binary)
 	time.Sleep(300 * time.Millisecond)
 	target := Target{Mode: Attach, PID: cmd.Process.Pid, Program: program, StopOnEntry: true}
-	args, err := a.AttachArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.begin("attach", args, nil)
+	c := natAttach(t, a, target)
 	st := c.stopped(30 * time.Second)
 	if st.Reason != "pause" {
 		t.Errorf("attach stop reason %q, want pause", st.Reason)

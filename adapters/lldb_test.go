@@ -88,6 +88,20 @@ func natLaunch(t *testing.T, a Adapter, target Target) (*natClient, map[string]a
 	return natStart(t, a, target), args
 }
 
+// natAttach starts a as natStart does and attaches to target: the
+// initialize, attach and configuration handshake of begin, without
+// breakpoints.
+func natAttach(t *testing.T, a Adapter, target Target) *natClient {
+	t.Helper()
+	args, err := a.AttachArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.begin("attach", args, nil)
+	return c
+}
+
 // close disconnects, closes the endpoint, and checks that the adapter's
 // process group is gone.
 func (c *natClient) close() {
@@ -849,12 +863,7 @@ func TestNativeAttachThenPause(t *testing.T) {
 		cmd := natSpin(t, bin)
 		time.Sleep(100 * time.Millisecond)
 		target := Target{Mode: Attach, PID: cmd.Process.Pid}
-		args, err := a.AttachArgs(context.Background(), target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := natStart(t, a, target)
-		c.begin("attach", args, nil)
+		c := natAttach(t, a, target)
 		c.req("pause", map[string]any{"threadId": cmd.Process.Pid})
 		st := c.stopped(10 * time.Second)
 		if st.Reason != "pause" {

@@ -99,12 +99,7 @@ func TestRubyAttachByPort(t *testing.T) {
 		natWaitGone(t, -p.Pid())
 	})
 	target := Target{Mode: Attach, Port: port}
-	args, err := a.AttachArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.begin("attach", args, nil)
+	c := natAttach(t, a, target)
 	// The session pauses right after attaching, as the manager does.
 	c.req("pause", map[string]any{"threadId": 1})
 	st := c.stopped(20 * time.Second)
@@ -382,12 +377,7 @@ func TestRubyAttachWithoutPause(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	target := Target{Mode: Attach, Port: port}
-	args, err := a.AttachArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.begin("attach", args, nil)
+	c := natAttach(t, a, target)
 	c.req("threads", nil)
 	if m, err := c.tryEvent("stopped", 1500*time.Millisecond, nil); err == nil {
 		t.Errorf("the session saw a stop it did not ask for: %s", m.Body)
