@@ -106,24 +106,11 @@ func TestCLIJVM(t *testing.T) {
 	spid := strconv.Itoa(pid)
 
 	// list: the JVM is found with its main class, attachable.
-	out, _, err := runCLI(t, "jvm", "list", "--json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list jvmList
-	if err := json.Unmarshal([]byte(out), &list); err != nil {
-		t.Fatalf("jvm list --json: %v\n%s", err, out)
-	}
-	var found *debugtools.JVMOut
-	for i := range list.JVMs {
-		if list.JVMs[i].PID == spid {
-			found = &list.JVMs[i]
-		}
-	}
+	found, list, out := listedJVM(t, pid)
 	if found == nil || found.DisplayName != "Calc" || found.AttachName != "Calc" || !found.Attachable || list.Count != len(list.JVMs) {
 		t.Fatalf("pid %d in jvm list: %+v (all: %s)", pid, found, out)
 	}
-	out, _, err = runCLI(t, "jvm", "list")
+	out, _, err := runCLI(t, "jvm", "list")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,26 +243,34 @@ func startShop(t *testing.T) int {
 	return cmd.Process.Pid
 }
 
+// listedJVM runs `dbg jvm list --json` with the extra arguments and
+// returns the entry of pid (nil when it is not listed), the whole list and
+// the command's output.
+func listedJVM(t *testing.T, pid int, args ...string) (*debugtools.JVMOut, jvmList, string) {
+	t.Helper()
+	out, _, err := runCLI(t, append([]string{"jvm", "list", "--json"}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list jvmList
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatalf("jvm list --json: %v\n%s", err, out)
+	}
+	for i := range list.JVMs {
+		if list.JVMs[i].PID == strconv.Itoa(pid) {
+			return &list.JVMs[i], list, out
+		}
+	}
+	return nil, list, out
+}
+
 // TestCLIJVMShopFixture lists the fixture service linked to its module,
 // and invokes its static method through the dbg binary.
 func TestCLIJVMShopFixture(t *testing.T) {
 	pid := startShop(t)
 	spid := strconv.Itoa(pid)
 	project := fixture(t, "java-service")
-	out, _, err := runCLI(t, "jvm", "list", "--json", "--project", project)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list jvmList
-	if err := json.Unmarshal([]byte(out), &list); err != nil {
-		t.Fatal(err)
-	}
-	var found *debugtools.JVMOut
-	for i := range list.JVMs {
-		if list.JVMs[i].PID == spid {
-			found = &list.JVMs[i]
-		}
-	}
+	found, _, _ := listedJVM(t, pid, "--project", project)
 	if found == nil || found.DisplayName != "com.example.shop.ShopApplication" || found.ModuleName == nil || *found.ModuleName != "java-service" {
 		t.Fatalf("pid %d in jvm list: %+v", pid, found)
 	}
@@ -306,25 +301,12 @@ func TestCLIJVMShopFixture(t *testing.T) {
 func TestCLIJVMRefused(t *testing.T) {
 	pid := startCalc(t, "-XX:+DisableAttachMechanism")
 	spid := strconv.Itoa(pid)
-	out, _, err := runCLI(t, "jvm", "list", "--json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list jvmList
-	if err := json.Unmarshal([]byte(out), &list); err != nil {
-		t.Fatal(err)
-	}
-	listed := false
-	for _, j := range list.JVMs {
-		if j.PID == spid {
-			listed = true
-			if j.Attachable || !strings.Contains(j.Reason, "DisableAttachMechanism") {
-				t.Fatalf("listed as %+v", j)
-			}
-		}
-	}
-	if !listed {
+	j, _, out := listedJVM(t, pid)
+	if j == nil {
 		t.Fatalf("pid %d not listed: %s", pid, out)
+	}
+	if j.Attachable || !strings.Contains(j.Reason, "DisableAttachMechanism") {
+		t.Fatalf("listed as %+v", j)
 	}
 	stdout, stderr, code := runCLIBinary(t, "", "jvm", "attach", spid)
 	if code != 1 || stdout != "" || !strings.Contains(stderr, "ATTACH_FAILED: ") || !strings.Contains(stderr, "DisableAttachMechanism") ||
