@@ -196,23 +196,24 @@ func mcpLine(t testing.TB, path, s string) int {
 // mcpPaused returns st when it is paused, else waits for the next stop.
 func mcpPaused(t testing.TB, c *client, id string, st obj) obj {
 	t.Helper()
-	if st.str("state") != "paused" {
-		st = c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000})
-	}
-	if st.str("state") != "paused" {
-		t.Fatalf("not paused: %v", st)
-	}
-	return st
+	return mcpReach(t, c, id, st, "paused", "not paused")
 }
 
 // mcpEnded returns st when the program ended, else waits for its end.
 func mcpEnded(t testing.TB, c *client, id string, st obj) obj {
 	t.Helper()
-	if st.str("state") != "terminated" {
+	return mcpReach(t, c, id, st, "terminated", "the program did not end")
+}
+
+// mcpReach returns st when the session is in state, else waits for the
+// next stop, which must leave it in state (or the test fails with failure).
+func mcpReach(t testing.TB, c *client, id string, st obj, state, failure string) obj {
+	t.Helper()
+	if st.str("state") != state {
 		st = c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000})
 	}
-	if st.str("state") != "terminated" {
-		t.Fatalf("the program did not end: %v", st)
+	if st.str("state") != state {
+		t.Fatalf("%s: %v", failure, st)
 	}
 	return st
 }
