@@ -24,14 +24,7 @@ func TestCOBOLLaunch(t *testing.T) {
 	a := NewCOBOL()
 	src := natRepoFile(t, "testdata/cobol/loop.cob")
 	line := natLineOf(t, src, "ADD WS-SQUARE TO WS-TOTAL")
-	target := Target{Mode: Launch, Program: src}
-	c, args := natLaunch(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {line}})
-	st := c.stopped(30 * time.Second)
-	f := c.topFrame(st.ThreadID)
-	if st.Reason != "breakpoint" || f.Line != line || f.Source.Path != src {
-		t.Fatalf("stopped (%s) at %s:%d, want breakpoint at %s:%d", st.Reason, f.Source.Path, f.Line, src, line)
-	}
+	c, st, f := natBreakAt(t, a, Target{Mode: Launch, Program: src}, src, line)
 	l := c.locals(f.ID)
 	want := map[string]string{"WS-TOTAL": "100", "WS-I": "0", "WS-SQUARE": "0", "WS-NAME": `"COBOL     "`, "WS-REC": `"000wABC"`}
 	for k, v := range want {
@@ -200,13 +193,7 @@ func TestCOBOLStepOutOfParagraph(t *testing.T) {
 	src := natRepoFile(t, "testdata/cobol/loop.cob")
 	compute := natLineOf(t, src, "COMPUTE WS-SQUARE")
 	perform := natLineOf(t, src, "PERFORM SQUARE-PARA")
-	target := Target{Mode: Launch, Program: src}
-	c, args := natLaunch(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {compute}})
-	st := c.stopped(30 * time.Second)
-	if f := c.topFrame(st.ThreadID); f.Line != compute {
-		t.Fatalf("stopped at line %d, want %d", f.Line, compute)
-	}
+	c, st, _ := natBreakAt(t, a, Target{Mode: Launch, Program: src}, src, compute)
 	c.req("setBreakpoints", map[string]any{"source": map[string]any{"path": src}, "breakpoints": []any{}})
 	c.req("stepOut", map[string]any{"threadId": st.ThreadID})
 	st = c.stopped(30 * time.Second)
@@ -234,10 +221,7 @@ func TestCOBOLStepOverPerform(t *testing.T) {
 	a := NewCOBOL()
 	src := natRepoFile(t, "testdata/cobol/loop.cob")
 	perform := natLineOf(t, src, "PERFORM SQUARE-PARA")
-	target := Target{Mode: Launch, Program: src}
-	c, args := natLaunch(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {perform}})
-	st := c.stopped(30 * time.Second)
+	c, st, _ := natBreakAt(t, a, Target{Mode: Launch, Program: src}, src, perform)
 	c.req("continue", map[string]any{"threadId": st.ThreadID})
 	st = c.stopped(30 * time.Second)
 	f := c.topFrame(st.ThreadID)

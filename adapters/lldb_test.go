@@ -88,6 +88,21 @@ func natLaunch(t *testing.T, a Adapter, target Target) (*natClient, map[string]a
 	return natStart(t, a, target), args
 }
 
+// natBreakAt launches target under a with a breakpoint at line of src
+// and returns the client with the first stop and its top frame, which
+// must be that breakpoint.
+func natBreakAt(t *testing.T, a Adapter, target Target, src string, line int) (*natClient, natStopped, natFrame) {
+	t.Helper()
+	c, args := natLaunch(t, a, target)
+	c.begin("launch", args, map[string][]int{src: {line}})
+	st := c.stopped(30 * time.Second)
+	f := c.topFrame(st.ThreadID)
+	if st.Reason != "breakpoint" || f.Line != line || f.Source.Path != src {
+		t.Fatalf("stopped (%s) at %s:%d, want a breakpoint at %s:%d", st.Reason, f.Source.Path, f.Line, src, line)
+	}
+	return c, st, f
+}
+
 // natAttach starts a as natStart does and attaches to target: the
 // initialize, attach and configuration handshake of begin, without
 // breakpoints.
@@ -436,17 +451,7 @@ func natNeed(t *testing.T, a Adapter) {
 func natLaunchScenario(t *testing.T, a Adapter, program, src, marker string, check func(c *natClient, frame natFrame)) {
 	natNeed(t, a)
 	line := natLineOf(t, src, marker)
-	target := Target{Mode: Launch, Program: program}
-	c, args := natLaunch(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {line}})
-	st := c.stopped(30 * time.Second)
-	if st.Reason != "breakpoint" {
-		t.Fatalf("stop reason %q, want breakpoint", st.Reason)
-	}
-	f := c.topFrame(st.ThreadID)
-	if f.Line != line || f.Source.Path != src {
-		t.Fatalf("stopped at %s:%d, want %s:%d", f.Source.Path, f.Line, src, line)
-	}
+	c, st, f := natBreakAt(t, a, Target{Mode: Launch, Program: program}, src, line)
 	check(c, f)
 	if got := c.evaluate("total + 1", f.ID); got != "1" {
 		t.Errorf("evaluate total + 1 = %q, want 1", got)
@@ -684,10 +689,7 @@ func TestNativeCloseKillsDebuggee(t *testing.T) {
 	a := NewC()
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/c/loop.c")
-	target := Target{Mode: Launch, Program: src, Args: []string{"forever"}}
-	c, args := natLaunch(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {natLineOf(t, src, "BREAK")}})
-	c.stopped(30 * time.Second)
+	c, _, _ := natBreakAt(t, a, Target{Mode: Launch, Program: src, Args: []string{"forever"}}, src, natLineOf(t, src, "BREAK"))
 	pid := c.debuggeePID()
 	if pid <= 0 {
 		t.Fatal("no process event with systemProcessId")

@@ -19,17 +19,7 @@ func TestRubyLaunch(t *testing.T) {
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
 	line := natLineOf(t, src, "BREAK")
-	target := Target{Mode: Launch, Program: src}
-	c, args := natLaunch(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {line}})
-	st := c.stopped(30 * time.Second)
-	if st.Reason != "breakpoint" {
-		t.Fatalf("stop reason %q", st.Reason)
-	}
-	f := c.topFrame(st.ThreadID)
-	if f.Line != line || f.Source.Path != src {
-		t.Fatalf("stopped at %s:%d, want %s:%d", f.Source.Path, f.Line, src, line)
-	}
+	c, st, f := natBreakAt(t, a, Target{Mode: Launch, Program: src}, src, line)
 	l := c.locals(f.ID)
 	if l["total"].Value != "0" || l["i"].Value != "0" || l["label"].Value != `"sum"` {
 		t.Errorf("locals %+v, want total=0 i=0 label=\"sum\"", l)
@@ -332,10 +322,7 @@ func TestRubyExecutablePath(t *testing.T) {
 	}
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
 	target := Target{Mode: Launch, Program: src, ExecutablePath: ruby, Env: map[string]string{"DBG_FIXTURE": "1"}}
-	c, args := natLaunch(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {natLineOf(t, src, "BREAK")}})
-	st := c.stopped(20 * time.Second)
-	f := c.topFrame(st.ThreadID)
+	c, st, f := natBreakAt(t, a, target, src, natLineOf(t, src, "BREAK"))
 	if got := c.evaluate(`ENV["DBG_FIXTURE"]`, f.ID); got != `"1"` {
 		t.Errorf("ENV[DBG_FIXTURE] = %q, want \"1\"", got)
 	}
