@@ -240,6 +240,16 @@ func (c *client) stopped() stoppedBody {
 	return body[stoppedBody](c.t, c.event("stopped"))
 }
 
+// breakAt launches script with a breakpoint on the line holding marker
+// and waits for the program to stop there.
+func (c *client) breakAt(script, marker string) {
+	c.t.Helper()
+	c.launch(map[string]any{"program": script})
+	c.setBreakpoints(script, map[string]any{"line": lineOf(c.t, script, marker)})
+	c.req("configurationDone", nil)
+	want(c.t, "reason", c.stopped().Reason, "breakpoint")
+}
+
 type frame struct {
 	ID     int    `json:"id"`
 	Name   string `json:"name"`

@@ -75,10 +75,7 @@ func TestLaunchLoop(t *testing.T) {
 func TestClosureScopes(t *testing.T) {
 	c := newClient(t)
 	script := fixture(t, "closure.js")
-	c.launch(map[string]any{"program": script})
-	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:closure")})
-	c.req("configurationDone", nil)
-	want(t, "reason", c.stopped().Reason, "breakpoint")
+	c.breakAt(script, "BP:closure")
 	f := c.frames()[0]
 	want(t, "function", f.Name, "increment")
 	scopes := c.scopes(f.ID)
@@ -112,10 +109,7 @@ func TestClosureScopes(t *testing.T) {
 func TestAsyncStepInto(t *testing.T) {
 	c := newClient(t)
 	script := fixture(t, "async.js")
-	c.launch(map[string]any{"program": script})
-	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:async-call")})
-	c.req("configurationDone", nil)
-	want(t, "reason", c.stopped().Reason, "breakpoint")
+	c.breakAt(script, "BP:async-call")
 	c.req("stepIn", map[string]any{"threadId": 1})
 	want(t, "reason", c.stopped().Reason, "step")
 	f := c.frames()[0]
@@ -142,10 +136,7 @@ func TestAsyncStepInto(t *testing.T) {
 func TestClassVariables(t *testing.T) {
 	c := newClient(t)
 	script := fixture(t, "class.js")
-	c.launch(map[string]any{"program": script})
-	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:deposit")})
-	c.req("configurationDone", nil)
-	c.stopped()
+	c.breakAt(script, "BP:deposit")
 	loc := c.locals()
 	want(t, "amount", loc["amount"].Value, "50")
 	this := loc["this"]
