@@ -305,13 +305,10 @@ final class LogCapture {
         switch (m.getName()) {
             case "append":
                 Object ev = args[0];
-                String level = String.valueOf(ev.getClass().getMethod("getLevel").invoke(ev));
-                String logger = String.valueOf(ev.getClass().getMethod("getLoggerName").invoke(ev));
-                String thread = String.valueOf(ev.getClass().getMethod("getThreadName").invoke(ev));
-                Object msg = ev.getClass().getMethod("getMessage").invoke(ev);
-                String text = msg == null ? "" : String.valueOf(msg.getClass().getMethod("getFormattedMessage").invoke(msg));
-                Object thrown = ev.getClass().getMethod("getThrown").invoke(ev);
-                add(level, logger, thread, text, thrown instanceof Throwable ? Invoker.stackTrace((Throwable) thrown) : null);
+                Object msg = get(ev, "getMessage");
+                String text = msg == null ? "" : String.valueOf(get(msg, "getFormattedMessage"));
+                Object thrown = get(ev, "getThrown");
+                addEvent(ev, text, thrown instanceof Throwable ? Invoker.stackTrace((Throwable) thrown) : null);
                 return null;
             case "getName":
                 return "dbg";
@@ -326,6 +323,20 @@ final class LogCapture {
             default:
                 return objectDefaults(proxy, m, args);
         }
+    }
+
+    /**
+     * Records a Logback or Log4j2 event: both name its level, logger and
+     * thread with the same getters.
+     */
+    private void addEvent(Object ev, String message, String throwable) throws Exception {
+        add(String.valueOf(get(ev, "getLevel")), String.valueOf(get(ev, "getLoggerName")), String.valueOf(get(ev, "getThreadName")),
+                message, throwable);
+    }
+
+    /** Calls the public no-argument method getter of o, found by reflection. */
+    private static Object get(Object o, String getter) throws Exception {
+        return o.getClass().getMethod(getter).invoke(o);
     }
 
     private static Object objectDefaults(Object proxy, Method m, Object[] args) {
@@ -352,16 +363,12 @@ final class LogCapture {
         switch (m.getName()) {
             case "doAppend":
                 Object ev = args[0];
-                String level = String.valueOf(ev.getClass().getMethod("getLevel").invoke(ev));
-                String logger = String.valueOf(ev.getClass().getMethod("getLoggerName").invoke(ev));
-                String thread = String.valueOf(ev.getClass().getMethod("getThreadName").invoke(ev));
-                String msg = String.valueOf(ev.getClass().getMethod("getFormattedMessage").invoke(ev));
-                Object tp = ev.getClass().getMethod("getThrowableProxy").invoke(ev);
+                Object tp = get(ev, "getThrowableProxy");
                 String thr = null;
                 if (tp != null) {
-                    thr = tp.getClass().getMethod("getClassName").invoke(tp) + ": " + tp.getClass().getMethod("getMessage").invoke(tp);
+                    thr = get(tp, "getClassName") + ": " + get(tp, "getMessage");
                 }
-                add(level, logger, thread, msg, thr);
+                addEvent(ev, String.valueOf(get(ev, "getFormattedMessage")), thr);
                 return null;
             case "getName":
                 return "dbg";
