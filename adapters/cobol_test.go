@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 	"strings"
 	"testing"
@@ -115,16 +114,7 @@ func TestCOBOLBuildError(t *testing.T) {
 
 func TestCOBOLMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	a := NewCOBOL()
-	info := a.Find(context.Background())
-	if info.Found || !strings.Contains(info.Note, "dbg adapters install cobol") {
-		t.Errorf("info %+v", info)
-	}
-	_, err := a.Start(context.Background(), Target{Mode: Launch, Program: "x.cob"})
-	var nf *NotFoundError
-	if !errors.As(err, &nf) || nf.Install != "dbg adapters install cobol" {
-		t.Errorf("start error %v", err)
-	}
+	natWantMissing(t, NewCOBOL(), Target{Mode: Launch, Program: "x.cob"})
 }
 
 // TestCOBOLAttachNames attaches to a running COBOL program with

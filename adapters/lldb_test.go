@@ -590,22 +590,30 @@ func TestNativeBuildError(t *testing.T) {
 	}
 }
 
+// natWantMissing checks an adapter whose outside tool is not on PATH:
+// Find does not find it and names `dbg adapters install <language>`, and
+// Start of target fails with a NotFoundError naming the same command.
+func natWantMissing(t *testing.T, a Adapter, target Target) {
+	t.Helper()
+	info := a.Find(context.Background())
+	if info.Found {
+		t.Fatalf("%s found with its tool off PATH", a.Language())
+	}
+	want := "dbg adapters install " + a.Language()
+	if !strings.Contains(info.Note, want) || info.InstallCommand != want {
+		t.Errorf("info %+v does not name %q", info, want)
+	}
+	_, err := a.Start(context.Background(), target)
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || nf.Install != want || !strings.Contains(err.Error(), want) {
+		t.Errorf("Start error %v is not a NotFoundError naming %q", err, want)
+	}
+}
+
 func TestNativeMissingAdapter(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	for _, a := range []*Native{NewC(), NewCPP(), NewRust()} {
-		info := a.Find(context.Background())
-		if info.Found {
-			t.Fatalf("%s found with an empty PATH", a.Language())
-		}
-		want := "dbg adapters install " + a.Language()
-		if !strings.Contains(info.Note, want) || info.InstallCommand != want {
-			t.Errorf("info %+v does not name %q", info, want)
-		}
-		_, err := a.Start(context.Background(), Target{Mode: Launch, Program: "/bin/true"})
-		var nf *NotFoundError
-		if !errors.As(err, &nf) || nf.Install != want || !strings.Contains(err.Error(), want) {
-			t.Errorf("Start error %v is not a NotFoundError naming %q", err, want)
-		}
+		natWantMissing(t, a, Target{Mode: Launch, Program: "/bin/true"})
 		// Arguments still build without an adapter: Start reports it.
 		if _, err := a.LaunchArgs(context.Background(), Target{Mode: Launch, Program: "/bin/true"}); err != nil {
 			t.Errorf("LaunchArgs without an adapter: %v", err)

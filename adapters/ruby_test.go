@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -125,15 +124,7 @@ func TestRubyAttachByPort(t *testing.T) {
 func TestRubyMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	a := NewRuby()
-	info := a.Find(context.Background())
-	if info.Found || !strings.Contains(info.Note, "dbg adapters install ruby") {
-		t.Errorf("info %+v", info)
-	}
-	_, err := a.Start(context.Background(), Target{Mode: Launch, Program: "/etc/passwd"})
-	var nf *NotFoundError
-	if !errors.As(err, &nf) || !strings.Contains(err.Error(), "dbg adapters install ruby") {
-		t.Errorf("start error %v", err)
-	}
+	natWantMissing(t, a, Target{Mode: Launch, Program: "/etc/passwd"})
 	if _, err := a.AttachArgs(context.Background(), Target{Mode: Attach, PID: 1}); err == nil {
 		t.Error("attach by pid accepted")
 	}
