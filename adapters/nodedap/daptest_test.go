@@ -250,6 +250,17 @@ func (c *client) breakAt(script, marker string) {
 	want(c.t, "reason", c.stopped().Reason, "breakpoint")
 }
 
+// finish continues thread 1 to the end of the program, whose output must
+// hold output.
+func (c *client) finish(output string) {
+	c.t.Helper()
+	c.req("continue", map[string]any{"threadId": 1})
+	c.event("terminated")
+	if !strings.Contains(c.outputText(), output) {
+		c.t.Errorf("output %q", c.outputText())
+	}
+}
+
 type frame struct {
 	ID     int    `json:"id"`
 	Name   string `json:"name"`

@@ -126,11 +126,7 @@ func TestAsyncStepInto(t *testing.T) {
 	c.req("stepOut", map[string]any{"threadId": 1})
 	want(t, "reason", c.stopped().Reason, "step")
 	want(t, "after stepOut", c.frames()[0].Name, "main")
-	c.req("continue", map[string]any{"threadId": 1})
-	c.event("terminated")
-	if !strings.Contains(c.outputText(), "value 41") {
-		t.Errorf("output %q", c.outputText())
-	}
+	c.finish("value 41")
 }
 
 func TestClassVariables(t *testing.T) {
@@ -178,11 +174,7 @@ func TestClassVariables(t *testing.T) {
 
 	// setVariable on an object property.
 	c.req("setVariable", map[string]any{"variablesReference": this.VariablesReference, "name": "balance", "value": "1000"})
-	c.req("continue", map[string]any{"threadId": 1})
-	c.event("terminated")
-	if !strings.Contains(c.outputText(), "balance 1050 getterCalls 0 1") {
-		t.Errorf("output %q", c.outputText())
-	}
+	c.finish("balance 1050 getterCalls 0 1")
 }
 
 func TestExceptions(t *testing.T) {
@@ -424,11 +416,7 @@ func TestESModule(t *testing.T) {
 	c.req("continue", map[string]any{"threadId": 1})
 	c.stopped()
 	want(t, "w", c.eval("w", 0).Value, `"beta"`)
-	c.req("continue", map[string]any{"threadId": 1})
-	c.event("terminated")
-	if !strings.Contains(c.outputText(), "ALPHA\nBETA") {
-		t.Errorf("output %q", c.outputText())
-	}
+	c.finish("ALPHA\nBETA")
 }
 
 // TestForkedChildRuns checks the fallback for a client that refuses
