@@ -327,13 +327,7 @@ fn main() {
 	if got := mcpEval(t, c, id, "v"); got != "5" {
 		t.Errorf("v = %q at the panic, want 5", got)
 	}
-	pids := mcpPIDs(t, c)
-	c.ok("continue_execution", map[string]any{"sessionId": id})
-	if end := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000}); end.str("state") != "terminated" {
-		t.Fatalf("after continue: %v", end)
-	}
-	mcpOutputHas(t, c, id, "value 5 is too large")
-	mcpClose(t, c, id, pids)
+	mcpEnd(t, c, id, "value 5 is too large")
 }
 
 func TestMCPNativeCArgsEnvCwd(t *testing.T) {
@@ -413,11 +407,5 @@ func TestMCPNativeCOBOLRuntimeError(t *testing.T) {
 		t.Errorf("WS-N not readable in the COBOL frame: %v", got)
 	}
 	mcpOutputHas(t, c, id, "BEFORE 042")
-	pids := mcpPIDs(t, c)
-	c.ok("continue_execution", map[string]any{"sessionId": id})
-	if end := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000}); end.str("state") != "terminated" {
-		t.Fatalf("after continue: %v", end)
-	}
-	mcpOutputHas(t, c, id, "NOSUCHPROG")
-	mcpClose(t, c, id, pids)
+	mcpEnd(t, c, id, "NOSUCHPROG")
 }

@@ -355,8 +355,15 @@ func mcpDebuggee(t testing.TB, c *client, program string) []int {
 // its output, closes the session and checks nothing is left running.
 func mcpFinish(t testing.TB, c *client, id, output string) {
 	t.Helper()
-	pids := mcpPIDs(t, c)
 	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	mcpEnd(t, c, id, output)
+}
+
+// mcpEnd continues a stopped session to the program's end, checks its
+// output holds output, and closes the session leaving no process behind.
+func mcpEnd(t testing.TB, c *client, id, output string) {
+	t.Helper()
+	pids := mcpPIDs(t, c)
 	mcpRunToEnd(t, c, id)
 	mcpOutputHas(t, c, id, output)
 	mcpClose(t, c, id, pids)
