@@ -212,11 +212,7 @@ func TestMCPNativeCOBOLStepIntoParagraph(t *testing.T) {
 func nativeAttachRunning(t *testing.T, lang string, tg target, src, line string) {
 	cmd, out, marker := tg.cmd, tg.out, tg.marker
 	c := startDbg(t)
-	s := c.ok("create_debug_session", map[string]any{"language": lang, "processId": cmd.Process.Pid, "stopOnEntry": false})
-	id := s.str("sessionId")
-	if s.str("state") != "running" {
-		t.Errorf("attach without pause answered %v", s)
-	}
+	id := mcpAttachRunning(t, c, map[string]any{"language": lang, "processId": cmd.Process.Pid})
 	before := strings.Count(out.String(), marker)
 	deadline := time.Now().Add(10 * time.Second)
 	for strings.Count(out.String(), marker) <= before+1 {
@@ -225,12 +221,7 @@ func nativeAttachRunning(t *testing.T, lang string, tg target, src, line string)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	l := mcpLine(t, src, line)
-	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": l})
-	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
-	if st.str("state") != "paused" || st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != l {
-		t.Fatalf("stop %v, want the breakpoint at line %d", st, l)
-	}
+	mcpBreakRunning(t, c, id, src, mcpLine(t, src, line))
 	mcpDetachRuns(t, c, id, tg, "")
 }
 

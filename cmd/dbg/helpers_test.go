@@ -218,6 +218,32 @@ func mcpReach(t testing.TB, c *client, id string, st obj, state, failure string)
 	return st
 }
 
+// mcpAttachRunning creates an attach session from args without pausing
+// the program (stopOnEntry false): the session must answer running. It
+// returns the session id.
+func mcpAttachRunning(t testing.TB, c *client, args map[string]any) string {
+	t.Helper()
+	args["stopOnEntry"] = false
+	s := c.ok("create_debug_session", args)
+	if s.str("state") != "running" {
+		t.Errorf("attach without pause answered %v", s)
+	}
+	return s.str("sessionId")
+}
+
+// mcpBreakRunning sets a breakpoint at file:line in a running session and
+// waits for the program to stop there. It returns the set_breakpoint
+// answer.
+func mcpBreakRunning(t testing.TB, c *client, id, file string, line int) obj {
+	t.Helper()
+	bp := c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": file, "line": line})
+	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
+	if st.str("state") != "paused" || st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != line {
+		t.Fatalf("stop %v, want the breakpoint at line %d", st, line)
+	}
+	return bp
+}
+
 // mcpLaunch creates a session of lang, sets a breakpoint at each of lines
 // in file, starts program with the extra start arguments and returns the
 // session id and the first stop.
