@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Checks of the lldb-based languages (c, cpp, rust, cobol) beyond the
@@ -213,14 +212,7 @@ func nativeAttachRunning(t *testing.T, lang string, tg target, src, line string)
 	cmd, out, marker := tg.cmd, tg.out, tg.marker
 	c := startDbg(t)
 	id := mcpAttachRunning(t, c, map[string]any{"language": lang, "processId": cmd.Process.Pid})
-	before := strings.Count(out.String(), marker)
-	deadline := time.Now().Add(10 * time.Second)
-	for strings.Count(out.String(), marker) <= before+1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the program does not run after an attach without pause")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitCount(t, out, marker, strings.Count(out.String(), marker)+1, "the program does not run after an attach without pause")
 	mcpBreakRunning(t, c, id, src, mcpLine(t, src, line))
 	mcpDetachRuns(t, c, id, tg, "")
 }

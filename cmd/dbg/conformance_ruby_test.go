@@ -132,14 +132,7 @@ func TestMCPRubyAttachWithoutPause(t *testing.T) {
 	_, out := startTarget(t, "tick", rdbg, "--open", "--nonstop", "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--", fixture(t, "ruby/loop.rb"), "forever")
 	c := startDbg(t)
 	id := mcpAttachRunning(t, c, map[string]any{"language": "ruby", "port": port})
-	before := strings.Count(out.String(), "tick")
-	deadline := time.Now().Add(10 * time.Second)
-	for strings.Count(out.String(), "tick") <= before+2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the program stopped ticking after an attach without pause")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitCount(t, out, "tick", strings.Count(out.String(), "tick")+2, "the program stopped ticking after an attach without pause")
 	c.ok("close_debug_session", map[string]any{"sessionId": id})
 }
 
