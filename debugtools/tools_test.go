@@ -32,11 +32,16 @@ func newJVMClient(t *testing.T) *jvmClient {
 // newJVMClientWith registers the tools with cfg (its Starter, ...).
 func newJVMClientWith(t *testing.T, cfg Config) *jvmClient {
 	t.Helper()
+	return newJVMClientOn(t, sessions.NewManager(sessions.Config{}), cfg)
+}
+
+// newJVMClientOn registers the tools with cfg over the sessions of m.
+func newJVMClientOn(t *testing.T, m *sessions.Manager, cfg Config) *jvmClient {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
 	tb := mcpbind.NewToolbox(srv, nil)
-	m := sessions.NewManager(sessions.Config{})
 	svc := NewService(Config{CacheDir: testCacheDir(t)})
 	t.Cleanup(svc.Close)
 	RegisterWith(tb, m, svc, cfg)
