@@ -24,14 +24,18 @@ type sourceClient struct {
 
 func newSourceClient(t *testing.T) *sourceClient {
 	t.Helper()
+	return newSourceClientOn(t, sessions.NewManager(sessions.Config{Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }}))
+}
+
+// newSourceClientOn serves the source tools over the sessions of m.
+func newSourceClientOn(t *testing.T, m *sessions.Manager) *sourceClient {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
 	tb := mcpbind.NewToolbox(srv, nil)
-	m := sessions.NewManager(sessions.Config{Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }})
 	registerSourceTools(tb, m, Config{})
-	cs := connectInMemory(t, ctx, srv)
-	return &sourceClient{t: t, cs: cs}
+	return &sourceClient{t: t, cs: connectInMemory(t, ctx, srv)}
 }
 
 // call runs a tool and decodes its envelope; it also returns the raw text.
@@ -342,17 +346,13 @@ func TestTemplatesBindInFixtureJVM(t *testing.T) {
 func TestSourceToolsFollowTheSession(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{Adapters: adapters.NewRegistry(adapters.Mock{}), Project: t.TempDir()})
 	t.Cleanup(func() {
 		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer scancel()
 		m.Shutdown(sctx)
 	})
-	registerSourceTools(tb, m, Config{})
-	cs := connectInMemory(t, ctx, srv)
-	c := &sourceClient{t: t, cs: cs}
+	c := newSourceClientOn(t, m)
 
 	s, _, err := m.Create(ctx, sessions.CreateRequest{Language: "mock"})
 	if err != nil {
