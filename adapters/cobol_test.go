@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 	"strings"
 	"testing"
@@ -24,20 +23,7 @@ func TestCOBOLLaunch(t *testing.T) {
 	a := NewCOBOL()
 	src := natRepoFile(t, "testdata/cobol/loop.cob")
 	line := natLineOf(t, src, "ADD WS-SQUARE TO WS-TOTAL")
-	target := Target{Mode: Launch, Program: src}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	args, err := a.LaunchArgs(ctx, target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {line}})
-	st := c.stopped(30 * time.Second)
-	f := c.topFrame(st.ThreadID)
-	if st.Reason != "breakpoint" || f.Line != line || f.Source.Path != src {
-		t.Fatalf("stopped (%s) at %s:%d, want breakpoint at %s:%d", st.Reason, f.Source.Path, f.Line, src, line)
-	}
+	c, st, f := natBreakAt(t, a, Target{Mode: Launch, Program: src}, src, line)
 	l := c.locals(f.ID)
 	want := map[string]string{"WS-TOTAL": "100", "WS-I": "0", "WS-SQUARE": "0", "WS-NAME": `"COBOL     "`, "WS-REC": `"000wABC"`}
 	for k, v := range want {
@@ -128,16 +114,7 @@ func TestCOBOLBuildError(t *testing.T) {
 
 func TestCOBOLMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	a := NewCOBOL()
-	info := a.Find(context.Background())
-	if info.Found || !strings.Contains(info.Note, "dbg adapters install cobol") {
-		t.Errorf("info %+v", info)
-	}
-	_, err := a.Start(context.Background(), Target{Mode: Launch, Program: "x.cob"})
-	var nf *NotFoundError
-	if !errors.As(err, &nf) || nf.Install != "dbg adapters install cobol" {
-		t.Errorf("start error %v", err)
-	}
+	natWantMissing(t, NewCOBOL(), Target{Mode: Launch, Program: "x.cob"})
 }
 
 // TestCOBOLAttachNames attaches to a running COBOL program with
@@ -160,12 +137,7 @@ func cobolAttachNames(t *testing.T, src, program string) {
 	cmd := natSpin(t, prog.Binary)
 	time.Sleep(300 * time.Millisecond)
 	target := Target{Mode: Attach, PID: cmd.Process.Pid, Program: program, StopOnEntry: true}
-	args, err := a.AttachArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.begin("attach", args, nil)
+	c := natAttach(t, a, target)
 	st := c.stopped(30 * time.Second)
 	if st.Reason != "pause" {
 		t.Errorf("attach stop reason %q, want pause", st.Reason)
@@ -211,17 +183,7 @@ func TestCOBOLStepOutOfParagraph(t *testing.T) {
 	src := natRepoFile(t, "testdata/cobol/loop.cob")
 	compute := natLineOf(t, src, "COMPUTE WS-SQUARE")
 	perform := natLineOf(t, src, "PERFORM SQUARE-PARA")
-	target := Target{Mode: Launch, Program: src}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {compute}})
-	st := c.stopped(30 * time.Second)
-	if f := c.topFrame(st.ThreadID); f.Line != compute {
-		t.Fatalf("stopped at line %d, want %d", f.Line, compute)
-	}
+	c, st, _ := natBreakAt(t, a, Target{Mode: Launch, Program: src}, src, compute)
 	c.req("setBreakpoints", map[string]any{"source": map[string]any{"path": src}, "breakpoints": []any{}})
 	c.req("stepOut", map[string]any{"threadId": st.ThreadID})
 	st = c.stopped(30 * time.Second)
@@ -249,14 +211,7 @@ func TestCOBOLStepOverPerform(t *testing.T) {
 	a := NewCOBOL()
 	src := natRepoFile(t, "testdata/cobol/loop.cob")
 	perform := natLineOf(t, src, "PERFORM SQUARE-PARA")
-	target := Target{Mode: Launch, Program: src}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {perform}})
-	st := c.stopped(30 * time.Second)
+	c, st, _ := natBreakAt(t, a, Target{Mode: Launch, Program: src}, src, perform)
 	c.req("continue", map[string]any{"threadId": st.ThreadID})
 	st = c.stopped(30 * time.Second)
 	f := c.topFrame(st.ThreadID)
@@ -287,17 +242,8 @@ func TestCOBOLConditions(t *testing.T) {
 	display := natLineOf(t, src, `DISPLAY WS-NAME " I="`)
 	compute := natLineOf(t, src, "COMPUTE WS-SQUARE")
 	target := Target{Mode: Launch, Program: src}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": "cobol", "linesStartAt1": true, "pathFormat": "path"})
-	call, err := c.conn.Start(context.Background(), "launch", args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.waitEvent("initialized", 30*time.Second, nil)
+	c, args := natLaunch(t, a, target)
+	call, _ := c.open("launch", args)
 	resp := c.req("setBreakpoints", map[string]any{"source": map[string]any{"path": src}, "breakpoints": []any{
 		map[string]any{"line": add, "condition": "WS-I >= 1", "hitCondition": "2"},
 		map[string]any{"line": display, "logMessage": "log i={ws-i} total={WS-TOTAL}"},
@@ -313,12 +259,7 @@ func TestCOBOLConditions(t *testing.T) {
 	if len(bps.Breakpoints) != 3 || !bps.Breakpoints[0].Verified || bps.Breakpoints[2].Verified || !strings.Contains(bps.Breakpoints[2].Message, "WS-NOPE") {
 		t.Errorf("setBreakpoints answered %s", resp.Body)
 	}
-	c.req("configurationDone", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := call.Wait(ctx, 30*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	c.configured(call, 30*time.Second)
 	st := c.stopped(30 * time.Second)
 	f := c.topFrame(st.ThreadID)
 	// The second time WS-I >= 1 holds: WS-I = 2.
@@ -338,18 +279,7 @@ func TestCOBOLConditions(t *testing.T) {
 	}
 	c.runToEnd(st.ThreadID, src)
 	c.waitEvent("terminated", 30*time.Second, nil)
-	c.mu.Lock()
-	var logs []string
-	for _, m := range c.all {
-		if m.Event == "output" && strings.Contains(string(m.Body), "log i=") {
-			var body struct {
-				Output string `json:"output"`
-			}
-			_ = m.DecodeBody(&body)
-			logs = append(logs, strings.TrimSpace(body.Output))
-		}
-	}
-	c.mu.Unlock()
+	logs := c.outputLines("log i=")
 	want := []string{"log i=0 total=100", "log i=1 total=101", "log i=2 total=105", "log i=3 total=114"}
 	if strings.Join(logs, "|") != strings.Join(want, "|") {
 		t.Errorf("log points printed %q, want %q", logs, want)

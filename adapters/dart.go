@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -79,16 +78,9 @@ func (d *Dart) LaunchArgs(ctx context.Context, t Target) (map[string]any, error)
 	if t.Program == "" {
 		return nil, errors.New("no program to launch: give a .dart file")
 	}
-	prog := t.Program
-	if !filepath.IsAbs(prog) && t.Cwd != "" {
-		prog = filepath.Join(t.Cwd, prog)
-	}
-	prog, err := filepath.Abs(prog)
+	prog, _, err := programPath("program", t.Program, t.Cwd)
 	if err != nil {
 		return nil, err
-	}
-	if _, err := os.Stat(prog); err != nil {
-		return nil, fmt.Errorf("program %s: %w", prog, err)
 	}
 	cwd := t.Cwd
 	if cwd == "" {

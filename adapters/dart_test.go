@@ -4,36 +4,22 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 )
 
 func TestDartDiscoveryAndStart(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+"/usr/bin:/bin")
 	a := NewDart()
-	if info := a.Find(context.Background()); info.Found || !strings.Contains(info.Note, "dbg adapters install dart") {
-		t.Fatalf("missing dart: %+v", info)
-	}
+	natWantMissing(t, a, Target{Mode: Launch})
 	natFakeTool(t, dir, "dart", "Dart SDK version: 3.5.4 (stable) on \"linux_x64\"")
 	info := a.Find(context.Background())
 	if !info.Found || info.Version != "3.5.4" || !info.Launch || !info.AttachPort {
 		t.Errorf("info %+v", info)
 	}
-	_ = os.Remove(filepath.Join(dir, "dart.args"))
-	ep, err := a.Start(context.Background(), Target{Mode: Launch})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := natWaitArgs(t, dir, "dart"); got != "debug_adapter" {
+	if got := natStartFake(t, a, dir, "dart"); got != "debug_adapter" {
 		t.Errorf("dart started with %q", got)
 	}
-	pgid := ep.Process.Pid()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	ep.Close(ctx)
-	natWaitGone(t, -pgid)
 }
 
 func TestDartArgs(t *testing.T) {

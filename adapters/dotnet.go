@@ -83,17 +83,9 @@ func (d *Dotnet) LaunchArgs(ctx context.Context, t Target) (map[string]any, erro
 	if t.Program == "" {
 		return nil, errors.New("no program to launch: give an assembly (.dll), an executable or a project")
 	}
-	prog := t.Program
-	if !filepath.IsAbs(prog) && t.Cwd != "" {
-		prog = filepath.Join(t.Cwd, prog)
-	}
-	prog, err := filepath.Abs(prog)
+	prog, st, err := programPath("program", t.Program, t.Cwd)
 	if err != nil {
 		return nil, err
-	}
-	st, err := os.Stat(prog)
-	if err != nil {
-		return nil, fmt.Errorf("program %s: %w", prog, err)
 	}
 	if st.IsDir() || strings.HasSuffix(prog, ".csproj") || strings.HasSuffix(prog, ".fsproj") {
 		if prog, err = dotnetBuild(ctx, prog); err != nil {

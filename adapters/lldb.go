@@ -454,18 +454,9 @@ func (e *NativeBuildError) Unwrap() error { return e.Err }
 // their content, so a rebuild of an unchanged source is free; Cargo
 // builds into the project's target/.
 func BuildNative(ctx context.Context, lang, program, cwd string) (bin, srcDir string, err error) {
-	if !filepath.IsAbs(program) {
-		base := cwd
-		if base == "" {
-			if base, err = os.Getwd(); err != nil {
-				return "", "", err
-			}
-		}
-		program = filepath.Join(base, program)
-	}
-	st, err := os.Stat(program)
+	program, st, err := programPath("program", program, cwd)
 	if err != nil {
-		return "", "", fmt.Errorf("program %s: %w", program, err)
+		return "", "", err
 	}
 	if st.IsDir() || filepath.Base(program) == "Cargo.toml" {
 		dir := program

@@ -75,6 +75,48 @@ func natStart(t *testing.T, a Adapter, target Target) *natClient {
 	return c
 }
 
+// natLaunch builds a's launch arguments for target (a build may take up
+// to 5 minutes), then starts a as natStart does.
+func natLaunch(t *testing.T, a Adapter, target Target) (*natClient, map[string]any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	args, err := a.LaunchArgs(ctx, target)
+	if err != nil {
+		t.Fatalf("launch args: %v", err)
+	}
+	return natStart(t, a, target), args
+}
+
+// natBreakAt launches target under a with a breakpoint at line of src
+// and returns the client with the first stop and its top frame, which
+// must be that breakpoint.
+func natBreakAt(t *testing.T, a Adapter, target Target, src string, line int) (*natClient, natStopped, natFrame) {
+	t.Helper()
+	c, args := natLaunch(t, a, target)
+	c.begin("launch", args, map[string][]int{src: {line}})
+	st := c.stopped(30 * time.Second)
+	f := c.topFrame(st.ThreadID)
+	if st.Reason != "breakpoint" || f.Line != line || f.Source.Path != src {
+		t.Fatalf("stopped (%s) at %s:%d, want a breakpoint at %s:%d", st.Reason, f.Source.Path, f.Line, src, line)
+	}
+	return c, st, f
+}
+
+// natAttach starts a as natStart does and attaches to target: the
+// initialize, attach and configuration handshake of begin, without
+// breakpoints.
+func natAttach(t *testing.T, a Adapter, target Target) *natClient {
+	t.Helper()
+	args, err := a.AttachArgs(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := natStart(t, a, target)
+	c.begin("attach", args, nil)
+	return c
+}
+
 // close disconnects, closes the endpoint, and checks that the adapter's
 // process group is gone.
 func (c *natClient) close() {
@@ -161,6 +203,24 @@ func (c *natClient) debuggeePID() int {
 	return 0
 }
 
+// outputLines returns the output events seen so far whose text holds
+// substr, trimmed of surrounding space.
+func (c *natClient) outputLines(substr string) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var lines []string
+	for _, m := range c.all {
+		if m.Event == "output" && strings.Contains(string(m.Body), substr) {
+			var body struct {
+				Output string `json:"output"`
+			}
+			_ = m.DecodeBody(&body)
+			lines = append(lines, strings.TrimSpace(body.Output))
+		}
+	}
+	return lines
+}
+
 // Output returns the debuggee stdout seen so far.
 func (c *natClient) Output() string {
 	c.mu.Lock()
@@ -229,11 +289,12 @@ type natStopped struct {
 	Text        string `json:"text"`
 }
 
-// begin runs initialize, launch/attach (not awaited), initialized,
-// setBreakpoints, configurationDone, and returns the launch call.
-func (c *natClient) begin(command string, args map[string]any, bps map[string][]int) *dap.Call {
+// open runs initialize, starts command (launch or attach, not awaited)
+// and waits for initialized. It returns the call and the initialize
+// response, whose body holds the capabilities.
+func (c *natClient) open(command string, args map[string]any) (*dap.Call, *dap.Message) {
 	c.t.Helper()
-	c.req("initialize", map[string]any{
+	init := c.req("initialize", map[string]any{
 		"clientID": "dbg", "adapterID": "dbg", "linesStartAt1": true, "columnsStartAt1": true,
 		"pathFormat": "path", "supportsVariableType": true, "supportsRunInTerminalRequest": false,
 		"supportsStartDebuggingRequest": true,
@@ -243,6 +304,26 @@ func (c *natClient) begin(command string, args map[string]any, bps map[string][]
 		c.t.Fatal(err)
 	}
 	c.waitEvent("initialized", 30*time.Second, nil)
+	return call, init
+}
+
+// configured sends configurationDone and waits up to d for call (the
+// launch or attach) to be answered.
+func (c *natClient) configured(call *dap.Call, d time.Duration) {
+	c.t.Helper()
+	c.req("configurationDone", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	if _, err := call.Wait(ctx, d); err != nil {
+		c.t.Fatalf("%s: %v", call.Command, err)
+	}
+}
+
+// begin runs open, setBreakpoints and configured, and returns the launch
+// or attach call.
+func (c *natClient) begin(command string, args map[string]any, bps map[string][]int) *dap.Call {
+	c.t.Helper()
+	call, _ := c.open(command, args)
 	for file, lines := range bps {
 		var list []map[string]any
 		for _, l := range lines {
@@ -260,12 +341,7 @@ func (c *natClient) begin(command string, args map[string]any, bps map[string][]
 			c.t.Fatalf("setBreakpoints answered %d breakpoints, want %d: %s", len(body.Breakpoints), len(lines), resp.Body)
 		}
 	}
-	c.req("configurationDone", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	if _, err := call.Wait(ctx, 60*time.Second); err != nil {
-		c.t.Fatalf("%s: %v", command, err)
-	}
+	c.configured(call, 60*time.Second)
 	return call
 }
 
@@ -375,23 +451,7 @@ func natNeed(t *testing.T, a Adapter) {
 func natLaunchScenario(t *testing.T, a Adapter, program, src, marker string, check func(c *natClient, frame natFrame)) {
 	natNeed(t, a)
 	line := natLineOf(t, src, marker)
-	target := Target{Mode: Launch, Program: program}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	args, err := a.LaunchArgs(ctx, target)
-	if err != nil {
-		t.Fatalf("launch args: %v", err)
-	}
-	c := natStart(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {line}})
-	st := c.stopped(30 * time.Second)
-	if st.Reason != "breakpoint" {
-		t.Fatalf("stop reason %q, want breakpoint", st.Reason)
-	}
-	f := c.topFrame(st.ThreadID)
-	if f.Line != line || f.Source.Path != src {
-		t.Fatalf("stopped at %s:%d, want %s:%d", f.Source.Path, f.Line, src, line)
-	}
+	c, st, f := natBreakAt(t, a, Target{Mode: Launch, Program: program}, src, line)
 	check(c, f)
 	if got := c.evaluate("total + 1", f.ID); got != "1" {
 		t.Errorf("evaluate total + 1 = %q, want 1", got)
@@ -530,22 +590,30 @@ func TestNativeBuildError(t *testing.T) {
 	}
 }
 
+// natWantMissing checks an adapter whose outside tool is not on PATH:
+// Find does not find it and names `dbg adapters install <language>`, and
+// Start of target fails with a NotFoundError naming the same command.
+func natWantMissing(t *testing.T, a Adapter, target Target) {
+	t.Helper()
+	info := a.Find(context.Background())
+	if info.Found {
+		t.Fatalf("%s found with its tool off PATH", a.Language())
+	}
+	want := "dbg adapters install " + a.Language()
+	if !strings.Contains(info.Note, want) || info.InstallCommand != want {
+		t.Errorf("info %+v does not name %q", info, want)
+	}
+	_, err := a.Start(context.Background(), target)
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || nf.Install != want || !strings.Contains(err.Error(), want) {
+		t.Errorf("Start error %v is not a NotFoundError naming %q", err, want)
+	}
+}
+
 func TestNativeMissingAdapter(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	for _, a := range []*Native{NewC(), NewCPP(), NewRust()} {
-		info := a.Find(context.Background())
-		if info.Found {
-			t.Fatalf("%s found with an empty PATH", a.Language())
-		}
-		want := "dbg adapters install " + a.Language()
-		if !strings.Contains(info.Note, want) || info.InstallCommand != want {
-			t.Errorf("info %+v does not name %q", info, want)
-		}
-		_, err := a.Start(context.Background(), Target{Mode: Launch, Program: "/bin/true"})
-		var nf *NotFoundError
-		if !errors.As(err, &nf) || nf.Install != want || !strings.Contains(err.Error(), want) {
-			t.Errorf("Start error %v is not a NotFoundError naming %q", err, want)
-		}
+		natWantMissing(t, a, Target{Mode: Launch, Program: "/bin/true"})
 		// Arguments still build without an adapter: Start reports it.
 		if _, err := a.LaunchArgs(context.Background(), Target{Mode: Launch, Program: "/bin/true"}); err != nil {
 			t.Errorf("LaunchArgs without an adapter: %v", err)
@@ -629,14 +697,7 @@ func TestNativeCloseKillsDebuggee(t *testing.T) {
 	a := NewC()
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/c/loop.c")
-	target := Target{Mode: Launch, Program: src, Args: []string{"forever"}}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {natLineOf(t, src, "BREAK")}})
-	c.stopped(30 * time.Second)
+	c, _, _ := natBreakAt(t, a, Target{Mode: Launch, Program: src, Args: []string{"forever"}}, src, natLineOf(t, src, "BREAK"))
 	pid := c.debuggeePID()
 	if pid <= 0 {
 		t.Fatal("no process event with systemProcessId")
@@ -706,11 +767,7 @@ func TestNativeStopOnEntry(t *testing.T) {
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/c/loop.c")
 	target := Target{Mode: Launch, Program: src, StopOnEntry: true}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
+	c, args := natLaunch(t, a, target)
 	c.begin("launch", args, nil)
 	st := c.stopped(30 * time.Second)
 	t.Logf("entry stop: %+v", st)
@@ -816,12 +873,7 @@ func TestNativeAttachThenPause(t *testing.T) {
 		cmd := natSpin(t, bin)
 		time.Sleep(100 * time.Millisecond)
 		target := Target{Mode: Attach, PID: cmd.Process.Pid}
-		args, err := a.AttachArgs(context.Background(), target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := natStart(t, a, target)
-		c.begin("attach", args, nil)
+		c := natAttach(t, a, target)
 		c.req("pause", map[string]any{"threadId": cmd.Process.Pid})
 		st := c.stopped(10 * time.Second)
 		if st.Reason != "pause" {
@@ -840,31 +892,17 @@ func TestNativeAttachThenPause(t *testing.T) {
 // src:line; then the program runs to its end with exit code wantExit.
 func natExceptionScenario(t *testing.T, a Adapter, target Target, src string, line, wantExit int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	args, err := a.LaunchArgs(ctx, target)
-	if err != nil {
-		t.Fatal(err)
-	}
 	filters := a.ExceptionFilters("uncaught")
 	if len(filters) == 0 {
 		t.Fatalf("%s has no uncaught-exception filter", a.Language())
 	}
-	c := natStart(t, a, target)
-	init := c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": a.Language(), "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})
+	c, args := natLaunch(t, a, target)
+	call, init := c.open("launch", args)
 	if !strings.Contains(string(init.Body), `"filter":"`+filters[0]+`"`) {
 		t.Errorf("capabilities lack the %s filter: %s", filters[0], init.Body)
 	}
-	call, err := c.conn.Start(context.Background(), "launch", args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.waitEvent("initialized", 30*time.Second, nil)
 	c.req("setExceptionBreakpoints", map[string]any{"filters": filters})
-	c.req("configurationDone", nil)
-	if _, err := call.Wait(ctx, 30*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	c.configured(call, 30*time.Second)
 	st := c.stopped(30 * time.Second)
 	if st.Reason != "exception" || st.Text == "" {
 		t.Fatalf("stop %+v, want an exception with its text", st)

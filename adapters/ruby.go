@@ -145,21 +145,8 @@ func rubyScript(t Target) (string, error) {
 	if t.Program == "" {
 		return "", errors.New("no script to launch")
 	}
-	script := t.Program
-	if !filepath.IsAbs(script) {
-		base := t.Cwd
-		if base == "" {
-			var err error
-			if base, err = os.Getwd(); err != nil {
-				return "", err
-			}
-		}
-		script = filepath.Join(base, script)
-	}
-	if _, err := os.Stat(script); err != nil {
-		return "", fmt.Errorf("script %s: %w", script, err)
-	}
-	return script, nil
+	script, _, err := programPath("script", t.Program, t.Cwd)
+	return script, err
 }
 
 // LaunchArgs returns rdbg's launch arguments (rdbg runs the script given

@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -19,21 +18,7 @@ func TestRubyLaunch(t *testing.T) {
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
 	line := natLineOf(t, src, "BREAK")
-	target := Target{Mode: Launch, Program: src}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {line}})
-	st := c.stopped(30 * time.Second)
-	if st.Reason != "breakpoint" {
-		t.Fatalf("stop reason %q", st.Reason)
-	}
-	f := c.topFrame(st.ThreadID)
-	if f.Line != line || f.Source.Path != src {
-		t.Fatalf("stopped at %s:%d, want %s:%d", f.Source.Path, f.Line, src, line)
-	}
+	c, st, f := natBreakAt(t, a, Target{Mode: Launch, Program: src}, src, line)
 	l := c.locals(f.ID)
 	if l["total"].Value != "0" || l["i"].Value != "0" || l["label"].Value != `"sum"` {
 		t.Errorf("locals %+v, want total=0 i=0 label=\"sum\"", l)
@@ -103,12 +88,7 @@ func TestRubyAttachByPort(t *testing.T) {
 		natWaitGone(t, -p.Pid())
 	})
 	target := Target{Mode: Attach, Port: port}
-	args, err := a.AttachArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.begin("attach", args, nil)
+	c := natAttach(t, a, target)
 	// The session pauses right after attaching, as the manager does.
 	c.req("pause", map[string]any{"threadId": 1})
 	st := c.stopped(20 * time.Second)
@@ -144,15 +124,7 @@ func TestRubyAttachByPort(t *testing.T) {
 func TestRubyMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	a := NewRuby()
-	info := a.Find(context.Background())
-	if info.Found || !strings.Contains(info.Note, "dbg adapters install ruby") {
-		t.Errorf("info %+v", info)
-	}
-	_, err := a.Start(context.Background(), Target{Mode: Launch, Program: "/etc/passwd"})
-	var nf *NotFoundError
-	if !errors.As(err, &nf) || !strings.Contains(err.Error(), "dbg adapters install ruby") {
-		t.Errorf("start error %v", err)
-	}
+	natWantMissing(t, a, Target{Mode: Launch, Program: "/etc/passwd"})
 	if _, err := a.AttachArgs(context.Background(), Target{Mode: Attach, PID: 1}); err == nil {
 		t.Error("attach by pid accepted")
 	}
@@ -163,11 +135,7 @@ func TestRubyStopOnEntry(t *testing.T) {
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
 	target := Target{Mode: Launch, Program: src, StopOnEntry: true}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
+	c, args := natLaunch(t, a, target)
 	c.begin("launch", args, nil)
 	st := c.stopped(20 * time.Second)
 	if st.Reason != "entry" {
@@ -195,27 +163,13 @@ func rubyBreakAt(t *testing.T, specs map[int]map[string]any) (*natClient, natSto
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
 	target := Target{Mode: Launch, Program: src}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	init := c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": "ruby", "linesStartAt1": true, "pathFormat": "path"})
+	c, args := natLaunch(t, a, target)
+	call, init := c.open("launch", args)
 	if !strings.Contains(string(init.Body), `"supportsLogPoints":true`) || !strings.Contains(string(init.Body), `"supportsHitConditionalBreakpoints":true`) {
 		t.Errorf("capabilities lack log points / hit conditions: %s", init.Body)
 	}
-	call, err := c.conn.Start(context.Background(), "launch", args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.waitEvent("initialized", 20*time.Second, nil)
 	c.setBPs(src, specs)
-	c.req("configurationDone", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := call.Wait(ctx, 20*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	c.configured(call, 20*time.Second)
 	return c, c.stopped(20 * time.Second), src
 }
 
@@ -254,18 +208,7 @@ func TestRubyConditionsAndLogPoints(t *testing.T) {
 	}
 	c.runToEnd(st.ThreadID, src)
 	c.waitEvent("terminated", 10*time.Second, nil)
-	c.mu.Lock()
-	var logs []string
-	for _, m := range c.all {
-		if m.Event == "output" && strings.Contains(string(m.Body), "log i=") {
-			var body struct {
-				Output string `json:"output"`
-			}
-			_ = m.DecodeBody(&body)
-			logs = append(logs, strings.TrimSpace(body.Output))
-		}
-	}
-	c.mu.Unlock()
+	logs := c.outputLines("log i=")
 	if len(logs) != 4 || logs[0] != "log i=0 total=0" || logs[3] != "log i=3 total=14" {
 		t.Errorf("log points printed %q, want i=0..3 (the last setBreakpoints dropped it for i=4)", logs)
 	}
@@ -308,24 +251,10 @@ func TestRubyExceptionFilters(t *testing.T) {
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/ruby/raise.rb")
 	target := Target{Mode: Launch, Program: src}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.req("initialize", map[string]any{"clientID": "dbg", "adapterID": "ruby", "linesStartAt1": true, "pathFormat": "path"})
-	call, err := c.conn.Start(context.Background(), "launch", args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.waitEvent("initialized", 20*time.Second, nil)
+	c, args := natLaunch(t, a, target)
+	call, _ := c.open("launch", args)
 	c.req("setExceptionBreakpoints", map[string]any{"filters": a.ExceptionFilters("all")})
-	c.req("configurationDone", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := call.Wait(ctx, 20*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	c.configured(call, 20*time.Second)
 	// The launched program's pid is announced.
 	if pid := c.debuggeePID(); pid != c.ep.Process.Pid() {
 		t.Errorf("process event pid %d, want rdbg's %d (it runs the script)", pid, c.ep.Process.Pid())
@@ -384,14 +313,7 @@ func TestRubyExecutablePath(t *testing.T) {
 	}
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
 	target := Target{Mode: Launch, Program: src, ExecutablePath: ruby, Env: map[string]string{"DBG_FIXTURE": "1"}}
-	args, err := a.LaunchArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.begin("launch", args, map[string][]int{src: {natLineOf(t, src, "BREAK")}})
-	st := c.stopped(20 * time.Second)
-	f := c.topFrame(st.ThreadID)
+	c, st, f := natBreakAt(t, a, target, src, natLineOf(t, src, "BREAK"))
 	if got := c.evaluate(`ENV["DBG_FIXTURE"]`, f.ID); got != `"1"` {
 		t.Errorf("ENV[DBG_FIXTURE] = %q, want \"1\"", got)
 	}
@@ -433,12 +355,7 @@ func TestRubyAttachWithoutPause(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	target := Target{Mode: Attach, Port: port}
-	args, err := a.AttachArgs(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := natStart(t, a, target)
-	c.begin("attach", args, nil)
+	c := natAttach(t, a, target)
 	c.req("threads", nil)
 	if m, err := c.tryEvent("stopped", 1500*time.Millisecond, nil); err == nil {
 		t.Errorf("the session saw a stop it did not ask for: %s", m.Body)

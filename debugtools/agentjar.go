@@ -199,7 +199,7 @@ func buildAgentJar(ctx context.Context, javac, dir, jar string, files []string) 
 		// reports that method tracing is unavailable.
 		var rest []string
 		for _, p := range paths {
-			if b := filepath.Base(p); b != "SqlTransformer.java" && b != "TraceTransformer.java" {
+			if b := filepath.Base(p); b != "SqlTransformer.java" && b != "TraceTransformer.java" && b != "LoaderClassWriter.java" {
 				rest = append(rest, p)
 			}
 		}

@@ -1,14 +1,12 @@
 package debugtools
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -38,40 +36,9 @@ func startFixtureInNamespaces(t *testing.T) int {
 	}
 	script := fmt.Sprintf("mount -t tmpfs tmpfs /tmp && exec java -cp %s:%s com.example.shop.ShopApplication", shm, h2Jar)
 	cmd := exec.Command("unshare", "--pid", "--fork", "--mount", "--mount-proc", "--kill-child", "sh", "-c", script)
-	cmd.Dir = t.TempDir()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "READY") {
-				ready <- true
-				for sc.Scan() {
-				}
-				return
-			}
-		}
-		ready <- false
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Skip("the fixture did not start in new namespaces (no privileges for unshare here)")
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("namespaced fixture not ready in 60s")
+	if err := startJVM(t, "namespaced fixture", cmd); err != nil {
+		t.Skipf("the fixture did not start in new namespaces (no privileges for unshare here): %v", err)
 	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", cmd.Process.Pid, cmd.Process.Pid))
 	if err != nil {

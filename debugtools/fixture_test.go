@@ -91,19 +91,32 @@ func startFixture(t testing.TB, jvmOpts ...string) *fixtureJVM {
 	classes := buildFixture(t)
 	args := append(append([]string{}, jvmOpts...), "-cp", classes+":"+h2Jar, "com.example.shop.ShopApplication")
 	cmd := exec.Command("java", args...)
+	if err := startJVM(t, "fixture", cmd); err != nil {
+		t.Fatal(err)
+	}
+	return &fixtureJVM{cmd: cmd, pid: cmd.Process.Pid}
+}
+
+// startJVM starts cmd, a JVM or a launcher of one, in a fresh directory and
+// in its own process group, which stopJVM ends at cleanup, and waits up to
+// 60s for a line beginning with READY on its stdout (read to the end after
+// that). It returns an error when the process ends before printing READY
+// and fails the test when the line does not come in time; what names the
+// program in those messages.
+func startJVM(t testing.TB, what string, cmd *exec.Cmd) error {
+	t.Helper()
 	cmd.Dir = t.TempDir()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = nil
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	f := &fixtureJVM{cmd: cmd, pid: cmd.Process.Pid}
+	pid := cmd.Process.Pid
 	t.Cleanup(func() {
-		stopJVM(cmd, f.pid)
+		stopJVM(cmd, pid)
 	})
 	ready := make(chan error, 1)
 	go func() {
@@ -115,17 +128,15 @@ func startFixture(t testing.TB, jvmOpts ...string) *fixtureJVM {
 				return
 			}
 		}
-		ready <- fmt.Errorf("fixture exited before READY: %v", sc.Err())
+		ready <- fmt.Errorf("%s exited before READY: %v", what, sc.Err())
 	}()
 	select {
 	case err := <-ready:
-		if err != nil {
-			t.Fatal(err)
-		}
+		return err
 	case <-time.After(60 * time.Second):
-		t.Fatal("fixture not ready within 60s")
+		t.Fatalf("%s not ready within 60s", what)
+		return nil
 	}
-	return f
 }
 
 type discard struct{}

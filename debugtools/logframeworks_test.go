@@ -1,12 +1,10 @@
 package debugtools
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -31,41 +29,10 @@ func startLogApp(t *testing.T) int {
 		t.Fatalf("javac: %v\n%s", err, b)
 	}
 	cmd := exec.Command("java", "-cp", out+":"+cp, "LogApp")
-	cmd.Dir = t.TempDir()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
+	if err := startJVM(t, "LogApp", cmd); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
-	t.Cleanup(func() {
-		stopJVM(cmd, pid)
-	})
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if sc.Text() == "READY" {
-				ready <- true
-				for sc.Scan() {
-				}
-				return
-			}
-		}
-		ready <- false
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatal("LogApp exited before READY")
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("LogApp not ready in 60s")
-	}
-	return pid
+	return cmd.Process.Pid
 }
 
 func TestLogCaptureLogbackAndLog4j2(t *testing.T) {

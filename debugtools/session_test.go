@@ -10,8 +10,6 @@ import (
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
-	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestSessionJVMAttachedOnDemand runs the fixture under a Java debug
@@ -21,31 +19,13 @@ func TestSessionJVMAttachedOnDemand(t *testing.T) {
 	classes := buildFixture(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{Adapters: adapters.Default(), StateDir: t.TempDir()})
 	t.Cleanup(func() {
 		sctx, scancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer scancel()
 		m.Shutdown(sctx)
 	})
-	svc := NewService(Config{CacheDir: testCacheDir(t)})
-	t.Cleanup(svc.Close)
-	RegisterWith(tb, m, svc, Config{})
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Close()
-	})
-	c := &jvmClient{t: t, cs: cs, m: m, svc: svc}
+	c := newJVMClientOn(t, m, Config{})
 
 	s, _, err := m.Create(ctx, sessions.CreateRequest{Language: "java"})
 	if err != nil {

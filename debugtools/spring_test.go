@@ -1,13 +1,11 @@
 package debugtools
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -33,41 +31,10 @@ func startSpringish(t *testing.T, trigger string) int {
 		t.Fatalf("javac: %v\n%s", err, b)
 	}
 	cmd := exec.Command("java", "-cp", out, "app.Main", trigger)
-	cmd.Dir = t.TempDir()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
+	if err := startJVM(t, "springish app", cmd); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
-	t.Cleanup(func() {
-		stopJVM(cmd, pid)
-	})
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if sc.Text() == "READY" {
-				ready <- true
-				for sc.Scan() {
-				}
-				return
-			}
-		}
-		ready <- false
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatal("springish app exited")
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("springish app not ready in 60s")
-	}
-	return pid
+	return cmd.Process.Pid
 }
 
 func TestSpringBeanAndReadiness(t *testing.T) {

@@ -2,7 +2,6 @@ package debugtools
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -25,46 +24,28 @@ type sourceClient struct {
 
 func newSourceClient(t *testing.T) *sourceClient {
 	t.Helper()
+	return newSourceClientOn(t, sessions.NewManager(sessions.Config{Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }}))
+}
+
+// newSourceClientOn serves the source tools over the sessions of m.
+func newSourceClientOn(t *testing.T, m *sessions.Manager) *sourceClient {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
 	tb := mcpbind.NewToolbox(srv, nil)
-	m := sessions.NewManager(sessions.Config{Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }})
 	registerSourceTools(tb, m, Config{})
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Close()
-	})
-	return &sourceClient{t: t, cs: cs}
+	return &sourceClient{t: t, cs: connectInMemory(t, ctx, srv)}
 }
 
 // call runs a tool and decodes its envelope; it also returns the raw text.
 func call[T any](c *sourceClient, name string, args map[string]any) (toolkit.Envelope[T], string) {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		c.t.Fatalf("%s: %v", name, err)
-	}
-	text := res.Content[0].(*mcp.TextContent).Text
-	var env toolkit.Envelope[T]
-	if err := json.Unmarshal([]byte(text), &env); err != nil {
-		c.t.Fatalf("%s: %v in %s", name, err, text)
-	}
+	env, res := callTool[T](c.t, c.cs, 10*time.Second, name, args)
 	if env.Success == res.IsError {
 		c.t.Errorf("%s: success=%v but isError=%v", name, env.Success, res.IsError)
 	}
-	return env, text
+	return env, res.Content[0].(*mcp.TextContent).Text
 }
 
 func wantCode[T any](t *testing.T, env toolkit.Envelope[T], code string) *toolkit.ToolError {
@@ -365,26 +346,13 @@ func TestTemplatesBindInFixtureJVM(t *testing.T) {
 func TestSourceToolsFollowTheSession(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
-	tb := mcpbind.NewToolbox(srv, nil)
 	m := sessions.NewManager(sessions.Config{Adapters: adapters.NewRegistry(adapters.Mock{}), Project: t.TempDir()})
 	t.Cleanup(func() {
 		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer scancel()
 		m.Shutdown(sctx)
 	})
-	registerSourceTools(tb, m, Config{})
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Close() })
-	c := &sourceClient{t: t, cs: cs}
+	c := newSourceClientOn(t, m)
 
 	s, _, err := m.Create(ctx, sessions.CreateRequest{Language: "mock"})
 	if err != nil {

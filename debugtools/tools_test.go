@@ -32,14 +32,27 @@ func newJVMClient(t *testing.T) *jvmClient {
 // newJVMClientWith registers the tools with cfg (its Starter, ...).
 func newJVMClientWith(t *testing.T, cfg Config) *jvmClient {
 	t.Helper()
+	return newJVMClientOn(t, sessions.NewManager(sessions.Config{}), cfg)
+}
+
+// newJVMClientOn registers the tools with cfg over the sessions of m.
+func newJVMClientOn(t *testing.T, m *sessions.Manager, cfg Config) *jvmClient {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg-test", Version: "0"}, nil)
 	tb := mcpbind.NewToolbox(srv, nil)
-	m := sessions.NewManager(sessions.Config{})
 	svc := NewService(Config{CacheDir: testCacheDir(t)})
 	t.Cleanup(svc.Close)
 	RegisterWith(tb, m, svc, cfg)
+	cs := connectInMemory(t, ctx, srv)
+	return &jvmClient{t: t, cs: cs, m: m, svc: svc}
+}
+
+// connectInMemory connects a client to srv over in-memory transports;
+// both ends are closed at cleanup.
+func connectInMemory(t *testing.T, ctx context.Context, srv *mcp.Server) *mcp.ClientSession {
+	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
@@ -53,23 +66,31 @@ func newJVMClientWith(t *testing.T, cfg Config) *jvmClient {
 		cs.Close()
 		ss.Close()
 	})
-	return &jvmClient{t: t, cs: cs, m: m, svc: svc}
+	return cs
+}
+
+// callTool calls a tool, waiting up to d, and decodes its envelope; it
+// also returns the result, with the raw text and the isError mark.
+func callTool[T any](t *testing.T, cs *mcp.ClientSession, d time.Duration, name string, args map[string]any) (toolkit.Envelope[T], *mcp.CallToolResult) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	var env toolkit.Envelope[T]
+	if err := json.Unmarshal([]byte(text), &env); err != nil {
+		t.Fatalf("%s: decode %s: %v", name, text, err)
+	}
+	return env, res
 }
 
 // callJVM calls a tool and decodes its envelope.
 func callJVM[T any](c *jvmClient, name string, args map[string]any) toolkit.Envelope[T] {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		c.t.Fatalf("%s: %v", name, err)
-	}
-	text := res.Content[0].(*mcp.TextContent).Text
-	var env toolkit.Envelope[T]
-	if err := json.Unmarshal([]byte(text), &env); err != nil {
-		c.t.Fatalf("%s: decode %s: %v", name, text, err)
-	}
+	env, _ := callTool[T](c.t, c.cs, 2*time.Minute, name, args)
 	return env
 }
 

@@ -167,18 +167,22 @@ func (p *layer) isCOBOL(path string) bool {
 	return false
 }
 
+// stackTraceBody is what the layer reads of a stackTrace answer: each
+// frame's id and source path.
+type stackTraceBody struct {
+	StackFrames []struct {
+		ID     int `json:"id"`
+		Source struct {
+			Path string `json:"path"`
+		} `json:"source"`
+	} `json:"stackFrames"`
+}
+
 func (p *layer) noteFrames(m *dap.Message) {
 	if !m.OK() {
 		return
 	}
-	var body struct {
-		StackFrames []struct {
-			ID     int `json:"id"`
-			Source struct {
-				Path string `json:"path"`
-			} `json:"source"`
-		} `json:"stackFrames"`
-	}
+	var body stackTraceBody
 	if err := m.DecodeBody(&body); err != nil {
 		return
 	}

@@ -44,14 +44,7 @@ func (p *layer) topCOBOLFrame(ctx context.Context, thread int) (int, bool) {
 	if err != nil {
 		return 0, false
 	}
-	var st struct {
-		StackFrames []struct {
-			ID     int `json:"id"`
-			Source struct {
-				Path string `json:"path"`
-			} `json:"source"`
-		} `json:"stackFrames"`
-	}
+	var st stackTraceBody
 	if err := resp.DecodeBody(&st); err != nil || len(st.StackFrames) == 0 || !p.isCOBOL(st.StackFrames[0].Source.Path) {
 		return 0, false
 	}

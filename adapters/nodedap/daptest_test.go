@@ -240,6 +240,27 @@ func (c *client) stopped() stoppedBody {
 	return body[stoppedBody](c.t, c.event("stopped"))
 }
 
+// breakAt launches script with a breakpoint on the line holding marker
+// and waits for the program to stop there.
+func (c *client) breakAt(script, marker string) {
+	c.t.Helper()
+	c.launch(map[string]any{"program": script})
+	c.setBreakpoints(script, map[string]any{"line": lineOf(c.t, script, marker)})
+	c.req("configurationDone", nil)
+	want(c.t, "reason", c.stopped().Reason, "breakpoint")
+}
+
+// finish continues thread 1 to the end of the program, whose output must
+// hold output.
+func (c *client) finish(output string) {
+	c.t.Helper()
+	c.req("continue", map[string]any{"threadId": 1})
+	c.event("terminated")
+	if !strings.Contains(c.outputText(), output) {
+		c.t.Errorf("output %q", c.outputText())
+	}
+}
+
 type frame struct {
 	ID     int    `json:"id"`
 	Name   string `json:"name"`

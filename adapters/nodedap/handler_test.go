@@ -80,10 +80,7 @@ func TestLaunchLoop(t *testing.T) {
 func TestClosureScopes(t *testing.T) {
 	c := newClient(t)
 	script := fixture(t, "closure.js")
-	c.launch(map[string]any{"program": script})
-	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:closure")})
-	c.req("configurationDone", nil)
-	want(t, "reason", c.stopped().Reason, "breakpoint")
+	c.breakAt(script, "BP:closure")
 	f := c.frames()[0]
 	want(t, "function", f.Name, "increment")
 	scopes := c.scopes(f.ID)
@@ -130,10 +127,7 @@ func TestClosureScopes(t *testing.T) {
 func TestAsyncStepInto(t *testing.T) {
 	c := newClient(t)
 	script := fixture(t, "async.js")
-	c.launch(map[string]any{"program": script})
-	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:async-call")})
-	c.req("configurationDone", nil)
-	want(t, "reason", c.stopped().Reason, "breakpoint")
+	c.breakAt(script, "BP:async-call")
 	c.req("stepIn", map[string]any{"threadId": 1})
 	want(t, "reason", c.stopped().Reason, "step")
 	f := c.frames()[0]
@@ -150,20 +144,13 @@ func TestAsyncStepInto(t *testing.T) {
 	c.req("stepOut", map[string]any{"threadId": 1})
 	want(t, "reason", c.stopped().Reason, "step")
 	want(t, "after stepOut", c.frames()[0].Name, "main")
-	c.req("continue", map[string]any{"threadId": 1})
-	c.event("terminated")
-	if !strings.Contains(c.outputText(), "value 41") {
-		t.Errorf("output %q", c.outputText())
-	}
+	c.finish("value 41")
 }
 
 func TestClassVariables(t *testing.T) {
 	c := newClient(t)
 	script := fixture(t, "class.js")
-	c.launch(map[string]any{"program": script})
-	c.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:deposit")})
-	c.req("configurationDone", nil)
-	c.stopped()
+	c.breakAt(script, "BP:deposit")
 	loc := c.locals()
 	want(t, "amount", loc["amount"].Value, "50")
 	this := loc["this"]
@@ -205,11 +192,7 @@ func TestClassVariables(t *testing.T) {
 
 	// setVariable on an object property.
 	c.req("setVariable", map[string]any{"variablesReference": this.VariablesReference, "name": "balance", "value": "1000"})
-	c.req("continue", map[string]any{"threadId": 1})
-	c.event("terminated")
-	if !strings.Contains(c.outputText(), "balance 1050 getterCalls 0 1") {
-		t.Errorf("output %q", c.outputText())
-	}
+	c.finish("balance 1050 getterCalls 0 1")
 }
 
 func TestExceptions(t *testing.T) {
@@ -451,11 +434,7 @@ func TestESModule(t *testing.T) {
 	c.req("continue", map[string]any{"threadId": 1})
 	c.stopped()
 	want(t, "w", c.eval("w", 0).Value, `"beta"`)
-	c.req("continue", map[string]any{"threadId": 1})
-	c.event("terminated")
-	if !strings.Contains(c.outputText(), "ALPHA\nBETA") {
-		t.Errorf("output %q", c.outputText())
-	}
+	c.finish("ALPHA\nBETA")
 }
 
 // TestForkedChildRuns checks the fallback for a client that refuses

@@ -161,21 +161,10 @@ func javaAttachBreakpoint(t *testing.T, by string) {
 	tg := javaSpinTarget(t)
 	src := fixture(t, "java/Spin.java")
 	c := startDbg(t)
-	args := tg.attachArgs("java", by)
-	args["stopOnEntry"] = false
-	s := c.ok("create_debug_session", args)
-	if s.str("state") != "running" {
-		t.Errorf("attach without pause answered %v", s)
-	}
-	id := s.str("sessionId")
+	id := mcpAttachRunning(t, c, tg.attachArgs("java", by))
 	line := mcpLine(t, src, "BP:spin")
-	bp := c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": line})
-	if bp.get("verified") != true {
-		t.Fatalf("breakpoint in the attached JVM: %v", bp)
-	}
-	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
-	if st.str("state") != "paused" || st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != line {
-		t.Fatalf("stop %v, want the breakpoint at line %d", st, line)
+	if bp := mcpBreakRunning(t, c, id, src, line); bp.get("verified") != true {
+		t.Errorf("breakpoint in the attached JVM: %v", bp)
 	}
 	mcpTop(t, c, id, src, line)
 	if got := mcpEval(t, c, id, "n > 0"); got != "true" {

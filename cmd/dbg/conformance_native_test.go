@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Checks of the lldb-based languages (c, cpp, rust, cobol) beyond the
@@ -212,25 +211,9 @@ func TestMCPNativeCOBOLStepIntoParagraph(t *testing.T) {
 func nativeAttachRunning(t *testing.T, lang string, tg target, src, line string) {
 	cmd, out, marker := tg.cmd, tg.out, tg.marker
 	c := startDbg(t)
-	s := c.ok("create_debug_session", map[string]any{"language": lang, "processId": cmd.Process.Pid, "stopOnEntry": false})
-	id := s.str("sessionId")
-	if s.str("state") != "running" {
-		t.Errorf("attach without pause answered %v", s)
-	}
-	before := strings.Count(out.String(), marker)
-	deadline := time.Now().Add(10 * time.Second)
-	for strings.Count(out.String(), marker) <= before+1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the program does not run after an attach without pause")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	l := mcpLine(t, src, line)
-	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": l})
-	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
-	if st.str("state") != "paused" || st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != l {
-		t.Fatalf("stop %v, want the breakpoint at line %d", st, l)
-	}
+	id := mcpAttachRunning(t, c, map[string]any{"language": lang, "processId": cmd.Process.Pid})
+	waitCount(t, out, marker, strings.Count(out.String(), marker)+1, "the program does not run after an attach without pause")
+	mcpBreakRunning(t, c, id, src, mcpLine(t, src, line))
 	mcpDetachRuns(t, c, id, tg, "")
 }
 
@@ -327,13 +310,7 @@ fn main() {
 	if got := mcpEval(t, c, id, "v"); got != "5" {
 		t.Errorf("v = %q at the panic, want 5", got)
 	}
-	pids := mcpPIDs(t, c)
-	c.ok("continue_execution", map[string]any{"sessionId": id})
-	if end := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000}); end.str("state") != "terminated" {
-		t.Fatalf("after continue: %v", end)
-	}
-	mcpOutputHas(t, c, id, "value 5 is too large")
-	mcpClose(t, c, id, pids)
+	mcpEnd(t, c, id, "value 5 is too large")
 }
 
 func TestMCPNativeCArgsEnvCwd(t *testing.T) {
@@ -413,11 +390,5 @@ func TestMCPNativeCOBOLRuntimeError(t *testing.T) {
 		t.Errorf("WS-N not readable in the COBOL frame: %v", got)
 	}
 	mcpOutputHas(t, c, id, "BEFORE 042")
-	pids := mcpPIDs(t, c)
-	c.ok("continue_execution", map[string]any{"sessionId": id})
-	if end := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000}); end.str("state") != "terminated" {
-		t.Fatalf("after continue: %v", end)
-	}
-	mcpOutputHas(t, c, id, "NOSUCHPROG")
-	mcpClose(t, c, id, pids)
+	mcpEnd(t, c, id, "NOSUCHPROG")
 }

@@ -79,17 +79,9 @@ func nodeAttachBreakpoint(t *testing.T, by string) {
 	if by == "processId" {
 		args = map[string]any{"language": "javascript", "processId": cmd.Process.Pid, "stopOnEntry": false}
 	}
-	s := c.ok("create_debug_session", args)
-	if s.str("state") != "running" {
-		t.Errorf("attach without pause answered %v", s)
-	}
-	id := s.str("sessionId")
+	id := mcpAttachRunning(t, c, args)
 	line := mcpLine(t, script, "n++")
-	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": script, "line": line})
-	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
-	if st.str("state") != "paused" || st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != line {
-		t.Fatalf("stop %v, want the breakpoint at line %d", st, line)
-	}
+	mcpBreakRunning(t, c, id, script, line)
 	mcpTop(t, c, id, script, line)
 	if got := mcpEval(t, c, id, "n > 0"); got != "true" {
 		t.Errorf("n > 0 = %q", got)
@@ -112,13 +104,7 @@ func TestMCPNodeExceptionModes(t *testing.T) {
 		t.Errorf("n = %q at the caught exception, want 5", got)
 	}
 	c.ok("set_exception_breakpoints", map[string]any{"sessionId": id, "breakOnExceptions": "none"})
-	pids := mcpPIDs(t, c)
-	c.ok("continue_execution", map[string]any{"sessionId": id})
-	if end := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000}); end.str("state") != "terminated" {
-		t.Fatalf("after continue: %v", end)
-	}
-	mcpOutputHas(t, c, id, "caught value 5 is too large")
-	mcpClose(t, c, id, pids)
+	mcpEnd(t, c, id, "caught value 5 is too large")
 }
 
 // TestMCPNodeTypeScriptPendingBreakpoint sets a breakpoint in a .ts module

@@ -131,19 +131,9 @@ func TestMCPRubyAttachWithoutPause(t *testing.T) {
 	port := freePort(t)
 	_, out := startTarget(t, "tick", rdbg, "--open", "--nonstop", "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--", fixture(t, "ruby/loop.rb"), "forever")
 	c := startDbg(t)
-	s := c.ok("create_debug_session", map[string]any{"language": "ruby", "port": port, "stopOnEntry": false})
-	if s.str("state") != "running" {
-		t.Errorf("attach without pause answered %v", s)
-	}
-	before := strings.Count(out.String(), "tick")
-	deadline := time.Now().Add(10 * time.Second)
-	for strings.Count(out.String(), "tick") <= before+2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the program stopped ticking after an attach without pause")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	c.ok("close_debug_session", map[string]any{"sessionId": s.str("sessionId")})
+	id := mcpAttachRunning(t, c, map[string]any{"language": "ruby", "port": port})
+	waitCount(t, out, "tick", strings.Count(out.String(), "tick")+2, "the program stopped ticking after an attach without pause")
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
 }
 
 // TestMCPRubyAttachContinue attaches by port (the program pauses), then

@@ -196,25 +196,52 @@ func mcpLine(t testing.TB, path, s string) int {
 // mcpPaused returns st when it is paused, else waits for the next stop.
 func mcpPaused(t testing.TB, c *client, id string, st obj) obj {
 	t.Helper()
-	if st.str("state") != "paused" {
-		st = c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000})
-	}
-	if st.str("state") != "paused" {
-		t.Fatalf("not paused: %v", st)
-	}
-	return st
+	return mcpReach(t, c, id, st, "paused", "not paused")
 }
 
 // mcpEnded returns st when the program ended, else waits for its end.
 func mcpEnded(t testing.TB, c *client, id string, st obj) obj {
 	t.Helper()
-	if st.str("state") != "terminated" {
+	return mcpReach(t, c, id, st, "terminated", "the program did not end")
+}
+
+// mcpReach returns st when the session is in state, else waits for the
+// next stop, which must leave it in state (or the test fails with failure).
+func mcpReach(t testing.TB, c *client, id string, st obj, state, failure string) obj {
+	t.Helper()
+	if st.str("state") != state {
 		st = c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000})
 	}
-	if st.str("state") != "terminated" {
-		t.Fatalf("the program did not end: %v", st)
+	if st.str("state") != state {
+		t.Fatalf("%s: %v", failure, st)
 	}
 	return st
+}
+
+// mcpAttachRunning creates an attach session from args without pausing
+// the program (stopOnEntry false): the session must answer running. It
+// returns the session id.
+func mcpAttachRunning(t testing.TB, c *client, args map[string]any) string {
+	t.Helper()
+	args["stopOnEntry"] = false
+	s := c.ok("create_debug_session", args)
+	if s.str("state") != "running" {
+		t.Errorf("attach without pause answered %v", s)
+	}
+	return s.str("sessionId")
+}
+
+// mcpBreakRunning sets a breakpoint at file:line in a running session and
+// waits for the program to stop there. It returns the set_breakpoint
+// answer.
+func mcpBreakRunning(t testing.TB, c *client, id, file string, line int) obj {
+	t.Helper()
+	bp := c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": file, "line": line})
+	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
+	if st.str("state") != "paused" || st.str("lastStop.reason") != "breakpoint" || st.num("lastStop.location.line") != line {
+		t.Fatalf("stop %v, want the breakpoint at line %d", st, line)
+	}
+	return bp
 }
 
 // mcpLaunch creates a session of lang, sets a breakpoint at each of lines
@@ -354,8 +381,15 @@ func mcpDebuggee(t testing.TB, c *client, program string) []int {
 // its output, closes the session and checks nothing is left running.
 func mcpFinish(t testing.TB, c *client, id, output string) {
 	t.Helper()
-	pids := mcpPIDs(t, c)
 	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	mcpEnd(t, c, id, output)
+}
+
+// mcpEnd continues a stopped session to the program's end, checks its
+// output holds output, and closes the session leaving no process behind.
+func mcpEnd(t testing.TB, c *client, id, output string) {
+	t.Helper()
+	pids := mcpPIDs(t, c)
 	mcpRunToEnd(t, c, id)
 	mcpOutputHas(t, c, id, output)
 	mcpClose(t, c, id, pids)

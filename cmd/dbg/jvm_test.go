@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,16 +72,22 @@ const calcSource = `public class Calc {
 }
 `
 
-// startCalc compiles Calc into a temporary directory, runs it with the
-// JVM options and waits for its READY line. Its process group is killed
-// at cleanup.
-func startCalc(t *testing.T, jvmOpts ...string) int {
+// requireJDK skips the test unless javac and java are on PATH.
+func requireJDK(t *testing.T) {
 	t.Helper()
 	for _, tool := range []string{"javac", "java"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s not installed (scripts/deps/jvm.sh installs a JDK)", tool)
 		}
 	}
+}
+
+// startCalc compiles Calc into a temporary directory, runs it with the
+// JVM options and waits for its READY line. Its process group is killed
+// at cleanup.
+func startCalc(t *testing.T, jvmOpts ...string) int {
+	t.Helper()
+	requireJDK(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "Calc.java"), []byte(calcSource), 0o644); err != nil {
 		t.Fatal(err)
@@ -93,43 +97,8 @@ func startCalc(t *testing.T, jvmOpts ...string) int {
 	if out, err := exec.CommandContext(ctx, "javac", "-d", dir, filepath.Join(dir, "Calc.java")).CombinedOutput(); err != nil {
 		t.Fatalf("javac: %v\n%s", err, out)
 	}
-	cmd := exec.Command("java", append(jvmOpts, "-cp", dir, "Calc")...)
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
-	t.Cleanup(func() {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
-	ready := make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if sc.Text() == "READY" {
-				ready <- nil
-				for sc.Scan() {
-				}
-				return
-			}
-		}
-		ready <- fmt.Errorf("Calc exited before READY: %v", sc.Err())
-	}()
-	select {
-	case err := <-ready:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("Calc not ready within 60s")
-	}
-	return pid
+	cmd, _ := startTargetIn(t, dir, "READY", "java", append(jvmOpts, "-cp", dir, "Calc")...)
+	return cmd.Process.Pid
 }
 
 func TestCLIJVM(t *testing.T) {
@@ -137,24 +106,11 @@ func TestCLIJVM(t *testing.T) {
 	spid := strconv.Itoa(pid)
 
 	// list: the JVM is found with its main class, attachable.
-	out, _, err := runCLI(t, "jvm", "list", "--json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list jvmList
-	if err := json.Unmarshal([]byte(out), &list); err != nil {
-		t.Fatalf("jvm list --json: %v\n%s", err, out)
-	}
-	var found *debugtools.JVMOut
-	for i := range list.JVMs {
-		if list.JVMs[i].PID == spid {
-			found = &list.JVMs[i]
-		}
-	}
+	found, list, out := listedJVM(t, pid)
 	if found == nil || found.DisplayName != "Calc" || found.AttachName != "Calc" || !found.Attachable || list.Count != len(list.JVMs) {
 		t.Fatalf("pid %d in jvm list: %+v (all: %s)", pid, found, out)
 	}
-	out, _, err = runCLI(t, "jvm", "list")
+	out, _, err := runCLI(t, "jvm", "list")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,11 +221,7 @@ const h2Jar = "/usr/share/java/h2.jar"
 // startShop compiles and runs testdata/java-service and waits for READY.
 func startShop(t *testing.T) int {
 	t.Helper()
-	for _, tool := range []string{"javac", "java"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed (scripts/deps/jvm.sh installs a JDK)", tool)
-		}
-	}
+	requireJDK(t)
 	if _, err := os.Stat(h2Jar); err != nil {
 		t.Skip("H2 not installed (scripts/deps/jvm.sh installs libh2-java)")
 	}
@@ -287,43 +239,29 @@ func startShop(t *testing.T) int {
 	if out, err := exec.CommandContext(ctx, "javac", append([]string{"-d", classes}, files...)...).CombinedOutput(); err != nil {
 		t.Fatalf("javac: %v\n%s", err, out)
 	}
-	cmd := exec.Command("java", "-cp", classes+":"+h2Jar, "com.example.shop.ShopApplication")
-	cmd.Dir = t.TempDir()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, err := cmd.StdoutPipe()
+	cmd, _ := startTargetIn(t, t.TempDir(), "READY", "java", "-cp", classes+":"+h2Jar, "com.example.shop.ShopApplication")
+	return cmd.Process.Pid
+}
+
+// listedJVM runs `dbg jvm list --json` with the extra arguments and
+// returns the entry of pid (nil when it is not listed), the whole list and
+// the command's output.
+func listedJVM(t *testing.T, pid int, args ...string) (*debugtools.JVMOut, jvmList, string) {
+	t.Helper()
+	out, _, err := runCLI(t, append([]string{"jvm", "list", "--json"}, args...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	var list jvmList
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatalf("jvm list --json: %v\n%s", err, out)
 	}
-	pid := cmd.Process.Pid
-	t.Cleanup(func() {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
-	ready := make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "READY") {
-				ready <- nil
-				for sc.Scan() {
-				}
-				return
-			}
+	for i := range list.JVMs {
+		if list.JVMs[i].PID == strconv.Itoa(pid) {
+			return &list.JVMs[i], list, out
 		}
-		ready <- fmt.Errorf("the shop exited before READY: %v", sc.Err())
-	}()
-	select {
-	case err := <-ready:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("the shop was not ready within 60s")
 	}
-	return pid
+	return nil, list, out
 }
 
 // TestCLIJVMShopFixture lists the fixture service linked to its module,
@@ -332,20 +270,7 @@ func TestCLIJVMShopFixture(t *testing.T) {
 	pid := startShop(t)
 	spid := strconv.Itoa(pid)
 	project := fixture(t, "java-service")
-	out, _, err := runCLI(t, "jvm", "list", "--json", "--project", project)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list jvmList
-	if err := json.Unmarshal([]byte(out), &list); err != nil {
-		t.Fatal(err)
-	}
-	var found *debugtools.JVMOut
-	for i := range list.JVMs {
-		if list.JVMs[i].PID == spid {
-			found = &list.JVMs[i]
-		}
-	}
+	found, _, _ := listedJVM(t, pid, "--project", project)
 	if found == nil || found.DisplayName != "com.example.shop.ShopApplication" || found.ModuleName == nil || *found.ModuleName != "java-service" {
 		t.Fatalf("pid %d in jvm list: %+v", pid, found)
 	}
@@ -376,25 +301,12 @@ func TestCLIJVMShopFixture(t *testing.T) {
 func TestCLIJVMRefused(t *testing.T) {
 	pid := startCalc(t, "-XX:+DisableAttachMechanism")
 	spid := strconv.Itoa(pid)
-	out, _, err := runCLI(t, "jvm", "list", "--json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list jvmList
-	if err := json.Unmarshal([]byte(out), &list); err != nil {
-		t.Fatal(err)
-	}
-	listed := false
-	for _, j := range list.JVMs {
-		if j.PID == spid {
-			listed = true
-			if j.Attachable || !strings.Contains(j.Reason, "DisableAttachMechanism") {
-				t.Fatalf("listed as %+v", j)
-			}
-		}
-	}
-	if !listed {
+	j, _, out := listedJVM(t, pid)
+	if j == nil {
 		t.Fatalf("pid %d not listed: %s", pid, out)
+	}
+	if j.Attachable || !strings.Contains(j.Reason, "DisableAttachMechanism") {
+		t.Fatalf("listed as %+v", j)
 	}
 	stdout, stderr, code := runCLIBinary(t, "", "jvm", "attach", spid)
 	if code != 1 || stdout != "" || !strings.Contains(stderr, "ATTACH_FAILED: ") || !strings.Contains(stderr, "DisableAttachMechanism") ||

@@ -7,7 +7,6 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,10 +29,7 @@ final class LogCapture {
     private static final int MAX_MESSAGE = 16 << 10;
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-?]*[ -/]*[@-~]|\u001B[@-Z\\\\-_]");
 
-    private final ArrayDeque<Map<String, Object>> entries = new ArrayDeque<>();
-    private long nextSeq = 1;
-    private long bytes;
-    private long dropped;
+    private final EntryBuffer entries = new EntryBuffer(MAX_ENTRIES, MAX_BYTES);
     private final List<String> sources = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
     private static final ThreadLocal<Boolean> INSIDE = new ThreadLocal<>();
@@ -71,12 +67,12 @@ final class LogCapture {
         m.put("sources", new ArrayList<>(sources));
         m.put("problems", new ArrayList<>(problems));
         m.put("entries", entries.size());
-        m.put("dropped", dropped);
+        m.put("dropped", entries.dropped());
         return m;
     }
 
-    synchronized long lastSeq() {
-        return nextSeq - 1;
+    long lastSeq() {
+        return entries.lastSeq();
     }
 
     void add(String level, String logger, String thread, String message, String throwable) {
@@ -86,26 +82,12 @@ final class LogCapture {
         message = clean(message);
         throwable = throwable == null ? null : clean(throwable);
         Map<String, Object> e = new LinkedHashMap<>();
-        long now = System.currentTimeMillis();
-        synchronized (this) {
-            e.put("seq", nextSeq++);
-            e.put("timestamp", now);
-            e.put("time", java.time.Instant.ofEpochMilli(now).toString());
-            e.put("level", level);
-            e.put("logger", logger);
-            e.put("thread", thread);
-            e.put("message", message);
-            e.put("throwable", throwable);
-            long size = 64 + message.length() + (throwable == null ? 0 : throwable.length());
-            e.put("_size", size);
-            entries.addLast(e);
-            bytes += size;
-            while (entries.size() > MAX_ENTRIES || bytes > MAX_BYTES) {
-                Map<String, Object> old = entries.removeFirst();
-                bytes -= (Long) old.get("_size");
-                dropped++;
-            }
-        }
+        e.put("level", level);
+        e.put("logger", logger);
+        e.put("thread", thread);
+        e.put("message", message);
+        e.put("throwable", throwable);
+        entries.add(e, 64 + message.length() + (throwable == null ? 0 : throwable.length()));
     }
 
     private static String clean(String s) {
@@ -120,34 +102,22 @@ final class LogCapture {
     }
 
     /** Entries with seq > since, newest limit, filtered by level (minimum), keyword and thread. */
-    synchronized List<Map<String, Object>> since(long since, int limit, String level, String keyword, String thread) {
+    List<Map<String, Object>> since(long since, int limit, String level, String keyword, String thread) {
         int min = rank(level);
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Map<String, Object> e : entries) {
-            if ((Long) e.get("seq") <= since) {
-                continue;
-            }
+        return entries.since(since, limit, e -> {
             if (level != null && !level.isEmpty() && rank((String) e.get("level")) < min) {
-                continue;
+                return false;
             }
             if (thread != null && !thread.equals(e.get("thread"))) {
-                continue;
+                return false;
             }
             if (keyword != null && !keyword.isEmpty()) {
                 String k = keyword.toLowerCase();
                 String text = (e.get("message") + "\n" + e.get("logger") + "\n" + (e.get("throwable") == null ? "" : e.get("throwable"))).toLowerCase();
-                if (!text.contains(k)) {
-                    continue;
-                }
+                return text.contains(k);
             }
-            Map<String, Object> copy = new LinkedHashMap<>(e);
-            copy.remove("_size");
-            out.add(copy);
-        }
-        if (limit > 0 && out.size() > limit) {
-            out = new ArrayList<>(out.subList(out.size() - limit, out.size()));
-        }
-        return out;
+            return true;
+        });
     }
 
     static int rank(String level) {
@@ -335,13 +305,10 @@ final class LogCapture {
         switch (m.getName()) {
             case "append":
                 Object ev = args[0];
-                String level = String.valueOf(ev.getClass().getMethod("getLevel").invoke(ev));
-                String logger = String.valueOf(ev.getClass().getMethod("getLoggerName").invoke(ev));
-                String thread = String.valueOf(ev.getClass().getMethod("getThreadName").invoke(ev));
-                Object msg = ev.getClass().getMethod("getMessage").invoke(ev);
-                String text = msg == null ? "" : String.valueOf(msg.getClass().getMethod("getFormattedMessage").invoke(msg));
-                Object thrown = ev.getClass().getMethod("getThrown").invoke(ev);
-                add(level, logger, thread, text, thrown instanceof Throwable ? Invoker.stackTrace((Throwable) thrown) : null);
+                Object msg = get(ev, "getMessage");
+                String text = msg == null ? "" : String.valueOf(get(msg, "getFormattedMessage"));
+                Object thrown = get(ev, "getThrown");
+                addEvent(ev, text, thrown instanceof Throwable ? Invoker.stackTrace((Throwable) thrown) : null);
                 return null;
             case "getName":
                 return "dbg";
@@ -356,6 +323,20 @@ final class LogCapture {
             default:
                 return objectDefaults(proxy, m, args);
         }
+    }
+
+    /**
+     * Records a Logback or Log4j2 event: both name its level, logger and
+     * thread with the same getters.
+     */
+    private void addEvent(Object ev, String message, String throwable) throws Exception {
+        add(String.valueOf(get(ev, "getLevel")), String.valueOf(get(ev, "getLoggerName")), String.valueOf(get(ev, "getThreadName")),
+                message, throwable);
+    }
+
+    /** Calls the public no-argument method getter of o, found by reflection. */
+    private static Object get(Object o, String getter) throws Exception {
+        return o.getClass().getMethod(getter).invoke(o);
     }
 
     private static Object objectDefaults(Object proxy, Method m, Object[] args) {
@@ -382,36 +363,19 @@ final class LogCapture {
         switch (m.getName()) {
             case "doAppend":
                 Object ev = args[0];
-                String level = String.valueOf(ev.getClass().getMethod("getLevel").invoke(ev));
-                String logger = String.valueOf(ev.getClass().getMethod("getLoggerName").invoke(ev));
-                String thread = String.valueOf(ev.getClass().getMethod("getThreadName").invoke(ev));
-                String msg = String.valueOf(ev.getClass().getMethod("getFormattedMessage").invoke(ev));
-                Object tp = ev.getClass().getMethod("getThrowableProxy").invoke(ev);
+                Object tp = get(ev, "getThrowableProxy");
                 String thr = null;
                 if (tp != null) {
-                    thr = tp.getClass().getMethod("getClassName").invoke(tp) + ": " + tp.getClass().getMethod("getMessage").invoke(tp);
+                    thr = get(tp, "getClassName") + ": " + get(tp, "getMessage");
                 }
-                add(level, logger, thread, msg, thr);
+                addEvent(ev, String.valueOf(get(ev, "getFormattedMessage")), thr);
                 return null;
             case "getName":
                 return "dbg";
             case "isStarted":
                 return true;
-            case "hashCode":
-                return System.identityHashCode(proxy);
-            case "equals":
-                return proxy == args[0];
-            case "toString":
-                return "dbg-appender";
             default:
-                Class<?> r = m.getReturnType();
-                if (r == boolean.class) {
-                    return false;
-                }
-                if (r.isPrimitive() && r != void.class) {
-                    return 0;
-                }
-                return null;
+                return objectDefaults(proxy, m, args);
         }
     }
 }

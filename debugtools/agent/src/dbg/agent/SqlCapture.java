@@ -1,7 +1,6 @@
 package dbg.agent;
 
 import java.lang.instrument.Instrumentation;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,10 +18,7 @@ final class SqlCapture {
     private static final int MAX_BYTES = 2 << 20;
 
     private final Instrumentation inst;
-    private final ArrayDeque<Map<String, Object>> entries = new ArrayDeque<>();
-    private long nextSeq = 1;
-    private long bytes;
-    private long dropped;
+    private final EntryBuffer entries = new EntryBuffer(MAX_ENTRIES, MAX_BYTES);
     private volatile boolean available;
     private volatile String mode = "none";
     private volatile String reason = "not installed";
@@ -121,7 +117,7 @@ final class SqlCapture {
         m.put("instrumentedClasses", new ArrayList<>(instrumented));
         m.put("problems", new ArrayList<>(problems));
         m.put("entries", entries.size());
-        m.put("dropped", dropped);
+        m.put("dropped", entries.dropped());
         return m;
     }
 
@@ -129,8 +125,8 @@ final class SqlCapture {
         return available;
     }
 
-    synchronized long lastSeq() {
-        return nextSeq - 1;
+    long lastSeq() {
+        return entries.lastSeq();
     }
 
     void record(String sql, List<String> params, long nanos, String error) {
@@ -138,47 +134,16 @@ final class SqlCapture {
             sql = "<unknown statement>";
         }
         Map<String, Object> e = new LinkedHashMap<>();
-        long now = System.currentTimeMillis();
-        synchronized (this) {
-            e.put("seq", nextSeq++);
-            e.put("timestamp", now);
-            e.put("time", java.time.Instant.ofEpochMilli(now).toString());
-            e.put("sql", sql.length() > 20000 ? sql.substring(0, 20000) + "..." : sql);
-            e.put("parameters", params);
-            e.put("durationMillis", nanos / 1_000_000.0);
-            e.put("error", error);
-            e.put("thread", Thread.currentThread().getName());
-            long size = 64 + sql.length() + params.toString().length();
-            e.put("_size", size);
-            entries.addLast(e);
-            bytes += size;
-            while (entries.size() > MAX_ENTRIES || bytes > MAX_BYTES) {
-                Map<String, Object> old = entries.removeFirst();
-                bytes -= (Long) old.get("_size");
-                dropped++;
-            }
-        }
+        e.put("sql", sql.length() > 20000 ? sql.substring(0, 20000) + "..." : sql);
+        e.put("parameters", params);
+        e.put("durationMillis", nanos / 1_000_000.0);
+        e.put("error", error);
+        e.put("thread", Thread.currentThread().getName());
+        entries.add(e, 64 + sql.length() + params.toString().length());
     }
 
-    synchronized List<Map<String, Object>> since(long since, int limit, String keyword, String thread) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Map<String, Object> e : entries) {
-            if ((Long) e.get("seq") <= since) {
-                continue;
-            }
-            if (thread != null && !thread.equals(e.get("thread"))) {
-                continue;
-            }
-            if (keyword != null && !keyword.isEmpty() && !String.valueOf(e.get("sql")).toLowerCase().contains(keyword.toLowerCase())) {
-                continue;
-            }
-            Map<String, Object> copy = new LinkedHashMap<>(e);
-            copy.remove("_size");
-            out.add(copy);
-        }
-        if (limit > 0 && out.size() > limit) {
-            out = new ArrayList<>(out.subList(out.size() - limit, out.size()));
-        }
-        return out;
+    List<Map<String, Object>> since(long since, int limit, String keyword, String thread) {
+        return entries.since(since, limit, e -> (thread == null || thread.equals(e.get("thread")))
+                && (keyword == null || keyword.isEmpty() || String.valueOf(e.get("sql")).toLowerCase().contains(keyword.toLowerCase())));
     }
 }

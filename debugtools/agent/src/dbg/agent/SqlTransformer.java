@@ -68,7 +68,7 @@ final class SqlTransformer implements JdbcTargets {
                     return null;
                 }
             }
-            ClassWriter cw = new SafeWriter(cr, loader);
+            ClassWriter cw = new LoaderClassWriter(cr, loader);
             cr.accept(new Visitor(cw, kind), ClassReader.EXPAND_FRAMES);
             capture.instrumented(name.replace('/', '.'));
             return cw.toByteArray();
@@ -90,39 +90,6 @@ final class SqlTransformer implements JdbcTargets {
             }
         }
         return k;
-    }
-
-    /** Computes frames without loading classes through the wrong loader. */
-    private static final class SafeWriter extends ClassWriter {
-        private final ClassLoader loader;
-
-        SafeWriter(ClassReader cr, ClassLoader loader) {
-            super(cr, ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
-            this.loader = loader;
-        }
-
-        @Override
-        protected String getCommonSuperClass(String a, String b) {
-            try {
-                Class<?> x = Class.forName(a.replace('/', '.'), false, loader);
-                Class<?> y = Class.forName(b.replace('/', '.'), false, loader);
-                if (x.isAssignableFrom(y)) {
-                    return a;
-                }
-                if (y.isAssignableFrom(x)) {
-                    return b;
-                }
-                if (x.isInterface() || y.isInterface()) {
-                    return "java/lang/Object";
-                }
-                do {
-                    x = x.getSuperclass();
-                } while (!x.isAssignableFrom(y));
-                return x.getName().replace('.', '/');
-            } catch (Throwable t) {
-                return "java/lang/Object";
-            }
-        }
     }
 
     private static final class Visitor extends ClassVisitor {

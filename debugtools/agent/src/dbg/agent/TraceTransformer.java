@@ -33,30 +33,7 @@ final class TraceTransformer implements MethodTracer.Transformer {
         }
         try {
             ClassReader cr = new ClassReader(bytes);
-            ClassWriter cw = new ClassWriter(cr, ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
-                @Override
-                protected String getCommonSuperClass(String a, String b) {
-                    try {
-                        Class<?> x = Class.forName(a.replace('/', '.'), false, loader);
-                        Class<?> y = Class.forName(b.replace('/', '.'), false, loader);
-                        if (x.isAssignableFrom(y)) {
-                            return a;
-                        }
-                        if (y.isAssignableFrom(x)) {
-                            return b;
-                        }
-                        if (x.isInterface() || y.isInterface()) {
-                            return "java/lang/Object";
-                        }
-                        do {
-                            x = x.getSuperclass();
-                        } while (!x.isAssignableFrom(y));
-                        return x.getName().replace('.', '/');
-                    } catch (Throwable t) {
-                        return "java/lang/Object";
-                    }
-                }
-            };
+            ClassWriter cw = new LoaderClassWriter(cr, loader);
             cr.accept(new ClassVisitor(Opcodes.ASM7, cw) {
                 @Override
                 public MethodVisitor visitMethod(int access, String mname, String desc, String sig, String[] exc) {
