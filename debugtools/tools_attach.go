@@ -153,7 +153,12 @@ func (t *jvmTools) attach(ctx context.Context, in attachIn) (AttachOut, error) {
 	wait := time.Duration(in.WaitForConnectionMillis) * time.Millisecond
 	res, err := t.svc.Attach(ctx, pid, in.AttachName, wait)
 	if err != nil {
-		return AttachOut{}, attachError(pid, err)
+		te := attachError(pid, err)
+		out := AttachOut{Success: false, PID: strconv.Itoa(pid), Message: te.Message}
+		if in.AttachName != "" {
+			out.AttachName = &in.AttachName
+		}
+		return out, te.KeepData()
 	}
 	name := res.AttachName
 	out := AttachOut{Success: true, PID: strconv.Itoa(pid), AttachName: &name, Message: res.Message}

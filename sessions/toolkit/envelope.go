@@ -97,6 +97,10 @@ func (e *ToolError) Retry() *ToolError { e.Retryable = true; return e }
 // reach the client while the envelope's success is false.
 func (e *ToolError) KeepData() *ToolError { e.keepData = true; return e }
 
+// KeepsData reports whether the error is a business failure marked by
+// [ToolError.KeepData].
+func (e *ToolError) KeepsData() bool { return e.keepData }
+
 // Wrap records the cause.
 func (e *ToolError) Wrap(err error) *ToolError { e.cause = err; return e }
 
