@@ -217,7 +217,7 @@ func jsonKind(goKind string) string {
 }
 
 // sentKind names what the client sent from encoding/json's description
-// ("bool", "number 1.5") or a description made by [describeJSON].
+// ("bool", "number 1.5") or a description made by [DescribeJSON].
 func sentKind(v string) string {
 	switch {
 	case v == "bool":
@@ -232,9 +232,10 @@ func sentKind(v string) string {
 	return Clip(v)
 }
 
-// describeJSON names the kind of a raw JSON value, with the value when it
-// is short: the Value of the type errors dbg's argument types return.
-func describeJSON(b []byte) string {
+// DescribeJSON names the kind of a raw JSON value, with the value cut to
+// ClipBytes: the Value of the json.UnmarshalTypeError an argument type's
+// UnmarshalJSON returns, so the error reads "not the boolean true".
+func DescribeJSON(b []byte) string {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return "nothing"
