@@ -1,0 +1,172 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+)
+
+// retrySetBreakpoint sets the same breakpoint five times, as an agent
+// retrying a call that timed out would, then changes its condition.
+func retrySetBreakpoint(t *testing.T, s *Session, file string, line int) Breakpoint {
+	t.Helper()
+	ctx := context.Background()
+	first, err := s.SetBreakpoint(ctx, BreakpointSpec{File: file, Line: line})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ {
+		again, err := s.SetBreakpoint(ctx, BreakpointSpec{File: file, Line: line})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.ID != first.ID {
+			t.Fatalf("retry %d gave breakpoint %d, want %d", i, again.ID, first.ID)
+		}
+	}
+	if bps := s.Breakpoints(); len(bps) != 1 {
+		t.Fatalf("5 calls on one line gave %d breakpoints: %+v", len(bps), bps)
+	}
+	return first
+}
+
+// updateCondition sets the breakpoint again with a condition, a hit
+// condition and then a log message: each time the same id, updated.
+func updateCondition(t *testing.T, s *Session, file string, line, id int, cond string) {
+	t.Helper()
+	bp, err := s.SetBreakpoint(context.Background(), BreakpointSpec{File: file, Line: line, Condition: cond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bps := s.Breakpoints()
+	if bp.ID != id || bp.Condition != cond || len(bps) != 1 || bps[0].Condition != cond {
+		t.Fatalf("update: %+v, list %+v", bp, bps)
+	}
+}
+
+// endedAnswers checks what detach and close answer on a session whose
+// program has ended: clear answers, and a second close says it is
+// already closed.
+func endedAnswers(t *testing.T, m *Manager, s *Session) {
+	t.Helper()
+	ctx := context.Background()
+	before := s.Info().Reason
+	for i := 0; i < 2; i++ {
+		if err := s.Detach(ctx, false); err != nil {
+			t.Fatalf("detach %d of an ended session: %v", i, err)
+		}
+	}
+	if got := s.Info(); got.State != StateTerminated || got.Reason != before {
+		t.Fatalf("detach changed the ended session: %s %q, was %q", got.State, got.Reason, before)
+	}
+	if err := m.CloseSession(ctx, s.ID()); err != nil {
+		t.Fatalf("close of an ended session: %v", err)
+	}
+	err := m.CloseSession(ctx, s.ID())
+	var te *toolkit.ToolError
+	if !errors.As(err, &te) || te.Code != toolkit.CodeSessionNotFound || te.Message != "session "+s.ID()+" is already closed" {
+		t.Fatalf("second close: %v", err)
+	}
+}
+
+func runToEnd(t *testing.T, s *Session) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.ClearBreakpoints(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20 && s.Info().State != StateTerminated; i++ {
+		if _, err := s.Continue(ctx, 0, 10*time.Second); err != nil && s.Info().State != StateTerminated {
+			t.Fatal(err)
+		}
+	}
+	if st := s.Info().State; st != StateTerminated {
+		t.Fatalf("program did not end: %s", st)
+	}
+}
+
+// Retried set_breakpoint calls give back one breakpoint, before and after
+// launch; ended sessions answer detach and close clearly (mock adapter).
+func TestRetriesAreSafeMock(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	prog := testdata(t, "mock/loop.mock")
+	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bp := retrySetBreakpoint(t, s, prog, 10) // pending, before launch
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog})
+	if err != nil || res.State != StatePaused {
+		t.Fatalf("launch: %+v %v", res, err)
+	}
+	if again := retrySetBreakpoint(t, s, prog, 10); again.ID != bp.ID || !again.Verified {
+		t.Fatalf("live retry: %+v", again)
+	}
+	// The adapter gets the new condition: the next stop is at i == 3.
+	updateCondition(t, s, prog, 10, bp.ID, "i == 3")
+	r, err := s.Continue(ctx, 0, 5*time.Second)
+	if err != nil || r.State != StatePaused {
+		t.Fatalf("continue: %+v %v", r, err)
+	}
+	if v, err := s.Evaluate(ctx, "i", 0, ""); err != nil || v.Result != "3" {
+		t.Fatalf("stopped with i = %+v %v, want 3", v, err)
+	}
+	// Hit condition and log message replace the condition.
+	hit, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 10, HitCondition: "2"})
+	if err != nil || hit.ID != bp.ID || hit.Condition != "" || hit.HitCondition != "2" {
+		t.Fatalf("hit condition: %+v %v", hit, err)
+	}
+	logp, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 10, LogMessage: "at {i}"})
+	if err != nil || logp.ID != bp.ID || logp.HitCondition != "" || logp.LogMessage != "at {i}" || len(s.Breakpoints()) != 1 {
+		t.Fatalf("log message: %+v %v", logp, err)
+	}
+	// Function breakpoints: one per function.
+	f1, _ := s.SetBreakpoint(ctx, BreakpointSpec{Function: "add"})
+	f2, _ := s.SetBreakpoint(ctx, BreakpointSpec{Function: "add"})
+	if f1.ID != f2.ID || len(s.Breakpoints()) != 2 {
+		t.Fatalf("function breakpoints %+v %+v: %+v", f1, f2, s.Breakpoints())
+	}
+	runToEnd(t, s)
+	endedAnswers(t, m, s)
+}
+
+// The same with delve, on a Go program.
+func TestRetriesAreSafeDelve(t *testing.T) {
+	for _, tool := range []string{"go", "dlv"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	m := newTestManager(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	dir := testdata(t, "go/loop")
+	file := dir + "/main.go"
+	s, _, err := m.Create(ctx, CreateRequest{Language: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bp := retrySetBreakpoint(t, s, file, 20)
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: dir, Wait: 2 * time.Minute})
+	if err != nil || res.State != StatePaused {
+		t.Fatalf("launch: %+v %v", res, err)
+	}
+	if again := retrySetBreakpoint(t, s, file, 20); again.ID != bp.ID || !again.Verified {
+		t.Fatalf("live retry: %+v", again)
+	}
+	updateCondition(t, s, file, 20, bp.ID, "i == 2")
+	r, err := s.Continue(ctx, 0, 30*time.Second)
+	if err != nil || r.State != StatePaused {
+		t.Fatalf("continue: %+v %v", r, err)
+	}
+	if v, err := s.Evaluate(ctx, "i", 0, ""); err != nil || v.Result != "2" {
+		t.Fatalf("stopped with i = %+v %v, want 2", v, err)
+	}
+	runToEnd(t, s)
+	endedAnswers(t, m, s)
+}
