@@ -146,6 +146,11 @@ func nested(depth int, open, close string) string {
 	return strings.Repeat(open, depth) + "1" + strings.Repeat(close, depth)
 }
 
+// bigString is the length of the long strings sent: 1 MB, or under the
+// race detector, which makes each call's megabytes of JSON many times
+// slower, just over the 64 KiB limit of a string argument.
+var bigString = 1 << 20
+
 // hostileValues are the values every argument of every tool is sent.
 func hostileValues(t *testing.T) map[string]string {
 	fifo := filepath.Join(t.TempDir(), "fifo")
@@ -157,7 +162,7 @@ func hostileValues(t *testing.T) map[string]string {
 		"true": "true", "string": `"abc"`, "array": `[1,"a"]`, "object": `{"a":{"b":1}}`, "null": "null",
 		"negative": "-1", "min int": "-9223372036854775808", "huge": "1e300", "past int64": "9223372036854775808",
 		"fraction": "12.5", "numeric string": `"-99999999999999999999"`,
-		"1 MB": q(strings.Repeat("x", 1<<20)), "NUL": q("a\x00b"), "dotdot": q("../../.."), "dotdot file": q("../../../etc/passwd"),
+		"1 MB": q(strings.Repeat("x", bigString)), "NUL": q("a\x00b"), "dotdot": q("../../.."), "dotdot file": q("../../../etc/passwd"),
 		"/proc/self/mem": q("/proc/self/mem"), "/dev/zero": q("/dev/zero"), "fifo": q(fifo),
 		"depth-200 array": nested(200, "[", "]"), "depth-200 object": nested(200, `{"a":`, "}"),
 		"unknown session": q("no-such-session"), "unknown connection": q("no-such-connection"),
@@ -185,10 +190,11 @@ func TestHostileInputEveryTool(t *testing.T) {
 		"step_into": true, "step_out": true, "run_to_line": true, "set_variable": true}
 	calls := 0
 	for _, name := range names {
+		toolStart := time.Now()
 		tool := h.tools[name]
 		props := schemaProps(tool)
 		sid := h.mockSession(t)
-		for _, raw := range []string{``, `null`, `{}`, `[]`, `"x"`, `{"sessionId":` + values["1 MB"] + `}`} {
+		for _, raw := range []string{``, `null`, `{}`, `[]`, `"x"`, `{"sessionId":` + values["1 MB"] + `}`, `{"SessionId":"x"}`} {
 			h.call(t, name, json.RawMessage(raw))
 			calls++
 		}
@@ -216,6 +222,9 @@ func TestHostileInputEveryTool(t *testing.T) {
 			}
 		}
 		_ = h.m.CloseSession(context.Background(), sid)
+		if d := time.Since(toolStart); d > time.Second {
+			t.Logf("%s: %s", name, d)
+		}
 	}
 	t.Logf("%d calls to %d tools", calls, len(names))
 }

@@ -27,14 +27,22 @@ func (c *toolClient) failWithData(t *testing.T, name string, args map[string]any
 	return env.Error
 }
 
-// A refused pull, a rejected push and a failed fetch fail
-// the envelope with GIT_FAILED and keep the operation's fields in data.
-func TestGitFailuresKeepData(t *testing.T) {
+// divergedWorld is a clone and its remote that changed the same line of
+// a.txt, with a tool client on the clone and the clone's HEAD.
+func divergedWorld(t *testing.T) (gitWorld, *toolClient, string) {
+	t.Helper()
 	w := newGitWorld(t)
 	c := newToolClient(t, w.work, Options{})
 	head := commitFile(t, w.work, "a.txt", "one\nLOCAL\nthree\n", "local edit")
 	commitFile(t, w.seed, "a.txt", "one\nREMOTE\nthree\n", "remote edit")
 	gitT(t, w.seed, "push", "-q", "origin", "main")
+	return w, c, head
+}
+
+// A refused pull, a rejected push and a failed fetch fail
+// the envelope with GIT_FAILED and keep the operation's fields in data.
+func TestGitFailuresKeepData(t *testing.T) {
+	w, c, head := divergedWorld(t)
 
 	var op OpResult
 	te := c.failWithData(t, "git_pull", map[string]any{"strategy": "ff_only"}, toolkit.CodeGitFailed, &op)
@@ -53,16 +61,11 @@ func TestGitFailuresKeepData(t *testing.T) {
 	if op.Remote != "gone" || op.RepositoryRoot != w.work {
 		t.Fatalf("failed fetch data %+v", op)
 	}
-
 }
 
 // A conflict's envelope keeps the pull's fields.
 func TestGitConflictKeepsData(t *testing.T) {
-	w := newGitWorld(t)
-	c := newToolClient(t, w.work, Options{})
-	head := commitFile(t, w.work, "a.txt", "one\nLOCAL\nthree\n", "local edit")
-	commitFile(t, w.seed, "a.txt", "one\nREMOTE\nthree\n", "remote edit")
-	gitT(t, w.seed, "push", "-q", "origin", "main")
+	_, c, head := divergedWorld(t)
 	var op OpResult
 	te := c.failWithData(t, "git_pull", map[string]any{"strategy": "merge"}, toolkit.CodeGitFailed, &op)
 	if !strings.Contains(te.Message, "conflict") || op.Strategy != PullMerge || op.HeadBefore != head || len(op.Output) == 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -89,33 +90,46 @@ func runToEnd(t *testing.T, s *Session) {
 	}
 }
 
+// retryScenario sets one breakpoint five times before and after launch,
+// makes it conditional and checks the adapter stops only where the
+// condition holds (evaluating variable), then runs the program to its end
+// and checks detach and close of the ended session.
+func retryScenario(t *testing.T, m *Manager, language, script, file string, line int, cond, variable, want string) *Session {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	s, _, err := m.Create(ctx, CreateRequest{Language: language})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bp := retrySetBreakpoint(t, s, file, line) // pending, before launch
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: script, Wait: 2 * time.Minute})
+	if err != nil || res.State != StatePaused {
+		t.Fatalf("launch: %+v %v", res, err)
+	}
+	if again := retrySetBreakpoint(t, s, file, line); again.ID != bp.ID || !again.Verified {
+		t.Fatalf("live retry: %+v", again)
+	}
+	// The adapter gets the new condition.
+	updateCondition(t, s, file, line, bp.ID, cond)
+	r, err := s.Continue(ctx, 0, 30*time.Second)
+	if err != nil || r.State != StatePaused {
+		t.Fatalf("continue: %+v %v", r, err)
+	}
+	if v, err := s.Evaluate(ctx, variable, 0, ""); err != nil || v.Result != want {
+		t.Fatalf("stopped with %s = %+v %v, want %s", variable, v, err, want)
+	}
+	return s
+}
+
 // Retried set_breakpoint calls give back one breakpoint, before and after
 // launch; ended sessions answer detach and close clearly (mock adapter).
 func TestRetriesAreSafeMock(t *testing.T) {
 	m := newTestManager(t)
 	ctx := context.Background()
 	prog := testdata(t, "mock/loop.mock")
-	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bp := retrySetBreakpoint(t, s, prog, 10) // pending, before launch
-	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog})
-	if err != nil || res.State != StatePaused {
-		t.Fatalf("launch: %+v %v", res, err)
-	}
-	if again := retrySetBreakpoint(t, s, prog, 10); again.ID != bp.ID || !again.Verified {
-		t.Fatalf("live retry: %+v", again)
-	}
-	// The adapter gets the new condition: the next stop is at i == 3.
-	updateCondition(t, s, prog, 10, bp.ID, "i == 3")
-	r, err := s.Continue(ctx, 0, 5*time.Second)
-	if err != nil || r.State != StatePaused {
-		t.Fatalf("continue: %+v %v", r, err)
-	}
-	if v, err := s.Evaluate(ctx, "i", 0, ""); err != nil || v.Result != "3" {
-		t.Fatalf("stopped with i = %+v %v, want 3", v, err)
-	}
+	s := retryScenario(t, m, "mock", prog, prog, 10, "i == 3", "i", "3")
+	bp := s.Breakpoints()[0]
 	// Hit condition and log message replace the condition.
 	hit, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 10, HitCondition: "2"})
 	if err != nil || hit.ID != bp.ID || hit.Condition != "" || hit.HitCondition != "2" {
@@ -143,30 +157,8 @@ func TestRetriesAreSafeDelve(t *testing.T) {
 		}
 	}
 	m := newTestManager(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	dir := testdata(t, "go/loop")
-	file := dir + "/main.go"
-	s, _, err := m.Create(ctx, CreateRequest{Language: "go"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bp := retrySetBreakpoint(t, s, file, 20)
-	res, err := s.Launch(ctx, StartRequest{ScriptPath: dir, Wait: 2 * time.Minute})
-	if err != nil || res.State != StatePaused {
-		t.Fatalf("launch: %+v %v", res, err)
-	}
-	if again := retrySetBreakpoint(t, s, file, 20); again.ID != bp.ID || !again.Verified {
-		t.Fatalf("live retry: %+v", again)
-	}
-	updateCondition(t, s, file, 20, bp.ID, "i == 2")
-	r, err := s.Continue(ctx, 0, 30*time.Second)
-	if err != nil || r.State != StatePaused {
-		t.Fatalf("continue: %+v %v", r, err)
-	}
-	if v, err := s.Evaluate(ctx, "i", 0, ""); err != nil || v.Result != "2" {
-		t.Fatalf("stopped with i = %+v %v, want 2", v, err)
-	}
+	s := retryScenario(t, m, "go", dir, filepath.Join(dir, "main.go"), 20, "i == 2", "i", "2")
 	runToEnd(t, s)
 	endedAnswers(t, m, s)
 }
