@@ -110,7 +110,7 @@ func (f *toolFailure) Error() string {
 
 // call calls a tool and decodes its data into out (nil = discard). It
 // returns the raw data, or a *toolFailure when the tool answered an
-// error.
+// error; a business failure's data (SPEC §4) is decoded into out too.
 func (c *toolClient) call(ctx context.Context, name string, args map[string]any, out any) (json.RawMessage, error) {
 	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
@@ -132,6 +132,9 @@ func (c *toolClient) call(ctx context.Context, name string, args map[string]any,
 		te := env.Error
 		if te == nil {
 			te = toolkit.NewError(toolkit.CodeInternal, "the tool failed without an error", "")
+		}
+		if env.Data != nil && out != nil {
+			_ = json.Unmarshal(*env.Data, out) // a business failure keeps the tool's fields
 		}
 		return nil, &toolFailure{Tool: name, Err: te, Raw: raw}
 	}

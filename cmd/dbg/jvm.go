@@ -278,7 +278,7 @@ func jvmInvokeRun(cmd *cobra.Command, e *env, opts *jvmInvokeOptions) error {
 	}
 	var out debugtools.InvokeOut
 	raw, err := tc.call(ctx, "invoke_java_method", args, &out)
-	if err != nil {
+	if err != nil && (opts.asJSON || out.Throwable == nil || out.OffsetPath == nil) { // a method that threw prints its stack trace
 		return finish(cmd.OutOrStdout(), opts.asJSON, err)
 	}
 	if opts.asJSON {
