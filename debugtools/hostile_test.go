@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -206,7 +207,7 @@ func TestHostileInputEveryTool(t *testing.T) {
 					}
 				}
 				args := map[string]json.RawMessage{prop: json.RawMessage(v)}
-				if prop != "sessionId" && hasProp(props, "sessionId") {
+				if prop != "sessionId" && slices.Contains(props, "sessionId") {
 					b, _ := json.Marshal(sid)
 					args["sessionId"] = b
 				}
@@ -253,7 +254,7 @@ func TestUnknownSessionEveryTool(t *testing.T) {
 	}
 	checked := 0
 	for _, name := range h.tb.Names() {
-		if !hasProp(schemaProps(h.tools[name]), "sessionId") {
+		if !slices.Contains(schemaProps(h.tools[name]), "sessionId") {
 			continue
 		}
 		args := map[string]any{"sessionId": "no-such-session"}
@@ -325,13 +326,4 @@ func schemaProps(tool *mcp.Tool) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func hasProp(props []string, p string) bool {
-	for _, q := range props {
-		if q == p {
-			return true
-		}
-	}
-	return false
 }
