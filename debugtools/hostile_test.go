@@ -122,6 +122,11 @@ func (h *hostileServer) call(t *testing.T, name string, args json.RawMessage) an
 	if e := a.env.Error; e != nil && e.Code == toolkit.CodeInternal {
 		t.Errorf("%s(%.120s): INTERNAL_ERROR for bad input: %s", name, args, e.Message)
 	}
+	if e := a.env.Error; e != nil {
+		if b, _ := json.Marshal(e); len(b) > 8<<10 {
+			t.Errorf("%s(%.120s): an error of %d bytes echoes the input: %.300s", name, args, len(b), b)
+		}
+	}
 	if len(text) > 256<<10 {
 		t.Errorf("%s(%.120s): an answer of %d bytes", name, args, len(text))
 	}

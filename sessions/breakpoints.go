@@ -127,7 +127,7 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 		}
 		st, err := os.Stat(abs)
 		if err != nil || !st.Mode().IsRegular() {
-			return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("file %s does not exist or is not a regular file", abs), "pass the path of an existing source file")
+			return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("file %s does not exist or is not a regular file", toolkit.Clip(abs)), "pass the path of an existing source file")
 		}
 		lines := readLines(abs)
 		if n := len(lines); n > 0 && spec.Line > n {
