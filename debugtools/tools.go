@@ -106,7 +106,7 @@ func (f *flexString) UnmarshalJSON(b []byte) error {
 	}
 	var n json.Number
 	if err := json.Unmarshal(b, &n); err != nil {
-		return &json.UnmarshalTypeError{Value: string(b), Type: stringType}
+		return &json.UnmarshalTypeError{Value: toolkit.DescribeJSON(b), Type: stringType}
 	}
 	*f = flexString(n.String())
 	return nil
@@ -197,9 +197,23 @@ func (t *jvmTools) sessionPID(id string) (int, error) {
 	return info.PID, nil
 }
 
+// knownSession refuses a sessionId that names no session, so that a
+// caller's wrong id is an error even where the call does not need the
+// session (a pid or projectPath given too).
+func knownSession(m Manager, id string) error {
+	if id == "" {
+		return nil
+	}
+	_, err := m.Get(id)
+	return err
+}
+
 // resolveConn picks the connection a call targets: connectionId, else the
 // session's JVM (attached on demand), else the only connection.
 func (t *jvmTools) resolveConn(ctx context.Context, connectionID string, c Common) (*Connection, error) {
+	if err := knownSession(t.m, c.SessionID); err != nil {
+		return nil, err
+	}
 	if connectionID != "" {
 		if conn, ok := t.svc.Connection(connectionID); ok {
 			return conn, nil

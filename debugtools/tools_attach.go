@@ -31,6 +31,9 @@ type jvmsOut struct {
 }
 
 func (t *jvmTools) listJVMs(ctx context.Context, in Common) (jvmsOut, error) {
+	if err := knownSession(t.m, in.SessionID); err != nil {
+		return jvmsOut{}, err
+	}
 	project, _ := t.m.ResolveProject(in.ProjectPath)
 	jvms, err := t.svc.JVMs(ctx)
 	if err != nil {
@@ -138,6 +141,9 @@ type AttachOut struct {
 }
 
 func (t *jvmTools) attach(ctx context.Context, in attachIn) (AttachOut, error) {
+	if err := knownSession(t.m, in.SessionID); err != nil {
+		return AttachOut{}, err
+	}
 	if in.PID == "" && in.SessionID != "" {
 		spid, err := t.sessionPID(in.SessionID)
 		if err != nil {
@@ -153,7 +159,12 @@ func (t *jvmTools) attach(ctx context.Context, in attachIn) (AttachOut, error) {
 	wait := time.Duration(in.WaitForConnectionMillis) * time.Millisecond
 	res, err := t.svc.Attach(ctx, pid, in.AttachName, wait)
 	if err != nil {
-		return AttachOut{}, attachError(pid, err)
+		te := attachError(pid, err)
+		out := AttachOut{Success: false, PID: strconv.Itoa(pid), Message: te.Message}
+		if in.AttachName != "" {
+			out.AttachName = &in.AttachName
+		}
+		return out, te.KeepData()
 	}
 	name := res.AttachName
 	out := AttachOut{Success: true, PID: strconv.Itoa(pid), AttachName: &name, Message: res.Message}

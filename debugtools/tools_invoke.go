@@ -37,11 +37,11 @@ type invokeIn struct {
 	MethodName                  string          `json:"methodName" jsonschema:"method name (required)"`
 	ConnectionID                string          `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
 	ParameterTypes              []string        `json:"parameterTypes,omitempty" jsonschema:"parameter types in declaration order, to pick an overload"`
-	ArgsJSON                    string          `json:"argsJson,omitempty" jsonschema:"arguments: {name: {type, content}} in declaration order; type is simple, enum, json_entity, bean, class or file"`
+	ArgsJSON                    string          `json:"argsJson,omitempty" maxBytes:"262144" jsonschema:"arguments: {name: {type, content}} in declaration order; type is simple, enum, json_entity, bean, class or file"`
 	Headers                     map[string]any  `json:"headers,omitempty" jsonschema:"headers for this invocation (values are strings)"`
 	XxlJobParam                 string          `json:"xxlJobParam,omitempty" jsonschema:"XXL-JOB parameter for the invocation context"`
 	TraceMethodDTO              *TraceMethodDTO `json:"traceMethodDTO,omitempty" jsonschema:"trace settings: traceMethod, traceMaxDepth, traceMyBatis, traceSQL, ..."`
-	MethodAroundContent         string          `json:"methodAroundContent,omitempty" jsonschema:"Method Around Java source (onBefore/onAfter/onException/onFinally)"`
+	MethodAroundContent         string          `json:"methodAroundContent,omitempty" maxBytes:"262144" jsonschema:"Method Around Java source (onBefore/onAfter/onException/onFinally)"`
 	MethodAroundName            string          `json:"methodAroundName,omitempty" jsonschema:"a saved Method Around script name (list_method_around_scripts); explicit content wins"`
 	MethodAroundContentIdentity string          `json:"methodAroundContentIdentity,omitempty" jsonschema:"identity of the Method Around content (default: its MD5)"`
 	ClassLoaderIdentity         string          `json:"classLoaderIdentity,omitempty" jsonschema:"target class loader identity (default: the connection's default)"`
@@ -191,8 +191,8 @@ func (t *jvmTools) invokeOn(ctx context.Context, conn *Connection, dto *RunDTO, 
 		// The method never ran: the class, method, instance or an
 		// argument could not be resolved.
 		first := strings.SplitN(*res.Throwable, "\n", 2)[0]
-		return InvokeOut{}, toolkit.NewError(toolkit.CodeInvocationFailed, first,
-			"check className, methodName, parameterTypes and argsJson (generate_method_args_template builds it)").WithDetails(out)
+		return out, toolkit.NewError(toolkit.CodeInvocationFailed, first,
+			"check className, methodName, parameterTypes and argsJson (generate_method_args_template builds it)").WithDetails(out).KeepData()
 	}
 	switch {
 	case view == ViewNone:
@@ -213,6 +213,11 @@ func (t *jvmTools) invokeOn(ctx context.Context, conn *Connection, dto *RunDTO, 
 			out.ResultFetchStatus = FetchSuccess
 			out.ResultJSON = &text
 		}
+	}
+	if res.Throwable != nil {
+		first := strings.SplitN(*res.Throwable, "\n", 2)[0]
+		return out, toolkit.NewError(toolkit.CodeInvocationFailed, "the method threw: "+first,
+			"the whole stack trace is in data.throwable").KeepData()
 	}
 	return out, nil
 }

@@ -45,6 +45,9 @@ func clampLimit(n toolkit.Int, def, hi int) int {
 
 func (t *jvmTools) logs(ctx context.Context, in logsIn) (LogsOut, error) {
 	limit := clampLimit(in.Limit, 100, 1000)
+	if err := knownSession(t.m, in.SessionID); err != nil {
+		return LogsOut{}, err
+	}
 	if in.SessionID != "" && in.ConnectionID == "" && in.PID == "" {
 		s, err := t.m.Get(in.SessionID)
 		if err != nil {

@@ -2,6 +2,7 @@ package debugtools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -65,9 +66,9 @@ func (t *jvmTools) runAndInvoke(ctx context.Context, in runInvokeIn) (RunInvokeO
 			sqlMark = p.Next
 		}
 	}
-	inv, err := t.invokeOn(ctx, conn, dto, view, timeout)
-	if err != nil {
-		return RunInvokeOut{}, err
+	inv, invErr := t.invokeOn(ctx, conn, dto, view, timeout)
+	if invErr != nil && !keepsData(invErr) {
+		return RunInvokeOut{}, invErr
 	}
 	out.Invocation = inv
 	out.Logs, out.SQL = []LogEntry{}, []SQLStatement{}
@@ -85,7 +86,18 @@ func (t *jvmTools) runAndInvoke(ctx context.Context, in runInvokeIn) (RunInvokeO
 	} else if p.Statements != nil {
 		out.SQL = p.Statements
 	}
+	if invErr != nil {
+		// The method threw: the logs and SQL of the call stay in data.
+		return out, invErr
+	}
 	return out, nil
+}
+
+// keepsData reports whether err is a business failure whose data the
+// envelope keeps.
+func keepsData(err error) bool {
+	var te *toolkit.ToolError
+	return errors.As(err, &te) && te.KeepsData()
 }
 
 // connectFor finds or makes the connection run_and_invoke uses.

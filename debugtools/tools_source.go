@@ -61,6 +61,9 @@ func registerSourceTools(tb *toolkit.Toolbox, m Manager, cfg Config) {
 // projectDir resolves the project of a call: projectPath, else the
 // directory of the named session, else the server's project.
 func (st *sourceTools) projectDir(projectPath, sessionID string) (string, error) {
+	if err := knownSession(st.m, sessionID); err != nil {
+		return "", err
+	}
 	if projectPath == "" && sessionID != "" {
 		s, err := st.m.Get(sessionID)
 		if err != nil {
@@ -83,6 +86,9 @@ func (st *sourceTools) projectDir(projectPath, sessionID string) (string, error)
 // itself when it names a folder (so a source folder inside a larger tree
 // can be read alone), else the resolved project.
 func (st *sourceTools) sourceRoot(projectPath, sessionID string) (string, error) {
+	if err := knownSession(st.m, sessionID); err != nil {
+		return "", err
+	}
 	if projectPath != "" {
 		if abs, err := filepath.Abs(projectPath); err == nil {
 			if fi, err := os.Stat(abs); err == nil && fi.IsDir() {

@@ -203,9 +203,15 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 	if !strings.Contains(e.Message, "overloaded") {
 		t.Fatalf("overload error: %+v", e)
 	}
-	// A method that throws.
-	out = mustJVMOK(t, inv(map[string]any{"className": "com.example.shop.OrderService", "methodName": "fail",
-		"argsJson": `{"reason":{"type":"simple","content":"out of stock"}}`, "resultView": "JSON"}))
+	// A method that throws: the envelope fails with INVOCATION_FAILED and
+	// data keeps the invocation's fields.
+	thrown := inv(map[string]any{"className": "com.example.shop.OrderService", "methodName": "fail",
+		"argsJson": `{"reason":{"type":"simple","content":"out of stock"}}`, "resultView": "JSON"})
+	wantJVMCode(t, thrown, toolkit.CodeInvocationFailed)
+	if thrown.Data == nil {
+		t.Fatal("a thrown invocation lost its data")
+	}
+	out = thrown.Data
 	if out.Success || out.Throwable == nil || !strings.Contains(*out.Throwable, "java.lang.IllegalStateException: refused: out of stock") ||
 		!strings.Contains(*out.Throwable, "\tat com.example.shop.OrderService.fail(OrderService.java:") || out.ResultFetchStatus != FetchNotRequested {
 		t.Fatalf("fail: %+v", out)
@@ -248,6 +254,14 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 	if run.Attached || !run.Ready || !strings.Contains(str(run.Invocation.Result), "customer=seed") || len(run.SQL) != 1 ||
 		!strings.Contains(run.SQL[0].SQL, "WHERE id = ?") || strings.Join(run.SQL[0].Parameters, ",") != "1" {
 		t.Fatalf("run_and_invoke: %+v", run)
+	}
+	// run_and_invoke of a method that throws: INVOCATION_FAILED, with the
+	// invocation, logs and SQL of the call in data.
+	runThrown := callJVM[RunInvokeOut](c, "run_and_invoke", map[string]any{"className": "com.example.shop.OrderService", "methodName": "fail",
+		"argsJson": `{"reason":{"type":"simple","content":"run refused"}}`})
+	wantJVMCode(t, runThrown, toolkit.CodeInvocationFailed)
+	if d := runThrown.Data; d == nil || d.ConnectionID != conn || d.Invocation.Success || !strings.Contains(str(d.Invocation.Throwable), "refused: run refused") || d.Logs == nil {
+		t.Fatalf("run_and_invoke throw: %+v", runThrown.Data)
 	}
 	// A wrong connectionId.
 	e = wantJVMCode(t, callJVM[InvokeOut](c, "invoke_java_method", map[string]any{"connectionId": "nope", "className": "a.B", "methodName": "m"}), toolkit.CodeConnectionNotFound)
@@ -411,9 +425,14 @@ func TestAttachRefusesNonJVM(t *testing.T) {
 	// The test binary is a Go program: SIGQUIT would kill it, so passing
 	// this test proves no signal was sent.
 	c := newJVMClient(t)
-	e := wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": strconv.Itoa(os.Getpid())}), toolkit.CodeAttachFailed)
+	env := callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": strconv.Itoa(os.Getpid())})
+	e := wantJVMCode(t, env, toolkit.CodeAttachFailed)
 	if !strings.Contains(e.Message, "not a JVM") {
 		t.Fatalf("message: %+v", e)
+	}
+	// The failed attach keeps its own fields in data.
+	if d := env.Data; d == nil || d.Success || d.PID != strconv.Itoa(os.Getpid()) || !strings.Contains(d.Message, "not a JVM") {
+		t.Fatalf("data of a failed attach: %+v", env.Data)
 	}
 	wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": "abc"}), toolkit.CodeInvalidArgument)
 }

@@ -294,7 +294,7 @@ func (x *IDE) closeSession(id string) {
 // no Java adapter exists; the JVM capabilities attach to it by pid.
 func (x *IDE) runAttachableJVM(ctx context.Context, c RunConfiguration) (DebugResult, error) {
 	r, err := x.restart(ctx, c)
-	if err != nil {
+	if err != nil && !r.Exited {
 		return DebugResult{}, err
 	}
 	res := DebugResult{ConfigurationName: c.Name, Mode: DebugJVM, Language: "java", PID: r.PID, NextAction: toolkit.NextAttachJVM,
@@ -302,5 +302,5 @@ func (x *IDE) runAttachableJVM(ctx context.Context, c RunConfiguration) (DebugRe
 	if r.Exited {
 		res.NextAction, res.Hint = "", "the JVM exited at once; its output: "+strings.Join(r.Output, " | ")
 	}
-	return res, nil
+	return res, err // err: the JVM failed at once, a failure that keeps res
 }

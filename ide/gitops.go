@@ -177,6 +177,22 @@ type OpResult struct {
 	Output         []string `json:"output"`
 }
 
+// failedOp answers a git command that ran and failed (a refused pull or
+// push, a conflict, an unreachable remote): the envelope fails with te's
+// code and keeps res, with git's output, in data. Interruptions keep no
+// data.
+func failedOp(res OpResult, err error, te *toolkit.ToolError) (OpResult, error) {
+	var ge *GitError
+	if len(res.Output) == 0 && errors.As(err, &ge) {
+		res.Output = ge.Output
+	}
+	res.Output = nonNil(res.Output)
+	if te.Code != toolkit.CodeGitFailed {
+		return OpResult{}, te
+	}
+	return res, te.KeepData()
+}
+
 // gitFailure turns a failed command into GIT_FAILED with its output.
 func gitFailure(err error, what, hint string) *toolkit.ToolError {
 	if errors.Is(err, ErrNoGit) {
@@ -217,10 +233,11 @@ func (g *Git) Fetch(ctx context.Context, project, root, remote string, prune boo
 	}
 	args = append(args, "--", remote)
 	out, err := g.cmd.run(ctx, rep.Root, args...)
+	res := OpResult{RepositoryRoot: rep.Root, Remote: remote, Branch: rep.Branch, Upstream: rep.Upstream, Output: nonNil(out)}
 	if err != nil {
-		return OpResult{}, gitFailure(err, "fetch", "check the remote's URL and credentials (git remote -v) and that it is reachable")
+		return failedOp(res, err, gitFailure(err, "fetch", "check the remote's URL and credentials (git remote -v) and that it is reachable"))
 	}
-	return OpResult{RepositoryRoot: rep.Root, Remote: remote, Branch: rep.Branch, Upstream: rep.Upstream, Output: nonNil(out)}, nil
+	return res, nil
 }
 
 func nonNil(s []string) []string {
@@ -302,20 +319,21 @@ func (g *Git) Pull(ctx context.Context, project, root, strategy string) (OpResul
 	out, err := g.cmd.run(ctx, rep.Root, args...)
 	after := readRepository(gitLocation{root: rep.Root, gitDir: rep.gitDir, commonDir: rep.commonDir, kind: rep.Kind}, readOptions{})
 	if err != nil {
+		res.HeadAfter, res.Output = after.Head, nonNil(out)
 		if after.State == StateMerging || after.State == StateRebasing || hasConflict(out) {
 			files, _ := g.cmd.run(ctx, rep.Root, "diff", "--name-only", "--diff-filter=U")
-			return OpResult{}, toolkit.NewError(toolkit.CodeGitFailed,
+			return failedOp(res, err, toolkit.NewError(toolkit.CodeGitFailed,
 				fmt.Sprintf("pull (%s) stopped on a conflict in %d file(s); the repository is left as git left it (%s)", strategy, len(files), after.State),
 				"resolve the conflicts and commit (or git rebase --continue), or undo with "+abortCommand(after.State)).
-				WithDetails(map[string]any{"conflictedFiles": nonNil(files), "state": after.State, "abortCommand": abortCommand(after.State), "output": out}).Wrap(err)
+				WithDetails(map[string]any{"conflictedFiles": nonNil(files), "state": after.State, "abortCommand": abortCommand(after.State), "output": out}).Wrap(err))
 		}
 		if strategy == PullFFOnly && diverged(out) {
-			return OpResult{}, toolkit.NewError(toolkit.CodeGitFailed,
+			return failedOp(res, err, toolkit.NewError(toolkit.CodeGitFailed,
 				fmt.Sprintf("%s has diverged from %s: a fast-forward is not possible", rep.Branch, rep.Upstream),
 				"pull again with strategy rebase or merge").WithOptions(PullRebase, PullMerge).
-				WithDetails(map[string]any{"output": out}).Wrap(err)
+				WithDetails(map[string]any{"output": out}).Wrap(err))
 		}
-		return OpResult{}, gitFailure(err, "pull", "read the output in details; the repository is left as git left it")
+		return failedOp(res, err, gitFailure(err, "pull", "read the output in details; the repository is left as git left it"))
 	}
 	res.HeadAfter = after.Head
 	updated := res.HeadAfter != res.HeadBefore
@@ -374,13 +392,14 @@ func (g *Git) Push(ctx context.Context, project, root, remote string, setUpstrea
 	args = append(args, "--", remote, "refs/heads/"+rep.Branch+":"+target)
 	out, err := g.cmd.run(ctx, rep.Root, args...)
 	if err != nil {
+		res := OpResult{RepositoryRoot: rep.Root, Remote: remote, Branch: rep.Branch, Upstream: rep.Upstream, HeadBefore: rep.Head, Output: nonNil(out)}
 		if rejected(out) {
-			return OpResult{}, toolkit.NewError(toolkit.CodeGitFailed,
+			return failedOp(res, err, toolkit.NewError(toolkit.CodeGitFailed,
 				fmt.Sprintf("push to %s was rejected: the remote branch has commits that %s does not have", remote, rep.Branch),
 				"pull first (git_pull), then push again; dbg never forces a push").
-				WithDetails(map[string]any{"output": out}).Wrap(err)
+				WithDetails(map[string]any{"output": out}).Wrap(err))
 		}
-		return OpResult{}, gitFailure(err, "push", "read the output in details (a hook or the remote may have refused the push)")
+		return failedOp(res, err, gitFailure(err, "push", "read the output in details (a hook or the remote may have refused the push)"))
 	}
 	after := readRepository(gitLocation{root: rep.Root, gitDir: rep.gitDir, commonDir: rep.commonDir, kind: rep.Kind}, readOptions{})
 	return OpResult{RepositoryRoot: rep.Root, Remote: remote, Branch: rep.Branch, Upstream: after.Upstream, HeadBefore: rep.Head, HeadAfter: after.Head, Output: nonNil(out)}, nil

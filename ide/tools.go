@@ -304,7 +304,7 @@ func (x *IDE) StartConfiguration(ctx context.Context, project, name string) (int
 		}
 	}
 	res, err := x.restart(ctx, c)
-	if err != nil {
+	if err != nil && !res.Exited {
 		return 0, err
 	}
 	if res.Exited {
@@ -355,6 +355,12 @@ func (x *IDE) restart(ctx context.Context, c RunConfiguration) (RestartResult, e
 	}
 	if len(res.OtherInstances) > 0 {
 		out.Hint += fmt.Sprintf("; note: %d other instance(s) not started by dbg run the same program (pids %v) and may hold its ports", len(res.OtherInstances), res.OtherInstances)
+	}
+	if res.Exited && (res.ExitCode == nil || *res.ExitCode != 0) {
+		// The process failed at once: a business failure, with the run's
+		// fields (pid, exit code, output) kept in data.
+		return out, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("%q exited at start (code %s)", c.Name, exitText(res.ExitCode)),
+			"read its output in data.output, fix the configuration and try again").KeepData()
 	}
 	return out, nil
 }

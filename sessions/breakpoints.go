@@ -76,6 +76,30 @@ func (b *breakpointSet) byAdapterID(id int) *Breakpoint {
 	return nil
 }
 
+// find returns the breakpoint already at spec's place: the same file and
+// line (asked for, or where the adapter moved it), or the same function.
+func (b *breakpointSet) find(spec BreakpointSpec) *Breakpoint {
+	if spec.File == "" {
+		for _, bp := range b.funcs {
+			if bp.Function == spec.Function {
+				return bp
+			}
+		}
+		return nil
+	}
+	for f, list := range b.byFile {
+		if f != spec.File && !sameFile(f, spec.File) {
+			continue
+		}
+		for _, bp := range list {
+			if bp.Line == spec.Line || bp.ActualLine == spec.Line {
+				return bp
+			}
+		}
+	}
+	return nil
+}
+
 // BreakpointSpec is a breakpoint to add.
 type BreakpointSpec struct {
 	File         string
@@ -88,7 +112,9 @@ type BreakpointSpec struct {
 
 // SetBreakpoint adds a breakpoint. Before the session starts it is kept
 // and sent at launch; after, it is sent at once and the answer says
-// whether the adapter verified it and where it really is.
+// whether the adapter verified it and where it really is. Setting one
+// where one already is (a retried call) gives back that breakpoint, with
+// its id, updated with the new condition, hit condition and log message.
 func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
 	lineText := ""
 	if spec.Function == "" {
@@ -101,7 +127,7 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 		}
 		st, err := os.Stat(abs)
 		if err != nil || !st.Mode().IsRegular() {
-			return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("file %s does not exist or is not a regular file", abs), "pass the path of an existing source file")
+			return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("file %s does not exist or is not a regular file", toolkit.Clip(abs)), "pass the path of an existing source file")
 		}
 		lines := readLines(abs)
 		if n := len(lines); n > 0 && spec.Line > n {
@@ -113,13 +139,23 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 		spec.File = abs
 	}
 	s.mu.Lock()
-	s.bps.next++
-	bp := &Breakpoint{ID: s.bps.next, File: spec.File, Line: spec.Line, Function: spec.Function,
-		Condition: spec.Condition, HitCondition: spec.HitCondition, LogMessage: spec.LogMessage, LineText: lineText}
-	if bp.File != "" {
-		s.bps.byFile[bp.File] = append(s.bps.byFile[bp.File], bp)
+	bp := s.bps.find(spec)
+	if bp != nil {
+		// A retry, or a change of the same breakpoint: one breakpoint per
+		// place, updated to what this call asks for.
+		bp.Condition, bp.HitCondition, bp.LogMessage = spec.Condition, spec.HitCondition, spec.LogMessage
+		if lineText != "" {
+			bp.LineText = lineText
+		}
 	} else {
-		s.bps.funcs = append(s.bps.funcs, bp)
+		s.bps.next++
+		bp = &Breakpoint{ID: s.bps.next, File: spec.File, Line: spec.Line, Function: spec.Function,
+			Condition: spec.Condition, HitCondition: spec.HitCondition, LogMessage: spec.LogMessage, LineText: lineText}
+		if bp.File != "" {
+			s.bps.byFile[bp.File] = append(s.bps.byFile[bp.File], bp)
+		} else {
+			s.bps.funcs = append(s.bps.funcs, bp)
+		}
 	}
 	live := s.conn != nil && s.state != StateTerminated && s.state != StateInitializing
 	if !live {

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"syscall"
 	"time"
@@ -19,7 +20,23 @@ func (s *Session) Detach(ctx context.Context, terminate bool) error {
 	s.mu.Lock()
 	ep, conn, st := s.ep, s.conn, s.state
 	s.mu.Unlock()
-	if conn == nil || st == StateTerminated && ep == nil {
+	if st == StateTerminated && conn != nil {
+		// Already ended (the program exited, or a detach whose answer
+		// was lost is retried): let go of the adapter, if still there,
+		// and keep the reason the session ended with.
+		if pid := s.Info().PID; terminate && pid > 0 && proc.Exists(pid) {
+			return toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("session %s has ended, but its target (pid %d) still runs", s.id, pid),
+				fmt.Sprintf("dbg no longer holds it; stop it yourself (kill %d)", pid))
+		}
+		if ep != nil {
+			s.stopEndpoint(ctx, ep, false)
+			s.mu.Lock()
+			s.ep = nil
+			s.mu.Unlock()
+		}
+		return nil
+	}
+	if conn == nil {
 		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is not attached", "attach_to_process first")
 	}
 	if st == StatePaused && !terminate {

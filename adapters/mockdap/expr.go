@@ -1,9 +1,11 @@
 package mockdap
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dbg-dev/dbg/adapters/bpcond"
 )
@@ -56,30 +58,101 @@ func truthy(v value) bool {
 // lookup resolves a variable name.
 type lookup func(name string) (value, bool)
 
+// Bounds of one evaluation: how deep expressions nest, how many bytes of
+// values it may build, and how long it may run.
+const (
+	maxExprDepth = 200
+	maxExprWork  = 64 << 20
+	evalTimeout  = 5 * time.Second
+)
+
 // evalExpr evaluates a small expression language: integers, "strings",
 // [lists], variables, xs[i], len(xs), + - * / %, comparisons, parentheses.
 func evalExpr(src string, vars lookup) (value, error) {
-	p := &exprParser{src: src, vars: vars}
+	return evalExprCtx(context.Background(), src, vars)
+}
+
+// evalExprCtx is evalExpr that stops when ctx ends or after evalTimeout.
+// Lexing is linear in the source; nesting and the bytes of values built
+// are bounded, so no expression can burn a core for long.
+func evalExprCtx(ctx context.Context, src string, vars lookup) (value, error) {
+	ctx, cancel := context.WithTimeout(ctx, evalTimeout)
+	defer cancel()
+	p := &exprParser{src: src, vars: vars, ctx: ctx}
 	p.next()
 	v, err := p.parseCompare()
+	if p.err != nil {
+		return nil, p.err
+	}
 	if err != nil {
 		return nil, err
 	}
 	if p.tok != "" {
-		return nil, fmt.Errorf("unexpected %q in %q", p.tok, src)
+		return nil, fmt.Errorf("unexpected %s in the expression", clip(p.tok))
 	}
 	return v, nil
 }
 
-type exprParser struct {
-	src  string
-	pos  int
-	tok  string
-	kind byte // 'n' number, 's' string, 'i' ident, 'o' operator, 0 end
-	vars lookup
+// clip quotes a token for an error, cut to 40 bytes.
+func clip(s string) string {
+	if len(s) > 40 {
+		return strconv.Quote(s[:40]) + fmt.Sprintf("... (%d bytes)", len(s))
+	}
+	return strconv.Quote(s)
 }
 
+type exprParser struct {
+	src   string
+	pos   int
+	tok   string
+	kind  byte // 'n' number, 's' string, 'i' ident, 'o' operator, 0 end
+	vars  lookup
+	ctx   context.Context
+	err   error // set when the evaluation was stopped: ends the token stream
+	depth int
+	work  int
+	toks  int
+}
+
+// stop ends the evaluation with err: the token stream ends, so every
+// parse function returns at once.
+func (p *exprParser) stop(err error) {
+	if p.err == nil {
+		p.err = err
+	}
+	p.tok, p.kind, p.pos = "", 0, len(p.src)
+}
+
+// spend charges n bytes of built values to the evaluation's budget.
+func (p *exprParser) spend(n int) bool {
+	p.work += n
+	if p.work > maxExprWork {
+		p.stop(fmt.Errorf("the expression builds more than %d bytes of values", maxExprWork))
+		return false
+	}
+	return true
+}
+
+// enter and leave bound the nesting depth.
+func (p *exprParser) enter() bool {
+	p.depth++
+	if p.depth > maxExprDepth {
+		p.stop(fmt.Errorf("the expression nests more than %d levels deep", maxExprDepth))
+		return false
+	}
+	return true
+}
+
+func (p *exprParser) leave() { p.depth-- }
+
 func (p *exprParser) next() {
+	if p.err != nil {
+		return
+	}
+	if p.toks++; p.toks%256 == 0 && p.ctx.Err() != nil {
+		p.stop(fmt.Errorf("the evaluation was stopped: %w", p.ctx.Err()))
+		return
+	}
 	for p.pos < len(p.src) && (p.src[p.pos] == ' ' || p.src[p.pos] == '\t') {
 		p.pos++
 	}
@@ -109,7 +182,7 @@ func (p *exprParser) next() {
 		}
 		p.kind = 's'
 	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-		for p.pos < len(p.src) && (isIdent(p.src[start : p.pos+1])) {
+		for p.pos < len(p.src) && isIdentByte(p.src[p.pos]) {
 			p.pos++
 		}
 		p.kind = 'i'
@@ -123,7 +196,16 @@ func (p *exprParser) next() {
 	p.tok = p.src[start:p.pos]
 }
 
+// isIdentByte reports whether c may continue an identifier.
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
 func (p *exprParser) parseCompare() (value, error) {
+	if !p.enter() {
+		return nil, p.err
+	}
+	defer p.leave()
 	l, err := p.parseSum()
 	if err != nil {
 		return nil, err
@@ -180,7 +262,11 @@ func (p *exprParser) parseSum() (value, error) {
 		case lok && rok:
 			l = li - ri
 		case op == "+":
-			l = plain(l) + plain(r)
+			ls, rs := plain(l), plain(r)
+			if !p.spend(len(ls) + len(rs)) {
+				return nil, p.err
+			}
+			l = ls + rs
 		default:
 			return nil, fmt.Errorf("cannot subtract %s from %s", typeName(r), typeName(l))
 		}
@@ -231,6 +317,10 @@ func (p *exprParser) parseProduct() (value, error) {
 
 func (p *exprParser) parseUnary() (value, error) {
 	if p.kind == 'o' && p.tok == "-" {
+		if !p.enter() {
+			return nil, p.err
+		}
+		defer p.leave()
 		p.next()
 		v, err := p.parseUnary()
 		if err != nil {
@@ -278,14 +368,14 @@ func (p *exprParser) parsePrimary() (value, error) {
 	case 'n':
 		n, err := strconv.ParseInt(p.tok, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("bad number %q", p.tok)
+			return nil, fmt.Errorf("bad number %s", clip(p.tok))
 		}
 		p.next()
 		return n, nil
 	case 's':
 		s, err := strconv.Unquote(p.tok)
 		if err != nil {
-			return nil, fmt.Errorf("bad string %s", p.tok)
+			return nil, fmt.Errorf("bad string %s", clip(p.tok))
 		}
 		p.next()
 		return s, nil
@@ -312,7 +402,7 @@ func (p *exprParser) parsePrimary() (value, error) {
 		}
 		v, ok := p.vars(name)
 		if !ok {
-			return nil, fmt.Errorf("undefined: %s", name)
+			return nil, fmt.Errorf("undefined: %s", clip(name))
 		}
 		return v, nil
 	case 'o':
@@ -353,7 +443,7 @@ func (p *exprParser) parsePrimary() (value, error) {
 	case 0:
 		return nil, fmt.Errorf("incomplete expression")
 	}
-	return nil, fmt.Errorf("unexpected %q", p.tok)
+	return nil, fmt.Errorf("unexpected %s", clip(p.tok))
 }
 
 // interpolate replaces each {expression} of a quoted or bare text with

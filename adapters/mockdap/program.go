@@ -2,6 +2,7 @@ package mockdap
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -63,10 +64,38 @@ type instr struct {
 	synthetic bool
 }
 
+// maxProgramBytes bounds the programs the mock reads.
+const maxProgramBytes = 16 << 20
+
+// loadProgram reads and parses a program: a regular file of at most
+// maxProgramBytes, never a device, pipe or kernel file.
 func loadProgram(path string) (*program, error) {
-	b, err := os.ReadFile(path)
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path) // opening a FIFO would block
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if st.Size() > maxProgramBytes {
+		return nil, fmt.Errorf("%s is %d bytes; the limit is %d", path, st.Size(), maxProgramBytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxProgramBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxProgramBytes {
+		return nil, fmt.Errorf("%s is over %d bytes", path, maxProgramBytes)
 	}
 	return parseProgram(path, string(b))
 }

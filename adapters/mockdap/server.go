@@ -131,7 +131,7 @@ func (a *adapter) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 	case "variables":
 		a.variables(s, req)
 	case "evaluate":
-		a.evaluate(s, req)
+		a.evaluate(ctx, s, req)
 	case "setVariable":
 		a.setVariable(s, req)
 	case "continue":
@@ -548,7 +548,7 @@ func (a *adapter) variables(s *dap.ServerConn, req *dap.Message) {
 	})
 }
 
-func (a *adapter) evaluate(s *dap.ServerConn, req *dap.Message) {
+func (a *adapter) evaluate(ctx context.Context, s *dap.ServerConn, req *dap.Message) {
 	var args godap.EvaluateArguments
 	_ = dap.DecodeArgs(req, &args)
 	a.inspect(s, req, func(m *machine) (any, error) {
@@ -559,7 +559,7 @@ func (a *adapter) evaluate(s *dap.ServerConn, req *dap.Message) {
 				return nil, err
 			}
 		}
-		v, err := evalExpr(args.Expression, m.lookupIn(f))
+		v, err := evalExprCtx(ctx, args.Expression, m.lookupIn(f))
 		if err != nil {
 			return nil, err
 		}

@@ -137,7 +137,8 @@ func jvmInvokeRun(ctx context.Context, opts *jvmInvokeOptions) error {
 		return err
 	}
 	var out debugtools.InvokeOut
-	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "invoke_java_method", args, &out); done {
+	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "invoke_java_method", args, &out); done &&
+		(err == nil || opts.asJSON || out.Throwable == nil || out.OffsetPath == nil) { // a method that threw prints its stack trace
 		return err
 	}
 	return printInvoke(opts.IO.Out, opts.IO.ErrOut, &out)

@@ -82,9 +82,11 @@ func runRestartRun(ctx context.Context, opts *runRestartOptions) error {
 	}
 	var res ide.RestartResult
 	raw, err := tc.Call(ctx, "restart_run_configuration", args, &res)
-	if err != nil {
+	if err != nil && (opts.asJSON || !res.Exited) {
 		return toolclient.Finish(opts.IO.Out, opts.asJSON, err)
 	}
+	// A process that failed at once is a failed answer with the run in
+	// its data: its output and exit status follow as for any run.
 	// The process and whatever it started go when this command ends,
 	// before dbg exits: the runner's own stop runs in the background.
 	defer stopGroup(res.PID)

@@ -69,6 +69,9 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 		})
 	sessionTool(tb, m, "start_debugging", "Launch the program under the debugger. Returns when it first stops (breakpoint, entry, exception), or is running with breakpoints verified (pending:true, then call wait_for_stop), or exits.",
 		func(ctx context.Context, s *sessions.Session, in startIn) (sessionOut, error) {
+			if err := checkScript(s, in.ScriptPath); err != nil {
+				return sessionOut{}, err
+			}
 			soe := in.StopOnEntry.Or(false)
 			if v, ok := in.DAPLaunchArgs["stopOnEntry"].(bool); ok {
 				soe = v
@@ -106,6 +109,9 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 		})
 	sessionTool(tb, m, "set_breakpoint", "Set a breakpoint at file:line (or on a function). The answer says whether the adapter verified it, the actual line if it moved, and the line's text.",
 		func(ctx context.Context, s *sessions.Session, in breakpointIn) (breakpointOut, error) {
+			if err := checkSource("file", in.File); err != nil {
+				return breakpointOut{}, err
+			}
 			bp, err := s.SetBreakpoint(ctx, sessions.BreakpointSpec{File: in.File, Line: int(in.Line), Function: in.Function,
 				Condition: in.Condition, HitCondition: in.HitCondition, LogMessage: in.LogMessage})
 			if err != nil {
@@ -177,6 +183,9 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	}
 	sessionTool(tb, m, "run_to_line", "Run until file:line is reached (a temporary breakpoint), or another stop comes first.",
 		func(ctx context.Context, s *sessions.Session, in runToLineIn) (sessions.ExecResult, error) {
+			if err := checkSource("file", in.File); err != nil {
+				return sessions.ExecResult{}, err
+			}
 			r, err := s.RunToLine(ctx, in.File, int(in.Line), int(in.ThreadID), ms(in.WaitMs, 0))
 			if err != nil {
 				return sessions.ExecResult{}, err
@@ -265,11 +274,16 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	toolkit.AddTool(tb, "get_source_context", "Read source lines around a line (default: where the session stopped).",
 		func(ctx context.Context, in sourceIn) (sourceOut, error) {
 			file, line := in.File, int(in.Line)
-			if file == "" || line == 0 {
-				s, err := m.Get(in.SessionID)
-				if err != nil {
+			var s *sessions.Session
+			if in.SessionID != "" || file == "" || line == 0 {
+				// A session named is a session that exists, even when
+				// file and line make it unneeded.
+				var err error
+				if s, err = m.Get(in.SessionID); err != nil {
 					return sourceOut{}, err
 				}
+			}
+			if file == "" || line == 0 {
 				ls := s.Info().LastStop
 				if ls == nil || ls.Location == nil {
 					return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "file and line are required (the session has not stopped)", "pass file and line")
@@ -281,8 +295,8 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 					line = ls.Location.Line
 				}
 			}
-			if st, err := os.Stat(file); err != nil || !st.Mode().IsRegular() {
-				return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "cannot read "+file, "pass the path of an existing source file")
+			if err := toolkit.CheckReadable("file", file, toolkit.MaxSourceBytes, false); err != nil {
+				return sourceOut{}, err
 			}
 			ctxLines := int(in.LinesContext)
 			if ctxLines == 0 {
@@ -350,6 +364,37 @@ func sessionAnswer(s *sessions.Session, res *sessions.StartResult) sessionOut {
 		out.Source, _ = sessions.SourceContext(l.Location.File, l.Location.Line, 3)
 	}
 	return out
+}
+
+// checkScript refuses a scriptPath that is a device, pipe, socket or
+// kernel file; for the mock, whose programs are read whole, also one over
+// toolkit.MaxSourceBytes. A path that does not exist is left to the
+// adapter (a module or package name).
+func checkScript(s *sessions.Session, path string) error {
+	if path == "" {
+		return nil
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	var limit int64
+	if s.Language() == "mock" {
+		limit = toolkit.MaxSourceBytes
+	}
+	return toolkit.CheckReadable("scriptPath", path, limit, true)
+}
+
+// checkSource refuses a source file argument that cannot be a source
+// file: a device, pipe, socket or kernel file. Missing files are left to
+// the tool, which says so in its own words.
+func checkSource(arg, path string) error {
+	if path == "" {
+		return nil
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	return toolkit.CheckReadable(arg, path, 0, false)
 }
 
 func sessionIDs(m *sessions.Manager) []string {

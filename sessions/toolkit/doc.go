@@ -22,6 +22,25 @@
 //
 // [Int] and [Bool] accept the numeric and boolean strings clients send.
 //
+// # Hostile input
+//
+// Arguments are decoded with exact keys: "sessionID" beside "sessionId"
+// is INVALID_ARGUMENT naming the right key, never a silent override.
+// Type errors name the field as the client wrote it and the kind it sent
+// ("timeoutMillis" must be a number, not the boolean true). Every string
+// argument is held to a limit by its name: ids [MaxIDBytes], paths
+// [MaxPathBytes], the rest [MaxStringBytes] unless a maxBytes tag says
+// otherwise; ids and paths hold no NUL byte. Errors echo values cut by
+// [Clip], and [CheckReadable] refuses devices, pipes and /proc files as
+// sources and scripts.
+//
+// # Business failures
+//
+// The envelope's success is false whenever the operation failed. When it
+// ran and failed (a method that threw, a refused pull), the handler
+// returns its data with a ToolError marked [ToolError.KeepData]: the code
+// says which failure, and data keeps the tool's own fields.
+//
 // # Status
 //
 // get_debug_tools_status asks each [StatusContributor] registered in the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"unicode/utf8"
 
 	"github.com/dbg-dev/dbg/dap"
 )
@@ -53,7 +55,8 @@ type ToolError struct {
 	NextAction       string   `json:"nextAction,omitempty"`
 	Details          any      `json:"details,omitempty"`
 
-	cause error
+	cause    error
+	keepData bool
 }
 
 func (e *ToolError) Error() string {
@@ -87,6 +90,17 @@ func (e *ToolError) WithDetails(d any) *ToolError { e.Details = d; return e }
 // Retry marks the error retryable.
 func (e *ToolError) Retry() *ToolError { e.Retryable = true; return e }
 
+// KeepData marks a business failure: the operation ran and failed (a
+// thrown invocation, a refused pull, a process that died at once). The
+// envelope keeps the data the handler returned beside the error, so the
+// tool's own fields (its "success": false, the throwable, the output)
+// reach the client while the envelope's success is false.
+func (e *ToolError) KeepData() *ToolError { e.keepData = true; return e }
+
+// KeepsData reports whether the error is a business failure marked by
+// [ToolError.KeepData].
+func (e *ToolError) KeepsData() bool { return e.keepData }
+
 // Wrap records the cause.
 func (e *ToolError) Wrap(err error) *ToolError { e.cause = err; return e }
 
@@ -109,4 +123,31 @@ func AsToolError(err error) *ToolError {
 		return NewError(CodeAdapterFailed, re.Error(), "the debug adapter refused the request; check the arguments").Wrap(err)
 	}
 	return NewError(CodeInternal, err.Error(), "").Wrap(err)
+}
+
+// clipError returns te with its texts bounded, so that no error echoes a
+// huge input back: message and hint at most 2 KiB, at most 100 options
+// of at most 1 KiB each.
+func clipError(te *ToolError) *ToolError {
+	c := *te
+	c.Message, c.Hint = clipText(c.Message, 2<<10), clipText(c.Hint, 2<<10)
+	if len(c.AvailableOptions) > 100 || slices.ContainsFunc(c.AvailableOptions, func(o string) bool { return len(o) > 1<<10 }) {
+		opts := make([]string, 0, min(len(c.AvailableOptions), 100))
+		for _, o := range c.AvailableOptions[:min(len(c.AvailableOptions), 100)] {
+			opts = append(opts, clipText(o, 1<<10))
+		}
+		c.AvailableOptions = opts
+	}
+	return &c
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes in all)", len(s))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -31,14 +32,14 @@ func (n *Int) UnmarshalJSON(b []byte) error {
 		}
 		v, err := strconv.Atoi(s)
 		if err != nil {
-			return &json.UnmarshalTypeError{Value: "string " + strconv.Quote(s), Type: intType}
+			return &json.UnmarshalTypeError{Value: DescribeJSON(b), Type: intType}
 		}
 		*n = Int(v)
 		return nil
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || f != float64(int(f)) {
-		return &json.UnmarshalTypeError{Value: "number " + string(b), Type: intType}
+	if err != nil || f != float64(int(f)) || f > math.MaxInt64 || f < math.MinInt64 {
+		return &json.UnmarshalTypeError{Value: DescribeJSON(b), Type: intType}
 	}
 	*n = Int(int(f))
 	return nil
@@ -61,7 +62,7 @@ func (v *Bool) UnmarshalJSON(b []byte) error {
 	case "false", "0", "no":
 		*v = Bool{Set: true, Value: false}
 	default:
-		return &json.UnmarshalTypeError{Value: s, Type: boolType}
+		return &json.UnmarshalTypeError{Value: DescribeJSON(b), Type: boolType}
 	}
 	return nil
 }

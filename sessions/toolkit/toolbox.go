@@ -1,16 +1,13 @@
 package toolkit
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -89,7 +86,11 @@ func (tb *Toolbox) ShareSchemas(types ...reflect.Type) {
 }
 
 // AddTool registers a tool. h returns the data of a successful answer or
-// an error (a *ToolError, or any error, converted by AsToolError).
+// an error (a *ToolError, or any error, converted by AsToolError). When
+// the operation itself failed (a business failure: a thrown invocation, a
+// refused pull), h returns its data together with a ToolError marked
+// [ToolError.KeepData]: the envelope then says success false, the code
+// says which failure, and data keeps the tool's own fields.
 func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx context.Context, in In) (Out, error)) {
 	inSchema, err := jsonschema.For[In](tb.schemaOptions())
 	if err != nil {
@@ -109,7 +110,10 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 			out, err := callTool(ctx, args, h)
 			env.Timestamp = tb.now().UTC().Format(time.RFC3339Nano)
 			if err != nil {
-				env.Error = AsToolError(err)
+				env.Error = clipError(AsToolError(err))
+				if env.Error.keepData {
+					env.Data = &out
+				}
 			} else {
 				env.Success = true
 				env.Data = &out
@@ -138,44 +142,6 @@ func callTool[In, Out any](ctx context.Context, args json.RawMessage, h func(con
 		}
 	}
 	return h(ctx, in)
-}
-
-// decodeArgs decodes tool arguments, turning type errors into a clear
-// INVALID_ARGUMENT naming the field.
-func decodeArgs(raw json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			field := te.Field
-			if field == "" {
-				field = "arguments"
-			}
-			return NewError(CodeInvalidArgument,
-				fmt.Sprintf("argument %q must be %s, not %s", field, jsonKind(te.Type.Kind().String()), te.Value),
-				"fix the type of "+field+" and call again").Wrap(err)
-		}
-		return NewError(CodeInvalidArgument, "arguments are not a valid JSON object: "+err.Error(),
-			"send the arguments as a JSON object").Wrap(err)
-	}
-	return nil
-}
-
-func jsonKind(goKind string) string {
-	switch {
-	case strings.HasPrefix(goKind, "int"), strings.HasPrefix(goKind, "uint"), strings.HasPrefix(goKind, "float"):
-		return "a number"
-	case goKind == "string":
-		return "a string"
-	case goKind == "bool":
-		return "a boolean"
-	case goKind == "slice", goKind == "array":
-		return "an array"
-	case goKind == "map", goKind == "struct":
-		return "an object"
-	}
-	return "a " + goKind
 }
 
 // schemaOptions describes dbg's tolerant argument types, and the shared

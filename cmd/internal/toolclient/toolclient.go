@@ -117,7 +117,8 @@ func (c *Client) Call(ctx context.Context, name string, args map[string]any, out
 type Envelope = toolkit.Envelope[json.RawMessage]
 
 // Decode reads a tool's result: its data into out (nil = discard), the
-// raw data returned, or a *Failure for an error envelope.
+// raw data returned, or a *Failure for an error envelope, whose data (a
+// business failure's) is decoded into out too.
 func Decode(name string, res *mcp.CallToolResult, out any) (json.RawMessage, error) {
 	if len(res.Content) == 0 {
 		return nil, fmt.Errorf("%s: empty answer", name)
@@ -135,6 +136,9 @@ func Decode(name string, res *mcp.CallToolResult, out any) (json.RawMessage, err
 		te := env.Error
 		if te == nil {
 			te = toolkit.NewError(toolkit.CodeInternal, "the tool failed without an error", "")
+		}
+		if env.Data != nil && out != nil {
+			_ = json.Unmarshal(*env.Data, out) // a business failure keeps the tool's fields (SPEC §4)
 		}
 		return nil, &Failure{Tool: name, Err: te, Raw: raw}
 	}

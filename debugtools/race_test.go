@@ -1,0 +1,7 @@
+//go:build race
+
+package debugtools_test
+
+import "github.com/dbg-dev/dbg/sessions/toolkit"
+
+func init() { bigString = toolkit.MaxStringBytes + 1 }

@@ -1,0 +1,138 @@
+package toolkit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type refIn struct {
+	SessionID string `json:"sessionId"`
+}
+
+type embeddedIn struct {
+	refIn
+	TimeoutMillis Int    `json:"timeoutMillis"`
+	Items         []item `json:"items"`
+	File          string `json:"file"`
+	Big           string `json:"big" maxBytes:"200000"`
+}
+
+type item struct {
+	Name string `json:"name"`
+}
+
+func decodeErr(t *testing.T, raw string) *ToolError {
+	t.Helper()
+	var in embeddedIn
+	err := decodeArgs(json.RawMessage(raw), &in)
+	var te *ToolError
+	if !errors.As(err, &te) || te.Code != CodeInvalidArgument {
+		t.Fatalf("%.80s: want INVALID_ARGUMENT, got %v", raw, err)
+	}
+	return te
+}
+
+// A key that differs from a known one only by case never overrides it:
+// it is refused, naming the right key.
+func TestDecodeKeysExactCase(t *testing.T) {
+	te := decodeErr(t, `{"sessionId":"a","sessionID":"b"}`)
+	if !strings.Contains(te.Message, `"sessionId"`) || len(te.AvailableOptions) != 1 || te.AvailableOptions[0] != "sessionId" {
+		t.Fatalf("%+v", te)
+	}
+	if te := decodeErr(t, `{"items":[{"NAME":"x"}]}`); !strings.Contains(te.Message, "items.0.name") {
+		t.Fatalf("nested: %+v", te)
+	}
+	var in embeddedIn
+	if err := decodeArgs(json.RawMessage(`{"sessionId":"a","other":1}`), &in); err != nil || in.SessionID != "a" {
+		t.Fatalf("%+v %v", in, err)
+	}
+}
+
+// Type errors name the field as the client wrote it and the kind it sent.
+func TestDecodeTypeMessages(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{"timeoutMillis":true}`:  `argument "timeoutMillis" must be a number, not the boolean true`,
+		`{"sessionId":5}`:         `argument "sessionId" must be a string, not a number`,
+		`{"timeoutMillis":"abc"}`: `argument "timeoutMillis" must be a number, not the string "abc"`,
+		`{"timeoutMillis":1e40}`:  `argument "timeoutMillis" must be a number, not the number 1e40`,
+		`{"items":{}}`:            `argument "items" must be an array, not an object`,
+	} {
+		te := decodeErr(t, raw)
+		if te.Message != want {
+			t.Errorf("%s:\n got %s\nwant %s", raw, te.Message, want)
+		}
+		if strings.Contains(te.Message, "refIn") || strings.Contains(te.Message, "embeddedIn") {
+			t.Errorf("%s leaks a Go name: %s", raw, te.Message)
+		}
+	}
+}
+
+// Strings are held to their limits, and no error echoes a long input.
+func TestDecodeLimits(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	for _, raw := range []string{
+		`{"sessionId":"` + strings.Repeat("i", MaxIDBytes+1) + `"}`,
+		`{"file":"` + strings.Repeat("p", MaxPathBytes+1) + `"}`,
+		`{"items":[{"name":"` + long + `"}]}`,
+		`{"big":"` + long + `"}`,
+		`{"sessionId":"a\u0000b"}`,
+		`{"` + long + `":1, "SESSIONID":"x"}`,
+		`{"timeoutMillis":"` + long + `"}`,
+	} {
+		te := decodeErr(t, raw)
+		if b, _ := json.Marshal(te); len(b) > 2000 {
+			t.Errorf("error of %d bytes for %.40s: %.200s", len(b), raw, b)
+		}
+	}
+	var in embeddedIn
+	if err := decodeArgs(json.RawMessage(`{"big":"`+strings.Repeat("b", 150000)+`"}`), &in); err != nil {
+		t.Fatalf("maxBytes tag: %v", err)
+	}
+	if len(Clip(long)) > 200 || !strings.Contains(Clip(long), "1048576 bytes") {
+		t.Fatalf("clip: %s", Clip(long))
+	}
+}
+
+// A business failure keeps the tool's data in a failed envelope.
+func TestKeepData(t *testing.T) {
+	var got json.RawMessage
+	tb := NewToolbox(func(tl Tool) {
+		got, _ = tl.Call(context.Background(), nil)
+	}, nil)
+	type out struct {
+		Success   bool   `json:"success"`
+		Throwable string `json:"throwable"`
+	}
+	AddTool(tb, "t", "", func(context.Context, struct{}) (out, error) {
+		return out{Throwable: "boom"}, NewError(CodeInvocationFailed, "the method threw", "").KeepData()
+	})
+	var env Envelope[out]
+	if err := json.Unmarshal(got, &env); err != nil || env.Success || env.Error == nil || env.Error.Code != CodeInvocationFailed || env.Data == nil || env.Data.Throwable != "boom" {
+		t.Fatalf("%s", got)
+	}
+}
+
+// Devices, kernel files and huge files are never read as sources.
+func TestCheckReadable(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(src, []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckReadable("file", src, 100, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/dev/zero", "/proc/self/mem", "/proc/self/status", dir, filepath.Join(dir, "none")} {
+		if err := CheckReadable("file", p, 100, false); err == nil {
+			t.Errorf("%s accepted", p)
+		}
+	}
+	if err := CheckReadable("file", src, 3, false); err == nil {
+		t.Error("size limit not applied")
+	}
+}
