@@ -527,7 +527,12 @@ func mcpDetachRuns(t testing.TB, c *client, id string, tg target, want string) {
 		waitCount(t, tg.out, want, 0, "the target does not print "+want+" after detach")
 	}
 	if !processAlive(tg.cmd.Process.Pid) {
-		t.Fatalf("closing the attached session killed the target")
+		_ = tg.cmd.Wait() // for how it ended
+		tail := tg.out.String()
+		if len(tail) > 400 {
+			tail = tail[len(tail)-400:]
+		}
+		t.Fatalf("closing the attached session killed the target (%v); its last output: %s", tg.cmd.ProcessState, tail)
 	}
 }
 
