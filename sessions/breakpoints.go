@@ -11,6 +11,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dbg-dev/dbg/adapters/bpcond"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -116,6 +117,12 @@ type BreakpointSpec struct {
 // where one already is (a retried call) gives back that breakpoint, with
 // its id, updated with the new condition, hit condition and log message.
 func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
+	if _, err := bpcond.ParseHit(spec.HitCondition); err != nil {
+		// One meaning in every language: refuse what an adapter would
+		// read its own way.
+		return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(),
+			"use N (the Nth hit only), >= N (from the Nth on), > N, < N, <= N or % N (every Nth)").Wrap(err)
+	}
 	lineText := ""
 	if spec.Function == "" {
 		if spec.File == "" || spec.Line <= 0 {
