@@ -15,8 +15,21 @@ type Stat struct {
 	State byte   // 'R' running, 'S' sleeping, 'Z' zombie, ...
 	PPID  int
 	PGID  int
+	// Flags are the kernel's PF_* flags of the process (PFExiting, ...).
+	Flags uint64
 	// StartTime is when the process started, in clock ticks since boot.
 	StartTime uint64
+	// ExitStatus is a zombie's wait status (as syscall.WaitStatus reads
+	// it); -1 when the kernel does not write it or the process runs.
+	ExitStatus int
+}
+
+// PFExiting is the flag of a process that is exiting.
+const PFExiting = 0x4
+
+// Exiting reports whether the process is a zombie, dead or exiting.
+func (s Stat) Exiting() bool {
+	return s.State == 'Z' || s.State == 'X' || s.Flags&PFExiting != 0
 }
 
 // ErrNoProcess is returned by the readers for a pid that does not exist
@@ -49,8 +62,17 @@ func ParseStat(text string) (Stat, error) {
 	if s.PGID, err = strconv.Atoi(f[2]); err != nil {
 		return Stat{}, fmt.Errorf("stat of %d: bad process group: %w", pid, err)
 	}
+	if s.Flags, err = strconv.ParseUint(f[6], 10, 64); err != nil {
+		return Stat{}, fmt.Errorf("stat of %d: bad flags: %w", pid, err)
+	}
 	if s.StartTime, err = strconv.ParseUint(f[19], 10, 64); err != nil {
 		return Stat{}, fmt.Errorf("stat of %d: bad start time: %w", pid, err)
+	}
+	s.ExitStatus = -1
+	if len(f) >= 50 && (s.State == 'Z' || s.State == 'X') {
+		if code, err := strconv.Atoi(f[49]); err == nil && code >= 0 {
+			s.ExitStatus = code
+		}
 	}
 	return s, nil
 }

@@ -21,10 +21,16 @@ func TestParseStat(t *testing.T) {
 		{PID: 9, Comm: "with spaces ) and )", State: 'R', PPID: 0, PGID: 0, StartTime: 1 << 40},
 		{PID: 10, Comm: "", State: 'T', PPID: 2, PGID: 10, StartTime: 5},
 	} {
+		want.Flags, want.ExitStatus = 4194560, -1 // as statLine writes them; its line is too short for an exit status
 		got, err := ParseStat(statLine(want.PID, want.Comm, want.State, want.PPID, want.PGID, want.StartTime) + "\n")
 		if err != nil || got != want {
 			t.Errorf("ParseStat = %+v, %v; want %+v", got, err, want)
 		}
+	}
+	// A zombie's exit status is field 52; PF_EXITING is bit 2 of field 9.
+	zombie := "8 (gone) Z 1 8 8 0 -1 4194564" + strings.Repeat(" 0", 12) + " 77" + strings.Repeat(" 0", 29) + " 9"
+	if st, err := ParseStat(zombie); err != nil || st.ExitStatus != 9 || st.StartTime != 77 || !st.Exiting() {
+		t.Errorf("zombie: %+v, %v; want exit status 9 (SIGKILL), start 77, exiting", st, err)
 	}
 	for _, bad := range []string{
 		"", "42", "42 sleep S 1 2", "42 (sleep S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Status holds the ids of /proc/PID/status that dbg uses.
@@ -13,6 +14,14 @@ type Status struct {
 	// a program in a container sees for itself); 0 when the kernel does
 	// not say.
 	NSPID int
+	// Pending is the set of signals waiting for the process or any of
+	// its threads (SigPnd | ShdPnd), bit N-1 for signal N.
+	Pending uint64
+}
+
+// SignalPending reports whether sig waits for the process.
+func (s Status) SignalPending(sig syscall.Signal) bool {
+	return sig > 0 && s.Pending&(1<<(uint(sig)-1)) != 0
 }
 
 // ParseStatus parses the text of /proc/PID/status. The Uid and Gid lines
@@ -34,6 +43,12 @@ func ParseStatus(text string) (Status, error) {
 		case "Gid":
 			gid = true
 			s.GID, err = effective(f)
+		case "SigPnd", "ShdPnd":
+			var mask uint64
+			if len(f) == 1 {
+				mask, err = strconv.ParseUint(f[0], 16, 64)
+			}
+			s.Pending |= mask
 		case "NSpid":
 			if len(f) == 0 {
 				err = fmt.Errorf("empty")

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"os"
+	"syscall"
 	"testing"
 )
 
@@ -66,4 +67,17 @@ func FuzzParseStatus(f *testing.F) {
 			t.Fatalf("ParseStatus(%q) = %+v: negative id", text, st)
 		}
 	})
+}
+
+func TestStatusPendingSignals(t *testing.T) {
+	st, err := ParseStatus("Name:\tx\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nSigPnd:\t0000000000000000\nShdPnd:\t0000000000000100\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.SignalPending(syscall.SIGKILL) || st.SignalPending(syscall.SIGTERM) {
+		t.Errorf("pending %x: want SIGKILL (bit 8) only", st.Pending)
+	}
+	if _, err := ParseStatus("Uid:\t0\t0\nGid:\t0\t0\nSigPnd:\tzz\n"); err == nil {
+		t.Error("a bad SigPnd line parsed")
+	}
 }

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/proc"
@@ -131,67 +132,29 @@ func (s *Session) ended() bool {
 
 // processEnd reports whether the process pid (started at start) is gone
 // or dying, and how it ended when that can be read: the exit status of a
-// zombie (field 52 of /proc/PID/stat), or a SIGKILL on its way. A process
-// killed while stopped under a debugger dies a little after the
-// debugger's next request fails, so exiting (PF_EXITING) or a pending
-// SIGKILL counts as gone.
+// zombie, or a SIGKILL on its way. A process killed while stopped under a
+// debugger dies a little after the debugger's next request fails, so
+// exiting or a pending SIGKILL counts as gone.
 func processEnd(pid int, start string) (bool, string) {
-	b, err := os.ReadFile(proc.Path(pid, "stat"))
-	if err != nil {
-		return true, ""
+	st, err := proc.ReadStat(pid)
+	if err != nil || strconv.FormatUint(st.StartTime, 10) != start {
+		return true, "" // gone, or the pid now names another process
 	}
-	text := string(b)
-	f := strings.Fields(text[strings.LastIndexByte(text, ')')+1:])
-	if len(f) < 20 || f[19] != start {
-		return true, "" // the pid now names another process
-	}
-	const pfExiting = 0x4
-	flags, _ := strconv.ParseUint(f[6], 10, 64)
-	zombie := f[0] == "Z" || f[0] == "X"
-	if zombie && len(f) >= 50 {
-		if code, err := strconv.Atoi(f[49]); err == nil {
-			ws := syscall.WaitStatus(code)
-			switch {
-			case ws.Signaled():
-				return true, "killed by " + signalName(ws.Signal())
-			case ws.Exited():
-				return true, fmt.Sprintf("exited with code %d", ws.ExitStatus())
+	if st.ExitStatus >= 0 {
+		ws := syscall.WaitStatus(st.ExitStatus)
+		switch {
+		case ws.Signaled():
+			name := unix.SignalName(ws.Signal())
+			if name == "" {
+				name = ws.Signal().String()
 			}
+			return true, "killed by " + name
+		case ws.Exited():
+			return true, fmt.Sprintf("exited with code %d", ws.ExitStatus())
 		}
 	}
-	if sigkillPending(pid) {
+	if status, err := proc.ReadStatus(pid); err == nil && status.SignalPending(syscall.SIGKILL) {
 		return true, "killed by SIGKILL"
 	}
-	return zombie || flags&pfExiting != 0, ""
-}
-
-// sigkillPending reports whether a SIGKILL waits for pid (shared or
-// thread pending signals in /proc/PID/status).
-func sigkillPending(pid int) bool {
-	b, err := os.ReadFile(proc.Path(pid, "status"))
-	if err != nil {
-		return false
-	}
-	const bit = 1 << (syscall.SIGKILL - 1)
-	for _, line := range strings.Split(string(b), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok || (k != "SigPnd" && k != "ShdPnd") {
-			continue
-		}
-		if mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64); err == nil && mask&bit != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// signalName is the conventional name of a signal: SIGKILL, SIGTERM.
-func signalName(sig syscall.Signal) string {
-	names := map[syscall.Signal]string{syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT",
-		syscall.SIGSEGV: "SIGSEGV", syscall.SIGABRT: "SIGABRT", syscall.SIGHUP: "SIGHUP", syscall.SIGQUIT: "SIGQUIT",
-		syscall.SIGBUS: "SIGBUS", syscall.SIGPIPE: "SIGPIPE", syscall.SIGFPE: "SIGFPE", syscall.SIGILL: "SIGILL"}
-	if n, ok := names[sig]; ok {
-		return n
-	}
-	return "signal " + strconv.Itoa(int(sig)) + " (" + sig.String() + ")"
+	return st.Exiting(), ""
 }
