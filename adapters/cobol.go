@@ -3,12 +3,12 @@ package adapters
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/dbg-dev/dbg/adapters/cobol"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // COBOL is the adapter of language "cobol": GnuCOBOL programs built with
@@ -85,7 +85,7 @@ func (a *COBOL) program(ctx context.Context, t Target) (*cobol.Program, error) {
 	if t.Mode == Attach && (t.Program == "" || !isCOBOLSource(t.Program)) && t.PID > 0 {
 		// A program dbg built knows its layout: find it by the
 		// running executable.
-		if p, err := cobol.LoadBinary(fmt.Sprintf("/proc/%d/exe", t.PID)); err == nil {
+		if p, err := cobol.LoadBinary(proc.Path(t.PID, "exe")); err == nil {
 			return p, nil
 		}
 		return nil, nil

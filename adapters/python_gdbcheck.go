@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // debugpy attaches to a pid by making gdb call functions inside the
@@ -186,7 +188,7 @@ func runGDBCheck(ctx context.Context, gdb string, py pyInfo) (v gdbVerdict, defi
 	exited := make(chan struct{})
 	go func() { _ = victim.Wait(); close(exited) }()
 	defer func() {
-		_ = syscall.Kill(-victim.Process.Pid, syscall.SIGKILL)
+		_ = proc.KillGroup(victim.Process.Pid)
 		<-exited
 	}()
 	time.Sleep(100 * time.Millisecond) // let the interpreter reach its loop
@@ -198,7 +200,7 @@ func runGDBCheck(ctx context.Context, gdb string, py pyInfo) (v gdbVerdict, defi
 	g := exec.CommandContext(ctx, gdb, args...)
 	g.Env = withoutEnv(os.Environ(), "PYTHONPATH", "PYTHONIOENCODING")
 	g.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	g.Cancel = func() error { return syscall.Kill(-g.Process.Pid, syscall.SIGKILL) }
+	g.Cancel = func() error { return proc.KillGroup(g.Process.Pid) }
 	out, gerr := g.CombinedOutput()
 	if ctx.Err() != nil {
 		return gdbVerdict{Reason: fmt.Sprintf("gdb did not finish its calls within %s", gdbCheckTimeout)}, false
