@@ -74,6 +74,11 @@ type Traits struct {
 	// ("-m pkg"), a Java main class. The manager checks that any other
 	// program exists and makes it absolute. Nil: every program is a path.
 	NamedProgram func(program string) bool
+	// PausedBreakpoints: the adapter cannot safely change breakpoints
+	// while its program runs (lldb may report a thread that reaches a
+	// breakpoint being inserted as a SIGTRAP, not as the breakpoint), so
+	// the manager pauses the program around the change and resumes it.
+	PausedBreakpoints bool
 }
 
 // NamesTarget reports whether an attach configuration (adapterConfig)

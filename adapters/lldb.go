@@ -427,7 +427,7 @@ func (n *Native) ExceptionFilters(mode string) []string {
 }
 
 // Traits: none beyond the defaults.
-func (n *Native) Traits() Traits { return Traits{} }
+func (n *Native) Traits() Traits { return Traits{PausedBreakpoints: true} }
 
 // NativeBuildError is a failed build; Output is the compiler's message.
 type NativeBuildError struct {

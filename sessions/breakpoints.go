@@ -168,7 +168,11 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 	if !live {
 		bp.Message = "pending: sent to the adapter when the session starts"
 	}
+	running := live && s.state == StateRunning
 	s.mu.Unlock()
+	if running && s.adapter.Traits().PausedBreakpoints {
+		defer s.pauseAround(ctx)()
+	}
 	if live {
 		var err error
 		if bp.File != "" {
@@ -183,6 +187,18 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return *bp, nil
+}
+
+// pauseAround pauses a running program for an adapter that changes
+// breakpoints safely only while it is stopped, and returns what resumes
+// it. A stop that was not the pause (a breakpoint reached meanwhile) is
+// left for the client to see.
+func (s *Session) pauseAround(ctx context.Context) func() {
+	r, err := s.Pause(ctx, 0, pauseGrace)
+	if err != nil || r.State != StatePaused || r.LastStop == nil || r.LastStop.Reason != "pause" {
+		return func() {}
+	}
+	return func() { _, _ = s.Continue(ctx, 0, 0) }
 }
 
 // RemoveBreakpoint removes one breakpoint by id.
