@@ -193,12 +193,29 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 // breakpoints safely only while it is stopped, and returns what resumes
 // it. A stop that was not the pause (a breakpoint reached meanwhile) is
 // left for the client to see.
+//
+// A pause that has not stopped within its grace may still stop later: the
+// returned function then waits for it a little longer, so that a program
+// dbg did not start is never left paused by a change it did not ask for.
 func (s *Session) pauseAround(ctx context.Context) func() {
-	r, err := s.Pause(ctx, 0, pauseGrace)
-	if err != nil || r.State != StatePaused || r.LastStop == nil || r.LastStop.Reason != "pause" {
-		return func() {}
+	resume := func(r *ExecResult) {
+		if r != nil && r.State == StatePaused && r.LastStop != nil && r.LastStop.Reason == "pause" {
+			_, _ = s.Continue(ctx, 0, 0)
+		}
 	}
-	return func() { _, _ = s.Continue(ctx, 0, 0) }
+	r, err := s.Pause(ctx, 0, pauseGrace)
+	switch {
+	case err != nil:
+		return func() {}
+	case r.State == StateRunning:
+		return func() {
+			late, err := s.WaitForStop(ctx, pauseGrace)
+			if err == nil {
+				resume(late)
+			}
+		}
+	}
+	return func() { resume(r) }
 }
 
 // RemoveBreakpoint removes one breakpoint by id.
