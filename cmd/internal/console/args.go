@@ -14,6 +14,9 @@ import (
 func BreakArgs(spec, file string) (map[string]any, error) {
 	spec = strings.TrimSpace(spec)
 	where, cond := spec, ""
+	if strings.HasSuffix(spec, " if") {
+		spec += " "
+	}
 	if i := strings.Index(spec, " if "); i >= 0 {
 		where, cond = strings.TrimSpace(spec[:i]), strings.TrimSpace(spec[i+4:])
 		if cond == "" {
