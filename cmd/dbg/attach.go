@@ -107,9 +107,19 @@ func attachRun(ctx context.Context, opts *attachOptions) error {
 		}
 		opts.pid = pid
 	}
+	if opts.pid != 0 {
+		if err := checkProcess(opts.pid); err != nil {
+			return err
+		}
+	}
 	create, err := attachArgs(opts)
 	if err != nil {
 		return err
+	}
+	if opts.pid != 0 && opts.language == "" {
+		if err := checkKind(opts.pid, create["language"].(string)); err != nil {
+			return err
+		}
 	}
 	if opts.noPrompt {
 		return attachNoPrompt(ctx, opts, create)
