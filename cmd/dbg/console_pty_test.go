@@ -134,6 +134,7 @@ func TestConsolePython(t *testing.T) {
 	for {
 		text := tm.text()
 		if strings.Contains(text, "ATTACH_FAILED") {
+			t.Log("gdb cannot make inferior calls here: the refusal is the answer")
 			if !strings.Contains(text, "--listen") {
 				t.Errorf("the refusal names no alternative:\n%s", text)
 			}
