@@ -146,6 +146,10 @@ func TestConsolePython(t *testing.T) {
 			return
 		}
 		if strings.Contains(text, "(dbg) ") {
+			// The adapter's progress reached the terminal's stderr.
+			if !strings.Contains(text, "with debugpy") {
+				t.Errorf("no progress line from the adapter before the prompt:\n%s", text)
+			}
 			break
 		}
 		if time.Now().After(deadline) {
