@@ -161,3 +161,44 @@ func TestConsolePython(t *testing.T) {
 	consoleFlowAttached(t, tm, tg, consoleCase{dir: filepath.Dir(src), partial: "serv", file: "server.py", line: mcpLine(t, src, "# TICK"),
 		top: "tick", caller: "main", callerLocal: "n", setVar: "n", value: "41", after: "nxt", want: "42"})
 }
+
+// dbg attach alone, on a terminal, lists the user's debuggable processes
+// with their language and attaches to the one picked.
+func TestConsolePicker(t *testing.T) {
+	requireDelve(t)
+	tg := goServerTarget(t)
+	pid := fmt.Sprint(tg.cmd.Process.Pid)
+	tm := startTerm(t, t.TempDir(), t.TempDir(), []string{"NO_COLOR=1"}, "attach")
+	list := tm.expect("attach to (# or pid, empty to cancel): ", 60*time.Second)
+	found := false
+	for _, l := range strings.Split(list, "\n") {
+		if f := strings.Fields(l); len(f) >= 3 && f[1] == pid && f[2] == "go" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("the picker does not list %s as go:\n%s", pid, list)
+	}
+	tm.send(pid + "\r")
+	tm.expect("stopped: ", 90*time.Second)
+	// Ctrl-C at the prompt drops the line typed so far.
+	tm.expect("(dbg) ", 30*time.Second)
+	tm.send("bogus-half-typed\x03")
+	tm.command("threads")
+	if screen := tm.expect("(dbg) ", 30*time.Second); strings.Contains(screen, "unknown command") {
+		t.Fatalf("Ctrl-C did not clear the line:\n%s", screen)
+	}
+	// Ctrl-D asks before detaching.
+	tm.send("\x04")
+	tm.expect("Detach (the process keeps running) and quit? (y or n) ", 10*time.Second)
+	tm.send("n\r")
+	tm.expect("(dbg) ", 10*time.Second)
+	tm.send("\x04")
+	tm.expect("Detach (the process keeps running) and quit? (y or n) ", 10*time.Second)
+	tm.send("y\r")
+	if code := tm.exited(30 * time.Second); code != 0 {
+		t.Errorf("dbg exited with %d", code)
+	}
+	before := strings.Count(tg.out.String(), tg.marker)
+	waitCount(t, tg.out, tg.marker, before, "the target does not run after detach")
+}
