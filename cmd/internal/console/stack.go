@@ -19,11 +19,29 @@ func (p *prompt) stack() ([]sessions.Frame, error) {
 	if _, err := p.tools.Call(p.ctx, "get_stack_trace", args, &out); err != nil {
 		return nil, err
 	}
-	p.frames = out.StackFrames
-	if p.frame >= len(p.frames) {
+	p.setFrames(out.StackFrames)
+	return p.frames, nil
+}
+
+// setFrames keeps a fresh stack. Where the stop was placed in a frame
+// below the top (the user's frame under a panic's runtime frames), that
+// frame is the selected one, as the stop printed it.
+func (p *prompt) setFrames(frames []sessions.Frame) {
+	fresh := p.frames == nil
+	p.frames = frames
+	if p.frame >= len(frames) {
 		p.frame = 0
 	}
-	return p.frames, nil
+	if !fresh || p.frame != 0 || p.stop == nil || p.stop.Location == nil || p.thread != 0 {
+		return
+	}
+	l := p.stop.Location
+	for i, f := range frames {
+		if f.File == l.File && f.Line == l.Line {
+			p.frame = i
+			return
+		}
+	}
 }
 
 // selected is the frame chosen with frame/up/down, nil before the stack
@@ -46,12 +64,16 @@ func (p *prompt) frameArgs() map[string]any {
 }
 
 func (p *prompt) cmdBacktrace(string) error {
+	frame := p.frame
 	p.frames = nil
 	var out struct {
 		StackFrames []sessions.Frame `json:"stackFrames"`
 	}
 	return p.call("get_stack_trace", p.threadArgs(), &out, func() {
-		p.frames = out.StackFrames
+		p.setFrames(out.StackFrames)
+		if frame != 0 && frame < len(p.frames) {
+			p.frame = frame // bt keeps the frame chosen
+		}
 		for i := range p.frames {
 			p.printf("%s\n", p.describeFrame(i))
 		}

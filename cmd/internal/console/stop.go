@@ -68,7 +68,7 @@ func (p *prompt) printStop(s stopAnswer) {
 	}
 	p.printf("%s\n", head)
 	if st.Reason == "exception" || st.Text != "" {
-		if st.Description != "" && st.Description != st.Reason {
+		if st.Description != "" && st.Description != st.Reason && !strings.Contains(st.Text, st.Description) {
 			p.printf("  %s %s\n", p.paint.err("exception:"), st.Description)
 		}
 		if st.Text != "" && st.Text != st.Description {
