@@ -86,7 +86,7 @@ func TestContinueWaitsAndTBreak(t *testing.T) {
 		"continue_execution": `{"state":"running","pending":true,"message":"running; call wait_for_stop to wait for the next stop"}`,
 		"wait_for_stop": withSrc(`{"state":"paused","lastStop":{"reason":"breakpoint","hitBreakpointIds":[2],"location":{"file":"/p/main.go","line":20}},
 "source":[{"line":20,"text":"x++","current":true}]}`),
-		"set_breakpoint":   withSrc(`{"id":2,"file":"/p/main.go","line":20,"verified":true}`),
+		"set_breakpoint":    withSrc(`{"id":2,"file":"/p/main.go","line":20,"verified":true}`),
 		"remove_breakpoint": `{}`,
 	})
 	out, errOut, err := run(t, f, "tbreak 20\ndisplay a\ncontinue\nuntil\n", Config{Create: map[string]any{"language": "go", "processId": 1}})

@@ -113,18 +113,7 @@ func (p *prompt) cmdOutput(string) error {
 }
 
 func (p *prompt) cmdDetach(string) error {
-	ctx := context.WithoutCancel(p.ctx)
-	if _, err := p.tools.Call(ctx, "detach_from_process", p.sid(), nil); err != nil {
-		return err
-	}
-	_, _ = p.tools.Call(ctx, "close_debug_session", p.sid(), nil)
-	p.closed = true
-	if p.launched {
-		p.done("detached; a launched program ends with its session")
-	} else {
-		p.done("detached; the process keeps running")
-	}
-	return errEnd
+	return p.leave("detached; a launched program ends with its session")
 }
 
 func (p *prompt) cmdKill(string) error {
@@ -145,13 +134,16 @@ func (p *prompt) cmdKill(string) error {
 	return errEnd
 }
 
-func (p *prompt) cmdQuit(string) error {
+func (p *prompt) cmdQuit(string) error { return p.leave("closed") }
+
+// leave ends the session as quit does and says so: an attached process
+// keeps running, a launched one ends (launched says it).
+func (p *prompt) leave(launched string) error {
 	if err := p.quit(); err != nil {
 		return err
 	}
-	p.closed = true
 	if p.launched {
-		p.done("closed")
+		p.done(launched)
 	} else {
 		p.done("detached; the process keeps running")
 	}
