@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -201,4 +202,18 @@ func TestConsolePicker(t *testing.T) {
 	}
 	before := strings.Count(tg.out.String(), tg.marker)
 	waitCount(t, tg.out, tg.marker, before, "the target does not run after detach")
+}
+
+// SIGTERM at the prompt ends dbg at once, detaching: the target runs on.
+func TestConsoleSIGTERM(t *testing.T) {
+	requireDelve(t)
+	tg := goServerTarget(t)
+	tm := startTerm(t, t.TempDir(), t.TempDir(), []string{"NO_COLOR=1"}, "attach", "--pid", fmt.Sprint(tg.cmd.Process.Pid))
+	tm.expect("(dbg) ", 90*time.Second)
+	before := strings.Count(tg.out.String(), tg.marker)
+	if err := tm.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	tm.exited(15 * time.Second)
+	waitCount(t, tg.out, tg.marker, before, "the target does not run after dbg ended")
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
 	"github.com/dbg-dev/dbg/sessions"
 )
 
@@ -87,10 +88,10 @@ func (p *prompt) cmdWatch(arg string) error {
 	if f := p.selected(); f != nil {
 		args["frameId"] = f.ID
 	}
-	var bp map[string]any
-	err := p.call("set_data_breakpoint", args, &bp, func() {
-		p.printf("watchpoint %v on %s\n", bp["id"], arg)
-	})
+	raw, err := p.tools.Call(p.ctx, "set_data_breakpoint", args, nil)
+	if err == nil {
+		err = p.show(raw, func() { p.printf("watchpoint on %s: %s\n", arg, iostreams.CompactJSON(raw)) })
+	}
 	if err != nil && strings.Contains(err.Error(), "unknown tool") {
 		return fmt.Errorf("watch needs the set_data_breakpoint tool, which this dbg does not have")
 	}

@@ -96,9 +96,14 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	defer ed.Close()
 	p.ed = ed
+	// SIGTERM (ctx) ends a console waiting at the prompt too.
+	stop := context.AfterFunc(ctx, func() { _ = ed.Close() })
+	defer stop()
 	for {
 		line, err := ed.ReadLine(p.promptText(), true)
 		switch {
+		case ctx.Err() != nil:
+			return p.end(ctx.Err())
 		case errors.Is(err, errInterrupted):
 			continue
 		case errors.Is(err, io.EOF):

@@ -67,13 +67,19 @@ func (p *prompt) printStop(s stopAnswer) {
 		head += " at " + p.paint.loc(fmt.Sprintf("%s:%d", l.File, l.Line))
 	}
 	p.printf("%s\n", head)
-	if st.Reason == "exception" || st.Text != "" {
+	switch st.Reason {
+	case "breakpoint", "step", "pause", "entry", "goto", "function breakpoint":
+	case "exception":
 		if st.Description != "" && st.Description != st.Reason && !strings.Contains(st.Text, st.Description) {
 			p.printf("  %s %s\n", p.paint.err("exception:"), st.Description)
 		}
-		if st.Text != "" && st.Text != st.Description {
-			p.printf("  %s\n", st.Text)
+	default: // a data breakpoint's old -> new, a signal's name
+		if st.Description != "" && st.Description != st.Reason {
+			p.printf("  %s\n", st.Description)
 		}
+	}
+	if st.Text != "" && st.Text != st.Description {
+		p.printf("  %s\n", st.Text)
 	}
 	p.printSource(s.Source, currentLine(l))
 	if l == nil || !isUserFile(l.File) {
