@@ -72,7 +72,9 @@ func (p *prompt) resume(tool string, args map[string]any) error {
 }
 
 // waitStop waits for the next stop or the end of the program. A Ctrl-C
-// meanwhile (p.interrupts) pauses the program, which is then the stop.
+// meanwhile (p.interrupts) pauses the program, which is then the stop;
+// without interrupts it waits at most waitChunk and answers the program
+// still running.
 func (p *prompt) waitStop() (json.RawMessage, stopAnswer, error) {
 	p.drainInterrupts()
 	if p.terminal && !p.json {
@@ -105,7 +107,8 @@ func (p *prompt) waitStop() (json.RawMessage, stopAnswer, error) {
 		if a.err != nil {
 			return nil, stopAnswer{}, a.err
 		}
-		if a.s.State != string(sessions.StateRunning) {
+		// Without Ctrl-C (a script on stdin) one chunk bounds the wait.
+		if a.s.State != string(sessions.StateRunning) || p.interrupts == nil {
 			return a.raw, a.s, nil
 		}
 	}
