@@ -217,3 +217,33 @@ func TestConsoleSIGTERM(t *testing.T) {
 	tm.exited(15 * time.Second)
 	waitCount(t, tg.out, tg.marker, before, "the target does not run after dbg ended")
 }
+
+// A launched program at the console: Ctrl-D asks, then ends it; the
+// history of one run is there in the next.
+func TestConsoleLaunchHistory(t *testing.T) {
+	prog := fixture(t, "mock/loop.mock")
+	state := t.TempDir()
+	launch := func() *term {
+		tm := startTerm(t, t.TempDir(), state, []string{"NO_COLOR=1"}, "launch", "--break", prog+":10", prog)
+		tm.expect("stopped: breakpoint", 60*time.Second)
+		return tm
+	}
+	tm := launch()
+	tm.command("print total + 100")
+	tm.expect("100\n", 30*time.Second)
+	tm.expect("(dbg) ", 30*time.Second)
+	tm.send("\x04")
+	tm.expect("End the program and quit? (y or n) ", 10*time.Second)
+	tm.send("y\r")
+	if code := tm.exited(30 * time.Second); code != 0 {
+		t.Fatalf("dbg exited with %d", code)
+	}
+	tm = launch()
+	tm.expect("(dbg) ", 30*time.Second)
+	tm.send("\x1b[A\r")
+	tm.expect("print total + 100", 10*time.Second)
+	tm.expect("100\n", 30*time.Second)
+	tm.command("quit")
+	tm.expect("closed", 30*time.Second)
+	tm.exited(30 * time.Second)
+}
