@@ -19,6 +19,9 @@ type consoleCase struct {
 	setVar, value string // set in frame #0 at the breakpoint
 	after, want   string // an expression after `next`, and its value
 	color         bool   // leave colours on (no NO_COLOR) and expect them
+	// userPrefix starts the names of the user's functions; the attach's
+	// stop is in one, or names the nearest ("" = no check).
+	userPrefix string
 }
 
 // consoleFlow attaches to tg at the console on a pseudo-terminal and
@@ -40,6 +43,12 @@ func consoleFlowAttached(t *testing.T, tm *term, tg target, c consoleCase) {
 	first := tm.expect("(dbg) ", 90*time.Second)
 	if !strings.Contains(first, "stopped: ") {
 		t.Fatalf("the attach printed no stop before the prompt:\n%s", first)
+	}
+	if c.userPrefix != "" && !strings.Contains(first, "nearest user frame: #") && !strings.Contains(first, " in "+c.userPrefix) {
+		t.Errorf("the attach's stop neither is in nor names a user frame:\n%s", first)
+	}
+	if i := strings.Index(first, "nearest user frame: #"); i >= 0 && c.userPrefix != "" && !strings.Contains(first[i:], " "+c.userPrefix) {
+		t.Errorf("the nearest user frame is not the user's:\n%s", first)
 	}
 	tm.mark -= len("(dbg) ") // the next command waits for this prompt
 	tm.send("break " + c.partial + "\t")
@@ -102,7 +111,7 @@ func TestConsoleGo(t *testing.T) {
 	tg := goServerTarget(t)
 	src := fixture(t, "go/server/main.go")
 	consoleFlow(t, tg, consoleCase{dir: filepath.Dir(src), partial: "mai", file: "main.go", line: mcpLine(t, src, "// TICK"),
-		top: "main.tick", caller: "main.main", callerLocal: "n", setVar: "n", value: "41", after: "n", want: "41", color: true})
+		top: "main.tick", caller: "main.main", callerLocal: "n", setVar: "n", value: "41", after: "n", want: "41", color: true, userPrefix: "main."})
 }
 
 func TestConsoleC(t *testing.T) {
