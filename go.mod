@@ -3,7 +3,9 @@ module github.com/dbg-dev/dbg
 go 1.26.8
 
 require (
+	github.com/chzyer/readline v1.5.1
 	github.com/coder/websocket v1.8.15
+	github.com/creack/pty v1.1.24
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/go-dap v0.12.0
 	github.com/google/jsonschema-go v0.4.3

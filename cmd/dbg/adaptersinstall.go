@@ -18,6 +18,7 @@ type adaptersInstallOptions struct {
 
 	languages []string
 	dryRun    bool
+	python    string // the interpreter debugpy goes into ("" = PATH's python3)
 }
 
 func newCmdAdaptersInstall(f *factory, runF func(context.Context, *adaptersInstallOptions) error) *cobra.Command {
@@ -35,6 +36,7 @@ func newCmdAdaptersInstall(f *factory, runF func(context.Context, *adaptersInsta
 		},
 	}
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print the commands without running them")
+	cmd.Flags().StringVar(&opts.python, "python", "", "python: install debugpy into this interpreter (default: PATH's python3)")
 	return cmd
 }
 
@@ -51,12 +53,22 @@ func adaptersInstallRun(ctx context.Context, opts *adaptersInstallOptions) error
 			fmt.Fprintf(out, "%s: nothing to install (built in)\n", a.Language())
 			continue
 		}
-		for _, argv := range inst.InstallCommands() {
+		cmds := inst.InstallCommands()
+		if opts.python != "" {
+			py, ok := a.(adapters.Python)
+			if !ok {
+				return fmt.Errorf("--python is for python, not %s", a.Language())
+			}
+			cmds = py.InstallCommandsFor(opts.python)
+		}
+		for _, argv := range cmds {
 			if err := runInstall(ctx, opts.IO, argv, opts.dryRun); err != nil {
 				return fmt.Errorf("%s: %w", a.Language(), err)
 			}
 		}
-		if !opts.dryRun {
+		if !opts.dryRun && opts.python != "" {
+			fmt.Fprintf(out, "%s: debugpy installed into %s\n", a.Language(), opts.python)
+		} else if !opts.dryRun {
 			info := a.Find(ctx)
 			if !info.Found {
 				return fmt.Errorf("%s: installed, but the adapter is still not found (is its bin folder in PATH?)", a.Language())

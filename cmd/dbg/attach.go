@@ -13,39 +13,55 @@ import (
 )
 
 type attachOptions struct {
-	IO         *iostreams.IOStreams
-	ToolClient func(ctx context.Context, project string) (*toolclient.Client, error)
+	IO *iostreams.IOStreams
+	// ToolClient serves the console; DaemonClient the --no-prompt
+	// session, which outlives the command.
+	ToolClient   func(ctx context.Context, project string) (*toolclient.Client, error)
+	DaemonClient func(ctx context.Context, project string) (*toolclient.Client, error)
 	// DetectLanguage tells a process's language from its pid.
 	DetectLanguage func(pid int) (string, error)
+	// Processes lists the user's debuggable processes for the picker.
+	Processes func() []console.Process
+	StateDir  func() string
+	Getenv    func(string) string
 
 	pid      int
 	port     int
 	language string
 	project  string
 	noPause  bool
+	noPrompt bool
 	asJSON   bool
 }
 
-// newCmdAttach attaches to a running process and opens the debugger prompt.
+// newCmdAttach attaches to a running process and opens the console.
 func newCmdAttach(f *factory, runF func(context.Context, *attachOptions) error) *cobra.Command {
 	if runF == nil {
 		runF = attachRun
 	}
-	opts := &attachOptions{IO: f.io, ToolClient: f.toolClient, DetectLanguage: adapters.DetectLanguage}
+	opts := &attachOptions{IO: f.io, ToolClient: f.toolClient, DaemonClient: f.daemonClient,
+		DetectLanguage: adapters.DetectLanguage, Processes: debuggableProcesses, StateDir: f.stateDir, Getenv: f.getenv}
 	cmd := &cobra.Command{
-		Use:   "attach --pid N",
-		Short: "Attach to a running process (language detected) and debug it at a prompt",
-		Long: `Attach to a running process and debug it interactively. The language is
+		Use:   "attach [--pid N | --port N]",
+		Short: "Attach to a running process (language detected) and debug it at a console",
+		Long: `Attach to a running process and debug it at a console. The language is
 detected from the process (its executable and command line) unless --language
-is given. Commands: break FILE:LINE, continue (c), next (n), step (s), out (o),
-bt, locals, print EXPR (p), threads, wait, detach, quit. With --json, commands
-are read from stdin and every answer is printed as JSON.`,
+is given. Without --pid or --port, on a terminal, dbg lists your debuggable
+processes and asks which one.
+
+The console edits lines, keeps history and completes commands (Tab); help
+lists its commands (break, continue, next, step, out, bt, frame, locals,
+print, set, list, threads, detach, ...). Ctrl-C pauses the running program;
+Ctrl-D detaches after asking.
+
+With --json, commands are read from stdin and every answer is printed as
+JSON. With --no-prompt, the session is created in the project's daemon
+(started in the background when none runs), its id and first stop are
+printed, and dbg returns: dbg break SESSION FILE:LINE, dbg continue SESSION,
+dbg locals SESSION ... then drive it one command at a time.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.pid == 0 && opts.port == 0 {
-				return fmt.Errorf("--pid (or --port) is required")
-			}
-			if opts.language == "" && opts.pid == 0 {
+			if opts.language == "" && opts.pid == 0 && opts.port != 0 {
 				return fmt.Errorf("--language is required with --port")
 			}
 			return runF(cmd.Context(), opts)
@@ -56,7 +72,8 @@ are read from stdin and every answer is printed as JSON.`,
 	cmd.Flags().StringVar(&opts.language, "language", "", "language (default: detected from the process)")
 	addProjectFlag(cmd, &opts.project)
 	cmd.Flags().BoolVar(&opts.noPause, "no-pause", false, "leave the process running after attaching")
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "read commands from stdin and print JSON answers")
+	cmd.Flags().BoolVar(&opts.noPrompt, "no-prompt", false, "create the session in the project's daemon, print its id and first stop, and return")
+	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON answers (the console reads commands from stdin)")
 	return cmd
 }
 
@@ -80,14 +97,64 @@ func attachArgs(opts *attachOptions) (map[string]any, error) {
 }
 
 func attachRun(ctx context.Context, opts *attachOptions) error {
+	if opts.pid == 0 && opts.port == 0 {
+		if !opts.IO.IsStdinTTY() || opts.noPrompt || opts.asJSON {
+			return fmt.Errorf("--pid (or --port) is required; on a terminal, dbg attach alone lists your processes")
+		}
+		pid, err := console.Pick(opts.IO, opts.Processes())
+		if err != nil {
+			return err
+		}
+		opts.pid = pid
+	}
+	if opts.pid != 0 {
+		if err := checkProcess(opts.pid); err != nil {
+			return err
+		}
+	}
 	create, err := attachArgs(opts)
 	if err != nil {
 		return err
+	}
+	if opts.pid != 0 && opts.language == "" {
+		if err := checkKind(opts.pid, create["language"].(string)); err != nil {
+			return err
+		}
+	}
+	if opts.noPrompt {
+		return attachNoPrompt(ctx, opts, create)
+	}
+	cfg := console.Config{IO: opts.IO, JSON: opts.asJSON, Create: create}
+	ctx, release := consoleTerminal(ctx, opts.IO, opts.StateDir(), opts.Getenv, &cfg)
+	defer release()
+	if opts.IO.IsStderrTTY() && opts.pid != 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "attaching to %d (%s)…\n", opts.pid, create["language"])
 	}
 	tc, err := opts.ToolClient(ctx, opts.project)
 	if err != nil {
 		return err
 	}
 	defer tc.Close()
-	return console.Run(ctx, console.Config{IO: opts.IO, Tools: tc, JSON: opts.asJSON, Create: create})
+	cfg.Tools = tc
+	return console.Run(ctx, cfg)
+}
+
+// attachNoPrompt creates the session in the daemon and prints it.
+func attachNoPrompt(ctx context.Context, opts *attachOptions, create map[string]any) error {
+	tc, err := opts.DaemonClient(ctx, opts.project)
+	if err != nil {
+		return err
+	}
+	defer tc.Close()
+	var s struct {
+		SessionID string `json:"sessionId"`
+		State     string `json:"state"`
+		Message   string `json:"message"`
+	}
+	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "create_debug_session", create, &s); done {
+		return err
+	}
+	fmt.Fprintf(opts.IO.Out, "%s\n", s.SessionID)
+	fmt.Fprintf(opts.IO.ErrOut, "session %s: %s (%s); dbg close %s ends it\n", s.SessionID, s.State, s.Message, s.SessionID)
+	return nil
 }

@@ -17,7 +17,7 @@ func TestCLILaunchPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"stopped: breakpoint", "=>   10", "total int = 0", "stopped (step)", "101", "#0 main at " + prog + ":11", `unknown command "bogus"`, "closed"} {
+	for _, want := range []string{"stopped: breakpoint", "=>   10", "total int = 0", "stopped: step", "101", "#0 main at " + prog + ":11", `unknown command "bogus"`, "closed"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -31,6 +31,11 @@ func newCmdRoot(f *factory) *cobra.Command {
 		newCmdSessions(f, nil),
 		newCmdAttach(f, nil),
 		newCmdLaunch(f, nil),
+		newCmdStop(f, nil),
 	)
+	root.AddGroup(&cobra.Group{ID: oneShotGroup, Title: "One-shot commands on a session of the project's daemon (JSON; dbg attach --no-prompt starts one):"})
+	for _, v := range oneShotVerbs {
+		root.AddCommand(newCmdOneShot(f, v, nil))
+	}
 	return root
 }

@@ -1,152 +1,104 @@
 package console
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"path/filepath"
-	"strconv"
+	"sort"
 	"strings"
-
-	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
-	"github.com/dbg-dev/dbg/sessions"
 )
 
-// Help lists the prompt's commands.
-const Help = "break FILE:LINE | continue (c) | next (n) | step (s) | out (o) | wait | pause | bt | locals | print EXPR (p) | threads | detach | quit"
-
-// prompt runs commands against one session. It is used by one goroutine.
-type prompt struct {
-	ctx   context.Context
-	tools Caller
-	io    *iostreams.IOStreams
-	json  bool
-	id    string
+// command is one console command.
+type command struct {
+	names []string // the name, then the short forms
+	usage string
+	help  string
+	run   func(p *prompt, arg string) error
+	// args completes the argument being typed: the word it completes
+	// and the candidates (nil = nothing to offer).
+	args func(p *prompt, arg string) (string, []string)
 }
 
-// stepTools are the commands answered by a session tool with no other
-// argument, printed as a stop.
-var stepTools = map[string]string{
-	"c": "continue_execution", "continue": "continue_execution",
-	"n": "step_over", "next": "step_over",
-	"s": "step_into", "step": "step_into",
-	"o": "step_out", "out": "step_out", "finish": "step_out",
-	"w": "wait_for_stop", "wait": "wait_for_stop",
-	"pause": "pause_execution",
+// commands are the console's commands, in the order help lists them.
+// Built on first use: the table refers to methods that refer to it.
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{names: []string{"break", "b"}, usage: "break FILE:LINE [if COND] | break LINE | break FUNC", help: "Set a breakpoint at a line (LINE alone: in the current file) or on a function; `if COND` stops only when COND is true.", run: (*prompt).cmdBreak, args: (*prompt).completeFile},
+		{names: []string{"tbreak", "tb"}, usage: "tbreak FILE:LINE | tbreak FUNC", help: "Set a breakpoint removed once it is hit.", run: (*prompt).cmdTBreak, args: (*prompt).completeFile},
+		{names: []string{"watch"}, usage: "watch EXPR", help: "Stop when the value of EXPR is written (a data breakpoint, where the adapter supports them).", run: (*prompt).cmdWatch, args: (*prompt).completeName},
+		{names: []string{"delete", "d", "clear"}, usage: "delete [N]", help: "Remove breakpoint N, or every breakpoint.", run: (*prompt).cmdDelete},
+		{names: []string{"breakpoints", "bp", "info-breakpoints"}, usage: "breakpoints", help: "List the breakpoints.", run: (*prompt).cmdBreakpoints},
+		{names: []string{"continue", "c", "cont"}, usage: "continue", help: "Resume and wait for the next stop (Ctrl-C pauses).", run: (*prompt).cmdContinue},
+		{names: []string{"next", "n"}, usage: "next", help: "Step over to the next line.", run: stepCommand("step_over")},
+		{names: []string{"step", "s"}, usage: "step", help: "Step into the call on this line.", run: stepCommand("step_into")},
+		{names: []string{"out", "o", "finish", "stepout"}, usage: "out", help: "Run until the current function returns.", run: stepCommand("step_out")},
+		{names: []string{"until", "u"}, usage: "until LINE | until FILE:LINE", help: "Run to a line of the current file (or FILE) and wait for the stop.", run: (*prompt).cmdUntil, args: (*prompt).completeFile},
+		{names: []string{"pause"}, usage: "pause", help: "Pause the running program.", run: (*prompt).cmdPause},
+		{names: []string{"wait", "w"}, usage: "wait", help: "Wait for the next stop.", run: (*prompt).cmdWait},
+		{names: []string{"restart", "r"}, usage: "restart", help: "Relaunch the program with the same breakpoints (launched programs).", run: (*prompt).cmdRestart},
+		{names: []string{"bt", "backtrace", "where", "stack"}, usage: "bt", help: "Print the stack of the stopped thread.", run: (*prompt).cmdBacktrace},
+		{names: []string{"frame", "f"}, usage: "frame N", help: "Select frame N of bt (locals, print and set use it).", run: (*prompt).cmdFrame},
+		{names: []string{"up"}, usage: "up [N]", help: "Select the caller's frame.", run: (*prompt).cmdUp},
+		{names: []string{"down"}, usage: "down [N]", help: "Select the callee's frame.", run: (*prompt).cmdDown},
+		{names: []string{"locals"}, usage: "locals", help: "Print the selected frame's local variables.", run: (*prompt).cmdLocals},
+		{names: []string{"args"}, usage: "args", help: "Print the selected frame's arguments.", run: (*prompt).cmdArgs},
+		{names: []string{"print", "p", "eval"}, usage: "print EXPR", help: "Evaluate EXPR in the selected frame.", run: (*prompt).cmdPrint, args: (*prompt).completeName},
+		{names: []string{"set"}, usage: "set VAR = VALUE", help: "Change a variable of the selected frame.", run: (*prompt).cmdSet, args: (*prompt).completeName},
+		{names: []string{"display", "disp"}, usage: "display [EXPR]", help: "Show EXPR at every stop; alone, list the displays.", run: (*prompt).cmdDisplay, args: (*prompt).completeName},
+		{names: []string{"undisplay"}, usage: "undisplay N", help: "Stop showing display N.", run: (*prompt).cmdUndisplay},
+		{names: []string{"threads"}, usage: "threads", help: "List the threads.", run: (*prompt).cmdThreads},
+		{names: []string{"thread", "t"}, usage: "thread N", help: "Select thread N (bt, steps and continue act on it).", run: (*prompt).cmdThread},
+		{names: []string{"list", "l", "ls"}, usage: "list [LINE]", help: "Show the source around the stop (or LINE), the current line marked.", run: (*prompt).cmdList},
+		{names: []string{"output"}, usage: "output", help: "Print the program's output since the last `output`.", run: (*prompt).cmdOutput},
+		{names: []string{"detach"}, usage: "detach", help: "Detach and quit; the process keeps running.", run: (*prompt).cmdDetach},
+		{names: []string{"kill", "k"}, usage: "kill", help: "End the program and quit (asks first).", run: (*prompt).cmdKill},
+		{names: []string{"quit", "q", "exit"}, usage: "quit", help: "Quit: an attached process is detached and keeps running, a launched one ends.", run: (*prompt).cmdQuit},
+		{names: []string{"help", "h", "?"}, usage: "help [CMD]", help: "List the commands, or explain one.", run: (*prompt).cmdHelp, args: func(_ *prompt, arg string) (string, []string) { return arg, commandNames(arg) }},
+	}
 }
 
-// run executes one command; done reports the end of the prompt.
-func (p *prompt) run(line string) (done bool, err error) {
-	verb, rest, _ := strings.Cut(line, " ")
-	rest = strings.TrimSpace(rest)
-	sid := map[string]any{"sessionId": p.id}
-	out := p.io.Out
-	if tool, ok := stepTools[verb]; ok {
-		var s sessionAnswer
-		raw, err := p.tools.Call(p.ctx, tool, sid, &s)
-		if err == nil {
-			p.show(raw, s)
-		}
-		return false, err
-	}
-	switch verb {
-	case "b", "break":
-		file, ln, ok := strings.Cut(rest, ":")
-		n, cerr := strconv.Atoi(ln)
-		if !ok || cerr != nil {
-			return false, fmt.Errorf("usage: break FILE:LINE")
-		}
-		if abs, err := filepath.Abs(file); err == nil {
-			file = abs
-		}
-		var bp sessions.Breakpoint
-		return false, p.call("set_breakpoint", map[string]any{"sessionId": p.id, "file": file, "line": n}, &bp, func() {
-			fmt.Fprintf(out, "breakpoint %d at %s:%d verified=%v %s\n", bp.ID, bp.File, firstNonZero(bp.ActualLine, bp.Line), bp.Verified, bp.Message)
-		})
-	case "bt", "backtrace", "where":
-		var st struct{ StackFrames []sessions.Frame }
-		return false, p.call("get_stack_trace", sid, &st, func() {
-			for i, f := range st.StackFrames {
-				fmt.Fprintf(out, "#%d %s at %s:%d\n", i, f.Name, f.File, f.Line)
+// lookup finds a command by name or short form.
+func lookup(name string) *command {
+	for _, c := range commands {
+		for _, n := range c.names {
+			if n == name {
+				return c
 			}
-		})
-	case "locals", "l":
-		var lv struct{ Variables []sessions.Variable }
-		return false, p.call("get_local_variables", sid, &lv, func() {
-			for _, v := range lv.Variables {
-				fmt.Fprintf(out, "%s %s = %s\n", v.Name, v.Type, v.Value)
-			}
-		})
-	case "p", "print":
-		var ev sessions.EvalResult
-		return false, p.call("evaluate_expression", map[string]any{"sessionId": p.id, "expression": rest}, &ev, func() {
-			fmt.Fprintln(out, ev.Result)
-		})
-	case "threads":
-		var th struct{ Threads []sessions.Thread }
-		return false, p.call("list_threads", sid, &th, func() {
-			for _, t := range th.Threads {
-				fmt.Fprintf(out, "%d %s\n", t.ID, t.Name)
-			}
-		})
-	case "detach":
-		return true, p.call("detach_from_process", sid, nil, func() { fmt.Fprintln(out, "detached") })
-	case "q", "quit", "exit":
-		return true, p.call("close_debug_session", sid, nil, func() { fmt.Fprintln(out, "closed") })
-	case "help", "h", "?":
-		fmt.Fprintln(out, Help)
-		return false, nil
+		}
 	}
-	return false, fmt.Errorf("unknown command %q (help lists them)", verb)
-}
-
-// call calls a tool and shows its answer: the raw JSON with JSON set,
-// else the readable form.
-func (p *prompt) call(tool string, args map[string]any, out any, readable func()) error {
-	raw, err := p.tools.Call(p.ctx, tool, args, out)
-	if err != nil {
-		return err
-	}
-	if p.json {
-		_ = p.io.PrintRawJSON(raw)
-		return nil
-	}
-	readable()
 	return nil
 }
 
-// show prints a session's state: where it stopped and the source around.
-func (p *prompt) show(raw json.RawMessage, s sessionAnswer) {
-	if p.json {
-		_ = p.io.PrintRawJSON(raw)
-		return
-	}
-	out := p.io.Out
-	where := ""
-	if s.LastStop != nil && s.LastStop.Location != nil && !strings.Contains(s.Message, s.LastStop.Location.File) {
-		l := s.LastStop.Location
-		where = fmt.Sprintf(" at %s:%d", l.File, l.Line)
-	}
-	msg := s.Message
-	if msg == "" {
-		msg = s.State
-	}
-	fmt.Fprintf(out, "%s: %s%s\n", s.State, msg, where)
-	if s.LastStop != nil && s.LastStop.Text != "" {
-		fmt.Fprintln(out, "  "+s.LastStop.Text)
-	}
-	for _, l := range s.Source {
-		mark := "  "
-		if l.Current {
-			mark = "=>"
+// commandNames are the command names starting with prefix, sorted.
+func commandNames(prefix string) []string {
+	var out []string
+	for _, c := range commands {
+		if strings.HasPrefix(c.names[0], prefix) {
+			out = append(out, c.names[0])
 		}
-		fmt.Fprintf(out, "%s %4d  %s\n", mark, l.Line, l.Text)
 	}
+	sort.Strings(out)
+	return out
 }
 
-func firstNonZero(a, b int) int {
-	if a != 0 {
-		return a
+func (p *prompt) cmdHelp(arg string) error {
+	if arg != "" {
+		c := lookup(arg)
+		if c == nil {
+			return fmt.Errorf("unknown command %q (help lists the commands)", arg)
+		}
+		fmt.Fprintf(p.io.Out, "%s\n  %s\n", c.usage, c.help)
+		if len(c.names) > 1 {
+			fmt.Fprintf(p.io.Out, "  short: %s\n", strings.Join(c.names[1:], ", "))
+		}
+		return nil
 	}
-	return b
+	for _, c := range commands {
+		short := ""
+		if len(c.names) > 1 {
+			short = " (" + c.names[1] + ")"
+		}
+		fmt.Fprintf(p.io.Out, "  %-40s %s\n", c.usage+short, c.help)
+	}
+	return nil
 }

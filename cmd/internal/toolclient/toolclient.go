@@ -37,6 +37,11 @@ type Config struct {
 	// project. The returned function ends what it started (capabilities,
 	// debug sessions); Close calls it.
 	Serve func(ctx context.Context) (*mcp.Server, func())
+
+	// StartDaemon, when set, makes the client use the project's daemon
+	// and nothing else: when none runs, StartDaemon starts one in the
+	// background (the one-shot commands, whose sessions outlive them).
+	StartDaemon func(ctx context.Context, project string) error
 }
 
 // Client calls dbg's tools for one command. Calls may run concurrently.
@@ -59,10 +64,24 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	if project == "" {
 		project = "."
 	}
-	if abs, err := filepath.Abs(project); err == nil {
+	abs, err := filepath.Abs(project)
+	if err == nil {
 		if cs, ok := daemon.Connect(ctx, cfg.StateDir, abs, impl); ok {
 			return &Client{cs: cs}, nil
 		}
+	}
+	if cfg.StartDaemon != nil {
+		if err != nil {
+			return nil, fmt.Errorf("the project directory %s: %w", project, err)
+		}
+		if err := cfg.StartDaemon(ctx, abs); err != nil {
+			return nil, err
+		}
+		cs, ok := daemon.Connect(ctx, cfg.StateDir, abs, impl)
+		if !ok {
+			return nil, fmt.Errorf("the daemon of %s started but does not answer", abs)
+		}
+		return &Client{cs: cs}, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	srv, shutdown := cfg.Serve(ctx)

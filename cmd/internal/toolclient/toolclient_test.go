@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,5 +104,27 @@ func TestFinishJSON(t *testing.T) {
 	plain := errors.New("plain")
 	if err := Finish(&out, true, plain); err != plain || out.Len() != 0 {
 		t.Fatalf("a plain error: printed %q, err %v", out.String(), err)
+	}
+}
+
+// With StartDaemon set the client never serves in-process: a daemon that
+// fails to start is the client's error, one that starts but is not found
+// is said so.
+func TestStartDaemon(t *testing.T) {
+	ctx := context.Background()
+	called := false
+	_, err := New(ctx, Config{StateDir: t.TempDir(), Project: t.TempDir(), Version: "test",
+		Serve: func(context.Context) (*mcp.Server, func()) { t.Fatal("served in-process"); return nil, nil },
+		StartDaemon: func(context.Context, string) error {
+			called = true
+			return errors.New("no room for a daemon")
+		}})
+	if !called || err == nil || err.Error() != "no room for a daemon" {
+		t.Fatalf("called %v, err %v", called, err)
+	}
+	_, err = New(ctx, Config{StateDir: t.TempDir(), Project: t.TempDir(), Version: "test",
+		StartDaemon: func(context.Context, string) error { return nil }})
+	if err == nil || !strings.Contains(err.Error(), "started but does not answer") {
+		t.Fatalf("err %v", err)
 	}
 }
