@@ -1,0 +1,17 @@
+"""Holds credentials in locals, a dict and strings, then prints a line
+without them: a fixture for the redaction of values."""
+
+
+def main():
+    password = "hunter2"
+    headers = {"Authorization": "Bearer abcdef123456789", "Accept": "*/*"}
+    cert = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----"
+    dsn = "postgres://bob:s3cretpw@db.local:5432/app"
+    user = "bob"
+    count = len(headers) + 1
+    print(f"ready user={user} count={count}", flush=True)  # BREAK: secrets
+    return count
+
+
+main()
+print("done", flush=True)
