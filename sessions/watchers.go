@@ -1,6 +1,9 @@
 package sessions
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // Change says what of a session changed, as [Manager.Watch] reports it.
 type Change string
@@ -129,4 +132,15 @@ func (w *watcher) run() {
 func (w *watcher) stop() {
 	w.once.Do(func() { close(w.done) })
 	<-w.ended
+}
+
+// StopInfo returns the session's summary with its last stop's location
+// and exception text resolved when it is paused (one stackTrace request
+// per stop, shared with the stop answers), for a watcher told of a
+// stop.
+func (s *Session) StopInfo(ctx context.Context) SessionInfo {
+	if s.State() == StatePaused {
+		s.resolveStop(ctx)
+	}
+	return s.Info()
 }

@@ -88,12 +88,12 @@ func RegisterResources(tb *toolkit.Toolbox, m *sessions.Manager) {
 		Name:        "session-state",
 		Description: "A debug session's state, last stop (reason, thread, location, exception text), breakpoints and exit code, as JSON. Subscribers are notified on every stop, resume and exit.",
 		MIMEType:    "application/json",
-		Read: func(_ context.Context, uri string) (toolkit.ResourceContent, error) {
+		Read: func(ctx context.Context, uri string) (toolkit.ResourceContent, error) {
 			s, err := resourceSession(m, uri)
 			if err != nil {
 				return toolkit.ResourceContent{}, err
 			}
-			st := stateContent{SessionInfo: s.Info(), Breakpoints: s.Breakpoints(), Resources: resourcesOf(s.ID())}
+			st := stateContent{SessionInfo: s.StopInfo(ctx), Breakpoints: s.Breakpoints(), Resources: resourcesOf(s.ID())}
 			if st.Breakpoints == nil {
 				st.Breakpoints = []sessions.Breakpoint{}
 			}

@@ -53,6 +53,7 @@ type Toolbox struct {
 	names      []string
 	shared     []reflect.Type         // types described once (see ShareSchemas)
 	schemaOpts *jsonschema.ForOptions // nil: rebuild from shared
+	resources  ResourceServer         // nil: the server serves no resources
 }
 
 // NewToolbox returns a Toolbox handing each tool added to serve, which
