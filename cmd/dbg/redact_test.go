@@ -7,7 +7,10 @@ import (
 	"time"
 )
 
-const redacted = "‹redacted›"
+const (
+	redacted     = "‹redacted›"
+	serviceToken = "tok-abc123456"
+)
 
 // secretsFixture is the program of a language holding credentials at
 // its "BREAK: secrets" line, and how its adapter shows two values.
@@ -39,7 +42,7 @@ func (f *secretsFixture) require(t *testing.T) {
 func launchSecrets(t *testing.T, c *client, f secretsFixture) string {
 	t.Helper()
 	line := markedLineT(t, f.file, "BREAK: secrets")
-	id, st := mcpLaunch(t, c, f.lang, f.file, []int{line}, f.program, nil)
+	id, st := mcpLaunch(t, c, f.lang, f.file, []int{line}, f.program, map[string]any{"env": map[string]any{"SERVICE_TOKEN": serviceToken}})
 	if st.num("lastStop.location.line") != line {
 		t.Fatalf("stopped at %v, want line %d", st.get("lastStop"), line)
 	}
@@ -105,6 +108,7 @@ func TestRedaction(t *testing.T) {
 			if v := childByKey(t, c, id, locals["headers"], "Accept", nil); !strings.Contains(v, "*/*") {
 				t.Errorf("headers[Accept] = %q, want */*", v)
 			}
+			checkEnvRedacted(t, c, id, f, locals["env"])
 			if v := mcpEval(t, c, id, "password"); v != redacted {
 				t.Errorf("evaluate password = %q, want %s", v, redacted)
 			}
@@ -125,6 +129,9 @@ func TestRedaction(t *testing.T) {
 			}
 			if v := childByKey(t, c, id, raw["headers"], "Authorization", reveal); !strings.Contains(v, "Bearer abcdef123456789") {
 				t.Errorf("with reveal, headers[Authorization] = %q", v)
+			}
+			if v := envEntry(t, c, id, f, raw["env"], reveal); !strings.Contains(v, serviceToken) {
+				t.Errorf("with reveal, the environment's SERVICE_TOKEN = %q", v)
 			}
 			if v := c.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "password", "reveal": "true"}).str("result"); v != f.password {
 				t.Errorf("evaluate password with reveal = %q, want %s", v, f.password)
@@ -174,6 +181,47 @@ func TestRevealParam(t *testing.T) {
 	for _, name := range []string{"create_debug_session", "set_breakpoint", "list_breakpoints", "close_debug_session"} {
 		if has[name] {
 			t.Errorf("%s takes reveal, but its answer holds no values", name)
+		}
+	}
+}
+
+// envEntry returns the SERVICE_TOKEN entry of the fixture's environment
+// local: a dict entry in Python, a KEY=VALUE string in Go.
+func envEntry(t *testing.T, c *client, id string, f secretsFixture, env obj, extra map[string]any) string {
+	t.Helper()
+	args := map[string]any{"limit": 1000}
+	for k, v := range extra {
+		args[k] = v
+	}
+	if f.lang == "python" {
+		return childByKey(t, c, id, env, "SERVICE_TOKEN", args)
+	}
+	return childByKey(t, c, id, env, "[1]", args)
+}
+
+// checkEnvRedacted: an environment entry named like a credential is
+// redacted, by key or inside its KEY=VALUE string, and its neighbours
+// are not.
+func checkEnvRedacted(t *testing.T, c *client, id string, f secretsFixture, env obj) {
+	t.Helper()
+	if v := env.str("value"); strings.Contains(v, serviceToken) {
+		t.Errorf("the environment's summary shows the token: %q", v)
+	}
+	want := redacted
+	if f.lang == "go" {
+		want = `"SERVICE_TOKEN=` + redacted + `"`
+		if home := childByKey(t, c, id, env, "[0]", nil); !strings.HasPrefix(home, `"HOME=/`) {
+			t.Errorf("env[0] = %q, want HOME shown", home)
+		}
+	} else if home := childByKey(t, c, id, env, "HOME", map[string]any{"limit": 1000}); !strings.HasPrefix(home, "'/") {
+		t.Errorf("env['HOME'] = %q, want it shown", home)
+	}
+	if v := envEntry(t, c, id, f, env, nil); v != want {
+		t.Errorf("the environment's SERVICE_TOKEN = %q, want %s", v, want)
+	}
+	if f.lang == "python" {
+		if v := mcpEval(t, c, id, "os.environ['SERVICE_TOKEN']"); v != redacted {
+			t.Errorf("evaluate os.environ['SERVICE_TOKEN'] = %q", v)
 		}
 	}
 }

@@ -45,6 +45,8 @@ func TestString(t *testing.T) {
 		{`map[string]string ["Authorization": "Bearer abcdefgh12345", "Accept": "*/*", ]`, `map[string]string ["Authorization": "‹redacted›", "Accept": "*/*", ]`},
 		{`main.Creds {User: "bob", Password: "hunter2"}`, `main.Creds {User: "bob", Password: "‹redacted›"}`},
 		{"API_TOKEN=abc123 PATH=/usr/bin", "API_TOKEN=‹redacted› PATH=/usr/bin"},
+		{`["HOME=/root","SERVICE_TOKEN=tok-abc123456"]`, `["HOME=/root","SERVICE_TOKEN=‹redacted›"]`},
+		{`"db_password=x1"`, `"db_password=‹redacted›"`},
 		{"https://x.io/cb?token=abc123&page=2", "https://x.io/cb?token=‹redacted›&page=2"},
 		{"hello world", "hello world"},
 		{"12:30:45", "12:30:45"},

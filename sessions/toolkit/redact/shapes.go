@@ -76,6 +76,11 @@ func replaceSub(re *regexp.Regexp, s string, n int) string {
 // looks like a credential, keeping the value's quotes.
 func redactPair(m string) string {
 	sub := pair.FindStringSubmatch(m)
+	if sub != nil && sub[1] != "" && sub[3] == "" {
+		// A quote opens the value holding the pair ("KEY=value"), not
+		// the key.
+		return sub[1] + pair.ReplaceAllStringFunc(m[1:], redactPair)
+	}
 	if sub == nil || sub[1] != sub[3] || !SecretName(sub[2]) {
 		return m
 	}
