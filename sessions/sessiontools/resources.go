@@ -79,6 +79,17 @@ func resourceSession(m *sessions.Manager, uri string) (*sessions.Session, error)
 	return s, nil
 }
 
+// readSession returns a resource read of the session a URI names.
+func readSession(m *sessions.Manager, read func(context.Context, *sessions.Session) (toolkit.ResourceContent, error)) func(context.Context, string) (toolkit.ResourceContent, error) {
+	return func(ctx context.Context, uri string) (toolkit.ResourceContent, error) {
+		s, err := resourceSession(m, uri)
+		if err != nil {
+			return toolkit.ResourceContent{}, err
+		}
+		return read(ctx, s)
+	}
+}
+
 // RegisterResources serves each session of m as two resources of tb,
 // dbg://sessions/{id}/state and dbg://sessions/{id}/output, and tells
 // their subscribers of every change until m shuts down.
@@ -88,11 +99,7 @@ func RegisterResources(tb *toolkit.Toolbox, m *sessions.Manager) {
 		Name:        "session-state",
 		Description: "A debug session's state, last stop (reason, thread, location, exception text), breakpoints and exit code, as JSON. Subscribers are notified on every stop, resume and exit.",
 		MIMEType:    "application/json",
-		Read: func(ctx context.Context, uri string) (toolkit.ResourceContent, error) {
-			s, err := resourceSession(m, uri)
-			if err != nil {
-				return toolkit.ResourceContent{}, err
-			}
+		Read: readSession(m, func(ctx context.Context, s *sessions.Session) (toolkit.ResourceContent, error) {
 			st := stateContent{SessionInfo: s.StopInfo(ctx), Breakpoints: s.Breakpoints(), Resources: resourcesOf(s.ID())}
 			if st.Breakpoints == nil {
 				st.Breakpoints = []sessions.Breakpoint{}
@@ -103,7 +110,7 @@ func RegisterResources(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return toolkit.ResourceContent{}, err
 			}
 			return toolkit.ResourceContent{Text: string(tb.Redact(b))}, nil
-		},
+		}),
 	})
 	if !served {
 		return
@@ -113,11 +120,7 @@ func RegisterResources(tb *toolkit.Toolbox, m *sessions.Manager) {
 		Name:        "session-output",
 		Description: "A debug session's captured output (the program's stdout and stderr, adapter messages), newest 64 KiB, as text. Subscribers are notified on every output chunk; get_output reads it by seq and category.",
 		MIMEType:    "text/plain",
-		Read: func(_ context.Context, uri string) (toolkit.ResourceContent, error) {
-			s, err := resourceSession(m, uri)
-			if err != nil {
-				return toolkit.ResourceContent{}, err
-			}
+		Read: readSession(m, func(_ context.Context, s *sessions.Session) (toolkit.ResourceContent, error) {
 			text := s.Output().Text("")
 			if len(text) > maxResourceText {
 				text = text[len(text)-maxResourceText:]
@@ -126,7 +129,7 @@ func RegisterResources(tb *toolkit.Toolbox, m *sessions.Manager) {
 				}
 			}
 			return toolkit.ResourceContent{Text: text}, nil
-		},
+		}),
 	})
 	m.Watch(func(id string, c sessions.Change) {
 		kind := stateResource

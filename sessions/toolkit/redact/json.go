@@ -115,32 +115,21 @@ func walkObject(raw []byte, secret bool, depth int) ([]byte, bool) {
 			}
 		}
 	}
-	changed := false
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, f := range fields {
-		if i > 0 {
-			b.WriteByte(',')
-		}
+	return rewrite(raw, '{', '}', len(fields), func(i int, b *bytes.Buffer) bool {
+		f := fields[i]
 		b.Write(quoted(f.key))
 		b.WriteByte(':')
-		v := []byte(f.raw)
+		v, changed := []byte(f.raw), false
 		switch {
 		case isNameKey(f.key):
 		case !valueKeys[f.key] && SecretName(f.key):
-			v, ok = walk(v, true, true, depth+1)
-			changed = changed || ok
+			v, changed = walk(v, true, true, depth+1)
 		default:
-			v, ok = walk(v, here, valueKeys[f.key], depth+1)
-			changed = changed || ok
+			v, changed = walk(v, here, valueKeys[f.key], depth+1)
 		}
 		b.Write(v)
-	}
-	b.WriteByte('}')
-	if !changed {
-		return raw, false
-	}
-	return b.Bytes(), true
+		return changed
+	})
 }
 
 func walkArray(raw []byte, secret, value bool, depth int) ([]byte, bool) {
@@ -148,18 +137,29 @@ func walkArray(raw []byte, secret, value bool, depth int) ([]byte, bool) {
 	if json.Unmarshal(raw, &elems) != nil {
 		return raw, false
 	}
+	return rewrite(raw, '[', ']', len(elems), func(i int, b *bytes.Buffer) bool {
+		v, changed := walk(elems[i], secret, value, depth+1)
+		b.Write(v)
+		return changed
+	})
+}
+
+// rewrite writes n items, each by item (which reports whether it
+// changed anything), between open and close, separated by commas. When
+// no item changed it returns raw.
+func rewrite(raw []byte, open, close byte, n int, item func(i int, b *bytes.Buffer) bool) ([]byte, bool) {
 	changed := false
 	var b bytes.Buffer
-	b.WriteByte('[')
-	for i, e := range elems {
+	b.WriteByte(open)
+	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		v, ok := walk(e, secret, value, depth+1)
-		changed = changed || ok
-		b.Write(v)
+		if item(i, &b) {
+			changed = true
+		}
 	}
-	b.WriteByte(']')
+	b.WriteByte(close)
 	if !changed {
 		return raw, false
 	}
