@@ -8,7 +8,10 @@ import (
 // A shape is a credential recognised by its form, whatever it is called.
 // Only its secret part is replaced: "Bearer " stays, the token goes.
 type shape struct {
-	re *regexp.Regexp
+	// hints: a text holding none of them (compared in lower case)
+	// cannot hold the shape, and skips its expression.
+	hints []string
+	re    *regexp.Regexp
 	// secret is the index of the submatch that is the credential (0: the
 	// whole match).
 	secret int
@@ -17,17 +20,17 @@ type shape struct {
 // shapes are checked in order; each replaces only its secret part.
 var shapes = []shape{
 	// PEM blocks: certificates and keys alike, whole (an unterminated block to the end).
-	{regexp.MustCompile(`-----BEGIN [A-Z0-9 ]{1,64}-----(?s:.*?)(?:-----END [A-Z0-9 ]{1,64}-----|\z)`), 0},
+	{[]string{"-----begin "}, regexp.MustCompile(`-----BEGIN [A-Z0-9 ]{1,64}-----(?s:.*?)(?:-----END [A-Z0-9 ]{1,64}-----|\z)`), 0},
 	// HTTP credentials: Bearer tokens in any case, Basic as headers write it.
-	{regexp.MustCompile(`(?:\b[Bb][Ee][Aa][Rr][Ee][Rr]|\bBasic)\s+([A-Za-z0-9\-._~+/]{8,}=*)`), 1},
+	{[]string{"bearer", "basic"}, regexp.MustCompile(`(?:\b[Bb][Ee][Aa][Rr][Ee][Rr]|\bBasic)\s+([A-Za-z0-9\-._~+/]{8,}=*)`), 1},
 	// AWS access key ids.
-	{regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA)[A-Z0-9]{16}\b`), 0},
+	{[]string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "anva"}, regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA)[A-Z0-9]{16}\b`), 0},
 	// GitHub, GitLab, Slack, Stripe, OpenAI-style and Google API tokens.
-	{regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9\-_]{20,}|xox[abposr]-[A-Za-z0-9\-]{10,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9\-_]{20,}|AIza[0-9A-Za-z\-_]{35})`), 0},
+	{[]string{"gh", "glpat-", "xox", "k_live_", "k_test_", "sk-", "aiza"}, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9\-_]{20,}|xox[abposr]-[A-Za-z0-9\-]{10,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9\-_]{20,}|AIza[0-9A-Za-z\-_]{35})`), 0},
 	// JSON Web Tokens.
-	{regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), 0},
+	{[]string{"eyj"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), 0},
 	// Passwords in URLs: scheme://user:password@host.
-	{regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{0,30}://[^\s:/@'"]*:([^\s@/'"]+)@`), 1},
+	{[]string{"://"}, regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{0,30}://[^\s:/@'"]*:([^\s@/'"]+)@`), 1},
 }
 
 // pair finds key/value pairs inside a rendered value: key: value,
@@ -41,14 +44,25 @@ func String(s string) (string, bool) {
 	if len(s) < 8 {
 		return s, false
 	}
-	out := s
+	out, lower := s, strings.ToLower(s)
 	for _, sh := range shapes {
-		out = replaceSub(sh.re, out, sh.secret)
+		if containsAny(lower, sh.hints) {
+			out = replaceSub(sh.re, out, sh.secret)
+		}
 	}
 	if strings.ContainsAny(out, ":=") {
 		out = pair.ReplaceAllStringFunc(out, redactPair)
 	}
 	return out, out != s
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // replaceSub replaces submatch n of every match of re in s by Mark.
