@@ -36,7 +36,7 @@ var shapes = []shape{
 // pair finds key/value pairs inside a rendered value: key: value,
 // key=value, key => value, with the key bare or quoted and the value
 // quoted or bare. The key decides (see SecretName).
-var pair = regexp.MustCompile(`(["']?)([A-Za-z_][A-Za-z0-9_.\-]{0,80})(["']?)(\s*(?::|=>|=)\s*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s,;}\])&"'?=]+)`)
+var pair = regexp.MustCompile(`(["']?)([A-Za-z_][A-Za-z0-9_.\-]{0,80})(["']?)([ \t]*(?::|=>|=)[ \t]*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s,;}\])&"'?=][^\n\r,;}\])&"'?=]*)`)
 
 // String returns s with the credentials its shapes and credential-named
 // pairs show replaced by [Mark], and whether it changed anything.
@@ -51,7 +51,7 @@ func String(s string) (string, bool) {
 		}
 	}
 	if strings.ContainsAny(out, ":=") {
-		out = pair.ReplaceAllStringFunc(out, redactPair)
+		out = redactPairs(out)
 	}
 	return out, out != s
 }
@@ -86,25 +86,58 @@ func replaceSub(re *regexp.Regexp, s string, n int) string {
 	return b.String()
 }
 
-// redactPair replaces the value of one key/value match when the key
-// looks like a credential, keeping the value's quotes.
-func redactPair(m string) string {
-	sub := pair.FindStringSubmatch(m)
-	if sub != nil && sub[1] != "" && sub[3] == "" {
-		// A quote opens the value holding the pair ("KEY=value"), not
-		// the key.
-		return sub[1] + pair.ReplaceAllStringFunc(m[1:], redactPair)
+// redactPairs replaces the values of the credential-named pairs of s.
+// A bare value runs to the end of its field (a comma, a brace, a line
+// end) so that a pass phrase with spaces goes whole; where a space
+// separates pairs (API_TOKEN=abc PATH=/bin) it ends before the next key.
+func redactPairs(s string) string {
+	var b strings.Builder
+	pos := 0
+	for pos < len(s) {
+		m := pair.FindStringSubmatchIndex(s[pos:])
+		if m == nil {
+			break
+		}
+		for i := range m {
+			if m[i] >= 0 {
+				m[i] += pos
+			}
+		}
+		start, end := m[0], m[1]
+		oq, key, cq := s[m[2]:m[3]], s[m[4]:m[5]], s[m[6]:m[7]]
+		vs, ve := m[10], m[11]
+		if oq != "" && cq == "" {
+			// A quote opens the value holding the pair ("KEY=value"),
+			// not the key: look again after it.
+			b.WriteString(s[pos : start+1])
+			pos = start + 1
+			continue
+		}
+		bare := s[vs] != '"' && s[vs] != '\''
+		if bare {
+			if ve < len(s) && (s[ve] == '=' || s[ve] == ':') {
+				// The value's last word is the next pair's key.
+				if sp := strings.LastIndexAny(s[vs:ve], " \t"); sp > 0 {
+					ve = vs + sp
+				}
+			}
+			for ve > vs && (s[ve-1] == ' ' || s[ve-1] == '\t') {
+				ve--
+			}
+			end = ve
+		}
+		b.WriteString(s[pos:vs])
+		v := s[vs:ve]
+		switch {
+		case oq != cq || !SecretName(key) || v == Mark || strings.Trim(v, `"'`) == Mark:
+			b.WriteString(v)
+		case bare:
+			b.WriteString(Mark)
+		default:
+			b.WriteString(v[:1] + Mark + v[:1])
+		}
+		pos = end
 	}
-	if sub == nil || sub[1] != sub[3] || !SecretName(sub[2]) {
-		return m
-	}
-	v := sub[5]
-	if v == Mark || strings.Trim(v, `"'`) == Mark {
-		return m
-	}
-	q := ""
-	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') {
-		q = v[:1]
-	}
-	return sub[1] + sub[2] + sub[3] + sub[4] + q + Mark + q
+	b.WriteString(s[pos:])
+	return b.String()
 }
