@@ -23,6 +23,7 @@ func secretsFixtures(t *testing.T) []secretsFixture {
 	return []secretsFixture{
 		{lang: "python", file: fixture(t, "python/secrets.py"), password: "'hunter2'", user: "'bob'"},
 		{lang: "go", file: fixture(t, "go/secrets/main.go"), password: `"hunter2"`, user: `"bob"`},
+		{lang: "javascript", file: fixture(t, "javascript/secrets.js"), password: `"hunter2"`, user: `"bob"`},
 	}
 }
 
@@ -35,6 +36,9 @@ func (f *secretsFixture) require(t *testing.T) {
 	case "go":
 		requireDelve(t)
 		f.program = goBinary(t, fixture(t, "go/secrets"))
+	case "javascript":
+		requireNode(t)
+		f.program = f.file
 	}
 }
 
@@ -186,14 +190,14 @@ func TestRevealParam(t *testing.T) {
 }
 
 // envEntry returns the SERVICE_TOKEN entry of the fixture's environment
-// local: a dict entry in Python, a KEY=VALUE string in Go.
+// local: an entry of a dict or object, a KEY=VALUE string in Go.
 func envEntry(t *testing.T, c *client, id string, f secretsFixture, env obj, extra map[string]any) string {
 	t.Helper()
 	args := map[string]any{"limit": 1000}
 	for k, v := range extra {
 		args[k] = v
 	}
-	if f.lang == "python" {
+	if f.lang != "go" {
 		return childByKey(t, c, id, env, "SERVICE_TOKEN", args)
 	}
 	return childByKey(t, c, id, env, "[1]", args)
@@ -213,7 +217,7 @@ func checkEnvRedacted(t *testing.T, c *client, id string, f secretsFixture, env 
 		if home := childByKey(t, c, id, env, "[0]", nil); !strings.HasPrefix(home, `"HOME=/`) {
 			t.Errorf("env[0] = %q, want HOME shown", home)
 		}
-	} else if home := childByKey(t, c, id, env, "HOME", map[string]any{"limit": 1000}); !strings.HasPrefix(home, "'/") {
+	} else if home := childByKey(t, c, id, env, "HOME", map[string]any{"limit": 1000}); !strings.HasPrefix(strings.Trim(home, `"'`), "/") {
 		t.Errorf("env['HOME'] = %q, want it shown", home)
 	}
 	if v := envEntry(t, c, id, f, env, nil); v != want {
