@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 )
 
 // valueKeys are the fields of an answer that hold a program's values:
@@ -31,42 +32,53 @@ func ValueKey(key string) bool { return valueKeys[key] }
 //   - in every other value field, the credential shapes of [String].
 //
 // named says whether the answer as a whole is the value of a credential
-// name (an evaluate_expression of "password"). The order of fields and
-// every byte not redacted stay as they were. Data that is not valid JSON
-// is returned unchanged.
+// name (an evaluate_expression of "password"). Every byte not redacted
+// stays as it was. Data that is not valid JSON is returned unchanged.
 func JSON(data []byte, named bool) []byte {
-	out, changed := walk(data, named, named, 0)
+	w := walker{keys: map[string]bool{}}
+	out, changed := w.walk(data, named, named, 0)
 	if !changed {
 		return data
 	}
 	return out
 }
 
-// maxDepth bounds the recursion; deeper values are redacted whole when
-// they are secret and kept otherwise.
+// maxDepth bounds the recursion; deeper values are kept as they are.
 const maxDepth = 64
 
-// walk rewrites one JSON value. secret: it belongs to a credential;
-// value: it sits in a value field (or is the value of a credential key).
-func walk(raw []byte, secret, value bool, depth int) ([]byte, bool) {
+// walker rewrites one answer, remembering which of its keys look like
+// credentials (an answer repeats its keys in every member).
+type walker struct{ keys map[string]bool }
+
+func (w *walker) secretKey(k string) bool {
+	if valueKeys[k] || isNameKey(k) {
+		return false
+	}
+	secret, ok := w.keys[k]
+	if !ok {
+		secret = SecretName(k)
+		w.keys[k] = secret
+	}
+	return secret
+}
+
+// walk rewrites one JSON value, raw exactly. secret: it belongs to a
+// credential; value: it sits in a value field (or is the value of a
+// credential key). It returns raw itself when nothing changed.
+func (w *walker) walk(raw []byte, secret, value bool, depth int) ([]byte, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return raw, false
 	}
 	switch raw[0] {
-	case '{':
+	case '{', '[':
 		if depth >= maxDepth {
 			return raw, false
 		}
-		return walkObject(raw, secret, depth)
-	case '[':
-		if depth >= maxDepth {
-			return raw, false
-		}
-		return walkArray(raw, secret, value, depth)
+		return w.walkMembers(raw, secret, value, depth)
 	case '"':
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
+		s, ok := unquote(raw)
+		if !ok {
 			return raw, false
 		}
 		if secret && value {
@@ -91,104 +103,174 @@ func walk(raw []byte, secret, value bool, depth int) ([]byte, bool) {
 	}
 }
 
-type field struct {
-	key string
-	raw json.RawMessage
-}
-
-func walkObject(raw []byte, secret bool, depth int) ([]byte, bool) {
-	fields, ok := objectFields(raw)
+// walkMembers rewrites an object or an array member by member, copying
+// every byte between the members that change.
+func (w *walker) walkMembers(raw []byte, secret, value bool, depth int) ([]byte, bool) {
+	ms, ok := members(raw)
 	if !ok {
 		return raw, false
 	}
+	obj := raw[0] == '{'
 	here := secret
-	for _, f := range fields {
-		if here {
-			break
-		}
-		for _, k := range nameKeys {
-			if f.key == k {
-				var s string
-				if json.Unmarshal(f.raw, &s) == nil && SecretName(s) {
-					here = true
-				}
+	if obj {
+		for _, m := range ms {
+			if !here && isNameKey(m.key) {
+				s, ok := unquote(raw[m.start:m.end])
+				here = ok && SecretName(s)
 			}
 		}
 	}
-	return rewrite(raw, '{', '}', len(fields), func(i int, b *bytes.Buffer) bool {
-		f := fields[i]
-		b.Write(quoted(f.key))
-		b.WriteByte(':')
-		v, changed := []byte(f.raw), false
+	var out []byte
+	last := 0
+	for _, m := range ms {
+		v := raw[m.start:m.end]
+		var changed bool
 		switch {
-		case isNameKey(f.key):
-		case !valueKeys[f.key] && SecretName(f.key):
-			v, changed = walk(v, true, true, depth+1)
+		case !obj:
+			v, changed = w.walk(v, secret, value, depth+1)
+		case isNameKey(m.key):
+		case w.secretKey(m.key):
+			v, changed = w.walk(v, true, true, depth+1)
 		default:
-			v, changed = walk(v, here, valueKeys[f.key], depth+1)
+			v, changed = w.walk(v, here, valueKeys[m.key], depth+1)
 		}
-		b.Write(v)
-		return changed
-	})
-}
-
-func walkArray(raw []byte, secret, value bool, depth int) ([]byte, bool) {
-	var elems []json.RawMessage
-	if json.Unmarshal(raw, &elems) != nil {
+		if !changed {
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(raw)+32)
+		}
+		out = append(out, raw[last:m.start]...)
+		out = append(out, v...)
+		last = m.end
+	}
+	if out == nil {
 		return raw, false
 	}
-	return rewrite(raw, '[', ']', len(elems), func(i int, b *bytes.Buffer) bool {
-		v, changed := walk(elems[i], secret, value, depth+1)
-		b.Write(v)
-		return changed
-	})
+	return append(out, raw[last:]...), true
 }
 
-// rewrite writes n items, each by item (which reports whether it
-// changed anything), between open and close, separated by commas. When
-// no item changed it returns raw.
-func rewrite(raw []byte, open, close byte, n int, item func(i int, b *bytes.Buffer) bool) ([]byte, bool) {
-	changed := false
-	var b bytes.Buffer
-	b.WriteByte(open)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if item(i, &b) {
-			changed = true
-		}
-	}
-	b.WriteByte(close)
-	if !changed {
-		return raw, false
-	}
-	return b.Bytes(), true
+// member is one member of an object or array: its key (objects only)
+// and where its value lies.
+type member struct {
+	key        string
+	start, end int
 }
 
-// objectFields decodes an object's fields in their order.
-func objectFields(raw []byte) ([]field, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, false
+// members returns the members of raw, an object or array with nothing
+// around it, or false when raw is not one.
+func members(raw []byte) ([]member, bool) {
+	obj := raw[0] == '{'
+	closer := byte(']')
+	if obj {
+		closer = '}'
 	}
-	var fields []field
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false
+	var out []member
+	i := skipSpace(raw, 1)
+	if i < len(raw) && raw[i] == closer {
+		return out, i == len(raw)-1
+	}
+	for {
+		var key string
+		if obj {
+			if i >= len(raw) || raw[i] != '"' {
+				return nil, false
+			}
+			e, ok := skipString(raw, i)
+			if !ok {
+				return nil, false
+			}
+			if key, ok = unquote(raw[i:e]); !ok {
+				return nil, false
+			}
+			if i = skipSpace(raw, e); i >= len(raw) || raw[i] != ':' {
+				return nil, false
+			}
+			i = skipSpace(raw, i+1)
 		}
-		k, ok := t.(string)
+		e, ok := skipValue(raw, i)
 		if !ok {
 			return nil, false
 		}
-		var v json.RawMessage
-		if dec.Decode(&v) != nil {
+		out = append(out, member{key, i, e})
+		if i = skipSpace(raw, e); i >= len(raw) {
 			return nil, false
 		}
-		fields = append(fields, field{k, v})
+		if raw[i] == closer {
+			return out, i == len(raw)-1
+		}
+		if raw[i] != ',' {
+			return nil, false
+		}
+		i = skipSpace(raw, i+1)
 	}
-	return fields, true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the end of the string starting at b[i] ('"').
+func skipString(b []byte, i int) (int, bool) {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1, true
+		}
+	}
+	return 0, false
+}
+
+// skipValue returns the end of the value starting at b[i].
+func skipValue(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e, ok := skipString(b, j)
+				if !ok {
+					return 0, false
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1, true
+				}
+			}
+		}
+		return 0, false
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	return j, j > i
+}
+
+// unquote decodes a JSON string.
+func unquote(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
 }
 
 func isNameKey(k string) bool {
