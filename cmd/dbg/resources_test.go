@@ -89,15 +89,26 @@ func stateOf(t *testing.T, text string) obj {
 // and output resources is told of each stop, output chunk and the exit,
 // without wait_for_stop, and reads them; list_debug_sessions names them.
 func TestSessionResources(t *testing.T) {
-	for _, lang := range []string{"python", "go"} {
+	for _, f := range []struct {
+		lang, file, marker  string
+		first, last, ending string // output of the first pass, the last pass, the end
+	}{
+		{"python", "python/count.py", "BREAK: count", "pass i=0 total=0", "pass i=4 total=10", "counted total=10"},
+		{"go", "go/count/main.go", "BREAK: count", "pass i=0 total=0", "pass i=4 total=10", "counted total=10"},
+		{"javascript", "javascript/loop.js", "BP:loop", "i=0 total=0", "i=4 total=10", "done 10"},
+	} {
+		lang := f.lang
 		t.Run(lang, func(t *testing.T) {
-			file, program := fixture(t, "python/count.py"), fixture(t, "python/count.py")
-			if lang == "python" {
+			file := fixture(t, f.file)
+			program := file
+			switch lang {
+			case "python":
 				requireDebugpy(t)
-			} else {
+			case "go":
 				requireDelve(t)
-				file = fixture(t, "go/count/main.go")
 				program = goBinary(t, fixture(t, "go/count"))
+			case "javascript":
+				requireNode(t)
 			}
 			u := &updates{}
 			c := startDbgWith(t, &mcp.ClientOptions{ResourceUpdatedHandler: u.handler}, nil)
@@ -125,7 +136,7 @@ func TestSessionResources(t *testing.T) {
 				}
 			}
 
-			line := markedLineT(t, file, "BREAK: count")
+			line := markedLineT(t, file, f.marker)
 			bp := c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": file, "line": line})
 			c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": program, "waitMs": 1})
 			stoppedAt := func(text string) bool {
@@ -141,7 +152,7 @@ func TestSessionResources(t *testing.T) {
 			u.drain(stateURI)
 			u.drain(outputURI)
 			c.ok("continue_execution", map[string]any{"sessionId": id})
-			u.waitFor(t, c, outputURI, func(text string) bool { return strings.Contains(text, "pass i=0 total=0\n") })
+			u.waitFor(t, c, outputURI, func(text string) bool { return strings.Contains(text, f.first+"\n") })
 			st = stateOf(t, u.waitFor(t, c, stateURI, stoppedAt))
 			if st.str("lastStop.reason") != "breakpoint" {
 				t.Errorf("second stop: %v", st.get("lastStop"))
@@ -156,8 +167,8 @@ func TestSessionResources(t *testing.T) {
 			u.drain(outputURI)
 			c.ok("continue_execution", map[string]any{"sessionId": id})
 			u.waitFor(t, c, stateURI, func(text string) bool { return stateOf(t, text).str("state") == "terminated" })
-			u.waitFor(t, c, outputURI, func(text string) bool { return strings.Contains(text, "counted total=10\n") })
-			if out := readResource(t, c, outputURI); !strings.Contains(out, "pass i=4 total=10\ncounted total=10\n") {
+			u.waitFor(t, c, outputURI, func(text string) bool { return strings.Contains(text, f.ending+"\n") })
+			if out := readResource(t, c, outputURI); !strings.Contains(out, f.last+"\n"+f.ending+"\n") {
 				t.Errorf("output resource:\n%s", out)
 			}
 			mcpClose(t, c, id, nil)
