@@ -6,8 +6,9 @@
 // blocks, passwords in URLs, well-known token formats, and
 // credential-named pairs such as password=… or 'token': '…' inside a
 // rendered value). [JSON] applies both to a tool's answer: it rewrites
-// only value fields (value, result, old, new, first, last, min, max),
-// never names, types, ids or paths.
+// only value fields (see [ValueKey]: value, result, old, new, values,
+// first, last, min, max, sample, samples) and the entries of maps keyed
+// by a credential name, never names, types, ids or paths.
 //
 // A credential is replaced by [Mark]. Redaction only ever removes text:
 // it never invents a value.
