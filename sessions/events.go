@@ -84,6 +84,7 @@ func (s *Session) onEvent(m *dap.Message) {
 		code := b.ExitCode
 		s.exitCode = &code
 		s.notifyLocked()
+		s.m.watch.post(s.id, ChangeState)
 		s.mu.Unlock()
 	case "terminated":
 		s.output.Flush()

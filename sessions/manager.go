@@ -48,6 +48,8 @@ type Manager struct {
 
 	findMu    sync.Mutex
 	findCache map[string]findEntry
+
+	watch watchers // see Watch
 }
 
 type findEntry struct {
@@ -154,6 +156,7 @@ func (m *Manager) add(s *Session) error {
 		s.name = s.id
 	}
 	m.sessions[s.id] = s
+	s.output.OnWrite(func() { m.watch.post(s.id, ChangeOutput) })
 	return nil
 }
 
@@ -175,4 +178,5 @@ func (m *Manager) Shutdown(ctx context.Context) {
 		}(s)
 	}
 	wg.Wait()
+	m.watch.closeAll()
 }

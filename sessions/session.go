@@ -205,6 +205,7 @@ func (s *Session) setStateLocked(st State, reason string) {
 		s.reason = reason
 	}
 	s.notifyLocked()
+	s.m.watch.post(s.id, ChangeState)
 }
 
 // connection returns the DAP connection or a clear error.

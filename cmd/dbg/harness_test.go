@@ -69,13 +69,20 @@ type client struct {
 // startDbg starts `dbg mcp` with extra environment and connects to it.
 func startDbg(t testing.TB, env ...string) *client {
 	t.Helper()
-	cmd := exec.Command(dbgBinary, "mcp")
+	return startDbgWith(t, nil, nil, env...)
+}
+
+// startDbgWith starts `dbg mcp` with extra flags and environment and
+// connects to it with a client of opts (nil: the defaults).
+func startDbgWith(t testing.TB, opts *mcp.ClientOptions, flags []string, env ...string) *client {
+	t.Helper()
+	cmd := exec.Command(dbgBinary, append([]string{"mcp"}, flags...)...)
 	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+t.TempDir())
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c := mcp.NewClient(&mcp.Implementation{Name: "dbg-e2e", Version: "1"}, nil)
+	c := mcp.NewClient(&mcp.Implementation{Name: "dbg-e2e", Version: "1"}, opts)
 	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatalf("connect to dbg mcp: %v", err)

@@ -31,6 +31,7 @@ func newCmdMCP(f *factory, runF func(context.Context, *mcpOptions) error) *cobra
 		},
 	}
 	addProjectFlag(cmd, &opts.project)
+	addServerFlags(cmd, f, &opts.NewServer)
 	cmd.AddCommand(newCmdMCPInstall(f, nil))
 	return cmd
 }

@@ -29,19 +29,33 @@ func (f *factory) newManager(project string) *sessions.Manager {
 	return m
 }
 
+// serverFlags are the server's own flags (dbg mcp, dbg serve).
+type serverFlags struct {
+	// RevealSecrets turns the redaction of credentials off: answers show
+	// raw values.
+	RevealSecrets bool
+}
+
 // newServer builds the MCP server of project ("" = the working
 // directory) with every tool. The returned function releases the
 // capabilities, then shuts the session manager down (at most 10
 // seconds).
 func (f *factory) newServer(ctx context.Context, project string) (*mcp.Server, func()) {
+	return f.newServerWith(ctx, project, serverFlags{})
+}
+
+// newServerWith is newServer with the server's flags.
+func (f *factory) newServerWith(ctx context.Context, project string, flags serverFlags) (*mcp.Server, func()) {
 	m := f.newManager(project)
 	// Building ~50 tool schemas allocates a few MB that stay live: skip the
 	// collections it would trigger, so the first answer comes sooner.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg", Version: version}, &mcp.ServerOptions{
+	opts := &mcp.ServerOptions{
 		Instructions: "dbg debugs programs in many languages. Typical flow: create_debug_session → set_breakpoint → start_debugging → (wait_for_stop) → get_stack_trace / get_local_variables / evaluate_expression → step_over / continue_execution → close_debug_session. get_debug_tools_status says what to do next.",
-	})
-	release := registerTools(ctx, f, srv, m)
+	}
+	mcpbind.AllowSubscriptions(opts, sessiontools.CheckResource(m))
+	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg", Version: version}, opts)
+	release := registerTools(ctx, f, srv, m, flags)
 	return srv, func() {
 		release()
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -55,9 +69,11 @@ func (f *factory) newServer(ctx context.Context, project string) (*mcp.Server, f
 // sessions (JVM, run configurations, Git). The returned function
 // releases what the capabilities hold (agent connections, processes
 // started for run configurations).
-func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions.Manager) func() {
+func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions.Manager, flags serverFlags) func() {
 	tb := mcpbind.NewToolbox(srv, f.now)
+	tb.SetRevealSecrets(flags.RevealSecrets)
 	sessiontools.RegisterTools(tb, m)
+	sessiontools.RegisterResources(tb, m)
 	sessiontools.RegisterStatusTool(tb, m)
 	ctx, cancel := context.WithCancel(ctx)
 	// The run configurations start the JVMs of run_and_invoke.

@@ -52,6 +52,8 @@ type sessionOut struct {
 	Source    []sessions.SourceLine `json:"source,omitempty"`
 	// Interpreter is the runtime the session runs on and why (Python).
 	Interpreter *adapters.Interpreter `json:"interpreter,omitempty"`
+	// Resources names the session's MCP resources.
+	Resources *sessionResources `json:"resources,omitempty"`
 }
 
 type startIn struct {
@@ -83,8 +85,14 @@ type okOut struct {
 }
 
 type listOut struct {
-	Sessions []sessions.SessionInfo `json:"sessions"`
-	Count    int                    `json:"count"`
+	Sessions []listedSession `json:"sessions"`
+	Count    int             `json:"count"`
+}
+
+// listedSession is a session's summary with the URIs of its resources.
+type listedSession struct {
+	sessions.SessionInfo
+	Resources sessionResources `json:"resources"`
 }
 
 type languagesOut struct {

@@ -102,10 +102,14 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return okOut{SessionID: in.SessionID, Message: "closed"}, nil
 		})
-	toolkit.AddTool(tb, "list_debug_sessions", "List the debug sessions with their language, state, last stop and process.",
+	toolkit.AddTool(tb, "list_debug_sessions", "List the debug sessions with their language, state, last stop and process, and the URIs of their MCP resources (dbg://sessions/{id}/state and /output), which a client can subscribe to instead of polling wait_for_stop.",
 		func(ctx context.Context, _ struct{}) (listOut, error) {
 			l := m.List()
-			return listOut{Sessions: l, Count: len(l)}, nil
+			out := listOut{Sessions: make([]listedSession, 0, len(l)), Count: len(l)}
+			for _, s := range l {
+				out.Sessions = append(out.Sessions, listedSession{SessionInfo: s, Resources: resourcesOf(s.ID)})
+			}
+			return out, nil
 		})
 	sessionTool(tb, m, "set_breakpoint", "Set a breakpoint at file:line (or on a function). The answer says whether the adapter verified it, the actual line if it moved, and the line's text.",
 		func(ctx context.Context, s *sessions.Session, in breakpointIn) (breakpointOut, error) {
@@ -351,7 +355,7 @@ func (in createIn) request() sessions.CreateRequest {
 func sessionAnswer(s *sessions.Session, res *sessions.StartResult) sessionOut {
 	info := s.Info()
 	out := sessionOut{SessionID: info.ID, Name: info.Name, Language: info.Language, State: info.State, Mode: info.Mode, LastStop: info.LastStop,
-		Interpreter: info.Interpreter}
+		Interpreter: info.Interpreter, Resources: new(resourcesOf(info.ID))}
 	if res != nil {
 		out.Pending, out.Message = res.Pending, res.Message
 		if res.State != "" {

@@ -27,6 +27,25 @@ type OutputRing struct {
 	dropped int64
 	partial map[string]string // unterminated text per category
 	now     func() time.Time
+	onWrite func() // see OnWrite
+}
+
+// OnWrite sets f to be called after every write and flush, outside the
+// ring's lock. f must not block.
+func (r *OutputRing) OnWrite(f func()) {
+	r.mu.Lock()
+	r.onWrite = f
+	r.mu.Unlock()
+}
+
+// wrote calls the OnWrite function.
+func (r *OutputRing) wrote() {
+	r.mu.Lock()
+	f := r.onWrite
+	r.mu.Unlock()
+	if f != nil {
+		f()
+	}
 }
 
 // NewOutputRing returns a ring holding at most maxBytes of text.
@@ -40,6 +59,7 @@ func NewOutputRing(maxBytes int, now func() time.Time) *OutputRing {
 // Write appends text of a category; text is split into lines, and a
 // trailing partial line waits for its end (or Flush).
 func (r *OutputRing) Write(category, text string) {
+	defer r.wrote()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	text = r.partial[category] + text
@@ -63,6 +83,7 @@ func (r *OutputRing) Write(category, text string) {
 
 // Flush emits partial lines.
 func (r *OutputRing) Flush() {
+	defer r.wrote()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for c, t := range r.partial {

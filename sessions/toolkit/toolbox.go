@@ -46,11 +46,14 @@ type Toolbox struct {
 	prefix string
 	seq    atomic.Uint64
 	status StatusRegistry
+	// revealAll turns the redaction of credentials off (see reveal.go).
+	revealAll atomic.Bool
 
 	mu         sync.Mutex
 	names      []string
 	shared     []reflect.Type         // types described once (see ShareSchemas)
 	schemaOpts *jsonschema.ForOptions // nil: rebuild from shared
+	resources  ResourceServer         // nil: the server serves no resources
 }
 
 // NewToolbox returns a Toolbox handing each tool added to serve, which
@@ -101,13 +104,25 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", name, err))
 	}
+	values := holdsValues(outSchema) // its answers may hold credentials: redact them
+	if values {
+		inSchema = withRevealParam(inSchema)
+	}
 	tb.mu.Lock()
 	tb.names = append(tb.names, name)
 	tb.mu.Unlock()
 	tb.serve(Tool{Name: name, Description: description, InputSchema: inSchema, OutputSchema: outSchema,
 		Call: func(ctx context.Context, args json.RawMessage) (json.RawMessage, bool) {
 			env := Envelope[Out]{RequestID: fmt.Sprintf("%s-%d", tb.prefix, tb.seq.Add(1))}
-			out, err := callTool(ctx, args, h)
+			var out Out
+			var err error
+			var ra redactArgs
+			if values {
+				ra, err = readRedactArgs(args)
+			}
+			if err == nil {
+				out, err = callTool(ctx, args, h)
+			}
 			env.Timestamp = tb.now().UTC().Format(time.RFC3339Nano)
 			if err != nil {
 				env.Error = clipError(AsToolError(err))
@@ -123,6 +138,9 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 				b, _ = json.Marshal(Envelope[Out]{RequestID: env.RequestID, Timestamp: env.Timestamp,
 					Error: NewError(CodeInternal, "cannot encode the result: "+merr.Error(), "")})
 				env.Success = false
+			}
+			if values {
+				b = tb.redactAnswer(ra, b)
 			}
 			return b, !env.Success
 		}})

@@ -17,10 +17,12 @@ import (
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
-// NewToolbox returns a Toolbox adding its tools to srv. now is the clock
-// of the envelopes' timestamps (nil = time.Now).
+// NewToolbox returns a Toolbox adding its tools and resources to srv.
+// now is the clock of the envelopes' timestamps (nil = time.Now).
 func NewToolbox(srv *mcp.Server, now func() time.Time) *toolkit.Toolbox {
-	return toolkit.NewToolbox(func(t toolkit.Tool) { Serve(srv, t) }, now)
+	tb := toolkit.NewToolbox(func(t toolkit.Tool) { Serve(srv, t) }, now)
+	tb.SetResourceServer(resources{srv})
+	return tb
 }
 
 // Serve adds one tool to srv.

@@ -1,0 +1,19 @@
+package main
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+)
+
+// addServerFlags adds the server's own flags to a serving command and
+// makes *newServer build servers with them.
+func addServerFlags(cmd *cobra.Command, f *factory, newServer *func(context.Context, string) (*mcp.Server, func())) {
+	flags := &serverFlags{}
+	cmd.Flags().BoolVar(&flags.RevealSecrets, "reveal-secrets", false,
+		"show credentials raw in every answer (by default values named like password, token or apiKey, and Bearer headers, access keys, PEM blocks and passwords in URLs, are shown as ‹redacted› unless a call passes reveal: true)")
+	*newServer = func(ctx context.Context, project string) (*mcp.Server, func()) {
+		return f.newServerWith(ctx, project, *flags)
+	}
+}

@@ -1,0 +1,124 @@
+package toolkit
+
+import (
+	"encoding/json"
+	"maps"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit/redact"
+)
+
+// RevealParam is the argument with which a call asks for the raw values
+// of credentials. Every tool whose answer holds values accepts it.
+const RevealParam = "reveal"
+
+// SetRevealSecrets turns the redaction of credentials off (true: every
+// answer shows raw values, as a server started with --reveal-secrets
+// does) or back on. Redaction is on by default.
+func (tb *Toolbox) SetRevealSecrets(reveal bool) { tb.revealAll.Store(reveal) }
+
+// RevealsSecrets reports whether redaction is off for the whole server.
+func (tb *Toolbox) RevealsSecrets() bool { return tb.revealAll.Load() }
+
+// Redact returns data, JSON a capability hands to a client outside a
+// tool answer (a resource), with credentials redacted unless the server
+// reveals them.
+func (tb *Toolbox) Redact(data []byte) []byte {
+	if tb.revealAll.Load() {
+		return data
+	}
+	return redact.JSON(data, false)
+}
+
+// holdsValues reports whether answers of this schema can hold a
+// program's values: some property at any depth is a value field, or the
+// schema leaves part of the answer open (any JSON).
+func holdsValues(s *jsonschema.Schema) bool {
+	seen := map[*jsonschema.Schema]bool{}
+	var walk func(s *jsonschema.Schema) bool
+	walk = func(s *jsonschema.Schema) bool {
+		if s == nil || seen[s] {
+			return false
+		}
+		seen[s] = true
+		for k, p := range s.Properties {
+			if redact.ValueKey(k) || walk(p) {
+				return true
+			}
+		}
+		for _, sub := range [][]*jsonschema.Schema{s.PrefixItems, s.AllOf, s.AnyOf, s.OneOf,
+			{s.Items, s.AdditionalProperties}} {
+			for _, p := range sub {
+				if walk(p) {
+					return true
+				}
+			}
+		}
+		for _, d := range []map[string]*jsonschema.Schema{s.Defs, s.Definitions} {
+			for _, p := range d {
+				if walk(p) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(s)
+}
+
+// withRevealParam returns in with the reveal argument described.
+func withRevealParam(in *jsonschema.Schema) *jsonschema.Schema {
+	c := *in
+	c.Properties = maps.Clone(in.Properties)
+	if c.Properties == nil {
+		c.Properties = map[string]*jsonschema.Schema{}
+	}
+	if _, ok := c.Properties[RevealParam]; !ok {
+		c.Properties[RevealParam] = &jsonschema.Schema{Types: []string{"boolean", "string"},
+			Description: "show the raw values of credentials (names like password, token, apiKey, authorization; Bearer headers, access keys, PEM blocks, passwords in URLs), which answers show as ‹redacted› by default"}
+	}
+	return &c
+}
+
+// redactArgs are the arguments redaction reads: reveal, and the name of
+// the value the answer is (an evaluated expression, a set variable).
+type redactArgs struct {
+	Reveal     Bool   `json:"reveal"`
+	Expression string `json:"expression"`
+	Name       string `json:"name"`
+}
+
+// readRedactArgs reads the redaction arguments of a call; a reveal that
+// is no boolean is INVALID_ARGUMENT.
+func readRedactArgs(args json.RawMessage) (redactArgs, error) {
+	var ra redactArgs
+	if len(args) == 0 || string(args) == "null" {
+		return ra, nil
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(args, &fields) != nil {
+		return ra, nil // not an object: the tool's decoding says so
+	}
+	if raw, ok := fields[RevealParam]; ok {
+		if err := json.Unmarshal(raw, &ra.Reveal); err != nil {
+			return ra, NewError(CodeInvalidArgument, "argument \"reveal\" must be a boolean, not "+DescribeJSON(raw),
+				"pass reveal: true to show credentials, or leave it out")
+		}
+	}
+	for k, dst := range map[string]*string{"expression": &ra.Expression, "name": &ra.Name} {
+		if raw, ok := fields[k]; ok {
+			_ = json.Unmarshal(raw, dst)
+		}
+	}
+	return ra, nil
+}
+
+// redactAnswer redacts the credentials of an encoded envelope unless the
+// call or the server reveals them.
+func (tb *Toolbox) redactAnswer(ra redactArgs, envelope []byte) []byte {
+	if tb.revealAll.Load() || ra.Reveal.Or(false) {
+		return envelope
+	}
+	return redact.JSON(envelope, redact.SecretName(ra.Expression) || redact.SecretName(ra.Name))
+}
