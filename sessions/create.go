@@ -46,6 +46,9 @@ type StartRequest struct {
 	StopOnEntry         bool
 	// Wait bounds how long Start waits for the first stop (0 = default).
 	Wait time.Duration
+	// ExceptionFilters, when not nil, are the adapter's own exception
+	// filter ids, used instead of BreakOnExceptions.
+	ExceptionFilters []string
 }
 
 // StartResult says where a launch or attach stands when the call returns.
@@ -182,7 +185,7 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 	if mode == "" {
 		mode = "uncaught"
 	}
-	if _, err := s.SetExceptionBreakpoints(ctx, mode, nil); err != nil {
+	if _, err := s.SetExceptionBreakpoints(ctx, mode, req.ExceptionFilters); err != nil {
 		return nil, err
 	}
 	extra := map[string]any{}
