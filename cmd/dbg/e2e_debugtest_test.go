@@ -1,0 +1,291 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The debug_test and list_tests end-to-end tests: one fixture project per
+// framework under testdata/tests/<framework>, each with a test failing on
+// an assertion in the test, one failing because the code under test
+// raises or panics, a parametrised or table test and a passing test.
+
+// testFixture is one framework's fixture project and what its tests do.
+type testFixture struct {
+	framework string
+	dir       string // under testdata/tests
+	require   func(t *testing.T)
+	pkg       string // the package the ids live in (Go)
+	failing   []failingTest
+	passing   string // a passing test's id
+	printed   string // what the passing test prints
+	listed    []string
+	filter    string // a list_tests filter and the ids it keeps
+	filtered  []string
+	missing   string // an id the runner does not know
+	nearest   string // an id the TEST_NOT_FOUND error must offer
+	broken    brokenFile
+}
+
+// failingTest is a failing test and where it must stop.
+type failingTest struct {
+	name    string
+	id      string
+	file    string // the stop's file, relative to the fixture
+	line    string // the text of the stop's line
+	message string // what the failure message holds
+	local   string // a local of the failing frame
+	value   string // its value
+}
+
+// brokenFile is an edit that breaks the build, and what the compiler
+// then says.
+type brokenFile struct {
+	file, text, says string
+}
+
+func testFixtures() []testFixture {
+	return []testFixture{
+		{
+			framework: "pytest", dir: "pytest", require: requirePytest,
+			failing: []failingTest{
+				{name: "assertion", id: "tests/test_cart.py::test_total_wrong", file: "tests/test_cart.py", line: "assert got == 6",
+					message: "assert 5 == 6", local: "got", value: "5"},
+				{name: "raises", id: "tests/test_cart.py::test_discount_raises", file: "cart.py", line: "raise ValueError",
+					message: "ValueError: percent 150 is out of range", local: "percent", value: "150"},
+				{name: "parametrised", id: "tests/test_cart.py::test_pairs[2-3-6]", file: "tests/test_cart.py", line: "assert got == want",
+					message: "assert 5 == 6", local: "b", value: "3"},
+			},
+			passing: "tests/test_cart.py::test_passes", printed: "checking the discount",
+			listed: []string{"tests/test_cart.py::test_total_wrong", "tests/test_cart.py::test_pairs[1-1-2]", "tests/test_cart.py::test_pairs[2-3-6]", "tests/test_cart.py::test_passes"},
+			filter: "PAIRS", filtered: []string{"tests/test_cart.py::test_pairs[1-1-2]", "tests/test_cart.py::test_pairs[2-3-6]"},
+			missing: "tests/test_cart.py::test_total_wrongg", nearest: "tests/test_cart.py::test_total_wrong",
+			broken: brokenFile{file: "tests/test_cart.py", text: "\ndef test_broken(:\n    pass\n", says: "SyntaxError"},
+		},
+		{
+			framework: "go", dir: "go", require: requireDelve, pkg: "./cart",
+			failing: []failingTest{
+				{name: "assertion", id: "TestTotalWrong", file: "cart/cart_test.go", line: `t.Errorf("Total(%v) = %d, want 6"`,
+					message: "Total([2 3]) = 5, want 6", local: "got", value: "5"},
+				{name: "raises", id: "TestDiscountPanics", file: "cart/cart.go", line: "panic(fmt.Sprintf",
+					message: "percent 150 is out of range", local: "percent", value: "150"},
+				{name: "parametrised", id: "TestPairs/wrong", file: "cart/cart_test.go", line: `t.Fatalf("got %d, want %d"`,
+					message: "got 5, want 6", local: "got", value: "5"},
+			},
+			passing: "TestPasses", printed: "checking the discount",
+			listed:  []string{"TestTotalWrong", "TestDiscountPanics", "TestPairs", "TestPasses"},
+			filter:  "pairs", filtered: []string{"TestPairs"},
+			missing: "TestTotalWrang", nearest: "TestTotalWrong",
+			broken:  brokenFile{file: "cart/cart_test.go", text: "\nfunc TestBroken(t *testing.T) { nope() }\n", says: "undefined: nope"},
+		},
+	}
+}
+
+func requirePytest(t *testing.T) {
+	t.Helper()
+	if err := exec.Command("python3", "-m", "pytest", "--version").Run(); err != nil {
+		t.Skip("pytest is not installed (scripts/install-test-deps.sh installs it)")
+	}
+}
+
+// TestDebugTest runs every framework's fixture through list_tests and
+// debug_test over MCP.
+func TestDebugTest(t *testing.T) {
+	for _, fx := range testFixtures() {
+		t.Run(fx.framework, func(t *testing.T) {
+			fx.require(t)
+			c := startDbg(t)
+			dir := fixture(t, filepath.Join("tests", fx.dir))
+			base := map[string]any{"projectPath": dir}
+			if fx.pkg != "" {
+				base["package"] = fx.pkg
+			}
+			args := func(kv ...any) map[string]any {
+				m := map[string]any{}
+				for k, v := range base {
+					m[k] = v
+				}
+				for i := 0; i+1 < len(kv); i += 2 {
+					m[kv[i].(string)] = kv[i+1]
+				}
+				return m
+			}
+			t.Run("list", func(t *testing.T) { checkListTests(t, c.with(t), fx, args) })
+			for _, ft := range fx.failing {
+				t.Run(ft.name, func(t *testing.T) { checkFailingTest(t, c.with(t), dir, fx, ft, args) })
+			}
+			t.Run("restart", func(t *testing.T) { checkRestartTest(t, c.with(t), dir, fx.failing[0], args) })
+			t.Run("passing", func(t *testing.T) {
+				c := c.with(t)
+				r := c.ok("debug_test", args("test", fx.passing))
+				if r.str("outcome") != "passed" || r.str("sessionId") != "" || !strings.Contains(r.str("output"), fx.printed) {
+					t.Fatalf("passing test: %v", r)
+				}
+				if n := len(c.ok("list_debug_sessions", nil).list("sessions")); n != 0 {
+					t.Fatalf("a passed test left %d session(s)", n)
+				}
+				mcpNoChildren(t, c)
+			})
+			t.Run("missing", func(t *testing.T) {
+				r := c.with(t).fail("debug_test", args("test", fx.missing), "TEST_NOT_FOUND")
+				if !slices.Contains(r.Error.AvailableOptions, fx.nearest) || r.Error.AvailableOptions[0] != fx.nearest {
+					t.Fatalf("TEST_NOT_FOUND offers %v, want %s first", r.Error.AvailableOptions, fx.nearest)
+				}
+			})
+			t.Run("compile-error", func(t *testing.T) {
+				broken := copyTree(t, dir)
+				f := filepath.Join(broken, fx.broken.file)
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(f, append(b, fx.broken.text...), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				a := args("test", fx.failing[0].id)
+				a["projectPath"] = broken
+				r := c.with(t).fail("debug_test", a, "INVALID_ARGUMENT")
+				if !strings.Contains(r.Error.Message, fx.broken.says) {
+					t.Fatalf("compile error message %q does not hold the compiler's %q", r.Error.Message, fx.broken.says)
+				}
+			})
+		})
+	}
+}
+
+func checkListTests(t *testing.T, c *client, fx testFixture, args func(...any) map[string]any) {
+	ids := func(r obj) []string {
+		var out []string
+		for _, x := range r.list("tests") {
+			out = append(out, x.str("id"))
+		}
+		return out
+	}
+	all := ids(c.ok("list_tests", args()))
+	for _, want := range fx.listed {
+		if !slices.Contains(all, want) {
+			t.Fatalf("list_tests %v lacks %s", all, want)
+		}
+	}
+	if got := ids(c.ok("list_tests", args("filter", fx.filter))); !slices.Equal(got, fx.filtered) {
+		t.Fatalf("list_tests filter %q: %v, want %v", fx.filter, got, fx.filtered)
+	}
+	r := c.ok("list_tests", args("limit", 1))
+	if r.num("count") != 1 || r.num("total") != len(all) || r.get("truncated") != true {
+		t.Fatalf("list_tests limit 1: %v", r)
+	}
+}
+
+func checkFailingTest(t *testing.T, c *client, dir string, fx testFixture, ft failingTest, args func(...any) map[string]any) {
+	r := c.ok("debug_test", args("test", ft.id))
+	id := r.str("sessionId")
+	if r.str("outcome") != "failed" || id == "" {
+		t.Fatalf("debug_test %s: %v", ft.id, r)
+	}
+	file := filepath.Join(dir, ft.file)
+	line := mcpLine(t, file, ft.line)
+	if r.str("location.file") != file || r.num("location.line") != line {
+		t.Fatalf("stopped at %s:%d, want %s:%d (%v)", r.str("location.file"), r.num("location.line"), file, line, r)
+	}
+	if !strings.Contains(r.str("message"), ft.message) {
+		t.Fatalf("failure message %q does not hold %q", r.str("message"), ft.message)
+	}
+	frames := r.list("frames")
+	if len(frames) == 0 || len(frames) > 5 || frames[0].str("file") != file {
+		t.Fatalf("user frames: %v", frames)
+	}
+	for _, f := range frames {
+		if !strings.HasPrefix(f.str("file"), dir+string(filepath.Separator)) {
+			t.Fatalf("frame %v is not the user's code", f)
+		}
+	}
+	found := false
+	for _, l := range frames[0].list("locals") {
+		if l.str("name") == ft.local {
+			found = true
+			if l.str("value") != ft.value {
+				t.Fatalf("local %s = %s, want %s", ft.local, l.str("value"), ft.value)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no local %s in %v", ft.local, frames[0])
+	}
+	ev := c.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": ft.local, "frameId": frames[0].num("frameId")})
+	if ev.str("result") != ft.value {
+		t.Fatalf("evaluate %s in the failing frame: %v, want %s", ft.local, ev, ft.value)
+	}
+	src := r.list("source")
+	if len(src) == 0 {
+		t.Fatalf("no source context: %v", r)
+	}
+	st := c.ok("get_debug_tools_status", map[string]any{"projectPath": dir})
+	if st.str("nextAction") != "INSPECT_STOP" {
+		t.Fatalf("status after a failed debug_test: nextAction %s, want INSPECT_STOP", st.str("nextAction"))
+	}
+	pids := mcpPIDs(t, c)
+	step := c.ok("step_over", map[string]any{"sessionId": id})
+	if s := step.str("state"); s != "paused" && s != "running" && s != "terminated" {
+		t.Fatalf("step_over after the failure: %v", step)
+	}
+	runToEnd(t, c, id, step)
+	mcpClose(t, c, id, pids)
+}
+
+// runToEnd continues the session until its program ends (a Go panic stops
+// once more where the runtime reports it).
+func runToEnd(t *testing.T, c *client, id string, st obj) {
+	t.Helper()
+	for range 4 {
+		switch st.str("state") {
+		case "terminated":
+			return
+		case "paused":
+			st = c.ok("continue_execution", map[string]any{"sessionId": id})
+		default:
+			st = c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000})
+		}
+	}
+	if st.str("state") != "terminated" {
+		t.Fatalf("the test run did not end: %v", st)
+	}
+}
+
+func checkRestartTest(t *testing.T, c *client, dir string, ft failingTest, args func(...any) map[string]any) {
+	r := c.ok("debug_test", args("test", ft.id))
+	id := r.str("sessionId")
+	bps := len(c.ok("list_breakpoints", map[string]any{"sessionId": id}).list("breakpoints"))
+	file := filepath.Join(dir, ft.file)
+	// A breakpoint of the user's, kept across the restart: the run stops
+	// there first.
+	first := mcpLine(t, file, ft.line) - 1
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": file, "line": first})
+	res := c.ok("restart_debugging", map[string]any{"sessionId": id})
+	res = mcpPaused(t, c, id, res)
+	if n := len(c.ok("list_breakpoints", map[string]any{"sessionId": id}).list("breakpoints")); n != bps+1 {
+		t.Fatalf("after restart %d breakpoints, want %d", n, bps+1)
+	}
+	if res.str("lastStop.location.file") != file || res.num("lastStop.location.line") != first {
+		t.Fatalf("restart stopped at %s:%d, want the breakpoint at %s:%d", res.str("lastStop.location.file"), res.num("lastStop.location.line"), file, first)
+	}
+	cont := mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
+	if r := cont.str("lastStop.reason"); r != "exception" && r != "function breakpoint" {
+		t.Fatalf("the restarted test did not reach its failure: %v", cont)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	mcpNoChildren(t, c)
+}
+
+// copyTree copies the fixture project dir into a temporary directory.
+func copyTree(t *testing.T, dir string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(dir))
+	if out, err := exec.Command("cp", "-r", dir, dst).CombinedOutput(); err != nil {
+		t.Fatalf("copy %s: %v: %s", dir, err, out)
+	}
+	return dst
+}
