@@ -77,10 +77,10 @@ func testFixtures() []testFixture {
 					message: "got 5, want 6", local: "got", value: "5"},
 			},
 			passing: "TestPasses", printed: "checking the discount",
-			listed:  []string{"TestTotalWrong", "TestDiscountPanics", "TestPairs", "TestPasses"},
-			filter:  "pairs", filtered: []string{"TestPairs"},
+			listed: []string{"TestTotalWrong", "TestDiscountPanics", "TestPairs", "TestPasses"},
+			filter: "pairs", filtered: []string{"TestPairs"},
 			missing: "TestTotalWrang", nearest: "TestTotalWrong",
-			broken:  brokenFile{file: "cart/cart_test.go", text: "\nfunc TestBroken(t *testing.T) { nope() }\n", says: "undefined: nope"},
+			broken: brokenFile{file: "cart/cart_test.go", text: "\nfunc TestBroken(t *testing.T) { nope() }\n", says: "undefined: nope"},
 		},
 	}
 }
@@ -288,4 +288,31 @@ func copyTree(t *testing.T, dir string) string {
 		t.Fatalf("copy %s: %v: %s", dir, err, out)
 	}
 	return dst
+}
+
+// dbg test stops at the failure at the same prompt as dbg launch; a
+// passing test prints its outcome and output.
+func TestCLITest(t *testing.T) {
+	requireDelve(t)
+	dir := fixture(t, "tests/go")
+	cmd := exec.Command(dbgBinary, "test", "--project", dir, "--package", "./cart", "TestTotalWrong")
+	cmd.Env = append(cmd.Environ(), "DBG_STATE_DIR="+t.TempDir())
+	cmd.Stdin = strings.NewReader("print got\nbt\ncontinue\nquit\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	file := filepath.Join(dir, "cart", "cart_test.go")
+	for _, want := range []string{"failed: cart_test.go:9: Total([2 3]) = 5, want 6 at " + file + ":9", "=>    9", "\n5\n",
+		"#0 cart.TestTotalWrong at " + file + ":9", "closed"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	cmd = exec.Command(dbgBinary, "test", "--project", dir, "--package", "./cart", "TestPasses")
+	cmd.Env = append(cmd.Environ(), "DBG_STATE_DIR="+t.TempDir())
+	out, err = cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "passed (") || !strings.Contains(string(out), "checking the discount") {
+		t.Fatalf("dbg test of a passing test: %v\n%s", err, out)
+	}
 }

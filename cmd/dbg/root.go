@@ -31,6 +31,7 @@ func newCmdRoot(f *factory) *cobra.Command {
 		newCmdSessions(f, nil),
 		newCmdAttach(f, nil),
 		newCmdLaunch(f, nil),
+		newCmdTest(f, nil),
 	)
 	return root
 }

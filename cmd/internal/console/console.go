@@ -43,6 +43,9 @@ type Config struct {
 	JSON   bool           // print every answer as JSON
 	Create map[string]any // create_debug_session's arguments
 	Launch *Launch        // nil = attach (Create names the process)
+	// Test, when set, opens the session with debug_test's arguments
+	// instead of Create and Launch.
+	Test map[string]any
 }
 
 // Run creates the session (attaching, or launching per cfg.Launch) and
@@ -52,11 +55,24 @@ func Run(ctx context.Context, cfg Config) error {
 	p := &prompt{ctx: ctx, tools: cfg.Tools, io: cfg.IO, json: cfg.JSON}
 	out := cfg.IO.Out
 	var s sessionAnswer
-	raw, err := p.tools.Call(ctx, "create_debug_session", cfg.Create, &s)
+	var raw json.RawMessage
+	var err error
+	if cfg.Test != nil {
+		raw, s, err = p.openTest(ctx, cfg.Test)
+	} else {
+		raw, err = p.tools.Call(ctx, "create_debug_session", cfg.Create, &s)
+	}
 	if err != nil {
 		return toolclient.Finish(out, cfg.JSON, err)
 	}
 	p.id = s.SessionID
+	if cfg.Test != nil && p.id == "" {
+		// The test ended: nothing to debug.
+		if cfg.JSON {
+			_ = p.io.PrintRawJSON(raw)
+		}
+		return nil
+	}
 	if plan := cfg.Launch; plan != nil {
 		// A launch that fails half-way leaves no session behind (a
 		// daemon would keep it).
