@@ -32,6 +32,9 @@ type Framework struct {
 	// Settle, when set, moves a failure stop out of the framework's frames
 	// into the user's where the program can still run there.
 	Settle func(ctx context.Context, r *failureReader) error
+	// Accept, when set, tells whether an exception stop is the test's
+	// failure; the run continues past those it refuses.
+	Accept func(r *failureReader) bool
 	// Internal, when set, reports the locals the framework adds to the
 	// user's frames, which the answer leaves out.
 	Internal func(name string) bool
@@ -84,7 +87,7 @@ type Project struct {
 // frameworks is the table of every supported ecosystem, in detection
 // order.
 func frameworks() []*Framework {
-	return []*Framework{pytestFramework(), goFramework()}
+	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework()}
 }
 
 // frameworkNamed returns the framework called name.

@@ -40,6 +40,9 @@ type failingTest struct {
 	message string // what the failure message holds
 	local   string // a local of the failing frame
 	value   string // its value
+	// expected and actual, when set, are the values the answer must
+	// report.
+	expected, actual string
 }
 
 // brokenFile is an edit that breaks the build, and what the compiler
@@ -81,6 +84,22 @@ func testFixtures() []testFixture {
 			filter: "pairs", filtered: []string{"TestPairs"},
 			missing: "TestTotalWrang", nearest: "TestTotalWrong",
 			broken: brokenFile{file: "cart/cart_test.go", text: "\nfunc TestBroken(t *testing.T) { nope() }\n", says: "undefined: nope"},
+		},
+		{
+			framework: "node", dir: "node", require: requireNode,
+			failing: []failingTest{
+				{name: "assertion", id: "test/cart.test.js::total is wrong", file: "test/cart.test.js", line: "assert.strictEqual(got, 6);",
+					message: "Expected values to be strictly equal", local: "got", value: "5", expected: "6", actual: "5"},
+				{name: "raises", id: "test/cart.test.js::discount throws", file: "cart.js", line: "throw new RangeError",
+					message: "RangeError: percent 150 is out of range", local: "percent", value: "150"},
+				{name: "parametrised", id: "test/cart.test.js::pairs > 2 + 3", file: "test/cart.test.js", line: "assert.strictEqual(got, want);",
+					message: "Expected values to be strictly equal", local: "got", value: "5", expected: "6", actual: "5"},
+			},
+			passing: "test/cart.test.js::passes", printed: "checking the discount",
+			listed: []string{"test/cart.test.js::total is wrong", "test/cart.test.js::pairs > 1 + 1", "test/cart.test.js::pairs > 2 + 3", "test/cart.test.js::passes"},
+			filter: "PAIRS", filtered: []string{"test/cart.test.js::pairs > 1 + 1", "test/cart.test.js::pairs > 2 + 3"},
+			missing: "test/cart.test.js::total is wrongg", nearest: "test/cart.test.js::total is wrong",
+			broken: brokenFile{file: "test/cart.test.js", text: "\ntest('broken', () => {\n", says: "SyntaxError"},
 		},
 	}
 }
@@ -165,6 +184,16 @@ func checkListTests(t *testing.T, c *client, fx testFixture, args func(...any) m
 		}
 		return out
 	}
+	st := c.ok("get_debug_tools_status", map[string]any{"projectPath": args()["projectPath"]})
+	found := false
+	for _, cp := range st.list("capabilities") {
+		if cp.str("name") == "tests" {
+			found = cp.str("state") == "AVAILABLE" && strings.Contains(cp.str("reason"), fx.framework)
+		}
+	}
+	if !found {
+		t.Fatalf("status reports no %s tests: %v", fx.framework, st.get("capabilities"))
+	}
 	all := ids(c.ok("list_tests", args()))
 	for _, want := range fx.listed {
 		if !slices.Contains(all, want) {
@@ -185,6 +214,10 @@ func checkFailingTest(t *testing.T, c *client, dir string, fx testFixture, ft fa
 	id := r.str("sessionId")
 	if r.str("outcome") != "failed" || id == "" {
 		t.Fatalf("debug_test %s: %v", ft.id, r)
+	}
+	t.Cleanup(func() { c.call("close_debug_session", map[string]any{"sessionId": id}) })
+	if ft.expected != "" && (r.str("expected") != ft.expected || r.str("actual") != ft.actual) {
+		t.Fatalf("expected %q actual %q, want %q and %q", r.str("expected"), r.str("actual"), ft.expected, ft.actual)
 	}
 	file := filepath.Join(dir, ft.file)
 	line := mcpLine(t, file, ft.line)
@@ -258,6 +291,7 @@ func runToEnd(t *testing.T, c *client, id string, st obj) {
 func checkRestartTest(t *testing.T, c *client, dir string, ft failingTest, args func(...any) map[string]any) {
 	r := c.ok("debug_test", args("test", ft.id))
 	id := r.str("sessionId")
+	t.Cleanup(func() { c.call("close_debug_session", map[string]any{"sessionId": id}) })
 	bps := len(c.ok("list_breakpoints", map[string]any{"sessionId": id}).list("breakpoints"))
 	file := filepath.Join(dir, ft.file)
 	// A breakpoint of the user's, kept across the restart: the run stops
