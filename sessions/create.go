@@ -49,6 +49,10 @@ type StartRequest struct {
 	// ExceptionFilters, when not nil, are the adapter's own exception
 	// filter ids, used instead of BreakOnExceptions.
 	ExceptionFilters []string
+	// SkipStop, when set, is asked about each exception stop before the
+	// first stop the launch answers (and again at every restart): the
+	// program is continued past those it reports true for.
+	SkipStop func(ctx context.Context, s *Session, stop *StopInfo) bool
 }
 
 // StartResult says where a launch or attach stands when the call returns.
@@ -215,7 +219,11 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 			wait = 5 * time.Second
 		}
 	}
-	return s.waitFirst(ctx, 0, wait), nil
+	res := s.waitFirst(ctx, 0, wait)
+	if req.SkipStop != nil {
+		res = s.skipStops(ctx, req.SkipStop, res, time.Now().Add(wait))
+	}
+	return res, nil
 }
 
 func cwdOr() string {

@@ -87,7 +87,7 @@ type Project struct {
 // frameworks is the table of every supported ecosystem, in detection
 // order.
 func frameworks() []*Framework {
-	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework()}
+	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework()}
 }
 
 // frameworkNamed returns the framework called name.

@@ -183,10 +183,13 @@ func (x *Tests) runPlan(ctx context.Context, p *Project, fw *Framework, id TestI
 			return res, err
 		}
 	}
-	sr, err := s.Launch(ctx, plan.Start)
-	if err == nil && fw.Accept != nil {
-		sr, err = x.skipRefused(ctx, s, p, fw, sr, start.Add(plan.Start.Wait))
+	if fw.Accept != nil {
+		plan.Start.SkipStop = func(ctx context.Context, s *sessions.Session, _ *sessions.StopInfo) bool {
+			r := &failureReader{s: s, fw: fw, p: p}
+			return r.read(ctx) == nil && !fw.Accept(r)
+		}
 	}
+	sr, err := s.Launch(ctx, plan.Start)
 	res.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
 		return res, err
@@ -308,35 +311,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// maxRefusedStops bounds how many exception stops a run goes on past.
-const maxRefusedStops = 200
-
-// skipRefused continues past the exception stops the framework does not
-// take for the test's failure, until one it takes, another stop, the end,
-// or the deadline.
-func (x *Tests) skipRefused(ctx context.Context, s *sessions.Session, p *Project, fw *Framework, sr *sessions.StartResult, deadline time.Time) (*sessions.StartResult, error) {
-	for range maxRefusedStops {
-		if sr.State != sessions.StatePaused || sr.LastStop == nil || sr.LastStop.Reason != "exception" {
-			return sr, nil
-		}
-		r := &failureReader{s: s, fw: fw, p: p}
-		if err := r.read(ctx); err != nil {
-			return nil, err
-		}
-		if fw.Accept(r) {
-			return sr, nil
-		}
-		wait := time.Until(deadline)
-		if wait <= 0 {
-			return &sessions.StartResult{State: sessions.StateRunning, Pending: true}, nil
-		}
-		er, err := s.Continue(ctx, r.stop.ThreadID, wait)
-		if err != nil {
-			return nil, err
-		}
-		sr = &sessions.StartResult{State: er.State, Pending: er.Pending, LastStop: er.LastStop, ExitCode: er.ExitCode, Message: er.Message}
-	}
-	return sr, nil
 }

@@ -19,6 +19,9 @@ type testFixture struct {
 	framework string
 	dir       string // under testdata/tests
 	require   func(t *testing.T)
+	// setup, when set, returns the project to run in place of the
+	// fixture (a copy with the runner linked in).
+	setup func(t *testing.T, dir string) string
 	pkg       string // the package the ids live in (Go)
 	failing   []failingTest
 	passing   string // a passing test's id
@@ -101,7 +104,42 @@ func testFixtures() []testFixture {
 			missing: "test/cart.test.js::total is wrongg", nearest: "test/cart.test.js::total is wrong",
 			broken: brokenFile{file: "test/cart.test.js", text: "\ntest('broken', () => {\n", says: "SyntaxError"},
 		},
+		{
+			framework: "jest", dir: "jest", require: requireNode, setup: withJest,
+			failing: []failingTest{
+				{name: "assertion", id: "__tests__/cart.test.js::total is wrong", file: "__tests__/cart.test.js", line: "expect(got).toBe(6);",
+					message: "expect(received).toBe(expected)", local: "got", value: "5", expected: "6", actual: "5"},
+				{name: "raises", id: "__tests__/cart.test.js::discount throws", file: "cart.js", line: "throw new RangeError",
+					message: "RangeError: percent 150 is out of range", local: "percent", value: "150"},
+				{name: "parametrised", id: "__tests__/cart.test.js::pairs > 2 + 3", file: "__tests__/cart.test.js", line: "expect(got).toBe(want);",
+					message: "expect(received).toBe(expected)", local: "got", value: "5", expected: "6", actual: "5"},
+			},
+			passing: "__tests__/cart.test.js::passes", printed: "checking the discount",
+			listed: []string{"__tests__/cart.test.js::total is wrong", "__tests__/cart.test.js::pairs > 1 + 1", "__tests__/cart.test.js::pairs > 2 + 3", "__tests__/cart.test.js::passes"},
+			filter: "PAIRS", filtered: []string{"__tests__/cart.test.js::pairs > 1 + 1", "__tests__/cart.test.js::pairs > 2 + 3"},
+			missing: "__tests__/cart.test.js::total is wrongg", nearest: "__tests__/cart.test.js::total is wrong",
+			broken: brokenFile{file: "__tests__/cart.test.js", text: "\ntest('broken', () => {\n", says: "SyntaxError"},
+		},
 	}
+}
+
+// withJest copies the fixture project and links the pinned Jest in as its
+// node_modules ($DBG_JEST_DIR, as scripts/deps/tests.sh installs it).
+func withJest(t *testing.T, dir string) string {
+	t.Helper()
+	jest := os.Getenv("DBG_JEST_DIR")
+	if jest == "" {
+		home, _ := os.UserHomeDir()
+		jest = filepath.Join(home, ".cache", "dbg-test", "jest")
+	}
+	if _, err := os.Stat(filepath.Join(jest, "node_modules", "jest", "bin", "jest.js")); err != nil {
+		t.Skip("jest is not installed (scripts/install-test-deps.sh installs it)")
+	}
+	cp := copyTree(t, dir)
+	if err := os.Symlink(filepath.Join(jest, "node_modules"), filepath.Join(cp, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return cp
 }
 
 func requirePytest(t *testing.T) {
@@ -119,6 +157,9 @@ func TestDebugTest(t *testing.T) {
 			fx.require(t)
 			c := startDbg(t)
 			dir := fixture(t, filepath.Join("tests", fx.dir))
+			if fx.setup != nil {
+				dir = fx.setup(t, dir)
+			}
 			base := map[string]any{"projectPath": dir}
 			if fx.pkg != "" {
 				base["package"] = fx.pkg
@@ -304,7 +345,7 @@ func checkRestartTest(t *testing.T, c *client, dir string, ft failingTest, args 
 		t.Fatalf("after restart %d breakpoints, want %d", n, bps+1)
 	}
 	if res.str("lastStop.location.file") != file || res.num("lastStop.location.line") != first {
-		t.Fatalf("restart stopped at %s:%d, want the breakpoint at %s:%d", res.str("lastStop.location.file"), res.num("lastStop.location.line"), file, first)
+		t.Fatalf("restart stopped at %s:%d, want the breakpoint at %s:%d: %v", res.str("lastStop.location.file"), res.num("lastStop.location.line"), file, first, res)
 	}
 	cont := mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
 	if r := cont.str("lastStop.reason"); r != "exception" && r != "function breakpoint" {
