@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"time"
 
@@ -85,7 +86,7 @@ func (r *failureReader) withLocals(ctx context.Context, frames []sessions.Frame)
 	}
 	out := make([]UserFrame, 0, len(frames))
 	for _, f := range frames {
-		uf := UserFrame{FrameID: f.ID, Name: strings.TrimSuffix(f.Name, " (Current frame)"), File: f.File, Line: f.Line, Text: f.Text, Locals: []Local{}}
+		uf := UserFrame{FrameID: f.ID, Name: frameName(f.Name), File: f.File, Line: f.Line, Text: f.Text, Locals: []Local{}}
 		vars, _, _, err := r.s.LocalVariables(ctx, f.ID, nil)
 		if err == nil {
 			if r.fw.Internal != nil {
@@ -108,6 +109,15 @@ func (r *failureReader) withLocals(ctx context.Context, frames []sessions.Frame)
 		out = append(out, uf)
 	}
 	return out
+}
+
+// rustHash is the hash rustc appends to a symbol.
+var rustHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
+
+// frameName is a frame's function without what adapters add to it:
+// debugpy's " (Current frame)", a Rust symbol's hash.
+func frameName(name string) string {
+	return rustHash.ReplaceAllString(strings.TrimSuffix(name, " (Current frame)"), "")
 }
 
 // clip cuts s to n bytes on a rune boundary, marking the cut.

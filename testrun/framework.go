@@ -48,6 +48,8 @@ type TestID struct {
 	ID      string `json:"id"`
 	Package string `json:"package,omitempty"`
 	File    string `json:"file,omitempty"`
+	// binary is the test binary that holds the test (cargo).
+	binary string
 }
 
 // Plan is how one test runs under the debugger.
@@ -87,7 +89,7 @@ type Project struct {
 // frameworks is the table of every supported ecosystem, in detection
 // order.
 func frameworks() []*Framework {
-	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework()}
+	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework(), cargoFramework()}
 }
 
 // frameworkNamed returns the framework called name.

@@ -254,7 +254,7 @@ func (x *Tests) stopAnswer(ctx context.Context, s *sessions.Session, p *Project,
 	if err := r.read(ctx); err != nil {
 		return res, err
 	}
-	failure := r.stop.Reason == "exception" || (len(r.frames) > 0 && contains(plan.Functions, r.frames[0].Name))
+	failure := r.stop.Reason == "exception" || (len(r.frames) > 0 && failFrame(plan.Functions, r.frames[0].Name))
 	var f Failure
 	if failure {
 		res.Outcome = OutcomeFailed
@@ -274,7 +274,7 @@ func (x *Tests) stopAnswer(ctx context.Context, s *sessions.Session, p *Project,
 	if len(user) > 0 {
 		top := user[0]
 		res.Location = &sessions.Location{File: top.File, Line: top.Line, Column: top.Column,
-			Function: strings.TrimSuffix(top.Name, " (Current frame)"), Text: top.Text}
+			Function: frameName(top.Name), Text: top.Text}
 		res.Source, _ = sessions.SourceContext(top.File, top.Line, 3)
 	} else {
 		res.Location = r.stop.Location
@@ -304,9 +304,11 @@ func (r *failureReader) read(ctx context.Context) error {
 	return nil
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
+// failFrame reports whether a frame's function is one of the failure
+// functions (LLDB qualifies rust_panic as __rustc::rust_panic).
+func failFrame(funcs []string, name string) bool {
+	for _, f := range funcs {
+		if name == f || strings.HasSuffix(name, "::"+f) {
 			return true
 		}
 	}

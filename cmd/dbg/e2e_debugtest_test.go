@@ -21,17 +21,17 @@ type testFixture struct {
 	require   func(t *testing.T)
 	// setup, when set, returns the project to run in place of the
 	// fixture (a copy with the runner linked in).
-	setup func(t *testing.T, dir string) string
-	pkg       string // the package the ids live in (Go)
-	failing   []failingTest
-	passing   string // a passing test's id
-	printed   string // what the passing test prints
-	listed    []string
-	filter    string // a list_tests filter and the ids it keeps
-	filtered  []string
-	missing   string // an id the runner does not know
-	nearest   string // an id the TEST_NOT_FOUND error must offer
-	broken    brokenFile
+	setup    func(t *testing.T, dir string) string
+	pkg      string // the package the ids live in (Go)
+	failing  []failingTest
+	passing  string // a passing test's id
+	printed  string // what the passing test prints
+	listed   []string
+	filter   string // a list_tests filter and the ids it keeps
+	filtered []string
+	missing  string // an id the runner does not know
+	nearest  string // an id the TEST_NOT_FOUND error must offer
+	broken   brokenFile
 }
 
 // failingTest is a failing test and where it must stop.
@@ -120,7 +120,29 @@ func testFixtures() []testFixture {
 			missing: "__tests__/cart.test.js::total is wrongg", nearest: "__tests__/cart.test.js::total is wrong",
 			broken: brokenFile{file: "__tests__/cart.test.js", text: "\ntest('broken', () => {\n", says: "SyntaxError"},
 		},
+		{
+			framework: "cargo", dir: "cargo", require: requireCargoLLDB, setup: copyTree,
+			failing: []failingTest{
+				{name: "assertion", id: "tests::total_wrong", file: "src/lib.rs", line: "assert_eq!(got, 6);",
+					message: "left: 5\n right: 6", local: "got", value: "5"},
+				{name: "raises", id: "tests::discount_panics", file: "src/lib.rs", line: `panic!("percent {percent} is out of range");`,
+					message: "percent 150 is out of range", local: "percent", value: "150"},
+				{name: "parametrised", id: "tests::pairs", file: "src/lib.rs", line: `assert_eq!(got, want, "total of {a} and {b}");`,
+					message: "total of 2 and 3", local: "got", value: "5"},
+			},
+			passing: "tests::passes", printed: "checking the discount",
+			listed: []string{"tests::total_wrong", "tests::discount_panics", "tests::pairs", "tests::passes"},
+			filter: "PAIRS", filtered: []string{"tests::pairs"},
+			missing: "tests::total_wrongg", nearest: "tests::total_wrong",
+			broken: brokenFile{file: "src/lib.rs", text: "\npub fn broken() -> i64 { nope() }\n", says: "cannot find function `nope`"},
+		},
 	}
+}
+
+func requireCargoLLDB(t *testing.T) {
+	t.Helper()
+	requireCargo(t)
+	requireLLDB(t)
 }
 
 // withJest copies the fixture project and links the pinned Jest in as its
@@ -253,10 +275,12 @@ func checkListTests(t *testing.T, c *client, fx testFixture, args func(...any) m
 func checkFailingTest(t *testing.T, c *client, dir string, fx testFixture, ft failingTest, args func(...any) map[string]any) {
 	r := c.ok("debug_test", args("test", ft.id))
 	id := r.str("sessionId")
+	if id != "" {
+		t.Cleanup(func() { c.call("close_debug_session", map[string]any{"sessionId": id}) })
+	}
 	if r.str("outcome") != "failed" || id == "" {
 		t.Fatalf("debug_test %s: %v", ft.id, r)
 	}
-	t.Cleanup(func() { c.call("close_debug_session", map[string]any{"sessionId": id}) })
 	if ft.expected != "" && (r.str("expected") != ft.expected || r.str("actual") != ft.actual) {
 		t.Fatalf("expected %q actual %q, want %q and %q", r.str("expected"), r.str("actual"), ft.expected, ft.actual)
 	}
@@ -348,7 +372,7 @@ func checkRestartTest(t *testing.T, c *client, dir string, ft failingTest, args 
 		t.Fatalf("restart stopped at %s:%d, want the breakpoint at %s:%d: %v", res.str("lastStop.location.file"), res.num("lastStop.location.line"), file, first, res)
 	}
 	cont := mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
-	if r := cont.str("lastStop.reason"); r != "exception" && r != "function breakpoint" {
+	if cont.str("lastStop.location.file") == file && cont.num("lastStop.location.line") == first {
 		t.Fatalf("the restarted test did not reach its failure: %v", cont)
 	}
 	c.ok("close_debug_session", map[string]any{"sessionId": id})
