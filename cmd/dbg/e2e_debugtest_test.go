@@ -32,6 +32,9 @@ type testFixture struct {
 	missing  string // an id the runner does not know
 	nearest  string // an id the TEST_NOT_FOUND error must offer
 	broken   brokenFile
+	// decl is the text of the line declaring the first failing test: with
+	// stopAt start the run stops there or on the line after it.
+	decl string
 }
 
 // failingTest is a failing test and where it must stop.
@@ -57,7 +60,7 @@ type brokenFile struct {
 func testFixtures() []testFixture {
 	return []testFixture{
 		{
-			framework: "pytest", dir: "pytest", require: requirePytest,
+			framework: "pytest", dir: "pytest", decl: `def test_total_wrong():`, require: requirePytest,
 			failing: []failingTest{
 				{name: "assertion", id: "tests/test_cart.py::test_total_wrong", file: "tests/test_cart.py", line: "assert got == 6",
 					message: "assert 5 == 6", local: "got", value: "5"},
@@ -73,7 +76,7 @@ func testFixtures() []testFixture {
 			broken: brokenFile{file: "tests/test_cart.py", text: "\ndef test_broken(:\n    pass\n", says: "SyntaxError"},
 		},
 		{
-			framework: "go", dir: "go", require: requireDelve, pkg: "./cart",
+			framework: "go", dir: "go", decl: `func TestTotalWrong(t *testing.T) {`, require: requireDelve, pkg: "./cart",
 			failing: []failingTest{
 				{name: "assertion", id: "TestTotalWrong", file: "cart/cart_test.go", line: `t.Errorf("Total(%v) = %d, want 6"`,
 					message: "Total([2 3]) = 5, want 6", local: "got", value: "5"},
@@ -89,7 +92,7 @@ func testFixtures() []testFixture {
 			broken: brokenFile{file: "cart/cart_test.go", text: "\nfunc TestBroken(t *testing.T) { nope() }\n", says: "undefined: nope"},
 		},
 		{
-			framework: "node", dir: "node", require: requireNode,
+			framework: "node", dir: "node", decl: `test('total is wrong', () => {`, require: requireNode,
 			failing: []failingTest{
 				{name: "assertion", id: "test/cart.test.js::total is wrong", file: "test/cart.test.js", line: "assert.strictEqual(got, 6);",
 					message: "Expected values to be strictly equal", local: "got", value: "5", expected: "6", actual: "5"},
@@ -105,7 +108,7 @@ func testFixtures() []testFixture {
 			broken: brokenFile{file: "test/cart.test.js", text: "\ntest('broken', () => {\n", says: "SyntaxError"},
 		},
 		{
-			framework: "jest", dir: "jest", require: requireNode, setup: withJest,
+			framework: "jest", dir: "jest", decl: `test('total is wrong', () => {`, require: requireNode, setup: withJest,
 			failing: []failingTest{
 				{name: "assertion", id: "__tests__/cart.test.js::total is wrong", file: "__tests__/cart.test.js", line: "expect(got).toBe(6);",
 					message: "expect(received).toBe(expected)", local: "got", value: "5", expected: "6", actual: "5"},
@@ -121,7 +124,7 @@ func testFixtures() []testFixture {
 			broken: brokenFile{file: "__tests__/cart.test.js", text: "\ntest('broken', () => {\n", says: "SyntaxError"},
 		},
 		{
-			framework: "cargo", dir: "cargo", require: requireCargoLLDB, setup: copyTree,
+			framework: "cargo", dir: "cargo", decl: `fn total_wrong() {`, require: requireCargoLLDB, setup: copyTree,
 			failing: []failingTest{
 				{name: "assertion", id: "tests::total_wrong", file: "src/lib.rs", line: "assert_eq!(got, 6);",
 					message: "left: 5\n right: 6", local: "got", value: "5"},
@@ -200,6 +203,7 @@ func TestDebugTest(t *testing.T) {
 			for _, ft := range fx.failing {
 				t.Run(ft.name, func(t *testing.T) { checkFailingTest(t, c.with(t), dir, fx, ft, args) })
 			}
+			t.Run("start", func(t *testing.T) { checkStartTest(t, c.with(t), dir, fx, args) })
 			t.Run("restart", func(t *testing.T) { checkRestartTest(t, c.with(t), dir, fx.failing[0], args) })
 			t.Run("passing", func(t *testing.T) {
 				c := c.with(t)
@@ -413,5 +417,25 @@ func TestCLITest(t *testing.T) {
 	out, err = cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "passed (") || !strings.Contains(string(out), "checking the discount") {
 		t.Fatalf("dbg test of a passing test: %v\n%s", err, out)
+	}
+}
+
+// checkStartTest: stopAt start stops at the test's beginning, before the
+// failure; continuing reaches the failure.
+func checkStartTest(t *testing.T, c *client, dir string, fx testFixture, args func(...any) map[string]any) {
+	ft := fx.failing[0]
+	r := c.ok("debug_test", args("test", ft.id, "stopAt", "start"))
+	id := r.str("sessionId")
+	if id != "" {
+		t.Cleanup(func() { c.call("close_debug_session", map[string]any{"sessionId": id}) })
+	}
+	file := filepath.Join(dir, ft.file)
+	decl := mcpLine(t, file, fx.decl)
+	if r.str("outcome") != "stopped" || r.str("location.file") != file || (r.num("location.line") != decl && r.num("location.line") != decl+1) {
+		t.Fatalf("stopAt start: %v, want a stop at %s:%d or the line after", r, file, decl)
+	}
+	cont := mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
+	if cont.num("lastStop.location.line") == r.num("location.line") {
+		t.Fatalf("continuing from the start did not reach the failure: %v", cont)
 	}
 }
