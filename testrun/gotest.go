@@ -117,7 +117,7 @@ func planGo(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, err
 		Start: sessions.StartRequest{ScriptPath: dir, Args: args, Cwd: dir, Env: p.Env,
 			DAPLaunchArgs: map[string]any{"mode": "test"}, BreakOnExceptions: "uncaught"},
 		Functions: []string{goFailFunction},
-		Command:   []string{"go", "test", pkg, "-run", goRunPattern(id.ID), "-v"},
+		Command:   []string{"go", "test", pkg, "-count=1", "-run", goRunPattern(id.ID), "-v"},
 	}
 	if stopAt.Mode == StopStart {
 		top, _, _ := strings.Cut(id.ID, "/")
