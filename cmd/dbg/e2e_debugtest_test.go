@@ -139,6 +139,30 @@ func testFixtures() []testFixture {
 			missing: "tests::total_wrongg", nearest: "tests::total_wrong",
 			broken: brokenFile{file: "src/lib.rs", text: "\npub fn broken() -> i64 { nope() }\n", says: "cannot find function `nope`"},
 		},
+		{
+			framework: "rspec", dir: "rspec", decl: `it 'totals wrong' do`, require: requireRspec, setup: copyTree,
+			failing: []failingTest{
+				{name: "assertion", id: "spec/cart_spec.rb:4", file: "spec/cart_spec.rb", line: "expect(got).to eq(6)",
+					message: "expected: 6", local: "got", value: "5"},
+				{name: "raises", id: "spec/cart_spec.rb:11", file: "lib/cart.rb", line: "raise ArgumentError",
+					message: "percent 150 is out of range", local: "percent", value: "150"},
+				{name: "parametrised", id: "spec/cart_spec.rb[1:4]", file: "spec/cart_spec.rb", line: "expect(got).to eq(want)",
+					message: "expected: 6", local: "got", value: "5"},
+			},
+			passing: "spec/cart_spec.rb:23", printed: "checking the discount",
+			listed: []string{"spec/cart_spec.rb:4", "spec/cart_spec.rb[1:3]", "spec/cart_spec.rb[1:4]", "spec/cart_spec.rb:23"},
+			filter: "[1:", filtered: []string{"spec/cart_spec.rb[1:3]", "spec/cart_spec.rb[1:4]"},
+			missing: "spec/cart_spec.rb:5", nearest: "spec/cart_spec.rb:4",
+			broken: brokenFile{file: "spec/cart_spec.rb", text: "\nit 'is broken' do\n", says: "SyntaxError"},
+		},
+	}
+}
+
+func requireRspec(t *testing.T) {
+	t.Helper()
+	requireRdbg(t)
+	if _, err := exec.LookPath("rspec"); err != nil {
+		t.Skip("rspec is not installed (scripts/deps/tests.sh installs ruby-rspec)")
 	}
 }
 

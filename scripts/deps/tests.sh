@@ -4,7 +4,8 @@
 # first on PATH), and Jest in a cache folder the tests link into their
 # copy of the fixture project ($DBG_JEST_DIR, default
 # ~/.cache/dbg-test/jest); nothing is installed into the repository.
-# go test comes with Go. Idempotent.
+# RSpec from Debian (ruby-rspec, for the ruby3.1 whose rdbg the ruby
+# adapter runs). go test comes with Go, cargo with rustup. Idempotent.
 set -euo pipefail
 
 PYTEST_VERSION=9.2.0
@@ -28,4 +29,11 @@ if [ "$installed" != "$JEST_VERSION" ]; then
   npm install --no-audit --no-fund --prefix "$JEST_DIR" "jest@$JEST_VERSION"
 fi
 
-echo "test runners: pytest $("$py" -c 'import pytest; print(pytest.__version__)') ($py), jest $(node -p "require('$JEST_DIR/node_modules/jest/package.json').version")"
+RSPEC_VERSION="3.12.0c0e1m1s0-1"
+if [ "$(dpkg-query -W -f='${Version}' ruby-rspec 2>/dev/null || true)" != "$RSPEC_VERSION" ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "ruby-rspec=$RSPEC_VERSION"
+fi
+
+echo "test runners: pytest $("$py" -c 'import pytest; print(pytest.__version__)') ($py), jest $(node -p "require('$JEST_DIR/node_modules/jest/package.json').version"), rspec $(rspec --version | head -1)"
