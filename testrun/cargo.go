@@ -28,6 +28,8 @@ func cargoFramework() *Framework {
 		Message:  rustMessage,
 		UserFile: func(p *Project, file string) bool { return under(file, p.Dir) },
 		Claims:   func(id string) bool { return !strings.Contains(id, "/") && !strings.Contains(id, ".") },
+		// The test binary comes from discovery's build.
+		PlanAfterList: true,
 	}
 }
 

@@ -26,6 +26,10 @@ type Framework struct {
 	Plan func(ctx context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, error)
 	// Message reads the failure's message at the stop.
 	Message func(ctx context.Context, r *failureReader) Failure
+	// PlanAfterList: Plan needs what discovery found (the binary that
+	// holds the test), so discovery runs first; otherwise it runs while
+	// the test starts.
+	PlanAfterList bool
 	// Claims reports whether a test id is in this framework's syntax; it
 	// picks the framework of a project that has several.
 	Claims func(id string) bool

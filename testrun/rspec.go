@@ -107,12 +107,13 @@ func planRspec(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, 
 		Command: append([]string{"rspec"}, args...),
 	}
 	if stopAt.Mode == StopStart {
-		file, line := id.File, 0
-		if _, l, ok := strings.Cut(id.ID, ":"); ok {
+		file, l, ok := strings.Cut(id.ID, ":")
+		line := 0
+		if ok {
 			_, _ = fmt.Sscanf(l, "%d", &line)
 		}
 		if line == 0 {
-			return nil, fmt.Errorf("stopAt start needs a FILE:LINE id; set a breakpoint in %s instead", id.File)
+			return nil, fmt.Errorf("stopAt start needs a FILE:LINE id; set a breakpoint instead")
 		}
 		pl.Breakpoints = append(pl.Breakpoints, sessions.BreakpointSpec{File: filepath.Join(p.Dir, file), Line: line + 1})
 	}

@@ -83,20 +83,45 @@ func (x *Tests) debugTest(ctx context.Context, in DebugTestInput) (DebugTestResu
 			stopAt.Breakpoints[i].File = filepath.Join(p.Dir, f)
 		}
 	}
-	id, err := x.find(ctx, p, fw, in.Test, in.Package)
-	if err != nil {
-		return DebugTestResult{}, err
-	}
-	plan, err := fw.Plan(ctx, p, id, stopAt)
-	if err != nil {
-		return DebugTestResult{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "").Wrap(err)
-	}
 	wait := defaultTestTimeout
 	if in.TimeoutMs > 0 {
 		wait = min(time.Duration(in.TimeoutMs)*time.Millisecond, sessions.MaxWait)
 	}
+	if fw.PlanAfterList {
+		id, err := x.find(ctx, p, fw, in.Test, in.Package)
+		if err != nil {
+			return DebugTestResult{}, err
+		}
+		plan, err := fw.Plan(ctx, p, id, stopAt)
+		if err != nil {
+			return DebugTestResult{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "").Wrap(err)
+		}
+		plan.Start.Wait = wait
+		return x.runPlan(ctx, p, fw, id, plan, stopAt, nil)
+	}
+	// The runner's discovery checks the id (and the build) while the test
+	// starts under the debugger: a run of an id it does not find is
+	// stopped and answered with the discovery's error.
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	found := make(chan error, 1)
+	go func() {
+		_, err := x.find(ctx, p, fw, in.Test, in.Package)
+		if err != nil {
+			cancel()
+		}
+		found <- err
+	}()
+	id := TestID{ID: in.Test, Package: in.Package}
+	plan, err := fw.Plan(ctx, p, id, stopAt)
+	if err != nil {
+		if ferr := <-found; ferr != nil {
+			return DebugTestResult{}, ferr
+		}
+		return DebugTestResult{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "").Wrap(err)
+	}
 	plan.Start.Wait = wait
-	return x.runPlan(ctx, p, fw, id, plan, stopAt)
+	return x.runPlan(lctx, p, fw, id, plan, stopAt, found)
 }
 
 func stopAtOf(in DebugTestInput) (StopAt, error) {
@@ -159,7 +184,10 @@ func listPackage(fw *Framework, pkg string) string {
 
 // runPlan runs the test's session and answers where it stopped or how it
 // ended.
-func (x *Tests) runPlan(ctx context.Context, p *Project, fw *Framework, id TestID, plan *Plan, stopAt StopAt) (DebugTestResult, error) {
+//
+// found, when not nil, delivers the discovery's verdict on the id; the
+// answer waits for it, and a refusal ends the run.
+func (x *Tests) runPlan(ctx context.Context, p *Project, fw *Framework, id TestID, plan *Plan, stopAt StopAt, found <-chan error) (DebugTestResult, error) {
 	res := DebugTestResult{Test: id.ID, Package: id.Package, Framework: fw.Name, Language: fw.Language, Command: plan.Command}
 	start := time.Now()
 	s, _, err := x.m.Create(ctx, plan.Create)
@@ -190,6 +218,11 @@ func (x *Tests) runPlan(ctx context.Context, p *Project, fw *Framework, id TestI
 		}
 	}
 	sr, err := s.Launch(ctx, plan.Start)
+	if found != nil {
+		if ferr := <-found; ferr != nil {
+			return res, ferr
+		}
+	}
 	res.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
 		return res, err

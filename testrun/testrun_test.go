@@ -132,3 +132,13 @@ func TestUnderIsFalseOutsideAndForSiblings(t *testing.T) {
 		t.Fatal("under is wrong")
 	}
 }
+
+func TestStatusReportsTheFrameworksFound(t *testing.T) {
+	part := detectStatus(filepath.Join(fixtures(t), "pytest"))
+	if len(part.Capabilities) != 1 || part.Capabilities[0].State != toolkit.Available || !strings.Contains(part.Capabilities[0].Reason, "pytest") {
+		t.Fatalf("status of the pytest fixture: %+v", part.Capabilities)
+	}
+	if part := detectStatus(t.TempDir()); part.Capabilities[0].State != toolkit.NotConfigured {
+		t.Fatalf("status of an empty project: %+v", part.Capabilities)
+	}
+}

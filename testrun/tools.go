@@ -13,7 +13,8 @@ import (
 // Tests is the test capability of one server. It is safe for concurrent
 // use.
 type Tests struct {
-	m *sessions.Manager
+	m      *sessions.Manager
+	status statusCache
 }
 
 // Register adds list_tests and debug_test to tb and the "tests" status
