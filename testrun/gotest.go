@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // goFailFunction is where every failure of a Go test passes: t.Error,
@@ -64,6 +65,10 @@ func listGo(ctx context.Context, p *Project, pkg string) ([]TestID, error) {
 		}
 	}
 	if res.ExitCode != 0 {
+		if strings.Contains(res.Output, "no Go files in") && !strings.Contains(pkg, "...") {
+			return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("package %s has no Go files", pkg),
+				"pass package, the directory of the test's package (./cart); list_tests lists every package's tests")
+		}
 		return ids, &BuildError{Tool: "go test", Output: res.Output}
 	}
 	return ids, nil

@@ -153,6 +153,8 @@ func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg s
 	var be *BuildError
 	if errors.As(err, &be) {
 		return TestID{}, be.toolError()
+	} else if te, ok := err.(*toolkit.ToolError); ok {
+		return TestID{}, te
 	} else if err != nil {
 		return TestID{}, toolkit.NewError(toolkit.CodeAdapterFailed, err.Error(), "check that the runner is installed").Wrap(err)
 	}

@@ -70,6 +70,8 @@ func (x *Tests) listTests(ctx context.Context, in ListTestsInput) (ListTestsResu
 	ids, err := fw.List(ctx, p, in.Package)
 	if be, ok := err.(*BuildError); ok {
 		return ListTestsResult{}, be.toolError()
+	} else if te, ok := err.(*toolkit.ToolError); ok {
+		return ListTestsResult{}, te
 	} else if err != nil {
 		return ListTestsResult{}, toolkit.NewError(toolkit.CodeAdapterFailed, err.Error(), "check that the runner is installed").Wrap(err)
 	}

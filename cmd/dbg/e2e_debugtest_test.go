@@ -463,3 +463,15 @@ func checkStartTest(t *testing.T, c *client, dir string, fx testFixture, args fu
 		t.Fatalf("continuing from the start did not reach the failure: %v", cont)
 	}
 }
+
+// A Go test named without its package, in a module whose root has no Go
+// files, is refused with the fix.
+func TestDebugTestGoNeedsPackage(t *testing.T) {
+	requireDelve(t)
+	c := startDbg(t)
+	r := c.fail("debug_test", map[string]any{"projectPath": fixture(t, "tests/go"), "test": "TestTotalWrong"}, "INVALID_ARGUMENT")
+	if !strings.Contains(r.Error.Message, "has no Go files") || !strings.Contains(r.Error.Hint, "package") {
+		t.Fatalf("error: %+v", r.Error)
+	}
+	mcpNoChildren(t, c)
+}
