@@ -124,7 +124,7 @@ func testFixtures() []testFixture {
 			broken: brokenFile{file: "__tests__/cart.test.js", text: "\ntest('broken', () => {\n", says: "SyntaxError"},
 		},
 		{
-			framework: "cargo", dir: "cargo", decl: `fn total_wrong() {`, require: requireCargoLLDB, setup: copyTree,
+			framework: "cargo", dir: "cargo", decl: `fn total_wrong() {`, require: requireCargo, setup: copyTree,
 			failing: []failingTest{
 				{name: "assertion", id: "tests::total_wrong", file: "src/lib.rs", line: "assert_eq!(got, 6);",
 					message: "left: 5\n right: 6", local: "got", value: "5"},
@@ -164,12 +164,6 @@ func requireRspec(t *testing.T) {
 	if _, err := exec.LookPath("rspec"); err != nil {
 		t.Skip("rspec is not installed (scripts/deps/tests.sh installs ruby-rspec)")
 	}
-}
-
-func requireCargoLLDB(t *testing.T) {
-	t.Helper()
-	requireCargo(t)
-	requireLLDB(t)
 }
 
 // withJest copies the fixture project and links the pinned Jest in as its
