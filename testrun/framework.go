@@ -93,7 +93,7 @@ type Project struct {
 // frameworks is the table of every supported ecosystem, in detection
 // order.
 func frameworks() []*Framework {
-	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework(), cargoFramework(), rspecFramework()}
+	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework(), cargoFramework(), rspecFramework(), minitestFramework()}
 }
 
 // frameworkNamed returns the framework called name.

@@ -113,7 +113,7 @@ func asToolError(err error, out **toolkit.ToolError) bool {
 }
 
 func TestPickFrameworkDetectsEachFixture(t *testing.T) {
-	for dir, want := range map[string]string{"pytest": "pytest", "go": "go", "node": "node", "jest": "jest", "cargo": "cargo"} {
+	for dir, want := range map[string]string{"pytest": "pytest", "go": "go", "node": "node", "jest": "jest", "cargo": "cargo", "rspec": "rspec", "minitest": "minitest"} {
 		fw, err := pickFramework(filepath.Join(fixtures(t), dir), "", "", "", "")
 		if err != nil || fw.Name != want {
 			t.Errorf("%s: picked %v, %v; want %s", dir, fw, err, want)

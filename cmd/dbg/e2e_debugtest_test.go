@@ -155,6 +155,30 @@ func testFixtures() []testFixture {
 			missing: "spec/cart_spec.rb:5", nearest: "spec/cart_spec.rb:4",
 			broken: brokenFile{file: "spec/cart_spec.rb", text: "\nit 'is broken' do\n", says: "SyntaxError"},
 		},
+		{
+			framework: "minitest", dir: "minitest", decl: "def test_total_wrong", require: requireMinitest, setup: copyTree,
+			failing: []failingTest{
+				{name: "assertion", id: "CartTest#test_total_wrong", file: "test/cart_test.rb", line: "assert_equal 6, got",
+					message: "Expected: 6", local: "got", value: "5"},
+				{name: "raises", id: "CartTest#test_discount_raises", file: "lib/cart.rb", line: "raise ArgumentError",
+					message: "percent 150 is out of range", local: "percent", value: "150"},
+				{name: "parametrised", id: "CartTest#test_pair_2_3", file: "test/cart_test.rb", line: "assert_equal want, got",
+					message: "Expected: 6", local: "got", value: "5"},
+			},
+			passing: "CartTest#test_passes", printed: "checking the discount",
+			listed: []string{"CartTest#test_total_wrong", "CartTest#test_pair_1_1", "CartTest#test_pair_2_3", "CartTest#test_passes"},
+			filter: "PAIR", filtered: []string{"CartTest#test_pair_1_1", "CartTest#test_pair_2_3"},
+			missing: "CartTest#test_total_wrongg", nearest: "CartTest#test_total_wrong",
+			broken: brokenFile{file: "test/cart_test.rb", text: "\ndef broken(\n", says: "syntax error"},
+		},
+	}
+}
+
+func requireMinitest(t *testing.T) {
+	t.Helper()
+	requireRdbg(t)
+	if err := exec.Command("ruby", "-e", `require "minitest"`).Run(); err != nil {
+		t.Skip("minitest is not installed (it comes with Ruby)")
 	}
 }
 

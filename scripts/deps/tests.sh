@@ -5,7 +5,8 @@
 # copy of the fixture project ($DBG_JEST_DIR, default
 # ~/.cache/dbg-test/jest); nothing is installed into the repository.
 # RSpec from Debian (ruby-rspec, for the ruby3.1 whose rdbg the ruby
-# adapter runs). go test comes with Go, cargo with rustup. Idempotent.
+# adapter runs). go test comes with Go, cargo with rustup, minitest with
+# Ruby. Idempotent.
 set -euo pipefail
 
 PYTEST_VERSION=9.2.0
