@@ -92,10 +92,7 @@ func planCargo(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, 
 	if id.binary == "" {
 		return nil, fmt.Errorf("no test binary holds %s", id.ID)
 	}
-	env := map[string]string{"RUST_BACKTRACE": "0"}
-	for k, v := range p.Env {
-		env[k] = v
-	}
+	env := mergeEnv(map[string]string{"RUST_BACKTRACE": "0"}, p.Env)
 	args := []string{id.ID, "--exact", "--nocapture", "--test-threads=1"}
 	pl := &Plan{
 		Create:    sessions.CreateRequest{Language: "rust", Name: "test " + id.ID},

@@ -47,16 +47,7 @@ func detectJest(dir string) bool {
 	return err == nil && regexp.MustCompile(`"jest"\s*:`).Match(b)
 }
 
-func jestEnvOf(p *Project) map[string]string {
-	env := map[string]string{}
-	for k, v := range jestEnv {
-		env[k] = v
-	}
-	for k, v := range p.Env {
-		env[k] = v
-	}
-	return env
-}
+func jestEnvOf(p *Project) map[string]string { return mergeEnv(jestEnv, p.Env) }
 
 // jestCommand is the project's Jest, or an error saying how to install it.
 func jestCommand(p *Project) (string, error) {

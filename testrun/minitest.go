@@ -57,11 +57,8 @@ func minitestFiles(dir string) []string {
 // rubyEnv puts the project's lib and test folders on Ruby's load path,
 // as rake's test task does.
 func rubyEnv(p *Project) map[string]string {
-	env := map[string]string{"RUBYLIB": filepath.Join(p.Dir, "lib") + string(os.PathListSeparator) + filepath.Join(p.Dir, "test")}
-	for k, v := range p.Env {
-		env[k] = v
-	}
-	return env
+	lib := filepath.Join(p.Dir, "lib") + string(os.PathListSeparator) + filepath.Join(p.Dir, "test")
+	return mergeEnv(map[string]string{"RUBYLIB": lib}, p.Env)
 }
 
 func listMinitest(ctx context.Context, p *Project, _ string) ([]TestID, error) {

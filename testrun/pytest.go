@@ -57,16 +57,7 @@ func detectPytest(dir string) bool {
 	return false
 }
 
-func pytestEnvOf(p *Project) map[string]string {
-	env := map[string]string{}
-	for k, v := range pytestEnv {
-		env[k] = v
-	}
-	for k, v := range p.Env {
-		env[k] = v
-	}
-	return env
-}
+func pytestEnvOf(p *Project) map[string]string { return mergeEnv(pytestEnv, p.Env) }
 
 // listPytest runs `pytest --collect-only -q`: one node id per line.
 func listPytest(ctx context.Context, p *Project, _ string) ([]TestID, error) {

@@ -67,3 +67,15 @@ func run(ctx context.Context, dir string, env map[string]string, argv []string) 
 	}
 	return res, err
 }
+
+// mergeEnv is base with extra over it (the user's variables win).
+func mergeEnv(base, extra map[string]string) map[string]string {
+	env := make(map[string]string, len(base)+len(extra))
+	for k, v := range base {
+		env[k] = v
+	}
+	for k, v := range extra {
+		env[k] = v
+	}
+	return env
+}
