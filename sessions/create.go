@@ -46,6 +46,13 @@ type StartRequest struct {
 	StopOnEntry         bool
 	// Wait bounds how long Start waits for the first stop (0 = default).
 	Wait time.Duration
+	// ExceptionFilters, when not nil, are the adapter's own exception
+	// filter ids, used instead of BreakOnExceptions.
+	ExceptionFilters []string
+	// SkipStop, when set, is asked about each exception stop before the
+	// first stop the launch answers (and again at every restart): the
+	// program is continued past those it reports true for.
+	SkipStop func(ctx context.Context, s *Session, stop *StopInfo) bool
 }
 
 // StartResult says where a launch or attach stands when the call returns.
@@ -182,7 +189,7 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 	if mode == "" {
 		mode = "uncaught"
 	}
-	if _, err := s.SetExceptionBreakpoints(ctx, mode, nil); err != nil {
+	if _, err := s.SetExceptionBreakpoints(ctx, mode, req.ExceptionFilters); err != nil {
 		return nil, err
 	}
 	extra := map[string]any{}
@@ -212,7 +219,11 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 			wait = 5 * time.Second
 		}
 	}
-	return s.waitFirst(ctx, 0, wait), nil
+	res := s.waitFirst(ctx, 0, wait)
+	if req.SkipStop != nil {
+		res = s.skipStops(ctx, req.SkipStop, res, time.Now().Add(wait))
+	}
+	return res, nil
 }
 
 func cwdOr() string {

@@ -32,6 +32,7 @@ func newCmdRoot(f *factory) *cobra.Command {
 		newCmdAttach(f, nil),
 		newCmdLaunch(f, nil),
 		newCmdStop(f, nil),
+		newCmdTest(f, nil),
 	)
 	root.AddGroup(&cobra.Group{ID: oneShotGroup, Title: "One-shot commands on a session of the project's daemon (JSON; dbg attach --no-prompt starts one):"})
 	for _, v := range oneShotVerbs {

@@ -13,6 +13,7 @@ import (
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/sessiontools"
 	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
+	"github.com/dbg-dev/dbg/testrun"
 )
 
 // newManager builds the session manager of project and reaps what a
@@ -81,6 +82,7 @@ func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions
 	svc := debugtools.NewService(debugtools.Config{AgentJar: f.getenv(debugtools.AgentJarEnv), Now: f.now})
 	debugtools.RegisterWith(tb, m, svc, debugtools.Config{Now: f.now, Starter: x})
 	x.Install(tb)
+	testrun.Register(tb, m)
 	return func() {
 		cctx, done := context.WithTimeout(context.Background(), 10*time.Second)
 		defer done()

@@ -75,10 +75,18 @@ type Config struct {
 	// Interrupts delivers Ctrl-C while the target runs; nil = none. The
 	// console reads it only while it waits for a stop.
 	Interrupts <-chan struct{}
+
+	// Test, when set, opens the session with debug_test's arguments
+	// instead of Create and Launch.
+	Test map[string]any
 }
 
 // errEnd ends the command loop.
 var errEnd = errors.New("end of the session")
+
+// errTestEnded says debug_test ended without a stop: there is no session
+// to open the console on.
+var errTestEnded = errors.New("the test ended")
 
 // Run creates the session (attaching, or launching per cfg.Launch) and
 // runs the console until detach, kill, quit or the end of input. At the
@@ -86,6 +94,9 @@ var errEnd = errors.New("end of the session")
 // one is ended.
 func Run(ctx context.Context, cfg Config) error {
 	p, raw, s, err := begin(ctx, cfg, false)
+	if errors.Is(err, errTestEnded) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -138,6 +149,9 @@ func Run(ctx context.Context, cfg Config) error {
 func Start(ctx context.Context, cfg Config) error {
 	cfg.JSON = true
 	p, raw, _, err := begin(ctx, cfg, true)
+	if errors.Is(err, errTestEnded) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -154,9 +168,22 @@ func Start(ctx context.Context, cfg Config) error {
 func begin(ctx context.Context, cfg Config, quiet bool) (*prompt, json.RawMessage, stopAnswer, error) {
 	p := newPrompt(ctx, cfg)
 	var s stopAnswer
-	raw, err := p.tools.Call(ctx, "create_debug_session", cfg.Create, &s)
+	var raw json.RawMessage
+	var err error
+	if cfg.Test != nil {
+		raw, s, err = p.openTest(ctx, cfg.Test)
+	} else {
+		raw, err = p.tools.Call(ctx, "create_debug_session", cfg.Create, &s)
+	}
 	if err != nil {
 		return nil, nil, s, toolclient.Finish(cfg.IO.Out, cfg.JSON, err)
+	}
+	if cfg.Test != nil && s.SessionID == "" {
+		// The test ended: nothing to debug.
+		if cfg.JSON {
+			_ = cfg.IO.PrintRawJSON(raw)
+		}
+		return nil, raw, s, errTestEnded
 	}
 	p.id, p.launched = s.SessionID, cfg.Launch != nil
 	if plan := cfg.Launch; plan != nil {

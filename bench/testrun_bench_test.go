@@ -1,0 +1,108 @@
+package bench
+
+// The debug_test benchmark: for each framework, the time from the
+// debug_test call to the answer at the failure's stop (through a real
+// `dbg mcp`), against running the same test plainly with the runner's
+// command line the answer names, interleaved:
+//
+//	go test -run XXX -bench DebugTest -benchtime 3x ./bench/
+//
+// Reported: dbg-stop-ms, plain-run-ms and their ratio.
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+type testBenchCase struct {
+	framework, dir, test, pkg string
+	need                      []string // commands that must be installed
+	jest                      bool     // link the pinned Jest in
+}
+
+func BenchmarkDebugTest(b *testing.B) {
+	root := nativeRoot(b)
+	for _, tc := range []testBenchCase{
+		{framework: "pytest", dir: "pytest", test: "tests/test_cart.py::test_total_wrong", need: []string{"python3"}},
+		{framework: "go", dir: "go", test: "TestTotalWrong", pkg: "./cart", need: []string{"go", "dlv"}},
+		{framework: "node", dir: "node", test: "test/cart.test.js::total is wrong", need: []string{"node"}},
+		{framework: "jest", dir: "jest", test: "__tests__/cart.test.js::total is wrong", need: []string{"node"}, jest: true},
+		{framework: "cargo", dir: "cargo", test: "tests::total_wrong", need: []string{"cargo", "lldb-vscode-16"}},
+	} {
+		b.Run(tc.framework, func(b *testing.B) {
+			for _, n := range tc.need {
+				if _, err := exec.LookPath(n); err != nil {
+					b.Skipf("%s is not installed", n)
+				}
+			}
+			dir := benchProject(b, filepath.Join(root, "testdata", "tests", tc.dir), tc.jest)
+			c := startMCP(b)
+			defer c.cs.Close()
+			args := map[string]any{"projectPath": dir, "test": tc.test}
+			if tc.pkg != "" {
+				args["package"] = tc.pkg
+			}
+			run := func() (time.Duration, []string) {
+				t0 := time.Now()
+				r := c.call("debug_test", args)
+				d := time.Since(t0)
+				if r["outcome"] != "failed" {
+					b.Fatalf("debug_test: %v", r)
+				}
+				c.call("close_debug_session", map[string]any{"sessionId": r["sessionId"]})
+				var argv []string
+				for _, a := range r["command"].([]any) {
+					argv = append(argv, a.(string))
+				}
+				return d, argv
+			}
+			plain := func(argv []string) time.Duration {
+				cmd := exec.Command(argv[0], argv[1:]...)
+				cmd.Dir = dir
+				t0 := time.Now()
+				_ = cmd.Run() // the test fails: a non-zero exit is expected
+				return time.Since(t0)
+			}
+			// Warm both paths once (build caches, bytecode).
+			_, argv := run()
+			plain(argv)
+			var dbgT, plainT time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				d, _ := run()
+				dbgT += d
+				plainT += plain(argv)
+			}
+			n := time.Duration(b.N)
+			b.ReportMetric(ms(dbgT/n), "dbg-stop-ms")
+			b.ReportMetric(ms(plainT/n), "plain-run-ms")
+			b.ReportMetric(float64(dbgT)/float64(plainT), "ratio")
+		})
+	}
+}
+
+// benchProject copies a fixture project (so builds and caches stay out of
+// the repository), linking the pinned Jest in when asked.
+func benchProject(b *testing.B, src string, jest bool) string {
+	dst := filepath.Join(b.TempDir(), filepath.Base(src))
+	if out, err := exec.Command("cp", "-r", src, dst).CombinedOutput(); err != nil {
+		b.Fatalf("copy %s: %v: %s", src, err, out)
+	}
+	if jest {
+		dir := os.Getenv("DBG_JEST_DIR")
+		if dir == "" {
+			home, _ := os.UserHomeDir()
+			dir = filepath.Join(home, ".cache", "dbg-test", "jest")
+		}
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", "jest")); err != nil {
+			b.Skip("jest is not installed (scripts/install-test-deps.sh installs it)")
+		}
+		if err := os.Symlink(filepath.Join(dir, "node_modules"), filepath.Join(dst, "node_modules")); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dst
+}

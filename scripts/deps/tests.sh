@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The test runners of debug_test and list_tests, pinned: pytest in the
+# interpreter the python adapter picks for the fixture projects (python3
+# first on PATH), and Jest in a cache folder the tests link into their
+# copy of the fixture project ($DBG_JEST_DIR, default
+# ~/.cache/dbg-test/jest); nothing is installed into the repository.
+# RSpec from Debian (ruby-rspec, for the ruby3.1 whose rdbg the ruby
+# adapter runs). go test comes with Go, cargo with rustup, minitest with
+# Ruby. Idempotent.
+set -euo pipefail
+
+PYTEST_VERSION=9.2.0
+JEST_VERSION=30.5.2
+JEST_DIR="${DBG_JEST_DIR:-$HOME/.cache/dbg-test/jest}"
+
+py="$(command -v python3)"
+if [ "$("$py" -c 'import pytest; print(pytest.__version__)' 2>/dev/null || true)" != "$PYTEST_VERSION" ]; then
+  echo "+ $py -m pip install pytest==$PYTEST_VERSION"
+  "$py" -m pip install --quiet "pytest==$PYTEST_VERSION" 2>/dev/null ||
+    "$py" -m pip install --quiet --break-system-packages "pytest==$PYTEST_VERSION"
+fi
+
+installed=""
+if [ -f "$JEST_DIR/node_modules/jest/package.json" ]; then
+  installed="$(node -p "require('$JEST_DIR/node_modules/jest/package.json').version")"
+fi
+if [ "$installed" != "$JEST_VERSION" ]; then
+  mkdir -p "$JEST_DIR"
+  echo "+ npm install jest@$JEST_VERSION (in $JEST_DIR)"
+  npm install --no-audit --no-fund --prefix "$JEST_DIR" "jest@$JEST_VERSION"
+fi
+
+RSPEC_VERSION="3.12.0c0e1m1s0-1"
+if [ "$(dpkg-query -W -f='${Version}' ruby-rspec 2>/dev/null || true)" != "$RSPEC_VERSION" ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "ruby-rspec=$RSPEC_VERSION"
+fi
+
+echo "test runners: pytest $("$py" -c 'import pytest; print(pytest.__version__)') ($py), jest $(node -p "require('$JEST_DIR/node_modules/jest/package.json').version"), rspec $(rspec --version | head -1)"

@@ -1,0 +1,99 @@
+package testrun
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+)
+
+// CodeTestNotFound is the error code of a test id the runner does not
+// know (SPEC §4).
+const CodeTestNotFound = "TEST_NOT_FOUND"
+
+// maxBuildMessage caps the compiler's message in an error.
+const maxBuildMessage = 4 << 10
+
+// BuildError is a project whose tests do not compile or import: Output
+// is the compiler's (or the runner's) message.
+type BuildError struct {
+	Tool   string
+	Output string
+	// Usage: the runner refused its command line rather than the code.
+	Usage bool
+}
+
+func (e *BuildError) Error() string {
+	if e.Usage {
+		return e.Tool + " refused the command: " + e.Output
+	}
+	return "the tests do not build: " + e.Output
+}
+
+// toolError turns a BuildError into the tool's answer: the compiler's
+// message, trimmed to its relevant part.
+func (e *BuildError) toolError() *toolkit.ToolError {
+	msg, _ := tail(strings.TrimSpace(e.Output), maxBuildMessage)
+	if e.Usage {
+		return toolkit.NewError(toolkit.CodeAdapterFailed, fmt.Sprintf("%s refused its command line: %s", e.Tool, msg),
+			"check the project's runner configuration")
+	}
+	return toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("the tests do not compile (%s):\n%s", e.Tool, msg),
+		"fix the error the compiler reports, then call debug_test again").WithDetails(map[string]any{"compilerOutput": msg})
+}
+
+// maxClosest is how many ids a TEST_NOT_FOUND error offers.
+const maxClosest = 10
+
+// notFound is the TEST_NOT_FOUND error for id, offering the closest ids.
+func notFound(id string, ids []TestID, where string) *toolkit.ToolError {
+	return toolkit.NewError(CodeTestNotFound, fmt.Sprintf("no test %q%s", id, where),
+		"pass one of availableOptions (list_tests lists every test)").WithOptions(closest(id, ids, maxClosest)...)
+}
+
+// closest returns up to n ids nearest to id: those sharing its name
+// first, then by edit distance.
+func closest(id string, ids []TestID, n int) []string {
+	type cand struct {
+		id   string
+		dist int
+	}
+	want := strings.ToLower(id)
+	var cs []cand
+	for _, t := range ids {
+		c := strings.ToLower(t.ID)
+		d := editDistance(want, c)
+		if strings.Contains(c, want) || strings.Contains(want, c) {
+			d = 0
+		}
+		cs = append(cs, cand{t.ID, d})
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].dist < cs[j].dist })
+	out := []string{}
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].id)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance of a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,351 @@
+package testrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+)
+
+// Outcomes of debug_test.
+const (
+	OutcomeFailed  = "failed"
+	OutcomePassed  = "passed"
+	OutcomeStopped = "stopped" // at a breakpoint or the test's start
+)
+
+// defaultTestTimeout bounds a run when timeoutMs is not given.
+const defaultTestTimeout = 2 * time.Minute
+
+// BreakpointInput is a line breakpoint of debug_test.
+type BreakpointInput struct {
+	File      string      `json:"file" jsonschema:"source file, absolute or relative to the project"`
+	Line      toolkit.Int `json:"line" jsonschema:"1-based line"`
+	Condition string      `json:"condition,omitempty"`
+}
+
+// DebugTestInput is the input of debug_test.
+type DebugTestInput struct {
+	ProjectInput
+	Test        string            `json:"test" jsonschema:"the test id in the framework's syntax: tests/test_cart.py::test_total[2-3] (pytest), TestTotal/empty (go, with package)"`
+	Package     string            `json:"package,omitempty" jsonschema:"Go: the test's package (./cart); default the project's root package"`
+	StopAt      string            `json:"stopAt,omitempty" jsonschema:"failure (default): the first failure in your code; start: the test's first line; breakpoints: the breakpoints given (and a failure)"`
+	Breakpoints []BreakpointInput `json:"breakpoints,omitempty" jsonschema:"line breakpoints set before the test runs"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"environment variables of the run"`
+	TimeoutMs   toolkit.Int       `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the failure or the end (default 120000)"`
+}
+
+// DebugTestResult is the answer of debug_test.
+type DebugTestResult struct {
+	Outcome         string                `json:"outcome"`
+	Test            string                `json:"test"`
+	Package         string                `json:"package,omitempty"`
+	Framework       string                `json:"framework"`
+	Language        string                `json:"language"`
+	SessionID       string                `json:"sessionId,omitempty"`
+	Message         string                `json:"message,omitempty"`
+	Expected        string                `json:"expected,omitempty"`
+	Actual          string                `json:"actual,omitempty"`
+	StopReason      string                `json:"stopReason,omitempty"`
+	ThreadID        int                   `json:"threadId,omitempty"`
+	Location        *sessions.Location    `json:"location,omitempty"`
+	Source          []sessions.SourceLine `json:"source,omitempty"`
+	Frames          []UserFrame           `json:"frames,omitempty"`
+	Output          string                `json:"output"`
+	OutputTruncated bool                  `json:"outputTruncated,omitempty"`
+	DurationMs      float64               `json:"durationMs"`
+	ExitCode        *int                  `json:"exitCode,omitempty"`
+	Command         []string              `json:"command"`
+	Hint            string                `json:"hint,omitempty"`
+}
+
+func (x *Tests) debugTest(ctx context.Context, in DebugTestInput) (DebugTestResult, error) {
+	in.Test = strings.TrimSpace(in.Test)
+	if in.Test == "" {
+		return DebugTestResult{}, toolkit.NewError(toolkit.CodeInvalidArgument, "test is required", "pass a test id; list_tests lists them")
+	}
+	stopAt, err := stopAtOf(in)
+	if err != nil {
+		return DebugTestResult{}, err
+	}
+	p, fw, err := x.resolve(ctx, in.ProjectInput, in.Test, in.Package)
+	if err != nil {
+		return DebugTestResult{}, err
+	}
+	p.Env = in.Env
+	for i := range stopAt.Breakpoints {
+		if f := stopAt.Breakpoints[i].File; !filepath.IsAbs(f) {
+			stopAt.Breakpoints[i].File = filepath.Join(p.Dir, f)
+		}
+	}
+	wait := defaultTestTimeout
+	if in.TimeoutMs > 0 {
+		wait = min(time.Duration(in.TimeoutMs)*time.Millisecond, sessions.MaxWait)
+	}
+	if fw.PlanAfterList {
+		id, err := x.find(ctx, p, fw, in.Test, in.Package)
+		if err != nil {
+			return DebugTestResult{}, err
+		}
+		plan, err := fw.Plan(ctx, p, id, stopAt)
+		if err != nil {
+			return DebugTestResult{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "").Wrap(err)
+		}
+		plan.Start.Wait = wait
+		return x.runPlan(ctx, p, fw, id, plan, stopAt, nil)
+	}
+	// The runner's discovery checks the id (and the build) while the test
+	// starts under the debugger: a run of an id it does not find is
+	// stopped and answered with the discovery's error.
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	found := make(chan error, 1)
+	go func() {
+		_, err := x.find(ctx, p, fw, in.Test, in.Package)
+		if err != nil {
+			cancel()
+		}
+		found <- err
+	}()
+	id := TestID{ID: in.Test, Package: in.Package}
+	plan, err := fw.Plan(ctx, p, id, stopAt)
+	if err != nil {
+		if ferr := <-found; ferr != nil {
+			return DebugTestResult{}, ferr
+		}
+		return DebugTestResult{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "").Wrap(err)
+	}
+	plan.Start.Wait = wait
+	return x.runPlan(lctx, p, fw, id, plan, stopAt, found)
+}
+
+func stopAtOf(in DebugTestInput) (StopAt, error) {
+	st := StopAt{Mode: in.StopAt}
+	switch in.StopAt {
+	case "", StopFailure, "breakpoints":
+		st.Mode = StopFailure
+	case StopStart:
+	default:
+		return st, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("stopAt %q is not one of failure, start, breakpoints", in.StopAt),
+			"pass failure, start, or breakpoints with the breakpoints list")
+	}
+	for _, b := range in.Breakpoints {
+		if b.File == "" || b.Line <= 0 {
+			return st, toolkit.NewError(toolkit.CodeInvalidArgument, "each breakpoint needs file and a positive line", "pass {file, line}")
+		}
+		st.Breakpoints = append(st.Breakpoints, sessions.BreakpointSpec{File: b.File, Line: int(b.Line), Condition: b.Condition})
+	}
+	if in.StopAt == "breakpoints" && len(st.Breakpoints) == 0 {
+		return st, toolkit.NewError(toolkit.CodeInvalidArgument, "stopAt breakpoints needs breakpoints", "pass breakpoints: [{file, line}]")
+	}
+	return st, nil
+}
+
+// find checks the id against the runner's discovery: a project that does
+// not build answers the compiler's message, an unknown id the closest ids.
+func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg string) (TestID, error) {
+	ids, err := fw.List(ctx, p, listPackage(fw, pkg))
+	var be *BuildError
+	if errors.As(err, &be) {
+		return TestID{}, be.toolError()
+	} else if te, ok := err.(*toolkit.ToolError); ok {
+		return TestID{}, te
+	} else if err != nil {
+		return TestID{}, toolkit.NewError(toolkit.CodeAdapterFailed, err.Error(), "check that the runner is installed").Wrap(err)
+	}
+	// A Go subtest is not listed before it runs: its parent is.
+	name := test
+	if fw.Language == "go" {
+		name, _, _ = strings.Cut(test, "/")
+	}
+	for _, t := range ids {
+		if t.ID == name {
+			t.ID = test
+			return t, nil
+		}
+	}
+	where := ""
+	if pkg != "" {
+		where = " in package " + pkg
+	}
+	return TestID{}, notFound(test, ids, where)
+}
+
+// listPackage is the package discovery looks at for a Go test.
+func listPackage(fw *Framework, pkg string) string {
+	if fw.Language == "go" && pkg == "" {
+		return "."
+	}
+	return pkg
+}
+
+// runPlan runs the test's session and answers where it stopped or how it
+// ended.
+//
+// found, when not nil, delivers the discovery's verdict on the id; the
+// answer waits for it, and a refusal ends the run.
+func (x *Tests) runPlan(ctx context.Context, p *Project, fw *Framework, id TestID, plan *Plan, stopAt StopAt, found <-chan error) (DebugTestResult, error) {
+	res := DebugTestResult{Test: id.ID, Package: id.Package, Framework: fw.Name, Language: fw.Language, Command: plan.Command}
+	start := time.Now()
+	s, _, err := x.m.Create(ctx, plan.Create)
+	if err != nil {
+		return res, err
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			_ = x.m.CloseSession(context.WithoutCancel(ctx), s.ID())
+		}
+	}()
+	for _, f := range plan.Functions {
+		// First hit only: a subtest's failure also fails its parents.
+		if _, err := s.SetBreakpoint(ctx, sessions.BreakpointSpec{Function: f, HitCondition: "1"}); err != nil {
+			return res, err
+		}
+	}
+	for _, b := range append(plan.Breakpoints, stopAt.Breakpoints...) {
+		if _, err := s.SetBreakpoint(ctx, b); err != nil {
+			return res, err
+		}
+	}
+	if fw.Accept != nil {
+		plan.Start.SkipStop = func(ctx context.Context, s *sessions.Session, _ *sessions.StopInfo) bool {
+			r := &failureReader{s: s, fw: fw, p: p}
+			return r.read(ctx) == nil && !fw.Accept(r)
+		}
+	}
+	sr, err := s.Launch(ctx, plan.Start)
+	if found != nil {
+		if ferr := <-found; ferr != nil {
+			return res, ferr
+		}
+	}
+	res.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	if err != nil {
+		return res, err
+	}
+	switch sr.State {
+	case sessions.StatePaused:
+		keep = true
+		return x.stopAnswer(ctx, s, p, fw, plan, res)
+	case sessions.StateTerminated, sessions.StateError:
+		return x.endAnswer(s, fw, id, sr, res)
+	}
+	return res, toolkit.NewError(toolkit.CodeTimeout, fmt.Sprintf("the test neither failed nor ended within %s", plan.Start.Wait),
+		"pass a larger timeoutMs, or stopAt start to step through it").Retry()
+}
+
+// endAnswer is the answer of a run that ended without stopping.
+func (x *Tests) endAnswer(s *sessions.Session, fw *Framework, id TestID, sr *sessions.StartResult, res DebugTestResult) (DebugTestResult, error) {
+	out := s.Output().Text("")
+	res.Output, res.OutputTruncated = tail(out, maxOutputBytes)
+	res.ExitCode = sr.ExitCode
+	if fw.Language == "go" && strings.Contains(id.ID, "/") && !strings.Contains(out, "=== RUN   "+id.ID+"\n") {
+		return res, notFound(id.ID, goRanTests(out), "")
+	}
+	if sr.ExitCode != nil && *sr.ExitCode == 0 {
+		res.Outcome = OutcomePassed
+		return res, nil
+	}
+	// Failed without a stop in the user's code (a fixture or set-up
+	// error outside it, a crash): the runner's report says why.
+	res.Outcome = OutcomeFailed
+	res.Message = lastLines(out, 20)
+	res.Hint = "the test failed without stopping in your code; read output, or debug_test with stopAt start"
+	if sr.State == sessions.StateError {
+		res.Message = sr.Message
+	}
+	return res, nil
+}
+
+// goRanTests lists the tests and subtests a verbose go test run ran.
+func goRanTests(out string) []TestID {
+	var ids []TestID
+	for _, l := range strings.Split(out, "\n") {
+		if name, ok := strings.CutPrefix(l, "=== RUN   "); ok {
+			ids = append(ids, TestID{ID: strings.TrimSpace(name)})
+		}
+	}
+	return ids
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// stopAnswer reads the stop: the failure's message, the user's frames
+// with their locals, the location with source, the output so far.
+func (x *Tests) stopAnswer(ctx context.Context, s *sessions.Session, p *Project, fw *Framework, plan *Plan, res DebugTestResult) (DebugTestResult, error) {
+	r := &failureReader{s: s, fw: fw, p: p}
+	if err := r.read(ctx); err != nil {
+		return res, err
+	}
+	failure := r.stop.Reason == "exception" || (len(r.frames) > 0 && failFrame(plan.Functions, r.frames[0].Name))
+	var f Failure
+	if failure {
+		res.Outcome = OutcomeFailed
+		f = fw.Message(ctx, r)
+		if fw.Settle != nil {
+			if err := fw.Settle(ctx, r); err == nil {
+				_ = r.read(ctx)
+			}
+		}
+	} else {
+		res.Outcome = OutcomeStopped
+	}
+	res.SessionID = s.ID()
+	res.Message, res.Expected, res.Actual = f.Message, f.Expected, f.Actual
+	res.StopReason, res.ThreadID = r.stop.Reason, r.stop.ThreadID
+	user := r.userFrames()
+	if len(user) > 0 {
+		top := user[0]
+		res.Location = &sessions.Location{File: top.File, Line: top.Line, Column: top.Column,
+			Function: frameName(top.Name), Text: top.Text}
+		res.Source, _ = sessions.SourceContext(top.File, top.Line, 3)
+	} else {
+		res.Location = r.stop.Location
+	}
+	res.Frames = r.withLocals(ctx, user)
+	res.Output, res.OutputTruncated = tail(s.Output().Text(""), maxOutputBytes)
+	if failure {
+		res.Hint = "stopped at the failure: evaluate_expression or get_local_variables with a frameId of frames, step, or restart_debugging to run the test again"
+	} else {
+		res.Hint = "stopped before the failure: step, set breakpoints, or continue_execution to run to the failure"
+	}
+	return res, nil
+}
+
+// read reads the stop and its stack.
+func (r *failureReader) read(ctx context.Context) error {
+	info := r.s.Info()
+	if info.LastStop == nil {
+		return toolkit.NewError(toolkit.CodeInternal, "the session is paused without a stop", "")
+	}
+	r.stop = info.LastStop
+	frames, _, err := r.s.StackTrace(ctx, r.stop.ThreadID, 0, stackDepth)
+	if err != nil {
+		return err
+	}
+	r.frames = frames
+	return nil
+}
+
+// failFrame reports whether a frame's function is one of the failure
+// functions (LLDB qualifies rust_panic as __rustc::rust_panic).
+func failFrame(funcs []string, name string) bool {
+	for _, f := range funcs {
+		if name == f || strings.HasSuffix(name, "::"+f) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,173 @@
+package testrun
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+)
+
+// Tests is the test capability of one server. It is safe for concurrent
+// use.
+type Tests struct {
+	m      *sessions.Manager
+	status statusCache
+}
+
+// Register adds list_tests and debug_test to tb and the "tests" status
+// contributor to its registry.
+func Register(tb *toolkit.Toolbox, m *sessions.Manager) *Tests {
+	x := &Tests{m: m}
+	toolkit.AddTool(tb, "list_tests",
+		"List the project's tests with the runner's own discovery (pytest --collect-only, go test -list), as ids debug_test takes. filter keeps ids containing it; limit bounds the count (default 200).",
+		x.listTests)
+	toolkit.AddTool(tb, "debug_test",
+		"Run one test under the debugger and stop at its first failure in your code: the failing assertion's line, or the line of the code under test that raised. Answers outcome failed (message, location with source, up to 5 user frames with locals, output, sessionId to go on stepping and evaluating) or passed (output, duration). Ids: pytest node ids; Go test names (TestX/sub) with package. restart_debugging on the session runs the test again.",
+		x.debugTest)
+	tb.Status().Register("tests", testStatus{x})
+	return x
+}
+
+// ProjectInput selects the project and its framework.
+type ProjectInput struct {
+	ProjectPath string `json:"projectPath,omitempty" jsonschema:"the project directory (default: the server's project)"`
+	Language    string `json:"language,omitempty" jsonschema:"the project's language (python, go); detected when omitted"`
+	Framework   string `json:"framework,omitempty" jsonschema:"the test framework (pytest, go); detected when omitted"`
+}
+
+// ListTestsInput is the input of list_tests.
+type ListTestsInput struct {
+	ProjectInput
+	Package string      `json:"package,omitempty" jsonschema:"Go: the package to list (default ./...)"`
+	Filter  string      `json:"filter,omitempty" jsonschema:"keep ids containing this text (case-insensitive)"`
+	Limit   toolkit.Int `json:"limit,omitempty" jsonschema:"most ids returned (default 200, at most 5000)"`
+}
+
+// ListTestsResult is the answer of list_tests.
+type ListTestsResult struct {
+	Project   string   `json:"project"`
+	Framework string   `json:"framework"`
+	Language  string   `json:"language"`
+	Tests     []TestID `json:"tests"`
+	Count     int      `json:"count"`
+	Total     int      `json:"total"`
+	Truncated bool     `json:"truncated,omitempty"`
+}
+
+const (
+	defaultListLimit = 200
+	maxListLimit     = 5000
+)
+
+func (x *Tests) listTests(ctx context.Context, in ListTestsInput) (ListTestsResult, error) {
+	p, fw, err := x.resolve(ctx, in.ProjectInput, "", in.Package)
+	if err != nil {
+		return ListTestsResult{}, err
+	}
+	ids, err := fw.List(ctx, p, in.Package)
+	if be, ok := err.(*BuildError); ok {
+		return ListTestsResult{}, be.toolError()
+	} else if te, ok := err.(*toolkit.ToolError); ok {
+		return ListTestsResult{}, te
+	} else if err != nil {
+		return ListTestsResult{}, toolkit.NewError(toolkit.CodeAdapterFailed, err.Error(), "check that the runner is installed").Wrap(err)
+	}
+	limit := int(in.Limit)
+	if limit <= 0 {
+		limit = defaultListLimit
+	}
+	limit = min(limit, maxListLimit)
+	res := ListTestsResult{Project: p.Dir, Framework: fw.Name, Language: fw.Language, Tests: []TestID{}}
+	f := strings.ToLower(in.Filter)
+	for _, t := range ids {
+		if f != "" && !strings.Contains(strings.ToLower(t.ID), f) {
+			continue
+		}
+		res.Total++
+		if len(res.Tests) < limit {
+			res.Tests = append(res.Tests, t)
+		}
+	}
+	res.Count = len(res.Tests)
+	res.Truncated = res.Count < res.Total
+	return res, nil
+}
+
+// interpreterResolver is the python adapter's interpreter choice.
+type interpreterResolver interface {
+	ResolveInterpreter(ctx context.Context, t adapters.Target) adapters.Interpreter
+}
+
+// resolve finds the project and its framework: the one named, the one of
+// the language, or the one detected (narrowed by the id's syntax when
+// the project has several).
+func (x *Tests) resolve(ctx context.Context, in ProjectInput, id, pkg string) (*Project, *Framework, error) {
+	dir, err := x.m.ResolveProject(in.ProjectPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := &Project{Dir: dir}
+	fw, err := pickFramework(dir, in.Framework, in.Language, id, pkg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fw.Language == "python" {
+		p.Python = "python3"
+		if a, ok := x.m.Adapters().Lookup("python"); ok {
+			if r, ok := a.(interpreterResolver); ok {
+				p.Python = r.ResolveInterpreter(ctx, adapters.Target{Mode: adapters.Launch, Program: "-m pytest", Cwd: dir}).Path
+			}
+		}
+	}
+	return p, fw, nil
+}
+
+func pickFramework(dir, name, language, id, pkg string) (*Framework, error) {
+	if name != "" {
+		if fw := frameworkNamed(name); fw != nil {
+			return fw, nil
+		}
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("framework %q is not supported", name),
+			"pass one of availableOptions").WithOptions(frameworkNames()...)
+	}
+	var found []*Framework
+	for _, fw := range frameworks() {
+		if language != "" && fw.Language != language {
+			continue
+		}
+		if fw.Detect(dir) {
+			found = append(found, fw)
+		}
+	}
+	if len(found) > 1 && (id != "" || pkg != "") {
+		var claimed []*Framework
+		for _, fw := range found {
+			if (id != "" && fw.Claims(id)) || (pkg != "" && fw.Language == "go") {
+				claimed = append(claimed, fw)
+			}
+		}
+		if len(claimed) > 0 {
+			found = claimed
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		if language != "" {
+			return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("no %s test framework found in %s", language, dir),
+				"pass framework, or projectPath of the project that has the tests").WithOptions(frameworkNames()...)
+		}
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "no test framework found in "+dir,
+			"pass framework, or projectPath of the project that has the tests").WithOptions(frameworkNames()...)
+	}
+	var names []string
+	for _, fw := range found {
+		names = append(names, fw.Name)
+	}
+	return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "the project has tests of several frameworks",
+		"pass framework: one of availableOptions").WithOptions(names...)
+}
