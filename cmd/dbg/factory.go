@@ -20,6 +20,9 @@ type factory struct {
 	getenv   func(string) string
 	now      func() time.Time
 	registry func() *adapters.Registry
+	// noSideEffects: the server's evaluations refuse side effects by
+	// default (--no-side-effects).
+	noSideEffects bool
 }
 
 func defaultFactory() *factory {

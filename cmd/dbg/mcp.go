@@ -31,6 +31,7 @@ func newCmdMCP(f *factory, runF func(context.Context, *mcpOptions) error) *cobra
 		},
 	}
 	addProjectFlag(cmd, &opts.project)
+	addNoSideEffectsFlag(cmd, f)
 	cmd.AddCommand(newCmdMCPInstall(f, nil))
 	return cmd
 }
@@ -39,4 +40,10 @@ func mcpRun(ctx context.Context, opts *mcpOptions) error {
 	srv, release := opts.NewServer(ctx, opts.project)
 	defer release()
 	return srv.Run(ctx, opts.Transport)
+}
+
+// addNoSideEffectsFlag adds --no-side-effects: evaluate_expression
+// defaults to sideEffects: false, for read-only agents.
+func addNoSideEffectsFlag(cmd *cobra.Command, f *factory) {
+	cmd.Flags().BoolVar(&f.noSideEffects, "no-side-effects", false, "evaluate_expression refuses calls and assignments unless a call passes sideEffects: true")
 }

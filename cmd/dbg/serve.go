@@ -55,6 +55,7 @@ replaces it.`,
 	}
 	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:7077", "loopback address to listen on")
 	addProjectFlag(cmd, &opts.project)
+	addNoSideEffectsFlag(cmd, f)
 	cmd.Flags().BoolVar(&opts.rotateToken, "rotate-token", false, "replace the project's token before serving")
 	return cmd
 }

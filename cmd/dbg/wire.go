@@ -24,6 +24,8 @@ func (f *factory) newManager(project string) *sessions.Manager {
 		DAPLogDir: f.getenv("DBG_DAP_LOG"),
 		StateDir:  f.stateDir(),
 		Now:       f.now,
+
+		NoSideEffects: f.noSideEffects,
 	})
 	m.Reap()
 	return m
@@ -58,6 +60,7 @@ func (f *factory) newServer(ctx context.Context, project string) (*mcp.Server, f
 func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions.Manager) func() {
 	tb := mcpbind.NewToolbox(srv, f.now)
 	sessiontools.RegisterTools(tb, m)
+	sessiontools.RegisterLiveEditTools(tb, m)
 	sessiontools.RegisterStatusTool(tb, m)
 	ctx, cancel := context.WithCancel(ctx)
 	// The run configurations start the JVMs of run_and_invoke.
