@@ -15,7 +15,7 @@ func (c *Client) PopFrames(ctx context.Context, thread, frame uint64) error {
 	w := c.writer()
 	w.object(thread)
 	w.frame(frame)
-	_, err := c.call(ctx, "StackFrame.PopFrames", csStackFrame, 5, w)
+	_, err := c.call(ctx, "StackFrame.PopFrames", csStackFrame, 4, w)
 	return err
 }
 

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Live edits (SPEC §10) through MCP on real adapters: hot_reload and
+// restart_frame in Java and Node, goto_line with lldb, evaluation
+// without side effects. Each edit goes to a copy of the fixture.
+
+// copyFixture copies testdata files into a temporary folder and returns
+// the copy of the first.
+func copyFixture(t *testing.T, rels ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	var first string
+	for _, rel := range rels {
+		b, err := os.ReadFile(fixture(t, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, filepath.Base(rel))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if first == "" {
+			first = p
+		}
+	}
+	return first
+}
+
+// editFile replaces old with new in path.
+func editFile(t *testing.T, path, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s has no %q", path, old)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// outputLacks checks that the session's output does not contain text.
+func outputLacks(t *testing.T, c *client, id, text string) {
+	t.Helper()
+	if out := c.ok("get_output", map[string]any{"sessionId": id}).str("text"); strings.Contains(out, text) {
+		t.Errorf("output %q contains %q", out, text)
+	}
+}
+
+// liveCase is one language's fixture for the live-edit checks.
+type liveCase struct {
+	lang      string
+	prog, src string // scriptPath, and the file edited (the same, or the .ts)
+	first     string // a text on the first line of the wrong function
+	bad, good string // the bug, and its fix
+	right     string // printed once fixed
+	wrong     string // printed while not
+}
+
+// liveFixed stops in the wrong function, fixes it in the copy, reloads
+// with restartFrames and checks the program prints the right value.
+func liveFixed(t *testing.T, lc liveCase) {
+	c := startDbg(t)
+	line := mcpLine(t, lc.src, "BP:wrong")
+	id, st := mcpLaunch(t, c, lc.lang, lc.src, []int{line}, lc.prog, nil)
+	if st.num("lastStop.location.line") != line {
+		t.Fatalf("first stop %v, want line %d", st.get("lastStop"), line)
+	}
+	if got := mcpEval(t, c, id, "sum"); got != "12" {
+		t.Fatalf("sum = %q at the stop, want 12", got)
+	}
+	editFile(t, lc.src, lc.bad, lc.good)
+	r := c.ok("hot_reload", map[string]any{"sessionId": id, "files": []string{lc.src}, "restartFrames": true})
+	if len(r.list("replaced")) == 0 || len(r.list("refused")) != 0 {
+		t.Fatalf("hot_reload answered %v, want the file replaced and nothing refused", r)
+	}
+	if r.str("restartedFrame") == "" || r.str("now.state") != "paused" {
+		t.Fatalf("hot_reload answered %v, want the frame restarted and stopped", r)
+	}
+	if at, want := r.num("now.lastStop.location.line"), mcpLine(t, lc.src, lc.first); at != want {
+		t.Errorf("the restarted frame stopped at line %d, want its first line %d (%v)", at, want, r.get("now"))
+	}
+	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	pids := mcpPIDs(t, c)
+	mcpRunToEnd(t, c, id)
+	mcpOutputHas(t, c, id, lc.right)
+	outputLacks(t, c, id, lc.wrong)
+	mcpClose(t, c, id, pids)
+}
+
+// liveRefused makes an edit the runtime cannot replace: hot_reload fails
+// naming what it refused, and the program runs its old code.
+func liveRefused(t *testing.T, lc liveCase, edit func(path string), says ...string) {
+	c := startDbg(t)
+	line := mcpLine(t, lc.src, "BP:wrong")
+	id, _ := mcpLaunch(t, c, lc.lang, lc.src, []int{line}, lc.prog, nil)
+	edit(lc.src)
+	r := c.fail("hot_reload", map[string]any{"sessionId": id, "files": []string{lc.src}, "restartFrames": true}, "UNSUPPORTED")
+	for _, s := range says {
+		if !strings.Contains(r.Error.Message, s) {
+			t.Errorf("refusal %q does not say %q", r.Error.Message, s)
+		}
+	}
+	d := obj(r.Data)
+	if len(d.list("replaced")) != 0 || len(d.list("refused")) == 0 || d.str("now.state") != "paused" {
+		t.Errorf("refused hot_reload answered %v, want nothing replaced, the refusal listed, still paused", d)
+	}
+	if got := mcpTop(t, c, id, lc.src, line); got == nil {
+		t.Fatal("no top frame")
+	}
+	mcpFinish(t, c, id, lc.wrong)
+}
+
+// liveRestart stops in the loop of countdown on its second pass and
+// restarts the frame: the stop is at the function's first line with the
+// argument back at its entry value; the program then finishes as if the
+// restart had not happened.
+func liveRestart(t *testing.T, lang, src, first, output string) {
+	c := startDbg(t)
+	line := mcpLine(t, src, "BP:loop")
+	id, st := mcpLaunch(t, c, lang, src, []int{line}, src, nil)
+	if got := mcpEval(t, c, id, "i"); got != "3" {
+		t.Fatalf("i = %q on the first pass, want 3 (%v)", got, st.get("lastStop"))
+	}
+	st = mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
+	if got := mcpEval(t, c, id, "i"); got != "2" || mcpEval(t, c, id, "acc") != "3" {
+		t.Fatalf("i = %q on the second pass, want 2 (%v)", got, st.get("lastStop"))
+	}
+	frames := c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+	if len(frames) < 2 {
+		t.Fatalf("stack %v", frames)
+	}
+	bottom := frames[len(frames)-1]
+	r := c.fail("restart_frame", map[string]any{"sessionId": id, "frameId": bottom.num("id")}, "INVALID_ARGUMENT")
+	if !strings.Contains(r.Error.Message, "bottom") {
+		t.Errorf("restarting the bottom frame: %q, want it named the bottom frame", r.Error.Message)
+	}
+	rs := c.ok("restart_frame", map[string]any{"sessionId": id, "frameId": frames[0].num("id")})
+	if rs.str("state") != "paused" || rs.num("lastStop.location.line") != mcpLine(t, src, first) {
+		t.Fatalf("restart_frame answered %v, want a stop at line %d", rs, mcpLine(t, src, first))
+	}
+	locals := mcpLocals(t, c, id)
+	if got := locals["n"].str("value"); got != "3" {
+		t.Errorf("n = %q after restart_frame, want its entry value 3", got)
+	}
+	if v, ok := locals["i"]; ok {
+		t.Errorf("the loop's i is still a local after restart_frame: %v", v)
+	}
+	mcpFinish(t, c, id, output)
+}
+
+func javaCase(t *testing.T) liveCase {
+	src := copyFixture(t, "java/Price.java")
+	return liveCase{lang: "java", prog: src, src: src, first: "int sum = qty * unit", bad: "return sum + 1;", good: "return sum;",
+		right: "total=12", wrong: "total=13"}
+}
+
+// TestMCPJavaHotReload fixes a wrong method while stopped in it: the
+// class is recompiled and redefined, the frame restarted, and the program
+// prints the right value.
+func TestMCPJavaHotReload(t *testing.T) {
+	requireJava(t)
+	liveFixed(t, javaCase(t))
+}
+
+// TestMCPJavaHotReloadRefused adds a field: the JVM refuses the schema
+// change, the answer names the class, and the old code runs.
+func TestMCPJavaHotReloadRefused(t *testing.T) {
+	requireJava(t)
+	lc := javaCase(t)
+	liveRefused(t, lc, func(p string) {
+		editFile(t, p, "    static int total(", "    static int extra = 1;\n\n    static int total(")
+		editFile(t, p, "return sum + 1;", "return sum + extra;")
+	}, "Price", "schema change")
+}
+
+// TestMCPJavaRestartFrame restarts countdown in the middle of its loop.
+func TestMCPJavaRestartFrame(t *testing.T) {
+	requireJava(t)
+	liveRestart(t, "java", fixture(t, "java/Price.java"), "int acc = 0", "countdown=6 size=1")
+}
+
+// TestMCPJavaSafeEvaluate: without side effects, method calls (even
+// size()) are refused; arithmetic on locals answers.
+func TestMCPJavaSafeEvaluate(t *testing.T) {
+	requireJava(t)
+	c := startDbg(t)
+	src := fixture(t, "java/Price.java")
+	line := mcpLine(t, src, "BP:main")
+	id, _ := mcpLaunch(t, c, "java", src, []int{line}, src, nil)
+	for _, expr := range []string{"list.add(1)", "list.size()", "a = 5"} {
+		r := c.fail("evaluate_expression", map[string]any{"sessionId": id, "expression": expr, "sideEffects": false}, "INVALID_ARGUMENT")
+		if !strings.Contains(r.Error.Message, "side effects") {
+			t.Errorf("%s refused with %q, want it to say side effects", expr, r.Error.Message)
+		}
+	}
+	if got := c.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "a + b", "sideEffects": false}).str("result"); got != "7" {
+		t.Errorf("a + b = %q without side effects, want 7", got)
+	}
+	if got := mcpEval(t, c, id, "list.size()"); got != "1" {
+		t.Errorf("list.size() = %q, want 1: the refused add ran", got)
+	}
+	mcpFinish(t, c, id, "countdown=6 size=1")
+}
