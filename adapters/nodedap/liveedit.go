@@ -31,7 +31,7 @@ func (h *Handler) restartFrame(ctx context.Context, req *dap.Message) error {
 	}
 	h.mu.Lock()
 	f, err := h.pause.frame(a.FrameID)
-	bottom := err == nil && &h.pause.frames[len(h.pause.frames)-1] == f
+	bottom := err == nil && h.bottomLocked(a.FrameID)
 	h.stepping = err == nil
 	h.mu.Unlock()
 	if err != nil {
@@ -41,7 +41,7 @@ func (h *Handler) restartFrame(ctx context.Context, req *dap.Message) error {
 		h.mu.Lock()
 		h.stepping = false
 		h.mu.Unlock()
-		return errors.New("the bottom frame (the script's top level) cannot be restarted")
+		return errors.New("the bottom frame of the program (a module's top level, called by node's loader) cannot be restarted")
 	}
 	err = h.runWith(ctx, c, "Debugger.restartFrame", map[string]any{"callFrameId": f.CallFrameID, "mode": "StepInto"}, nil)
 	if err != nil {
@@ -51,6 +51,17 @@ func (h *Handler) restartFrame(ctx context.Context, req *dap.Message) error {
 		return fmt.Errorf("V8 cannot restart %s: %w", orAnonymous(f.FunctionName), err)
 	}
 	return nil
+}
+
+// bottomLocked reports whether the frame id is the program's bottom
+// frame: only node's own code calls it. Call with mu held and paused.
+func (h *Handler) bottomLocked(id int) bool {
+	for _, f := range h.pause.frames[id-h.pause.base+1:] {
+		if s := h.scripts[f.Location.ScriptID]; s == nil || !s.internal() {
+			return false
+		}
+	}
+	return true
 }
 
 func orAnonymous(name string) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -135,7 +136,7 @@ func liveRestart(t *testing.T, lang, src, first, output string) {
 	if got := mcpEval(t, c, id, "i"); got != "2" || mcpEval(t, c, id, "acc") != "3" {
 		t.Fatalf("i = %q on the second pass, want 2 (%v)", got, st.get("lastStop"))
 	}
-	frames := c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+	frames := c.ok("get_stack_trace", map[string]any{"sessionId": id, "includeInternals": true}).list("stackFrames")
 	if len(frames) < 2 {
 		t.Fatalf("stack %v", frames)
 	}
@@ -210,4 +211,92 @@ func TestMCPJavaSafeEvaluate(t *testing.T) {
 		t.Errorf("list.size() = %q, want 1: the refused add ran", got)
 	}
 	mcpFinish(t, c, id, "countdown=6 size=1")
+}
+
+func nodeCase(t *testing.T) liveCase {
+	src := copyFixture(t, "javascript/price.js")
+	return liveCase{lang: "javascript", prog: src, src: src, first: "const sum = qty * unit", bad: "return sum + 1;", good: "return sum;",
+		right: "total=12 count=5", wrong: "total=13"}
+}
+
+// TestMCPNodeHotReload fixes a wrong function while stopped in it: V8
+// replaces the script and restarts the edited top frame.
+func TestMCPNodeHotReload(t *testing.T) {
+	requireNode(t)
+	liveFixed(t, nodeCase(t))
+}
+
+// TestMCPNodeHotReloadRefused makes an edit that does not compile: V8
+// refuses it naming the script and the error, and the old code runs.
+func TestMCPNodeHotReloadRefused(t *testing.T) {
+	requireNode(t)
+	lc := nodeCase(t)
+	liveRefused(t, lc, func(p string) { editFile(t, p, "return sum + 1;", "return sum +;") }, "price.js", "CompileError")
+}
+
+// TestMCPNodeRestartFrame restarts countdown in the middle of its loop.
+func TestMCPNodeRestartFrame(t *testing.T) {
+	requireNode(t)
+	liveRestart(t, "javascript", fixture(t, "javascript/price.js"), "let acc = 0", "countdown=6")
+}
+
+// TestMCPTypeScriptHotReload edits a .ts file of a copied project: dbg
+// rebuilds it with the project's tsc and replaces the script its source
+// map names.
+func TestMCPTypeScriptHotReload(t *testing.T) {
+	requireNode(t)
+	dir := os.Getenv("DBG_TS_DIR")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "dbg-test", "ts")
+	}
+	modules := filepath.Join(dir, "node_modules")
+	if _, err := os.Stat(filepath.Join(modules, ".bin", "tsc")); err != nil {
+		t.Skipf("tsc is not installed in %s (scripts/deps/node.sh installs it)", dir)
+	}
+	project := t.TempDir()
+	for _, rel := range []string{"tsconfig.json", "src/price.ts"} {
+		b, err := os.ReadFile(fixture(t, "javascript/livets/"+rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(project, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The project's compiler: node_modules/.bin/tsc, as in a real project.
+	if err := os.Symlink(modules, filepath.Join(project, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(filepath.Join(modules, ".bin", "tsc"), "-p", project).CombinedOutput(); err != nil {
+		t.Fatalf("tsc: %v\n%s", err, out)
+	}
+	src := filepath.Join(project, "src", "price.ts")
+	liveFixed(t, liveCase{lang: "typescript", prog: src, src: src, first: "const sum: number", bad: "return sum + 1;", good: "return sum;",
+		right: "total=12", wrong: "total=13"})
+}
+
+// TestMCPNodeSafeEvaluate: without side effects V8 refuses obj.count++
+// and obj.count is unchanged; obj.count + 1 answers.
+func TestMCPNodeSafeEvaluate(t *testing.T) {
+	requireNode(t)
+	c := startDbg(t)
+	src := fixture(t, "javascript/price.js")
+	line := mcpLine(t, src, "BP:main")
+	id, _ := mcpLaunch(t, c, "javascript", src, []int{line}, src, nil)
+	r := c.fail("evaluate_expression", map[string]any{"sessionId": id, "expression": "obj.count++", "sideEffects": false}, "INVALID_ARGUMENT")
+	if !strings.Contains(r.Error.Message, "side-effect") {
+		t.Errorf("obj.count++ refused with %q, want V8's side-effect error", r.Error.Message)
+	}
+	if got := c.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "obj.count + 1", "sideEffects": false}).str("result"); got != "6" {
+		t.Errorf("obj.count + 1 = %q without side effects, want 6", got)
+	}
+	if got := mcpEval(t, c, id, "obj.count"); got != "5" {
+		t.Errorf("obj.count = %q after the refused increment, want 5", got)
+	}
+	mcpFinish(t, c, id, "total=13 count=5")
 }
