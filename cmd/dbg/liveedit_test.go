@@ -300,3 +300,56 @@ func TestMCPNodeSafeEvaluate(t *testing.T) {
 	}
 	mcpFinish(t, c, id, "total=13 count=5")
 }
+
+// TestMCPNativeGotoLine jumps over a line that would crash: lldb's
+// thread jump moves the pc, the answer is the stop at the new line, and
+// the program finishes without the crash.
+func TestMCPNativeGotoLine(t *testing.T) {
+	requireLLDB(t)
+	c := startDbg(t)
+	src := fixture(t, "c/jump.c")
+	bin := nativeBinary(t, "c", src)
+	line := mcpLine(t, src, "BP:before")
+	id, st := mcpLaunch(t, c, "c", src, []int{line}, bin, nil)
+	if st.num("lastStop.location.line") != line {
+		t.Fatalf("first stop %v, want line %d", st.get("lastStop"), line)
+	}
+	after := mcpLine(t, src, "BP:after")
+	r := c.ok("goto_line", map[string]any{"sessionId": id, "file": src, "line": after})
+	if r.str("state") != "paused" || r.num("lastStop.location.line") != after || r.str("lastStop.reason") != "goto" {
+		t.Fatalf("goto_line answered %v, want a goto stop at line %d", r, after)
+	}
+	if !strings.Contains(r.str("message"), "thread jump") {
+		t.Errorf("goto_line's answer %q does not say it used lldb's thread jump", r.str("message"))
+	}
+	if top := mcpTop(t, c, id, src, after); top == nil {
+		t.Fatal("no top frame")
+	}
+	mcpFinish(t, c, id, "x=1")
+}
+
+// TestMCPGoGotoLineUnsupported: delve has no goto; the answer says so.
+func TestMCPGoGotoLineUnsupported(t *testing.T) {
+	requireDelve(t)
+	c := startDbg(t)
+	src := fixture(t, "go/loop/main.go")
+	line := mcpLine(t, src, "BREAK")
+	id, _ := mcpLaunch(t, c, "go", src, []int{line}, filepath.Dir(src), nil)
+	r := c.fail("goto_line", map[string]any{"sessionId": id, "file": src, "line": line + 1}, "UNSUPPORTED")
+	if !strings.Contains(r.Error.Message, "go") || r.Error.Hint == "" {
+		t.Errorf("refusal %v, want it to name the adapter and a hint", r.Error)
+	}
+	hr := c.fail("hot_reload", map[string]any{"sessionId": id}, "UNSUPPORTED")
+	if !strings.Contains(hr.Error.Hint, "restart_debugging") {
+		t.Errorf("hot_reload refusal %v, want it to name restart_debugging", hr.Error)
+	}
+	if got := c.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "total + 10", "sideEffects": false}).str("result"); got != "10" {
+		t.Errorf("total + 10 = %q without side effects, want 10", got)
+	}
+	c.fail("evaluate_expression", map[string]any{"sessionId": id, "expression": "call add(1, 2)", "sideEffects": false}, "INVALID_ARGUMENT")
+	st := c.ok("get_debug_tools_status", map[string]any{"sessionId": id})
+	if le := st.get("sections.liveEdit." + id); le == nil || obj(le.(map[string]any)).get("gotoLine") != false || obj(le.(map[string]any)).get("safeEvaluate") != true {
+		t.Errorf("status liveEdit for %s = %v, want gotoLine false and safeEvaluate true", id, le)
+	}
+	mcpFinish(t, c, id, "done total=3")
+}

@@ -1,4 +1,4 @@
-/* Fixture for goto_line: the line after BP:before would crash; jumping
+/* Fixture for goto_line: the line after the first breakpoint would crash; jumping
    over it lets the program finish. */
 #include <stdio.h>
 int main(void) {
