@@ -178,7 +178,9 @@ func (s *Server) compile(ctx context.Context, files []string, dir string) (strin
 	s.classFiles.mu.Lock()
 	cp := strings.Join(s.classFiles.roots, string(os.PathListSeparator))
 	s.classFiles.mu.Unlock()
-	args := []string{"-g", "-nowarn", "-implicit:none", "-d", dir}
+	// javac runs once and briefly: the client compiler and the serial
+	// collector start it with the least work.
+	args := []string{"-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-g", "-nowarn", "-implicit:none", "-d", dir}
 	if cp != "" {
 		args = append(args, "-cp", cp)
 	}

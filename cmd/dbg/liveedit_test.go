@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // Live edits (SPEC §10) through MCP on real adapters: hot_reload and
@@ -352,4 +355,38 @@ func TestMCPGoGotoLineUnsupported(t *testing.T) {
 		t.Errorf("status liveEdit for %s = %v, want gotoLine false and safeEvaluate true", id, le)
 	}
 	mcpFinish(t, c, id, "done total=3")
+}
+
+// TestFlagsNoSideEffects: dbg mcp and dbg serve take --no-side-effects,
+// and the session manager they build then evaluates without side
+// effects unless a call asks for them.
+func TestFlagsNoSideEffects(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		newCmd func(f *factory) *cobra.Command
+	}{
+		{"mcp", func(f *factory) *cobra.Command {
+			return newCmdMCP(f, func(context.Context, *mcpOptions) error { return nil })
+		}},
+		{"serve", func(f *factory) *cobra.Command {
+			return newCmdServe(f, func(context.Context, *serveOptions) error { return nil })
+		}},
+	} {
+		for _, set := range []bool{false, true} {
+			f, _, _ := cliFactory(t)
+			cmd := tc.newCmd(f)
+			args := []string{}
+			if set {
+				args = append(args, "--no-side-effects")
+			}
+			cmd.SetArgs(args)
+			if err := cmd.Execute(); err != nil {
+				t.Fatalf("%s %v: %v", tc.name, args, err)
+			}
+			m := f.newManager(t.TempDir())
+			if got := m.SideEffectsByDefault(); got == set {
+				t.Errorf("%s %v: side effects by default = %v", tc.name, args, got)
+			}
+		}
+	}
 }
