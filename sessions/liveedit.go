@@ -58,6 +58,9 @@ func (s *Session) unsupported(what, hint string) error {
 	return toolkit.NewError(toolkit.CodeUnsupported, fmt.Sprintf("the %s debug adapter cannot %s", s.language, what), hint)
 }
 
+// reloadTimeout bounds a hot reload: the adapter may run a compiler.
+const reloadTimeout = 2 * time.Minute
+
 // liveGrace is how long a live edit waits for the stop it causes.
 const liveGrace = 5 * time.Second
 
@@ -186,7 +189,9 @@ func (s *Session) HotReload(ctx context.Context, files []string, restartFrames b
 	}
 	args := map[string]any{"files": abs, "restartFrames": restartFrames, "threadId": tid, "since": s.created.UnixMilli()}
 	var body hotReloadBody
-	if err := s.request(ctx, "hotReload", args, &body); err != nil {
+	rctx, cancel := context.WithTimeout(ctx, reloadTimeout)
+	defer cancel()
+	if err := s.request(rctx, "hotReload", args, &body); err != nil {
 		return nil, adapterRefused("hot reload", err, "check that the files compile and belong to the program")
 	}
 	out := &HotReloadResult{Replaced: body.Replaced, Refused: body.Refused, StackChanged: body.StackChanged, Restarted: body.Restarted, Message: body.Message}

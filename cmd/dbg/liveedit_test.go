@@ -213,6 +213,13 @@ func TestMCPJavaSafeEvaluate(t *testing.T) {
 	if got := mcpEval(t, c, id, "list.size()"); got != "1" {
 		t.Errorf("list.size() = %q, want 1: the refused add ran", got)
 	}
+	st := c.ok("get_debug_tools_status", map[string]any{})
+	want := map[string]any{"restartFrame": true, "hotReload": true, "gotoLine": false, "safeEvaluate": true}
+	for k, v := range want {
+		if got := st.get("sections.liveEdit." + id + "." + k); got != v {
+			t.Errorf("status liveEdit.%s.%s = %v, want %v", id, k, got, v)
+		}
+	}
 	mcpFinish(t, c, id, "countdown=6 size=1")
 }
 
@@ -351,8 +358,10 @@ func TestMCPGoGotoLineUnsupported(t *testing.T) {
 	}
 	c.fail("evaluate_expression", map[string]any{"sessionId": id, "expression": "call add(1, 2)", "sideEffects": false}, "INVALID_ARGUMENT")
 	st := c.ok("get_debug_tools_status", map[string]any{"sessionId": id})
-	if le := st.get("sections.liveEdit." + id); le == nil || obj(le.(map[string]any)).get("gotoLine") != false || obj(le.(map[string]any)).get("safeEvaluate") != true {
-		t.Errorf("status liveEdit for %s = %v, want gotoLine false and safeEvaluate true", id, le)
+	for k, v := range map[string]any{"restartFrame": false, "hotReload": false, "gotoLine": false, "safeEvaluate": true} {
+		if got := st.get("sections.liveEdit." + id + "." + k); got != v {
+			t.Errorf("status liveEdit.%s.%s = %v, want %v", id, k, got, v)
+		}
 	}
 	mcpFinish(t, c, id, "done total=3")
 }
