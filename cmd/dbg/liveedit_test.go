@@ -108,7 +108,8 @@ func liveRefused(t *testing.T, lc liveCase, edit func(path string), says ...stri
 	line := mcpLine(t, lc.src, "BP:wrong")
 	id, _ := mcpLaunch(t, c, lc.lang, lc.src, []int{line}, lc.prog, nil)
 	edit(lc.src)
-	r := c.fail("hot_reload", map[string]any{"sessionId": id, "files": []string{lc.src}, "restartFrames": true}, "UNSUPPORTED")
+	// No files: everything changed since the session started, the edit.
+	r := c.fail("hot_reload", map[string]any{"sessionId": id, "restartFrames": true}, "UNSUPPORTED")
 	for _, s := range says {
 		if !strings.Contains(r.Error.Message, s) {
 			t.Errorf("refusal %q does not say %q", r.Error.Message, s)
