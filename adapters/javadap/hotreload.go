@@ -92,6 +92,10 @@ func (s *Server) hotReload(ctx context.Context, req *dap.Message) (any, error) {
 		body["message"] = strings.Join(append(note, "no loaded class to replace"), "; ")
 		return body, nil
 	}
+	var names []string // the stopped thread's frames, named before the code changes
+	if a.RestartFrames {
+		names = s.frameNames(ctx, a.ThreadID)
+	}
 	if err := s.vm.RedefineClasses(ctx, defs); err != nil {
 		reason := redefineReason(err)
 		var refused []reloadUnit
@@ -119,7 +123,7 @@ func (s *Server) hotReload(ctx context.Context, req *dap.Message) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		name, err := s.restartObsolete(ctx, t)
+		name, err := s.restartObsolete(ctx, t, names)
 		switch {
 		case err != nil:
 			note = append(note, "no frame restarted: "+err.Error())
@@ -374,9 +378,32 @@ func (s *Server) rebindBreakpoints(ctx context.Context, redefined map[uint64]boo
 	}
 }
 
+// frameNames names the frames of a thread (0: the stopped one) as
+// Class.method, innermost first.
+func (s *Server) frameNames(ctx context.Context, threadID int) []string {
+	t, err := s.thread(threadID)
+	if err != nil {
+		return nil
+	}
+	fs, err := s.vm.Frames(ctx, t, 0, -1)
+	if err != nil {
+		return nil
+	}
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		sig, _ := s.classes.signature(ctx, f.Location.Class)
+		out[i] = javaTypeName(sig)
+		if m, ok := s.classes.method(ctx, f.Location.Class, f.Location.Method); ok {
+			out[i] += "." + m.Name
+		}
+	}
+	return out
+}
+
 // restartObsolete pops the innermost frame of thread that runs replaced
-// code, and returns its name ("" when no frame does).
-func (s *Server) restartObsolete(ctx context.Context, thread uint64) (string, error) {
+// code, and returns its name ("" when no frame does); names are the
+// frames' names from before the redefinition.
+func (s *Server) restartObsolete(ctx context.Context, thread uint64, names []string) (string, error) {
 	fs, err := s.vm.Frames(ctx, thread, 0, -1)
 	if err != nil {
 		return "", err
@@ -388,6 +415,9 @@ func (s *Server) restartObsolete(ctx context.Context, thread uint64) (string, er
 		}
 		sig, _ := s.classes.signature(ctx, f.Location.Class)
 		name := javaTypeName(sig)
+		if d < len(names) {
+			name = names[d]
+		}
 		if err := s.popTo(ctx, thread, d); err != nil {
 			return "", fmt.Errorf("%s (depth %d) runs replaced code: %w", name, d, err)
 		}
