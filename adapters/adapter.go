@@ -79,6 +79,12 @@ type Traits struct {
 	// breakpoint being inserted as a SIGTRAP, not as the breakpoint), so
 	// the manager pauses the program around the change and resumes it.
 	PausedBreakpoints bool
+	// SideEffectFree checks that an expression in the adapter's language
+	// neither calls nor assigns, for evaluate_expression with
+	// sideEffects:false on an adapter that cannot refuse them itself; the
+	// error says what was found. Nil: dbg has no such check for the
+	// language.
+	SideEffectFree func(expr string) error
 }
 
 // NamesTarget reports whether an attach configuration (adapterConfig)

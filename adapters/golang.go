@@ -207,5 +207,6 @@ func (Go) ExceptionFilters(mode string) []string {
 	return []string{}
 }
 
-// Traits implements Adapter.
-func (Go) Traits() Traits { return Traits{} }
+// Traits implements Adapter: delve evaluates Go expressions, which
+// goSideEffectFree checks for calls and assignments.
+func (Go) Traits() Traits { return Traits{SideEffectFree: goSideEffectFree} }

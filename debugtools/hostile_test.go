@@ -47,6 +47,7 @@ func newHostileServer(t *testing.T) *hostileServer {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "0"}, nil)
 	tb := mcpbind.NewToolbox(srv, nil)
 	sessiontools.RegisterTools(tb, m)
+	sessiontools.RegisterLiveEditTools(tb, m)
 	sessiontools.RegisterStatusTool(tb, m)
 	x := ide.New(m, ide.Options{Context: ctx, Runner: ide.RunnerOptions{StopGrace: time.Second}})
 	svc := debugtools.NewService(debugtools.Config{CacheDir: t.TempDir()})
@@ -193,7 +194,8 @@ func TestHostileInputEveryTool(t *testing.T) {
 	// a fresh one for each call.
 	ends := map[string]bool{"close_debug_session": true, "detach_from_process": true, "restart_debugging": true,
 		"continue_execution": true, "start_debugging": true, "attach_to_process": true, "step_over": true,
-		"step_into": true, "step_out": true, "run_to_line": true, "set_variable": true}
+		"step_into": true, "step_out": true, "run_to_line": true, "set_variable": true,
+		"restart_frame": true, "hot_reload": true, "goto_line": true}
 	calls := 0
 	for _, name := range names {
 		toolStart := time.Now()

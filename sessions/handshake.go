@@ -124,16 +124,17 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 	s.m.recordProcesses(s)
 	go s.onConnClosed(conn)
 
-	var caps godap.Capabilities
+	var answer initializeAnswer
 	initArgs := godap.InitializeRequestArguments{ClientID: "dbg", ClientName: "dbg", AdapterID: s.language,
 		Locale: "en", LinesStartAt1: true, ColumnsStartAt1: true, PathFormat: "path",
 		SupportsVariableType: true, SupportsRunInTerminalRequest: true, SupportsStartDebuggingRequest: true,
 		SupportsProgressReporting: false, SupportsInvalidatedEvent: false}
-	if err := s.request(ctx, "initialize", initArgs, &caps); err != nil {
+	if err := s.request(ctx, "initialize", initArgs, &answer); err != nil {
 		return fail(toolkit.CodeAdapterFailed, s.withStderr(err), "the adapter failed to initialize")
 	}
+	caps := answer.Capabilities
 	s.mu.Lock()
-	s.caps = caps
+	s.caps, s.live = caps, answer.liveCaps
 	s.mu.Unlock()
 
 	call, err := conn.Start(ctx, string(t.Mode), args)

@@ -296,6 +296,17 @@ const (
 // Evaluate evaluates an expression in a frame (0 = top) of the stopped
 // program.
 func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalContext EvalContext) (*EvalResult, error) {
+	return s.evaluate(ctx, expr, frameID, evalContext, true)
+}
+
+// evaluateArgs are evaluate's arguments with the built-in adapters'
+// sideEffects, sent only when false.
+type evaluateArgs struct {
+	godap.EvaluateArguments
+	SideEffects *bool `json:"sideEffects,omitempty"`
+}
+
+func (s *Session) evaluate(ctx context.Context, expr string, frameID int, evalContext EvalContext, sideEffects bool) (*EvalResult, error) {
 	if strings.TrimSpace(expr) == "" {
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "expression is required", "pass an expression in the program's language")
 	}
@@ -312,7 +323,11 @@ func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalCo
 		evalContext = EvalREPL
 	}
 	var body godap.EvaluateResponseBody
-	if err := s.request(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frameID, Context: string(evalContext)}, &body); err != nil {
+	args := evaluateArgs{EvaluateArguments: godap.EvaluateArguments{Expression: expr, FrameId: frameID, Context: string(evalContext)}}
+	if !sideEffects {
+		args.SideEffects = &sideEffects
+	}
+	if err := s.request(ctx, "evaluate", args, &body); err != nil {
 		return nil, evalError(expr, err)
 	}
 	val, cut := capValue(body.Result)

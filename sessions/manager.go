@@ -29,6 +29,9 @@ type Config struct {
 	// OutputLimit bounds each session's output ring buffer (bytes).
 	OutputLimit int
 	Warn        func(msg string) // problems the server survives; nil = stderr
+	// NoSideEffects makes evaluate_expression refuse side effects unless
+	// a call passes sideEffects: true (dbg mcp --no-side-effects).
+	NoSideEffects bool
 }
 
 // Manager owns every session. It is safe for concurrent use.

@@ -98,6 +98,7 @@ type Session struct {
 	conn      *dap.Conn
 	ep        *adapters.Endpoint
 	caps      godap.Capabilities
+	live      liveCaps // the built-in adapters' capabilities beyond DAP's
 	pid       int
 	exitCode  *int
 	lastStop  *StopInfo

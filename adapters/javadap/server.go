@@ -144,7 +144,7 @@ func (s *Server) dispatch(ctx context.Context, req *dap.Message) (any, error) {
 	case "variables":
 		return s.variables(ctx, req)
 	case "evaluate":
-		return s.evaluate(ctx, req)
+		return s.evaluateGuarded(ctx, req)
 	case "setVariable":
 		return s.setVariable(ctx, req)
 	case "continue":
@@ -163,6 +163,10 @@ func (s *Server) dispatch(ctx context.Context, req *dap.Message) (any, error) {
 		return nil, s.terminate(ctx)
 	case "loadedSources":
 		return map[string]any{"sources": []any{}}, nil
+	case "restartFrame":
+		return s.restartFrame(ctx, req)
+	case "hotReload":
+		return s.hotReload(ctx, req)
 	}
 	return nil, fmt.Errorf("unsupported request %q", req.Command)
 }
@@ -181,6 +185,9 @@ func capabilities() map[string]any {
 		"supportsExceptionFilterOptions":    true,
 		"supportsDelayedStackTraceLoading":  true,
 		"supportTerminateDebuggee":          true,
+		"supportsRestartFrame":              true,
+		"supportsHotReload":                 true, // dbg's own: the hotReload request
+		"supportsSafeEvaluate":              true, // dbg's own: evaluate's sideEffects:false
 		"exceptionBreakpointFilters": []map[string]any{
 			{"filter": "caught", "label": "Caught Exceptions", "supportsCondition": true,
 				"conditionDescription": "exception class names, comma separated"},

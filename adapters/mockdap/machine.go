@@ -3,6 +3,7 @@ package mockdap
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -13,7 +14,8 @@ type frame struct {
 	fn     *function // nil at the top level
 	pc     int
 	locals map[string]value
-	dest   string // caller's variable receiving the return value
+	dest   string           // caller's variable receiving the return value
+	entry  map[string]value // the locals it was called with (restartFrame)
 }
 
 func (f *frame) name() string {
@@ -76,7 +78,7 @@ func newMachine(p *program, args []string, output func(category, text string)) *
 
 func (m *machine) push(fn *function, pc int, locals map[string]value, dest string) {
 	m.nextID++
-	m.frames = append(m.frames, &frame{id: m.nextID, fn: fn, pc: pc, locals: locals, dest: dest})
+	m.frames = append(m.frames, &frame{id: m.nextID, fn: fn, pc: pc, locals: locals, dest: dest, entry: maps.Clone(locals)})
 }
 
 func (m *machine) top() *frame { return m.frames[len(m.frames)-1] }

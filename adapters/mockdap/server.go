@@ -91,6 +91,7 @@ func (a *adapter) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 			SupportsEvaluateForHovers:         true,
 			SupportsExceptionInfoRequest:      true,
 			SupportsTerminateRequest:          true,
+			SupportsRestartFrame:              true,
 			ExceptionBreakpointFilters: []godap.ExceptionBreakpointsFilter{
 				{Filter: "uncaught", Label: "Uncaught exceptions", Default: true},
 				{Filter: "all", Label: "All exceptions"},
@@ -167,6 +168,8 @@ func (a *adapter) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 		}
 		a.mu.Unlock()
 		s.Respond(req, godap.SourceResponseBody{Content: content})
+	case "restartFrame":
+		a.restartFrame(s, req)
 	case "disconnect", "terminate":
 		a.shutdown()
 		s.Respond(req, nil)

@@ -74,6 +74,7 @@ type lldb struct {
 	excBP     map[int]Filter
 	filterBP  map[string]int    // filter id → LLDB breakpoint number
 	hits      map[int]*hitCount // LLDB breakpoint id → its hit condition
+	gotos     []gotoTarget      // goto target id - 1 → where it goes
 }
 
 func (s *lldb) request(r *dap.Request) dap.Verdict {
@@ -84,6 +85,10 @@ func (s *lldb) request(r *dap.Request) dap.Verdict {
 		if len(s.filters) > 0 {
 			s.exceptionFilters(r)
 		}
+	case "gotoTargets":
+		return s.gotoTargets(r)
+	case "goto":
+		return s.gotoRequest(r)
 	case "launch", "attach":
 		var a struct {
 			StopOnEntry bool `json:"stopOnEntry"`
@@ -120,6 +125,7 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 		if len(s.filters) > 0 {
 			s.addFilters(m)
 		}
+		announceGoto(m)
 	case "setBreakpoints":
 		s.noteHitConditions(r, m)
 	case "variables":

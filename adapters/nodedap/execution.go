@@ -45,12 +45,17 @@ func (h *Handler) configurationDone(ctx context.Context) error {
 // before the command goes out, so that no request sees a stale one and a
 // new pause arriving meanwhile is kept.
 func (h *Handler) run(ctx context.Context, c cdpConn, method string) error {
+	return h.runWith(ctx, c, method, nil, nil)
+}
+
+// runWith is run with the command's parameters and result.
+func (h *Handler) runWith(ctx context.Context, c cdpConn, method string, params, result any) error {
 	h.mu.Lock()
 	old := h.pause
 	h.pause = nil
 	h.refs = map[int]*varRef{}
 	h.mu.Unlock()
-	err := c.Call(ctx, method, nil, nil)
+	err := c.Call(ctx, method, params, result)
 	if errors.Is(err, ErrClientClosed) {
 		// The program ran to its end before the answer came back; its
 		// end is reported by the exited and terminated events.

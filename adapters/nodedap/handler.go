@@ -164,6 +164,10 @@ func (h *Handler) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 		err = h.terminate(rctx)
 	case "source":
 		body, err = h.source(rctx, req)
+	case "restartFrame":
+		err = h.restartFrame(rctx, req)
+	case "hotReload":
+		body, err = h.hotReload(rctx, req)
 	default:
 		err = fmt.Errorf("%s is not supported by the built-in Node adapter", req.Command)
 	}
@@ -201,6 +205,9 @@ func capabilities() map[string]any {
 		"supportsTerminateRequest":          true,
 		"supportTerminateDebuggee":          true,
 		"supportsDelayedStackTraceLoading":  true,
+		"supportsRestartFrame":              true,
+		"supportsHotReload":                 true, // dbg's own: the hotReload request
+		"supportsSafeEvaluate":              true, // dbg's own: evaluate's sideEffects:false
 		"exceptionBreakpointFilters": []map[string]any{
 			{"filter": "all", "label": "Caught Exceptions", "default": false},
 			{"filter": "uncaught", "label": "Uncaught Exceptions", "default": false},

@@ -386,6 +386,8 @@ type evaluateArgs struct {
 	Expression string `json:"expression"`
 	FrameID    int    `json:"frameId"`
 	Context    string `json:"context"`
+	// SideEffects false evaluates with V8's throwOnSideEffect.
+	SideEffects *bool `json:"sideEffects"`
 }
 
 func (h *Handler) evaluate(ctx context.Context, req *dap.Message) (any, error) {
@@ -400,7 +402,7 @@ func (h *Handler) evaluate(ctx context.Context, req *dap.Message) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := h.eval(ctx, c, a.Expression, a.FrameID, a.Context == "hover")
+	o, err := h.eval(ctx, c, a.Expression, a.FrameID, a.Context == "hover" || a.SideEffects != nil && !*a.SideEffects)
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,8 @@ func languages() []*lang {
 				{by: "port", start: javaSpinTarget},
 				{by: "processId", start: javaSpinTarget},
 			},
-			feat: features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: "BP:print", totalExpr: "sum", total: "5"},
+			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: "BP:print", totalExpr: "sum", total: "5"},
+			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 		},
 		{
 			name: "rust", require: requireCargo,
@@ -48,6 +49,7 @@ func languages() []*lang {
 			spin:   spin{program: "rust", src: "rust/src/main.rs", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("rust", "rust", "main.rs")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `println!("done`, totalExpr: "total", total: "45"},
+			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 		},
 		{
 			name: "cobol", require: requireCOBOL,
@@ -64,7 +66,7 @@ func languages() []*lang {
 			feat: features{cond: "WS-I = 3", n: "3", logNext: "lp 4", runTo: `DISPLAY "DONE TOTAL="`,
 				totalExpr: "WS-TOTAL", total: "130"},
 			// A paragraph is no function to lldb: the breakpoint stays unverified.
-			cannot: map[string]refusal{"function": {says: "not verified"}},
+			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "function": {says: "not verified"}},
 		},
 		{
 			name: "cpp", require: requireLLDB,
@@ -79,6 +81,7 @@ func languages() []*lang {
 			spin:   spin{program: "cpp/loop.cpp", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("cpp", "cpp/loop.cpp", "loop.cpp")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `"done total="`, totalExpr: "total", total: "30"},
+			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 		},
 		{
 			name: "c", require: requireLLDB,
@@ -93,6 +96,7 @@ func languages() []*lang {
 			spin:   spin{program: "c/loop.c", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("c", "c/loop.c", "loop.c")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `printf("done`, totalExpr: "total", total: "30"},
+			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 		},
 		{
 			name: "javascript", cmdline: "loop.js", require: requireNode,
@@ -111,7 +115,8 @@ func languages() []*lang {
 				{by: "port", start: nodeTickerTarget("--inspect=127.0.0.1:%d")},
 				{by: "processId", start: nodeTickerTarget("--inspect-port=127.0.0.1:%d")},
 			},
-			feat: features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log('done'", totalExpr: "total", total: "10"},
+			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log('done'", totalExpr: "total", total: "10"},
+			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 		},
 		{
 			name: "typescript", cmdline: "count", require: requireNode, prepare: compileTS,
@@ -128,7 +133,8 @@ func languages() []*lang {
 				{by: "port", start: tsCountTarget("--inspect=127.0.0.1:%d")},
 				{by: "processId", start: tsCountTarget("--inspect-port=127.0.0.1:%d")},
 			},
-			feat: features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
+			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
+			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 		},
 		{
 			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
@@ -146,7 +152,7 @@ func languages() []*lang {
 				{by: "processId", refused: &refusal{code: "INVALID_ARGUMENT", says: "port"}},
 			},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `puts "done`, totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"function": {says: "not supported"}},
+			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "function": {says: "not supported"}},
 		},
 		{
 			name: "python", cmdline: "loop.py", require: requireDebugpy,
@@ -164,7 +170,8 @@ func languages() []*lang {
 				{by: "processId", start: pythonTarget(false)},
 				{by: "port", start: pythonTarget(true)},
 			},
-			feat: features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
+			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
+			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 		},
 		{
 			name: "go", require: requireDelve,
@@ -182,6 +189,7 @@ func languages() []*lang {
 			spin:   spin{program: "go/server/main.go"},
 			attach: []attachWay{{by: "processId", start: goServerTarget}},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `fmt.Printf("done`, totalExpr: "total", total: "3"},
+			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 		},
 		{
 			name: "mock", require: func(*testing.T) {}, noPID: true,
@@ -198,7 +206,8 @@ func languages() []*lang {
 			attach: []attachWay{
 				{by: "port", refused: &refusal{code: "INVALID_ARGUMENT", says: "adapterConfig.program"}},
 			},
-			feat: features{cond: "i == 2", n: "2", logNext: "lp 3", runTo: `print "done`, totalExpr: "total", total: "6"},
+			feat:   features{cond: "i == 2", n: "2", logNext: "lp 3", runTo: `print "done`, totalExpr: "total", total: "6"},
+			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 		},
 	}
 }

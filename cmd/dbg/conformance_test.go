@@ -62,6 +62,8 @@ var scenarios = []scenario{
 	{name: "exception", run: scenarioException},
 	{name: "features", run: scenarioFeatures},
 	{name: "output", run: scenarioOutput},
+	{name: "restart_frame", run: scenarioRestartFrame, refused: refusedRestartFrame},
+	{name: "goto_line", run: scenarioGotoLine, refused: refusedGotoLine},
 	{name: "leftovers", run: scenarioLeftovers},
 }
 

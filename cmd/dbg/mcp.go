@@ -14,6 +14,7 @@ type mcpOptions struct {
 	Transport mcp.Transport
 
 	project string
+	server  *serverFlags // the flags NewServer builds with
 }
 
 func newCmdMCP(f *factory, runF func(context.Context, *mcpOptions) error) *cobra.Command {
@@ -31,7 +32,7 @@ func newCmdMCP(f *factory, runF func(context.Context, *mcpOptions) error) *cobra
 		},
 	}
 	addProjectFlag(cmd, &opts.project)
-	addServerFlags(cmd, f, &opts.NewServer)
+	opts.server = addServerFlags(cmd, f, &opts.NewServer)
 	cmd.AddCommand(newCmdMCPInstall(f, nil))
 	return cmd
 }

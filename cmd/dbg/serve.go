@@ -26,6 +26,7 @@ type serveOptions struct {
 	addr        string
 	project     string
 	rotateToken bool
+	server      *serverFlags // the flags NewServer builds with
 }
 
 func newCmdServe(f *factory, runF func(context.Context, *serveOptions) error) *cobra.Command {
@@ -55,7 +56,7 @@ replaces it.`,
 	}
 	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:7077", "loopback address to listen on")
 	addProjectFlag(cmd, &opts.project)
-	addServerFlags(cmd, f, &opts.NewServer)
+	opts.server = addServerFlags(cmd, f, &opts.NewServer)
 	cmd.Flags().BoolVar(&opts.rotateToken, "rotate-token", false, "replace the project's token before serving")
 	return cmd
 }

@@ -18,13 +18,15 @@ import (
 
 // newManager builds the session manager of project and reaps what a
 // crashed server left behind.
-func (f *factory) newManager(project string) *sessions.Manager {
+func (f *factory) newManager(project string, flags serverFlags) *sessions.Manager {
 	m := sessions.NewManager(sessions.Config{
 		Adapters:  f.registry(),
 		Project:   project,
 		DAPLogDir: f.getenv("DBG_DAP_LOG"),
 		StateDir:  f.stateDir(),
 		Now:       f.now,
+
+		NoSideEffects: flags.NoSideEffects,
 	})
 	m.Reap()
 	return m
@@ -35,6 +37,9 @@ type serverFlags struct {
 	// RevealSecrets turns the redaction of credentials off: answers show
 	// raw values.
 	RevealSecrets bool
+	// NoSideEffects makes evaluate_expression default to sideEffects:
+	// false, for read-only agents.
+	NoSideEffects bool
 }
 
 // newServer builds the MCP server of project ("" = the working
@@ -47,7 +52,7 @@ func (f *factory) newServer(ctx context.Context, project string) (*mcp.Server, f
 
 // newServerWith is newServer with the server's flags.
 func (f *factory) newServerWith(ctx context.Context, project string, flags serverFlags) (*mcp.Server, func()) {
-	m := f.newManager(project)
+	m := f.newManager(project, flags)
 	// Building ~50 tool schemas allocates a few MB that stay live: skip the
 	// collections it would trigger, so the first answer comes sooner.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
@@ -75,6 +80,7 @@ func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions
 	tb.SetRevealSecrets(flags.RevealSecrets)
 	sessiontools.RegisterTools(tb, m)
 	sessiontools.RegisterResources(tb, m)
+	sessiontools.RegisterLiveEditTools(tb, m)
 	sessiontools.RegisterStatusTool(tb, m)
 	ctx, cancel := context.WithCancel(ctx)
 	// The run configurations start the JVMs of run_and_invoke.

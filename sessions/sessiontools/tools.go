@@ -255,9 +255,9 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return out, nil
 		})
-	sessionTool(tb, m, "evaluate_expression", "Evaluate an expression in the stopped program (top frame or frameId).",
+	sessionTool(tb, m, "evaluate_expression", "Evaluate an expression in the stopped program (top frame or frameId). sideEffects: false refuses what would change the program (calls, assignments).",
 		func(ctx context.Context, s *sessions.Session, in evaluateIn) (sessions.EvalResult, error) {
-			r, err := s.Evaluate(ctx, in.Expression, int(in.FrameID), sessions.EvalContext(in.Context))
+			r, err := evaluate(ctx, m, s, in)
 			if err != nil {
 				return sessions.EvalResult{}, err
 			}

@@ -24,6 +24,7 @@ type Envelope[T any] struct {
 const (
 	CodeNoProject             = "NO_PROJECT"
 	CodeInvalidArgument       = "INVALID_ARGUMENT"
+	CodeUnsupported           = "UNSUPPORTED"
 	CodeSessionNotFound       = "SESSION_NOT_FOUND"
 	CodeSessionAmbiguous      = "SESSION_AMBIGUOUS"
 	CodeAdapterNotFound       = "ADAPTER_NOT_FOUND"

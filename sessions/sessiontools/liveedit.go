@@ -1,0 +1,91 @@
+package sessiontools
+
+import (
+	"context"
+
+	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+)
+
+type restartFrameIn struct {
+	SessionRef
+	FrameID toolkit.Int `json:"frameId" jsonschema:"the frame to restart, from get_stack_trace"`
+	WaitMs  toolkit.Int `json:"waitMs,omitempty" jsonschema:"how long to wait for the stop at the frame's start (default 5000)"`
+}
+
+type hotReloadIn struct {
+	SessionRef
+	Files         []string     `json:"files,omitempty" jsonschema:"edited source files (default: every source changed since the session started)"`
+	RestartFrames toolkit.Bool `json:"restartFrames,omitempty" jsonschema:"restart the frames of replaced code on the stack so that they run the new code (default false)"`
+	WaitMs        toolkit.Int  `json:"waitMs,omitempty" jsonschema:"how long to wait for the stop of a restarted frame (default 5000)"`
+}
+
+type gotoLineIn struct {
+	SessionRef
+	File     string      `json:"file" jsonschema:"source file of the stopped function"`
+	Line     toolkit.Int `json:"line" jsonschema:"1-based line to run next"`
+	ThreadID toolkit.Int `json:"threadId,omitempty" jsonschema:"thread (default: the stopped thread)"`
+}
+
+// RegisterLiveEditTools adds restart_frame, hot_reload and goto_line
+// (SPEC §10), and the liveEdit section of get_debug_tools_status.
+func RegisterLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
+	sessionTool(tb, m, "restart_frame", "Restart a frame: pop the stack back to the start of frameId and stop there (Java, Node, the mock, and adapters announcing restartFrame). Answers the new stop like a step.",
+		func(ctx context.Context, s *sessions.Session, in restartFrameIn) (sessions.ExecResult, error) {
+			r, err := s.RestartFrame(ctx, int(in.FrameID), ms(in.WaitMs, 0))
+			if err != nil {
+				return sessions.ExecResult{}, err
+			}
+			return *r, nil
+		})
+	sessionTool(tb, m, "hot_reload", "Put edited source into the running program without restarting it: Java compiles the files and redefines their classes, Node replaces the scripts (TypeScript through its source maps). Lists what was replaced and what was refused with the runtime's reason; restartFrames restarts frames of replaced code.",
+		func(ctx context.Context, s *sessions.Session, in hotReloadIn) (sessions.HotReloadResult, error) {
+			for _, f := range in.Files {
+				if err := checkSource("files", f); err != nil {
+					return sessions.HotReloadResult{}, err
+				}
+			}
+			r, err := s.HotReload(ctx, in.Files, in.RestartFrames.Or(false), ms(in.WaitMs, 0))
+			if r == nil {
+				return sessions.HotReloadResult{}, err
+			}
+			return *r, err
+		})
+	sessionTool(tb, m, "goto_line", "Set the next statement: move the stopped thread to file:line without running the lines between (adapters with DAP goto; lldb through its thread jump). Answers the new stop.",
+		func(ctx context.Context, s *sessions.Session, in gotoLineIn) (sessions.ExecResult, error) {
+			if err := checkSource("file", in.File); err != nil {
+				return sessions.ExecResult{}, err
+			}
+			r, err := s.GotoLine(ctx, in.File, int(in.Line), int(in.ThreadID), 0)
+			if err != nil {
+				return sessions.ExecResult{}, err
+			}
+			return *r, nil
+		})
+	tb.Status().Register("liveEdit", liveEditStatus{m})
+}
+
+// liveEditStatus reports, per session, which live edits it supports.
+type liveEditStatus struct{ m *sessions.Manager }
+
+func (l liveEditStatus) Status(ctx context.Context, q toolkit.StatusQuery) toolkit.StatusPart {
+	per := map[string]sessions.LiveEditSupport{}
+	for _, info := range l.m.List() {
+		if q.Session != nil && q.Session.ID != info.ID {
+			continue
+		}
+		if s, err := l.m.Get(info.ID); err == nil {
+			per[info.ID] = s.LiveEdits()
+		}
+	}
+	return toolkit.StatusPart{Section: "liveEdit", Data: per}
+}
+
+// evaluate runs evaluate_expression: without side effects when the call
+// or the server says so.
+func evaluate(ctx context.Context, m *sessions.Manager, s *sessions.Session, in evaluateIn) (*sessions.EvalResult, error) {
+	if in.SideEffects.Or(m.SideEffectsByDefault()) {
+		return s.Evaluate(ctx, in.Expression, int(in.FrameID), sessions.EvalContext(in.Context))
+	}
+	return s.EvaluateSafe(ctx, in.Expression, int(in.FrameID), sessions.EvalContext(in.Context))
+}
