@@ -112,7 +112,7 @@ func (s *Session) StackTrace(ctx context.Context, threadID, startFrame, levels i
 	}
 	out := make([]Frame, 0, len(body.StackFrames))
 	for _, f := range body.StackFrames {
-		loc := frameLocation(f)
+		loc := s.frameLocation(f)
 		out = append(out, Frame{ID: f.Id, Name: f.Name, File: loc.File, Line: f.Line, Column: f.Column, Text: loc.Text, Hint: f.PresentationHint})
 	}
 	return out, body.TotalFrames, nil
@@ -243,14 +243,7 @@ func (s *Session) LocalVariables(ctx context.Context, frameID int, names []strin
 	if len(scopes) == 0 {
 		return nil, nil, Scope{}, toolkit.NewError(toolkit.CodeInvalidState, "the frame has no scopes", "try get_stack_trace and another frameId")
 	}
-	pick := scopes[0]
-	for _, sc := range scopes {
-		n := strings.ToLower(sc.Name)
-		if sc.Hint == "locals" || n == "locals" || n == "local" || strings.HasPrefix(n, "local") {
-			pick = sc
-			break
-		}
-	}
+	pick := pickLocals(scopes)
 	vars, tr, err := s.Variables(ctx, pick.VariablesReference, 0, maxVarLimit)
 	if err != nil {
 		return nil, nil, pick, err
@@ -272,6 +265,18 @@ func (s *Session) LocalVariables(ctx context.Context, frameID int, names []strin
 		vars = vars[:defaultVarLimit]
 	}
 	return vars, tr, pick, nil
+}
+
+// pickLocals returns the locals scope of a frame's scopes (else the
+// first). scopes is not empty.
+func pickLocals(scopes []Scope) Scope {
+	for _, sc := range scopes {
+		n := strings.ToLower(sc.Name)
+		if sc.Hint == "locals" || n == "locals" || n == "local" || strings.HasPrefix(n, "local") {
+			return sc
+		}
+	}
+	return scopes[0]
 }
 
 // EvalResult is an evaluation's answer.

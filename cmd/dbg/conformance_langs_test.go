@@ -34,6 +34,8 @@ func languages() []*lang {
 				{by: "processId", start: javaSpinTarget},
 			},
 			feat: features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: "BP:print", totalExpr: "sum", total: "5"},
+			changed: &changedCase{program: "java/Changed.java", after: [][]changedWant{
+				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
 		},
 		{
 			name: "rust", require: requireCargo,
@@ -93,6 +95,8 @@ func languages() []*lang {
 			spin:   spin{program: "c/loop.c", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("c", "c/loop.c", "loop.c")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `printf("done`, totalExpr: "total", total: "30"},
+			changed: &changedCase{program: "c/changed.c", after: [][]changedWant{
+				{{"count", "1", "2"}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
 		},
 		{
 			name: "javascript", cmdline: "loop.js", require: requireNode,
@@ -112,6 +116,8 @@ func languages() []*lang {
 				{by: "processId", start: nodeTickerTarget("--inspect-port=127.0.0.1:%d")},
 			},
 			feat: features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log('done'", totalExpr: "total", total: "10"},
+			changed: &changedCase{program: "javascript/changed.js", after: [][]changedWant{
+				{{"count", "1", "2"}, {"label", "*", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
 		},
 		{
 			name: "typescript", cmdline: "count", require: requireNode, prepare: compileTS,
@@ -165,6 +171,8 @@ func languages() []*lang {
 				{by: "port", start: pythonTarget(true)},
 			},
 			feat: features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
+			changed: &changedCase{program: "python/changed.py", after: [][]changedWant{
+				{{"count", "1", "2"}, {"label", "", "'one'"}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
 		},
 		{
 			name: "go", require: requireDelve,
@@ -182,6 +190,8 @@ func languages() []*lang {
 			spin:   spin{program: "go/server/main.go"},
 			attach: []attachWay{{by: "processId", start: goServerTarget}},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `fmt.Printf("done`, totalExpr: "total", total: "3"},
+			changed: &changedCase{program: "go/changed/main.go", after: [][]changedWant{
+				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
 		},
 		{
 			name: "mock", require: func(*testing.T) {}, noPID: true,

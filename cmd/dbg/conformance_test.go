@@ -62,6 +62,7 @@ var scenarios = []scenario{
 	{name: "exception", run: scenarioException},
 	{name: "features", run: scenarioFeatures},
 	{name: "output", run: scenarioOutput},
+	{name: "changed", run: scenarioChanged},
 	{name: "leftovers", run: scenarioLeftovers},
 }
 
