@@ -225,11 +225,11 @@ func (s *Session) readLocals(ctx context.Context, id int) ([]localValue, bool, e
 	if len(scopes) == 0 {
 		return nil, false, nil
 	}
-	var body godap.VariablesResponseBody
-	if err := s.request(ctx, "variables", godap.VariablesArguments{VariablesReference: pickLocals(scopes).VariablesReference}, &body); err != nil {
+	vars, err := s.readVariables(ctx, pickLocals(scopes).VariablesReference)
+	if err != nil {
 		return nil, false, err
 	}
-	vars, cut := body.Variables, false
+	cut := false
 	if len(vars) > maxViewLocals {
 		vars, cut = vars[:maxViewLocals], true
 	}

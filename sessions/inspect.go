@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -156,6 +157,10 @@ func (s *Session) Scopes(ctx context.Context, frameID int) ([]Scope, error) {
 			return nil, err
 		}
 	}
+	if sc, ok := s.cachedScopes(frameID); ok {
+		return slices.Clone(sc), nil
+	}
+	st := s.stamp()
 	var body godap.ScopesResponseBody
 	if err := s.request(ctx, "scopes", godap.ScopesArguments{FrameId: frameID}, &body); err != nil {
 		return nil, err
@@ -164,6 +169,7 @@ func (s *Session) Scopes(ctx context.Context, frameID int) ([]Scope, error) {
 	for _, sc := range body.Scopes {
 		out = append(out, Scope{Name: sc.Name, VariablesReference: sc.VariablesReference, Expensive: sc.Expensive, Hint: sc.PresentationHint, NamedVariables: sc.NamedVariables})
 	}
+	s.keepScopes(st, frameID, slices.Clone(out))
 	return out, nil
 }
 
@@ -181,16 +187,20 @@ func (s *Session) Variables(ctx context.Context, ref, start, limit int) ([]Varia
 	if limit > maxVarLimit {
 		limit = maxVarLimit
 	}
-	args := godap.VariablesArguments{VariablesReference: ref}
+	var vars []godap.Variable
 	if start > 0 {
-		args.Start, args.Count = start, limit
+		var body godap.VariablesResponseBody
+		if err := s.request(ctx, "variables", godap.VariablesArguments{VariablesReference: ref, Start: start, Count: limit}, &body); err != nil {
+			return nil, nil, err
+		}
+		vars = body.Variables
+	} else {
+		var err error
+		if vars, err = s.readVariables(ctx, ref); err != nil {
+			return nil, nil, err
+		}
 	}
-	var body godap.VariablesResponseBody
-	if err := s.request(ctx, "variables", args, &body); err != nil {
-		return nil, nil, err
-	}
-	total := len(body.Variables)
-	vars := body.Variables
+	total := len(vars)
 	var tr *Truncation
 	if len(vars) > limit {
 		vars = vars[:limit]

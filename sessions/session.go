@@ -113,6 +113,7 @@ type Session struct {
 	tracked   map[int]string         // pid -> start time of processes the session owns
 	topFrame  frameCache             // the stopped thread's top user frame
 	views     frameViews             // each frame's locals at its last stop answer (changed.go)
+	reads     stopReads              // scopes and variables read at the current stop (stopreads.go)
 	syncMus   map[string]*sync.Mutex // per file / kind: serialise breakpoint syncs (see syncLock)
 
 	debuggee     debuggeeID // the watched debuggee process (see debuggee.go)
@@ -240,6 +241,7 @@ func (s *Session) request(ctx context.Context, command string, args any, out any
 	if err != nil {
 		return err
 	}
+	s.beforeRequest(command)
 	resp, err := c.Request(ctx, command, args) // the connection bounds it by requestTimeout
 	if err == nil && command == "evaluate" {
 		err = s.requestError(ctx, nil) // an answer for a debuggee that is gone
