@@ -243,11 +243,11 @@ func (s *Session) request(ctx context.Context, command string, args any, out any
 	}
 	s.beforeRequest(command)
 	resp, err := c.Request(ctx, command, args) // the connection bounds it by requestTimeout
-	if err == nil && command == "evaluate" {
-		err = s.requestError(ctx, nil) // an answer for a debuggee that is gone
-	}
-	if err != nil {
-		return s.requestError(ctx, err)
+	if err != nil || command == "evaluate" {
+		// The adapter failed, or answered for a debuggee that is gone.
+		if err := s.requestError(ctx, err); err != nil {
+			return err
+		}
 	}
 	if out != nil {
 		return resp.DecodeBody(out)
