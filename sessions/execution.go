@@ -332,7 +332,8 @@ func (s *Session) Step(ctx context.Context, kind StepKind, threadID int, grace t
 // stop's stack read goes out as soon as the stop arrives, whichever of the
 // response and the stop comes first. It returns when the response came,
 // or a newer stop or the end, or wctx ended; a failed response while no
-// stop came leaves the session paused at seq and is the error.
+// stop came (and the session lives) leaves the session paused at seq and
+// is the error.
 func (s *Session) resume(ctx, wctx context.Context, seq int, command string, args any) error {
 	c, err := s.connection()
 	if err != nil {
@@ -353,11 +354,11 @@ func (s *Session) resume(ctx, wctx context.Context, seq int, command string, arg
 		}
 		select {
 		case <-call.Done():
-			if _, err := call.Wait(ctx, 0); err != nil {
+			if _, err := call.Wait(ctx, 0); err != nil && !s.ended() {
 				s.unmarkRunning(seq)
 				return s.requestError(ctx, err)
 			}
-			return nil
+			return nil // done, or the session's end is the answer
 		case <-ch:
 		case <-wctx.Done():
 			return nil
