@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dbg-dev/dbg/dap"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -354,11 +356,11 @@ func (s *Session) resume(ctx, wctx context.Context, seq int, command string, arg
 		}
 		select {
 		case <-call.Done():
-			if _, err := call.Wait(ctx, 0); err != nil && !s.ended() {
+			if _, err := call.Wait(ctx, 0); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() {
 				s.unmarkRunning(seq)
 				return s.requestError(ctx, err)
 			}
-			return nil // done, or the session's end is the answer
+			return nil // done, or the adapter's end (the session's) is the answer
 		case <-ch:
 		case <-wctx.Done():
 			return nil
