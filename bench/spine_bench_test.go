@@ -8,7 +8,9 @@ package bench
 //
 // Reported metrics (milliseconds unless named otherwise): first stop after
 // create, one step_over round trip and one evaluate round trip, for dbg and
-// for the raw adapter, and their differences.
+// for the raw adapter, their differences and ratios; and dbg's step with
+// changed:false, so that the cost of reading the locals for changed shows
+// (dbg's steps alternate between the two, so both see the same load).
 
 import (
 	"context"
@@ -175,7 +177,7 @@ func waitEvent(b *testing.B, ev chan *dap.Message, name string) *dap.Message {
 	}
 }
 
-type phases struct{ first, step, eval time.Duration }
+type phases struct{ first, step, stepOff, eval time.Duration }
 
 // rawRun does what a minimal DAP client does to stop at line, step and
 // evaluate, with the same arguments dbg sends.
@@ -242,14 +244,27 @@ func dbgRun(b *testing.B, c *mcpClient, sc spineCase, line, steps int) phases {
 	}
 	var p phases
 	p.first = time.Since(start)
-	t0 := time.Now()
-	for i := 0; i < steps; i++ {
-		if r := c.call("step_over", map[string]any{"sessionId": id}); r["state"] != "paused" {
+	for i := 0; i < 2*steps; i++ {
+		args := map[string]any{"sessionId": id}
+		if i%2 == 1 {
+			args["changed"] = false
+		}
+		t0 := time.Now()
+		r := c.call("step_over", args)
+		d := time.Since(t0)
+		if r["state"] != "paused" {
 			b.Fatalf("step: %v", r)
 		}
+		if _, ok := r["changed"]; ok == (i%2 == 1) {
+			b.Fatalf("step %d (changed:%v) answered changed %v", i, i%2 == 0, r["changed"])
+		}
+		if i%2 == 1 {
+			p.stepOff += d / time.Duration(steps)
+		} else {
+			p.step += d / time.Duration(steps)
+		}
 	}
-	p.step = time.Since(t0) / time.Duration(steps)
-	t0 = time.Now()
+	t0 := time.Now()
 	for i := 0; i < steps; i++ {
 		c.call("evaluate_expression", map[string]any{"sessionId": id, "expression": sc.expr})
 	}
@@ -281,6 +296,7 @@ func BenchmarkSpine(b *testing.B) {
 				y := rawRun(b, sc, line, steps)
 				d.first += x.first
 				d.step += x.step
+				d.stepOff += x.stepOff
 				d.eval += x.eval
 				r.first += y.first
 				r.step += y.step
@@ -296,6 +312,11 @@ func BenchmarkSpine(b *testing.B) {
 			b.ReportMetric(ms((d.first-r.first)/n), "first-stop-overhead-ms")
 			b.ReportMetric(ms((d.step-r.step)/n), "step-overhead-ms")
 			b.ReportMetric(ms((d.eval-r.eval)/n), "eval-overhead-ms")
+			b.ReportMetric(ms(d.stepOff/n), "dbg-step-nochanged-ms")
+			b.ReportMetric(ms((d.step-d.stepOff)/n), "changed-cost-ms")
+			b.ReportMetric(float64(d.step)/float64(r.step), "step-dbg/raw")
+			b.ReportMetric(float64(d.stepOff)/float64(r.step), "step-nochanged-dbg/raw")
+			b.ReportMetric(float64(d.eval)/float64(r.eval), "eval-dbg/raw")
 		})
 	}
 }

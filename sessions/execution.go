@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dbg-dev/dbg/dap"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
@@ -25,6 +27,11 @@ type ExecResult struct {
 	ExitCode *int         `json:"exitCode,omitempty"`
 	Reason   string       `json:"reason,omitempty"`
 	Message  string       `json:"message,omitempty"`
+	// Changed is what changed in the top frame's locals since its
+	// previous stop (null on its first stop; see changed.go), and
+	// ChangedNote why it is null.
+	Changed     *Changes `json:"changed,omitempty"`
+	ChangedNote string   `json:"changedNote,omitempty"`
 }
 
 // Default grace periods of operations that wait for a stop.
@@ -74,8 +81,8 @@ func (s *Session) resolveStop(ctx context.Context) {
 	defer cancel()
 	var body godap.StackTraceResponseBody
 	loc := &Location{}
-	topFrame := 0
-	if err := s.request(rctx, "stackTrace", godap.StackTraceArguments{ThreadId: ls.ThreadID, Levels: 20}, &body); err == nil {
+	top := frameCache{seq: seq, thread: ls.ThreadID}
+	if err := s.request(rctx, "stackTrace", godap.StackTraceArguments{ThreadId: ls.ThreadID, Levels: stopLevels}, &body); err == nil {
 		f := firstUserFrame(body.StackFrames)
 		if ls.Reason == "exception" {
 			// Report the crash site in the program, not the runtime's
@@ -85,8 +92,9 @@ func (s *Session) resolveStop(ctx context.Context) {
 			}
 		}
 		if f != nil {
-			loc = frameLocation(*f)
-			topFrame = f.Id
+			loc = s.frameLocation(*f)
+			top.id, top.function, top.path = f.Id, f.Name, loc.File
+			top.index, top.callers, top.deep = callerChain(body.StackFrames, f, stopLevels)
 		}
 	}
 	text := ls.Text
@@ -106,9 +114,13 @@ func (s *Session) resolveStop(ctx context.Context) {
 		cp.Location = loc
 		cp.Text = text
 		s.lastStop = &cp
-		s.topFrame = frameCache{seq: seq, thread: ls.ThreadID, id: topFrame}
+		top.conn = s.conn
+		s.topFrame = top
 	}
 }
+
+// stopLevels is how many frames a stop's stack read asks for.
+const stopLevels = 20
 
 // firstUserFrame skips frames without source (runtime internals).
 func firstUserFrame(frames []godap.StackFrame) *godap.StackFrame {
@@ -152,16 +164,21 @@ func (s *Session) programRoot() string {
 	return ""
 }
 
-func frameLocation(f godap.StackFrame) *Location {
+func (s *Session) frameLocation(f godap.StackFrame) *Location {
 	loc := &Location{Line: f.Line, Column: f.Column, Function: f.Name}
 	if f.Source != nil {
 		loc.File = f.Source.Path
 		if loc.File == "" {
 			loc.File = f.Source.Name
 		}
-		loc.Text = sourceLine(loc.File, f.Line)
+		loc.Text = s.src.line(loc.File, f.Line)
 	}
 	return loc
+}
+
+// SourceContext is [SourceContext] through the session's source cache.
+func (s *Session) SourceContext(path string, line, context int) ([]SourceLine, int) {
+	return s.src.context(path, line, context)
 }
 
 // currentThread is the thread of the last stop, else any known thread.
@@ -185,14 +202,17 @@ func (s *Session) currentThread() int {
 
 // result turns a wait outcome into an ExecResult.
 func (s *Session) result(info SessionInfo, done bool) *ExecResult {
-	r := &ExecResult{State: info.State, LastStop: info.LastStop, ExitCode: info.ExitCode}
+	// Only a stop the session is paused at is described: the last stop
+	// of a program that resumed since (and perhaps ended) is history.
+	r := &ExecResult{State: info.State, ExitCode: info.ExitCode}
 	switch {
 	case info.State == StateTerminated || info.State == StateError:
 		r.Reason = info.Reason
 		r.Message = info.Reason
 	case info.State == StatePaused && done:
+		r.LastStop = info.LastStop
 		if l := info.LastStop.Location; l != nil && l.File != "" {
-			r.Source, _ = SourceContext(l.File, l.Line, 3)
+			r.Source, _ = s.SourceContext(l.File, l.Line, 3)
 			r.Message = fmt.Sprintf("stopped (%s) at %s:%d", info.LastStop.Reason, l.File, l.Line)
 		} else {
 			r.Message = "stopped (" + info.LastStop.Reason + ")"
@@ -298,16 +318,64 @@ func (s *Session) Step(ctx context.Context, kind StepKind, threadID int, grace t
 	if err != nil {
 		return nil, err
 	}
-	if err := s.request(ctx, command, map[string]any{"threadId": tid}, nil); err != nil {
-		return nil, err
-	}
-	s.markRunning(seq)
 	if grace <= 0 {
 		grace = stepGrace
 	}
 	wctx, cancel := context.WithTimeout(ctx, grace)
 	defer cancel()
+	if err := s.resume(ctx, wctx, seq, command, map[string]any{"threadId": tid}); err != nil {
+		return nil, err
+	}
 	return s.answer(ctx, wctx, seq), nil
+}
+
+// resume sends a request that resumes the program paused at stop seq (a
+// step) without waiting for its response before the stop it leads to: the
+// stop's stack read goes out as soon as the stop arrives, whichever of the
+// response and the stop comes first. It returns when the response came,
+// or a newer stop or the end, or wctx ended; a failed response while no
+// stop came (and the session lives) leaves the session paused at seq and
+// is the error.
+func (s *Session) resume(ctx, wctx context.Context, seq int, command string, args any) error {
+	c, err := s.connection()
+	if err != nil {
+		return err
+	}
+	s.markRunning(seq)
+	call, err := c.Start(ctx, command, args)
+	if err != nil {
+		s.unmarkRunning(seq)
+		return s.requestError(ctx, err)
+	}
+	for {
+		s.mu.Lock()
+		st, cur, ch := s.state, s.stopSeq, s.changed
+		s.mu.Unlock()
+		if cur > seq || st == StateTerminated || st == StateError {
+			return nil // the response may still come; nobody waits for it
+		}
+		select {
+		case <-call.Done():
+			if _, err := call.Wait(ctx, 0); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() {
+				s.unmarkRunning(seq)
+				return s.requestError(ctx, err)
+			}
+			return nil // done, or the adapter's end (the session's) is the answer
+		case <-ch:
+		case <-wctx.Done():
+			return nil
+		}
+	}
+}
+
+// unmarkRunning undoes markRunning(seq) for a resume the adapter refused,
+// unless something happened since.
+func (s *Session) unmarkRunning(seq int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopSeq == seq && s.state == StateRunning {
+		s.setStateLocked(StatePaused, "")
+	}
 }
 
 // Continue resumes the program. With wait > 0 it waits that long for the

@@ -1,6 +1,10 @@
 package sessions
 
-import "testing"
+import (
+	"context"
+	"testing"
+	"time"
+)
 
 // The tools' step kinds map to DAP's step requests, and only those.
 func TestStepKindCommand(t *testing.T) {
@@ -11,5 +15,63 @@ func TestStepKindCommand(t *testing.T) {
 	}
 	if got, ok := StepKind(0).command(); ok {
 		t.Errorf("the zero step kind maps to %q", got)
+	}
+}
+
+// Once the program resumed, no answer describes the stop before: not the
+// answer of its end, nor a wait_for_stop after it, nor one that times out
+// while it runs. The stop itself is still answered while paused at it.
+func TestNoStaleStop(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	s := mockStopped(t, m)
+	if r, err := s.WaitForStop(ctx, time.Second); err != nil || r.LastStop == nil || r.LastStop.Location.Line != 10 || len(r.Source) == 0 {
+		t.Fatalf("wait_for_stop at the stop: %+v, %v", r, err)
+	}
+	if err := s.RemoveBreakpoint(ctx, s.Breakpoints()[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	end, err := s.Continue(ctx, 0, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.WaitForStop(ctx, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, r := range map[string]*ExecResult{"the end": end, "wait_for_stop after the end": again} {
+		if r.State != StateTerminated || r.ExitCode == nil {
+			t.Fatalf("%s: %+v, want terminated with an exit code", what, r)
+		}
+		if r.LastStop != nil || r.Source != nil {
+			t.Errorf("%s describes the stop before the resume: %+v", what, r)
+		}
+	}
+
+	// A program that runs on after the resume.
+	r, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := testdata(t, "mock/forever.mock")
+	bp, err := r.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := r.Launch(ctx, StartRequest{ScriptPath: prog}); err != nil || res.State != StatePaused {
+		t.Fatalf("launch: %+v, %v", res, err)
+	}
+	if err := r.RemoveBreakpoint(ctx, bp.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Continue(ctx, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	late, err := r.WaitForStop(ctx, 200*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if late.State != StateRunning || !late.Pending || late.LastStop != nil || late.Source != nil {
+		t.Errorf("wait_for_stop that timed out while running: %+v, want running with no stop", late)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -112,7 +113,7 @@ func (s *Session) StackTrace(ctx context.Context, threadID, startFrame, levels i
 	}
 	out := make([]Frame, 0, len(body.StackFrames))
 	for _, f := range body.StackFrames {
-		loc := frameLocation(f)
+		loc := s.frameLocation(f)
 		out = append(out, Frame{ID: f.Id, Name: f.Name, File: loc.File, Line: f.Line, Column: f.Column, Text: loc.Text, Hint: f.PresentationHint})
 	}
 	return out, body.TotalFrames, nil
@@ -156,6 +157,10 @@ func (s *Session) Scopes(ctx context.Context, frameID int) ([]Scope, error) {
 			return nil, err
 		}
 	}
+	if sc, ok := s.cachedScopes(frameID); ok {
+		return slices.Clone(sc), nil
+	}
+	st := s.stamp()
 	var body godap.ScopesResponseBody
 	if err := s.request(ctx, "scopes", godap.ScopesArguments{FrameId: frameID}, &body); err != nil {
 		return nil, err
@@ -164,6 +169,7 @@ func (s *Session) Scopes(ctx context.Context, frameID int) ([]Scope, error) {
 	for _, sc := range body.Scopes {
 		out = append(out, Scope{Name: sc.Name, VariablesReference: sc.VariablesReference, Expensive: sc.Expensive, Hint: sc.PresentationHint, NamedVariables: sc.NamedVariables})
 	}
+	s.keepScopes(st, frameID, slices.Clone(out))
 	return out, nil
 }
 
@@ -181,16 +187,20 @@ func (s *Session) Variables(ctx context.Context, ref, start, limit int) ([]Varia
 	if limit > maxVarLimit {
 		limit = maxVarLimit
 	}
-	args := godap.VariablesArguments{VariablesReference: ref}
+	var vars []godap.Variable
 	if start > 0 {
-		args.Start, args.Count = start, limit
+		var body godap.VariablesResponseBody
+		if err := s.request(ctx, "variables", godap.VariablesArguments{VariablesReference: ref, Start: start, Count: limit}, &body); err != nil {
+			return nil, nil, err
+		}
+		vars = body.Variables
+	} else {
+		var err error
+		if vars, err = s.readVariables(ctx, ref); err != nil {
+			return nil, nil, err
+		}
 	}
-	var body godap.VariablesResponseBody
-	if err := s.request(ctx, "variables", args, &body); err != nil {
-		return nil, nil, err
-	}
-	total := len(body.Variables)
-	vars := body.Variables
+	total := len(vars)
 	var tr *Truncation
 	if len(vars) > limit {
 		vars = vars[:limit]
@@ -243,14 +253,7 @@ func (s *Session) LocalVariables(ctx context.Context, frameID int, names []strin
 	if len(scopes) == 0 {
 		return nil, nil, Scope{}, toolkit.NewError(toolkit.CodeInvalidState, "the frame has no scopes", "try get_stack_trace and another frameId")
 	}
-	pick := scopes[0]
-	for _, sc := range scopes {
-		n := strings.ToLower(sc.Name)
-		if sc.Hint == "locals" || n == "locals" || n == "local" || strings.HasPrefix(n, "local") {
-			pick = sc
-			break
-		}
-	}
+	pick := pickLocals(scopes)
 	vars, tr, err := s.Variables(ctx, pick.VariablesReference, 0, maxVarLimit)
 	if err != nil {
 		return nil, nil, pick, err
@@ -272,6 +275,18 @@ func (s *Session) LocalVariables(ctx context.Context, frameID int, names []strin
 		vars = vars[:defaultVarLimit]
 	}
 	return vars, tr, pick, nil
+}
+
+// pickLocals returns the locals scope of a frame's scopes (else the
+// first). scopes is not empty.
+func pickLocals(scopes []Scope) Scope {
+	for _, sc := range scopes {
+		n := strings.ToLower(sc.Name)
+		if sc.Hint == "locals" || n == "locals" || n == "local" || strings.HasPrefix(n, "local") {
+			return sc
+		}
+	}
+	return scopes[0]
 }
 
 // EvalResult is an evaluation's answer.

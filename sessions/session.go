@@ -113,16 +113,30 @@ type Session struct {
 	closing   bool
 	tracked   map[int]string         // pid -> start time of processes the session owns
 	topFrame  frameCache             // the stopped thread's top user frame
+	views     frameViews             // each frame's locals at its last stop answer (changed.go)
+	reads     stopReads              // scopes and variables read at the current stop (stopreads.go)
 	syncMus   map[string]*sync.Mutex // per file / kind: serialise breakpoint syncs (see syncLock)
 
 	debuggee     debuggeeID // the watched debuggee process (see debuggee.go)
 	recordWarned bool       // the process record could not be written, and it was said
+
+	src sourceCache // the source files stops show
 }
 
-// frameCache remembers the top frame id of one stop, so evaluate and
-// scopes need no stackTrace round trip.
+// frameCache remembers the top frame of one stop, so evaluate and
+// scopes need no stackTrace round trip, and changed knows the frame.
 type frameCache struct {
 	seq, thread, id int
+	conn            *dap.Conn
+	function, path  string
+	// callers sums up the frames below this one (function, file, line):
+	// they stay put while the frame lives. index is the frame's position
+	// in the stack (0: innermost); deep says the stack read was cut
+	// before its bottom while the function recurs in it, so only its
+	// depth tells its frames apart.
+	callers uint64
+	index   int
+	deep    bool
 }
 
 func newSession(m *Manager, lang string, a adapters.Adapter, req CreateRequest) *Session {
@@ -229,20 +243,29 @@ func (s *Session) request(ctx context.Context, command string, args any, out any
 	if err != nil {
 		return err
 	}
+	s.beforeRequest(command)
 	resp, err := c.Request(ctx, command, args) // the connection bounds it by requestTimeout
-	if (err != nil || command == "evaluate") && s.checkDebuggee(ctx) {
+	if err != nil || command == "evaluate" {
 		// The adapter failed, or answered for a debuggee that is gone.
-		if _, cerr := s.connection(); cerr != nil {
-			return cerr
+		if err := s.requestError(ctx, err); err != nil {
+			return err
 		}
-	}
-	if err != nil {
-		return err
 	}
 	if out != nil {
 		return resp.DecodeBody(out)
 	}
 	return nil
+}
+
+// requestError is the error of a request that failed with err (nil: that
+// succeeded): the session's end when the debuggee is found gone, else err.
+func (s *Session) requestError(ctx context.Context, err error) error {
+	if s.checkDebuggee(ctx) {
+		if _, cerr := s.connection(); cerr != nil {
+			return cerr
+		}
+	}
+	return err
 }
 
 // requestTimeout bounds every DAP request that has no tighter deadline.

@@ -48,7 +48,12 @@ type SourceLine struct {
 
 // SourceContext returns up to context lines around line.
 func SourceContext(path string, line, context int) ([]SourceLine, int) {
-	lines := readLines(path)
+	return linesAround(readLines(path), line, context)
+}
+
+// linesAround returns up to context lines of lines around line, and how
+// many lines there are.
+func linesAround(lines []string, line, context int) ([]SourceLine, int) {
 	if len(lines) == 0 {
 		return nil, 0
 	}

@@ -35,6 +35,8 @@ func languages() []*lang {
 			},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: "BP:print", totalExpr: "sum", total: "5"},
 			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
+			changed: &changedCase{program: "java/Changed.java", after: [][]changedWant{
+				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
 		},
 		{
 			name: "rust", require: requireCargo,
@@ -97,6 +99,8 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: nativeTarget("c", "c/loop.c", "loop.c")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `printf("done`, totalExpr: "total", total: "30"},
 			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			changed: &changedCase{program: "c/changed.c", after: [][]changedWant{
+				{{"count", "1", "2"}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
 		},
 		{
 			name: "javascript", cmdline: "loop.js", require: requireNode,
@@ -117,6 +121,8 @@ func languages() []*lang {
 			},
 			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log('done'", totalExpr: "total", total: "10"},
 			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
+			changed: &changedCase{program: "javascript/changed.js", after: [][]changedWant{
+				{{"count", "1", "2"}, {"label", "*", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
 		},
 		{
 			name: "typescript", cmdline: "count", require: requireNode, prepare: compileTS,
@@ -172,6 +178,8 @@ func languages() []*lang {
 			},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
 			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			changed: &changedCase{program: "python/changed.py", after: [][]changedWant{
+				{{"count", "1", "2"}, {"label", "", "'one'"}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
 		},
 		{
 			name: "go", require: requireDelve,
@@ -190,6 +198,8 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: goServerTarget}},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `fmt.Printf("done`, totalExpr: "total", total: "3"},
 			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
+			changed: &changedCase{program: "go/changed/main.go", after: [][]changedWant{
+				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
 		},
 		{
 			name: "mock", require: func(*testing.T) {}, noPID: true,

@@ -27,6 +27,7 @@ type lang struct {
 	spin    spin               // pause: a program that runs until stopped
 	attach  []attachWay        // attach while running
 	feat    features           // conditions, restart, log points, run_to_line
+	changed *changedCase       // changed in stop answers (nil: the loop part only)
 	cannot  map[string]refusal // scenario → how the language refuses it
 }
 

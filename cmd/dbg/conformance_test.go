@@ -64,6 +64,7 @@ var scenarios = []scenario{
 	{name: "output", run: scenarioOutput},
 	{name: "restart_frame", run: scenarioRestartFrame, refused: refusedRestartFrame},
 	{name: "goto_line", run: scenarioGotoLine, refused: refusedGotoLine},
+	{name: "changed", run: scenarioChanged},
 	{name: "leftovers", run: scenarioLeftovers},
 }
 

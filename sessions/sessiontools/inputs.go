@@ -22,6 +22,12 @@ type threadArg struct {
 	SessionRef
 	ThreadID toolkit.Int `json:"threadId,omitempty" jsonschema:"thread to act on (default: the stopped thread)"`
 	WaitMs   toolkit.Int `json:"waitMs,omitempty" jsonschema:"how long to wait for the new location before answering pending:true (default 3000)"`
+	changedArg
+}
+
+// changedArg is the option of every tool that answers a stop.
+type changedArg struct {
+	Changed toolkit.Bool `json:"changed,omitempty" jsonschema:"say which of the top frame's locals changed since its previous stop (default true); false skips reading them"`
 }
 
 type createIn struct {
@@ -50,6 +56,9 @@ type sessionOut struct {
 	LastStop  *sessions.StopInfo    `json:"lastStop,omitempty"`
 	Message   string                `json:"message,omitempty"`
 	Source    []sessions.SourceLine `json:"source,omitempty"`
+	// Changed is null on a first stop (see sessions.Changes).
+	Changed     *sessions.Changes `json:"changed,omitempty"`
+	ChangedNote string            `json:"changedNote,omitempty"`
 	// Interpreter is the runtime the session runs on and why (Python).
 	Interpreter *adapters.Interpreter `json:"interpreter,omitempty"`
 	// Resources names the session's MCP resources.
@@ -67,6 +76,7 @@ type startIn struct {
 	BreakOnExceptions   string            `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all or none"`
 	StopOnEntry         toolkit.Bool      `json:"stopOnEntry,omitempty" jsonschema:"stop at the program's first line"`
 	WaitMs              toolkit.Int       `json:"waitMs,omitempty" jsonschema:"how long to wait for the first stop before answering pending:true"`
+	changedArg
 }
 
 type attachIn struct {
@@ -144,11 +154,13 @@ type runToLineIn struct {
 	Line     toolkit.Int `json:"line" jsonschema:"1-based line to run to"`
 	ThreadID toolkit.Int `json:"threadId,omitempty" jsonschema:"thread (default: the stopped thread)"`
 	WaitMs   toolkit.Int `json:"waitMs,omitempty" jsonschema:"how long to wait for the stop (default 10000)"`
+	changedArg
 }
 
 type waitIn struct {
 	SessionRef
 	TimeoutMs toolkit.Int `json:"timeoutMs,omitempty" jsonschema:"how long to wait (default 30000, max 600000)"`
+	changedArg
 }
 
 type threadsOut struct {

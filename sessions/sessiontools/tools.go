@@ -50,7 +50,7 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessionOut{}, err
 			}
-			return sessionAnswer(s, res), nil
+			return sessionAnswer(ctx, s, res, true), nil
 		})
 	sessionTool(tb, m, "attach_to_process", "Attach an existing session to a running process (processId) or debug port (port). Pauses the target unless stopOnEntry is false.",
 		func(ctx context.Context, s *sessions.Session, in attachIn) (sessionOut, error) {
@@ -58,7 +58,7 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessionOut{}, err
 			}
-			return sessionAnswer(s, res), nil
+			return sessionAnswer(ctx, s, res, true), nil
 		})
 	sessionTool(tb, m, "detach_from_process", "Detach from the target. It keeps running unless terminateProcess is true.",
 		func(ctx context.Context, s *sessions.Session, in detachIn) (okOut, error) {
@@ -82,7 +82,7 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessionOut{}, err
 			}
-			return sessionAnswer(s, res), nil
+			return sessionAnswer(ctx, s, res, in.Changed.Or(true)), nil
 		})
 	sessionTool(tb, m, "restart_debugging", "Relaunch the session's program with the same configuration; breakpoints are kept.",
 		func(ctx context.Context, s *sessions.Session, in sessionArg) (sessionOut, error) {
@@ -90,7 +90,7 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessionOut{}, err
 			}
-			return sessionAnswer(s, res), nil
+			return sessionAnswer(ctx, s, res, true), nil
 		})
 	toolkit.AddTool(tb, "close_debug_session", "Close a session: disconnect, stop the adapter and, for launched programs, kill the program's whole process group.",
 		func(ctx context.Context, in sessionArg) (okOut, error) {
@@ -160,6 +160,7 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessions.ExecResult{}, err
 			}
+			s.AddChanges(ctx, r, in.Changed.Or(true))
 			return *r, nil
 		})
 	}
@@ -194,6 +195,7 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessions.ExecResult{}, err
 			}
+			s.AddChanges(ctx, r, in.Changed.Or(true))
 			return *r, nil
 		})
 	sessionTool(tb, m, "wait_for_stop", "Block until the program stops (breakpoint, step, exception) or exits, up to timeoutMs. Returns the stop reason, location with source context, and exception text.",
@@ -202,6 +204,7 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessions.ExecResult{}, err
 			}
+			s.AddChanges(ctx, r, in.Changed.Or(true))
 			return *r, nil
 		})
 	sessionTool(tb, m, "list_threads", "List the program's threads.",
@@ -352,9 +355,11 @@ func (in createIn) request() sessions.CreateRequest {
 		BreakOnExceptions: in.BreakOnExceptions, AdapterConfig: in.AdapterConfig}
 }
 
-func sessionAnswer(s *sessions.Session, res *sessions.StartResult) sessionOut {
+// sessionAnswer is the answer of a launch or attach; want says whether a
+// stop it reached reads its locals for changed (a first stop: null).
+func sessionAnswer(ctx context.Context, s *sessions.Session, res *sessions.StartResult, want bool) sessionOut {
 	info := s.Info()
-	out := sessionOut{SessionID: info.ID, Name: info.Name, Language: info.Language, State: info.State, Mode: info.Mode, LastStop: info.LastStop,
+	out := sessionOut{SessionID: info.ID, Name: info.Name, Language: info.Language, State: info.State, Mode: info.Mode,
 		Interpreter: info.Interpreter, Resources: new(resourcesOf(info.ID))}
 	if res != nil {
 		out.Pending, out.Message = res.Pending, res.Message
@@ -364,8 +369,15 @@ func sessionAnswer(s *sessions.Session, res *sessions.StartResult) sessionOut {
 	} else if info.State == sessions.StateCreated {
 		out.Message = "created; call start_debugging with scriptPath to launch, or attach_to_process"
 	}
-	if l := info.LastStop; l != nil && l.Location != nil && l.Location.File != "" && out.State == sessions.StatePaused {
-		out.Source, _ = sessions.SourceContext(l.Location.File, l.Location.Line, 3)
+	if out.State == sessions.StatePaused && info.LastStop != nil {
+		// Only the stop the session is paused at: an older one is history.
+		out.LastStop = info.LastStop
+		if l := info.LastStop.Location; l != nil && l.File != "" {
+			out.Source, _ = s.SourceContext(l.File, l.Line, 3)
+		}
+		r := &sessions.ExecResult{State: out.State, LastStop: out.LastStop}
+		s.AddChanges(ctx, r, want)
+		out.Changed, out.ChangedNote = r.Changed, r.ChangedNote
 	}
 	return out
 }
@@ -413,8 +425,7 @@ func sessionIDs(m *sessions.Manager) []string {
 func dropSpecial(vs []sessions.Variable) []sessions.Variable {
 	out := vs[:0]
 	for _, v := range vs {
-		n := v.Name
-		if len(n) > 4 && n[:2] == "__" && n[len(n)-2:] == "__" || n == "special variables" || n == "function variables" || n == "class variables" {
+		if sessions.IsSpecialLocal(v.Name) {
 			continue
 		}
 		out = append(out, v)
