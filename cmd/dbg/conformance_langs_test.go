@@ -33,7 +33,8 @@ func languages() []*lang {
 				{by: "port", start: javaSpinTarget},
 				{by: "processId", start: javaSpinTarget},
 			},
-			feat: features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: "BP:print", totalExpr: "sum", total: "5"},
+			feat:  features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: "BP:print", totalExpr: "sum", total: "5"},
+			trace: trace10k("java/Trace.java"),
 		},
 		{
 			name: "rust", require: requireCargo,
@@ -111,7 +112,9 @@ func languages() []*lang {
 				{by: "port", start: nodeTickerTarget("--inspect=127.0.0.1:%d")},
 				{by: "processId", start: nodeTickerTarget("--inspect-port=127.0.0.1:%d")},
 			},
-			feat: features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log('done'", totalExpr: "total", total: "10"},
+			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log('done'", totalExpr: "total", total: "10"},
+			trace:  trace10k("javascript/trace.js"),
+			cannot: map[string]refusal{"watch": {code: "UNSUPPORTED", says: "CDP"}},
 		},
 		{
 			name: "typescript", cmdline: "count", require: requireNode, prepare: compileTS,
@@ -164,7 +167,9 @@ func languages() []*lang {
 				{by: "processId", start: pythonTarget(false)},
 				{by: "port", start: pythonTarget(true)},
 			},
-			feat: features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
+			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
+			trace:  trace10k("python/trace.py"),
+			cannot: map[string]refusal{"watch": {code: "UNSUPPORTED", says: "debugpy"}},
 		},
 		{
 			name: "go", require: requireDelve,
@@ -182,6 +187,8 @@ func languages() []*lang {
 			spin:   spin{program: "go/server/main.go"},
 			attach: []attachWay{{by: "processId", start: goServerTarget}},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `fmt.Printf("done`, totalExpr: "total", total: "3"},
+			trace:  trace10k("go/trace/main.go"),
+			cannot: map[string]refusal{"watch": {code: "UNSUPPORTED", says: "delve"}},
 		},
 		{
 			name: "mock", require: func(*testing.T) {}, noPID: true,

@@ -27,6 +27,8 @@ type lang struct {
 	spin    spin               // pause: a program that runs until stopped
 	attach  []attachWay        // attach while running
 	feat    features           // conditions, restart, log points, run_to_line
+	trace   traceFixture       // traces (conformance_observe_test.go)
+	watch   watchFixture       // data breakpoints (conformance_observe_test.go)
 	cannot  map[string]refusal // scenario → how the language refuses it
 }
 

@@ -62,6 +62,8 @@ var scenarios = []scenario{
 	{name: "exception", run: scenarioException},
 	{name: "features", run: scenarioFeatures},
 	{name: "output", run: scenarioOutput},
+	{name: "trace", run: scenarioTrace},
+	{name: "watch", run: scenarioWatch, refused: refusedWatch},
 	{name: "leftovers", run: scenarioLeftovers},
 }
 

@@ -42,6 +42,8 @@ const (
 	CodeInternal              = "INTERNAL_ERROR"
 	// Codes for debug-session states.
 	CodeInvalidState = "INVALID_STATE"
+	// CodeUnsupported: the adapter cannot do it honestly (SPEC §10).
+	CodeUnsupported = "UNSUPPORTED"
 )
 
 // ToolError is the structured error every tool answers with (SPEC §4).
