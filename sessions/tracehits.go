@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -19,6 +20,10 @@ const (
 	logMarker   = "\x1edbglog\x1f"
 	traceSep    = "\x1f"
 )
+
+// adapterPrefix is what an adapter puts before a logpoint's message
+// (delve: "> [Go 1]: "); it goes with the message.
+var adapterPrefix = regexp.MustCompile(`> \[Go \d+\]: $`)
 
 // logMessage is the logpoint message of a log-mode probe.
 func (p *traceProbe) logMessage() string {
@@ -323,12 +328,12 @@ func (s *Session) writeOutput(cat, text string) {
 		i := strings.Index(line, "\x1e")
 		switch {
 		case i >= 0 && strings.HasPrefix(line[i:], traceMarker):
-			plain.WriteString(line[:i])
+			plain.WriteString(adapterPrefix.ReplaceAllString(line[:i], ""))
 			if p := s.traceLineLocked(strings.TrimSuffix(line[i+len(traceMarker):], "\r"), now); p != nil {
 				ended = append(ended, p)
 			}
 		case i >= 0 && strings.HasPrefix(line[i:], logMarker):
-			plain.WriteString(line[:i])
+			plain.WriteString(adapterPrefix.ReplaceAllString(line[:i], ""))
 			logs.WriteString(line[i+len(logMarker):] + "\n")
 		default:
 			plain.WriteString(line + "\n")
