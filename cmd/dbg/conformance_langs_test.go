@@ -49,6 +49,7 @@ func languages() []*lang {
 			spin:   spin{program: "rust", src: "rust/src/main.rs", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("rust", "rust", "main.rs")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `println!("done`, totalExpr: "total", total: "45"},
+			trace:  smallTrace("rust", "rust/src/main.rs", "BREAK: loop body", "i", 0, 4, "done total=45"),
 		},
 		{
 			name: "cobol", require: requireCOBOL,
@@ -64,6 +65,7 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: cobolSpinTarget}},
 			feat: features{cond: "WS-I = 3", n: "3", logNext: "lp 4", runTo: `DISPLAY "DONE TOTAL="`,
 				totalExpr: "WS-TOTAL", total: "130"},
+			trace: smallTrace("cobol/loop.cob", "", "ADD WS-SQUARE TO WS-TOTAL", "WS-I", 0, 4, "DONE TOTAL=00130"),
 			// A paragraph is no function to lldb: the breakpoint stays unverified.
 			cannot: map[string]refusal{"function": {says: "not verified"}},
 		},
@@ -80,6 +82,7 @@ func languages() []*lang {
 			spin:   spin{program: "cpp/loop.cpp", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("cpp", "cpp/loop.cpp", "loop.cpp")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `"done total="`, totalExpr: "total", total: "30"},
+			trace:  smallTrace("cpp/loop.cpp", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
 		},
 		{
 			name: "c", require: requireLLDB,
@@ -94,6 +97,7 @@ func languages() []*lang {
 			spin:   spin{program: "c/loop.c", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("c", "c/loop.c", "loop.c")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `printf("done`, totalExpr: "total", total: "30"},
+			trace:  smallTrace("c/loop.c", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
 		},
 		{
 			name: "javascript", cmdline: "loop.js", require: requireNode,
@@ -131,7 +135,8 @@ func languages() []*lang {
 				{by: "port", start: tsCountTarget("--inspect=127.0.0.1:%d")},
 				{by: "processId", start: tsCountTarget("--inspect-port=127.0.0.1:%d")},
 			},
-			feat: features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
+			feat:  features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
+			trace: smallTrace("javascript/ts/count.ts", "", "BP:ts-loop", "i", 0, 4, "counted total=30"),
 		},
 		{
 			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
@@ -149,6 +154,7 @@ func languages() []*lang {
 				{by: "processId", refused: &refusal{code: "INVALID_ARGUMENT", says: "port"}},
 			},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `puts "done`, totalExpr: "total", total: "30"},
+			trace:  smallTrace("ruby/loop.rb", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
 			cannot: map[string]refusal{"function": {says: "not supported"}},
 		},
 		{
@@ -205,7 +211,8 @@ func languages() []*lang {
 			attach: []attachWay{
 				{by: "port", refused: &refusal{code: "INVALID_ARGUMENT", says: "adapterConfig.program"}},
 			},
-			feat: features{cond: "i == 2", n: "2", logNext: "lp 3", runTo: `print "done`, totalExpr: "total", total: "6"},
+			feat:  features{cond: "i == 2", n: "2", logNext: "lp 3", runTo: `print "done`, totalExpr: "total", total: "6"},
+			trace: smallTrace("mock/loop.mock", "", "let total = add(total, i)", "i", 1, 3, "done total=6"),
 		},
 	}
 }
