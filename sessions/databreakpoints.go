@@ -70,7 +70,6 @@ func (d *dataSet) list() []Breakpoint {
 
 // noDataBreakpoints says, per language, what its adapter lacks.
 var noDataBreakpoints = map[string]string{
-	"go":         "delve's DAP server (1.27.2) has no dataBreakpointInfo/setDataBreakpoints: it does not announce supportsDataBreakpoints (delve watches only from its terminal client)",
 	"python":     "debugpy has no data breakpoints: it does not announce supportsDataBreakpoints",
 	"javascript": "the Node inspector protocol (CDP) has no watchpoints on variables",
 	"typescript": "the Node inspector protocol (CDP) has no watchpoints on variables",

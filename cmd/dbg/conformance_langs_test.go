@@ -35,6 +35,8 @@ func languages() []*lang {
 			},
 			feat:  features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: "BP:print", totalExpr: "sum", total: "5"},
 			trace: trace10k("java/Trace.java"),
+			watch: watchFixture{program: "java/Watch.java", stopAt: "WATCH: set", expr: "a.count", writes: "WATCH: writes",
+				old: "0", new: "5", output: "watched a=5 b=7"},
 		},
 		{
 			name: "rust", require: requireCargo,
@@ -194,7 +196,9 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: goServerTarget}},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `fmt.Printf("done`, totalExpr: "total", total: "3"},
 			trace:  trace10k("go/trace/main.go"),
-			cannot: map[string]refusal{"watch": {code: "UNSUPPORTED", says: "delve"}},
+			// delve 1.27.2's DAP server has data breakpoints.
+			watch: watchFixture{program: "go/watch/main.go", stopAt: "WATCH: set", expr: "c.n", writes: "WATCH: writes",
+				old: "1", new: "5", output: "watched n=5"},
 		},
 		{
 			name: "mock", require: func(*testing.T) {}, noPID: true,
