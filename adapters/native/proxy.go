@@ -74,12 +74,15 @@ type lldb struct {
 	excBP     map[int]Filter
 	filterBP  map[string]int    // filter id → LLDB breakpoint number
 	hits      map[int]*hitCount // LLDB breakpoint id → its hit condition
+	watches   *watchState       // data breakpoints (watchpoints.go)
 }
 
 func (s *lldb) request(r *dap.Request) dap.Verdict {
 	switch r.Command {
 	case "setBreakpoints":
 		s.takeHitConditions(r)
+	case "dataBreakpointInfo", "setDataBreakpoints":
+		return s.dataBreakpoints(r)
 	case "setExceptionBreakpoints":
 		if len(s.filters) > 0 {
 			s.exceptionFilters(r)
@@ -120,6 +123,7 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 		if len(s.filters) > 0 {
 			s.addFilters(m)
 		}
+		announceDataBreakpoints(m)
 	case "setBreakpoints":
 		s.noteHitConditions(r, m)
 	case "variables":
@@ -154,6 +158,14 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 
 func (s *lldb) event(m *dap.Message) dap.Verdict {
 	if m.Event != "stopped" {
+		return dap.Pass
+	}
+	if watch, skip, tid := s.watchStop(m); watch {
+		if skip {
+			_ = s.link.Post("continue", map[string]any{"threadId": tid})
+			return dap.Hold
+		}
+		s.fixStop(m)
 		return dap.Pass
 	}
 	if tid, skip := s.skipHit(m); skip {

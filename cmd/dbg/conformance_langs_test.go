@@ -100,6 +100,8 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: nativeTarget("c", "c/loop.c", "loop.c")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `printf("done`, totalExpr: "total", total: "30"},
 			trace:  smallTrace("c/loop.c", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
+			watch: watchFixture{program: "c/watch.c", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
+				old: "1", new: "5", output: "watched counter=5 bumps=1"},
 		},
 		{
 			name: "javascript", cmdline: "loop.js", require: requireNode,
