@@ -59,6 +59,7 @@ type adapter struct {
 	funcBPs   map[string]bool
 	excFilter map[string]bool
 	nextBP    int
+	watches   []*dataWatch // data breakpoints (watchpoints.go)
 	running   bool
 	pause     bool
 	ended     bool
@@ -91,6 +92,7 @@ func (a *adapter) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 			SupportsEvaluateForHovers:         true,
 			SupportsExceptionInfoRequest:      true,
 			SupportsTerminateRequest:          true,
+			SupportsDataBreakpoints:           true,
 			ExceptionBreakpointFilters: []godap.ExceptionBreakpointsFilter{
 				{Filter: "uncaught", Label: "Uncaught exceptions", Default: true},
 				{Filter: "all", Label: "All exceptions"},
@@ -102,6 +104,8 @@ func (a *adapter) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 		a.setBreakpoints(s, req)
 	case "setFunctionBreakpoints":
 		a.setFunctionBreakpoints(s, req)
+	case "dataBreakpointInfo", "setDataBreakpoints":
+		a.dataBreakpoints(s, req)
 	case "setExceptionBreakpoints":
 		var args godap.SetExceptionBreakpointsArguments
 		_ = dap.DecodeArgs(req, &args)
@@ -382,7 +386,8 @@ func (a *adapter) resume(mode stepMode) {
 			defer a.mu.Unlock()
 			return a.excFilter["all"] || uncaught && a.excFilter["uncaught"]
 		},
-		paused: func() bool { a.mu.Lock(); defer a.mu.Unlock(); return a.pause },
+		paused:     func() bool { a.mu.Lock(); defer a.mu.Unlock(); return a.pause },
+		breakWrite: a.breakWrite,
 	}
 	a.wg.Add(1)
 	a.mu.Unlock()
@@ -395,6 +400,10 @@ func (a *adapter) resume(mode stepMode) {
 		a.mu.Unlock()
 		if ev.done {
 			a.finish(ev.exitCode)
+			return
+		}
+		if ev.data != nil {
+			a.stoppedData(ev)
 			return
 		}
 		a.stopped(ev.reason, ev.description, ev.text, ev.bpIDs)

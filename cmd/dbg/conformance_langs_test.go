@@ -68,8 +68,10 @@ func languages() []*lang {
 			feat: features{cond: "WS-I = 3", n: "3", logNext: "lp 4", runTo: `DISPLAY "DONE TOTAL="`,
 				totalExpr: "WS-TOTAL", total: "130"},
 			trace: smallTrace("cobol/loop.cob", "", "ADD WS-SQUARE TO WS-TOTAL", "WS-I", 0, 4, "DONE TOTAL=00130"),
-			// A paragraph is no function to lldb: the breakpoint stays unverified.
-			cannot: map[string]refusal{"function": {says: "not verified"}},
+			// A paragraph is no function to lldb: the breakpoint stays
+			// unverified. A COBOL data item is no variable lldb watches.
+			cannot: map[string]refusal{"function": {says: "not verified"},
+				"watch": {code: "INVALID_ARGUMENT", says: "lldb can watch"}},
 		},
 		{
 			name: "cpp", require: requireLLDB,
@@ -85,6 +87,8 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: nativeTarget("cpp", "cpp/loop.cpp", "loop.cpp")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `"done total="`, totalExpr: "total", total: "30"},
 			trace:  smallTrace("cpp/loop.cpp", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
+			watch: watchFixture{program: "cpp/watch.cpp", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
+				old: "1", new: "5", output: "watched counter=5 bumps=1"},
 		},
 		{
 			name: "c", require: requireLLDB,
@@ -139,8 +143,9 @@ func languages() []*lang {
 				{by: "port", start: tsCountTarget("--inspect=127.0.0.1:%d")},
 				{by: "processId", start: tsCountTarget("--inspect-port=127.0.0.1:%d")},
 			},
-			feat:  features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
-			trace: smallTrace("javascript/ts/count.ts", "", "BP:ts-loop", "i", 0, 4, "counted total=30"),
+			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
+			trace:  smallTrace("javascript/ts/count.ts", "", "BP:ts-loop", "i", 0, 4, "counted total=30"),
+			cannot: map[string]refusal{"watch": {code: "UNSUPPORTED", says: "CDP"}},
 		},
 		{
 			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
@@ -157,9 +162,10 @@ func languages() []*lang {
 				{by: "port", start: rubyTarget},
 				{by: "processId", refused: &refusal{code: "INVALID_ARGUMENT", says: "port"}},
 			},
-			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `puts "done`, totalExpr: "total", total: "30"},
-			trace:  smallTrace("ruby/loop.rb", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
-			cannot: map[string]refusal{"function": {says: "not supported"}},
+			feat:  features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `puts "done`, totalExpr: "total", total: "30"},
+			trace: smallTrace("ruby/loop.rb", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
+			cannot: map[string]refusal{"function": {says: "not supported"},
+				"watch": {code: "UNSUPPORTED", says: "supportsDataBreakpoints"}},
 		},
 		{
 			name: "python", cmdline: "loop.py", require: requireDebugpy,
@@ -219,6 +225,8 @@ func languages() []*lang {
 			},
 			feat:  features{cond: "i == 2", n: "2", logNext: "lp 3", runTo: `print "done`, totalExpr: "total", total: "6"},
 			trace: smallTrace("mock/loop.mock", "", "let total = add(total, i)", "i", 1, 3, "done total=6"),
+			watch: watchFixture{program: "mock/watch.mock", stopAt: `print "watch-start"`, expr: "count",
+				writes: "let count = count + 4", old: "1", new: "5", output: "watched count=5"},
 		},
 	}
 }
