@@ -52,6 +52,8 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: nativeTarget("rust", "rust", "main.rs")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `println!("done`, totalExpr: "total", total: "45"},
 			trace:  smallTrace("rust", "rust/src/main.rs", "BREAK: loop body", "i", 0, 4, "done total=45"),
+			watch: watchFixture{program: "rustwatch/watch.rs", stopAt: "WATCH: set", expr: "p.x", writes: "WATCH: writes",
+				old: "1", new: "5", output: "watched x=5 y=1"},
 		},
 		{
 			name: "cobol", require: requireCOBOL,
