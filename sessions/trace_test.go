@@ -1,0 +1,132 @@
+package sessions
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// traceOver adds a trace to a new mock session before it starts, runs
+// count.mock to its end and returns the report.
+func traceOver(t *testing.T, probe TraceProbeSpec) TraceReport {
+	t.Helper()
+	m := newTestManager(t)
+	ctx := context.Background()
+	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := testdata(t, "mock/count.mock")
+	probe.File = prog
+	probe.Line = lineOf(t, prog, "let total = total + i")
+	tr, err := s.AddTrace(ctx, TraceSpec{Probes: []TraceProbeSpec{probe}, Distinct: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Breakpoints()) != 0 {
+		t.Errorf("a probe is listed as a breakpoint: %+v", s.Breakpoints())
+	}
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog, Wait: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StateTerminated {
+		if w, err := s.WaitForStop(ctx, 10*time.Second); err != nil || w.State != StateTerminated {
+			t.Fatalf("the traced program did not run to its end: %+v %v", w, err)
+		}
+	}
+	r, err := s.GetTrace(tr.TraceID, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Every pass is counted, with the loop variable's range and the distinct
+// cap, and the first hits' stacks.
+func TestTraceCountsEveryPass(t *testing.T) {
+	r := traceOver(t, TraceProbeSpec{Expressions: []string{"i", "nosuch"}})
+	p := r.Probes[0]
+	if p.Hits != 5 || p.Mode != "stop" {
+		t.Fatalf("hits %d (mode %s), want 5", p.Hits, p.Mode)
+	}
+	i := p.Expressions[0]
+	if i.First != "1" || i.Last != "5" || i.Min != "1" || i.Max != "5" || len(i.Distinct) != 3 || !i.DistinctCapped || i.Others != 2 {
+		t.Errorf("i: %+v", i)
+	}
+	if bad := p.Expressions[1]; bad.Errors != 5 || bad.LastError == "" || len(bad.Distinct) != 0 {
+		t.Errorf("an expression that cannot be read: %+v", bad)
+	}
+	if len(p.Stacks) != defaultTraceStacks || p.Stacks[0][0].Line != p.Line {
+		t.Errorf("stacks %+v, want %d at line %d", p.Stacks, defaultTraceStacks, p.Line)
+	}
+	if len(r.Recent) != 5 || r.Recent[4].Values[0] != "5" || r.Dropped != 0 {
+		t.Errorf("recent %+v dropped %d", r.Recent, r.Dropped)
+	}
+}
+
+// maxHits ends a probe; a condition counts only the hits it holds at.
+func TestTraceMaxHitsAndCondition(t *testing.T) {
+	p := traceOver(t, TraceProbeSpec{Expressions: []string{"i"}, MaxHits: 2}).Probes[0]
+	if p.Hits != 2 || p.Done == "" || p.Expressions[0].Last != "2" {
+		t.Errorf("maxHits 2: %+v", p)
+	}
+	p = traceOver(t, TraceProbeSpec{Expressions: []string{"i"}, Condition: "i > 3"}).Probes[0]
+	if p.Hits != 2 || p.Expressions[0].First != "4" {
+		t.Errorf("condition i > 3: %+v", p)
+	}
+}
+
+func TestTraceRefusesBadProbes(t *testing.T) {
+	m := newTestManager(t)
+	s, _, err := m.Create(context.Background(), CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := testdata(t, "mock/count.mock")
+	for _, spec := range []TraceSpec{
+		{},
+		{Probes: []TraceProbeSpec{{File: prog}}},
+		{Probes: []TraceProbeSpec{{File: prog, Line: 3, Expressions: []string{"{i}"}}}},
+		{Probes: []TraceProbeSpec{{File: prog, Line: 3, MaxHits: -1}}},
+		{Probes: []TraceProbeSpec{{File: prog, Line: 3}}, Distinct: 5000},
+		{Probes: []TraceProbeSpec{{File: prog, Line: 999}}},
+	} {
+		if _, err := s.AddTrace(context.Background(), spec); err == nil {
+			t.Errorf("AddTrace(%+v) succeeded", spec)
+		}
+	}
+	if _, err := s.GetTrace("t9", 0); err == nil {
+		t.Error("GetTrace of no trace succeeded")
+	}
+}
+
+// Output events: a logpoint's line never splices into a line the program
+// is still writing, and a probe's line (even split over two events, or
+// behind delve's prefix) goes to its trace, not to the output.
+func TestOutputKeepsLogpointsApart(t *testing.T) {
+	m := newTestManager(t)
+	s, _, err := m.Create(context.Background(), CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := testdata(t, "mock/count.mock")
+	tr, err := s.AddTrace(context.Background(), TraceSpec{Probes: []TraceProbeSpec{{File: prog, Line: 3, Expressions: []string{"x"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range []string{"trace-done", logMarker + "lp 325 3\n", "p\n",
+		traceMarker + tr.TraceID + ".1" + traceSep + "4", "2\n", "> [Go 1]: " + traceMarker + tr.TraceID + ".1" + traceSep + "7\n", "last\n"} {
+		s.writeOutput("stdout", ev)
+	}
+	if got := s.output.Text("stdout"); got != "trace-donep\nlast\n" {
+		t.Errorf("stdout %q, want the program's lines whole", got)
+	}
+	if got := s.output.Text("console"); got != "lp 325 3\n" {
+		t.Errorf("console %q, want the logpoint's line", got)
+	}
+	r, _ := s.GetTrace(tr.TraceID, 0)
+	if p := r.Probes[0]; p.Hits != 2 || p.Expressions[0].First != "42" || p.Expressions[0].Last != "7" {
+		t.Errorf("probe %+v, want the hits 42 and 7", p)
+	}
+}
