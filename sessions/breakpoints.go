@@ -418,6 +418,7 @@ func (s *Session) syncAll(ctx context.Context) error {
 		files = append(files, f)
 	}
 	hasFuncs := len(s.bps.funcs) > 0
+	s.bps.data = dataSet{} // addresses and objects of the last run mean nothing in a new one
 	s.mu.Unlock()
 	// The requests are independent: send them all at once, so start-up
 	// pays one adapter round trip for them, not one each.
