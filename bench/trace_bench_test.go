@@ -44,7 +44,7 @@ func traceRun(b *testing.B, c *mcpClient, lang, program string, traced bool) (ti
 		if st["state"] == "paused" {
 			b.Fatalf("%s: the program stopped: %v", lang, st)
 		}
-		st = c.call("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 300000})
+		st = c.call("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000})
 	}
 	d := time.Since(start)
 	if !traced {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -143,10 +144,7 @@ func (s *Session) traceHit(b godap.StoppedEventBody, probes []*traceProbe, at ti
 		if skip {
 			continue
 		}
-		vals := make([]traceValue, len(p.spec.Expressions))
-		for i, e := range p.spec.Expressions {
-			vals[i] = evalTraceValue(ctx, c, e, frameID)
-		}
+		vals := evalTraceValues(ctx, c, p.spec.Expressions, frameID)
 		s.mu.Lock()
 		if p.record(vals, at, b.ThreadId) {
 			resync = append(resync, p)
@@ -190,6 +188,26 @@ func (s *Session) resyncProbes(ctx context.Context, probes []*traceProbe) {
 	s.dropProbesLocked(gone)
 	s.mu.Unlock()
 	_ = s.syncProbes(ctx, files, funcs)
+}
+
+// evalTraceValues reads the expressions in a frame, all at once: the
+// program waits for one round trip, not one per expression.
+func evalTraceValues(ctx context.Context, c *dap.Conn, exprs []string, frameID int) []traceValue {
+	vals := make([]traceValue, len(exprs))
+	if len(exprs) == 1 {
+		vals[0] = evalTraceValue(ctx, c, exprs[0], frameID)
+		return vals
+	}
+	var wg sync.WaitGroup
+	for i, e := range exprs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			vals[i] = evalTraceValue(ctx, c, e, frameID)
+		}()
+	}
+	wg.Wait()
+	return vals
 }
 
 // evalTraceValue reads one expression in a frame.
