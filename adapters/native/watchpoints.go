@@ -176,8 +176,11 @@ func (s *lldb) setWatch(ctx context.Context, id int, dataID, access, cond, hitCo
 // capabilities of an initialize answer.
 func announceDataBreakpoints(m *dap.Message) {
 	var caps map[string]any
-	if m.DecodeBody(&caps) != nil || caps == nil {
+	if len(m.Body) > 0 && m.DecodeBody(&caps) != nil {
 		return
+	}
+	if caps == nil {
+		caps = map[string]any{}
 	}
 	caps["supportsDataBreakpoints"] = true
 	m.Body, _ = json.Marshal(caps)
