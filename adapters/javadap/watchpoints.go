@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dbg-dev/dbg/adapters/bpcond"
 	"github.com/dbg-dev/dbg/dap"
 )
@@ -178,14 +180,7 @@ func (s *Server) fieldOf(ctx context.Context, obj, class uint64, name string) (f
 }
 
 func (s *Server) setDataBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
-	var a struct {
-		Breakpoints []struct {
-			DataID       string `json:"dataId"`
-			AccessType   string `json:"accessType"`
-			Condition    string `json:"condition"`
-			HitCondition string `json:"hitCondition"`
-		} `json:"breakpoints"`
-	}
+	var a godap.SetDataBreakpointsArguments
 	if err := dap.DecodeArgs(req, &a); err != nil {
 		return nil, err
 	}
@@ -198,7 +193,7 @@ func (s *Server) setDataBreakpoints(ctx context.Context, req *dap.Message) (any,
 	s.watches.list = nil
 	out := []map[string]any{}
 	for _, b := range a.Breakpoints {
-		t, err := parseDataID(b.DataID)
+		t, err := parseDataID(b.DataId)
 		if err != nil {
 			out = append(out, map[string]any{"verified": false, "message": err.Error()})
 			continue
@@ -209,7 +204,7 @@ func (s *Server) setDataBreakpoints(ctx context.Context, req *dap.Message) (any,
 			continue
 		}
 		s.watches.next++
-		w := &watch{id: s.watches.next, target: t, access: b.AccessType, condition: b.Condition, hit: hit}
+		w := &watch{id: s.watches.next, target: t, access: string(b.AccessType), condition: b.Condition, hit: hit}
 		if w.access == "" {
 			w.access = "write"
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dbg-dev/dbg/adapters/bpcond"
 	"github.com/dbg-dev/dbg/dap"
 )
@@ -103,14 +105,7 @@ func (s *lldb) dataBreakpointInfo(ctx context.Context, r *dap.Request) (any, err
 }
 
 func (s *lldb) setDataBreakpoints(ctx context.Context, r *dap.Request) (any, error) {
-	var a struct {
-		Breakpoints []struct {
-			DataID       string `json:"dataId"`
-			AccessType   string `json:"accessType"`
-			Condition    string `json:"condition"`
-			HitCondition string `json:"hitCondition"`
-		} `json:"breakpoints"`
-	}
+	var a godap.SetDataBreakpointsArguments
 	if err := json.Unmarshal(r.Arguments, &a); err != nil {
 		return nil, err
 	}
@@ -128,7 +123,7 @@ func (s *lldb) setDataBreakpoints(ctx context.Context, r *dap.Request) (any, err
 		ws.next++
 		id := ws.next
 		ws.mu.Unlock()
-		w, err := s.setWatch(ctx, id, b.DataID, b.AccessType, b.Condition, b.HitCondition)
+		w, err := s.setWatch(ctx, id, b.DataId, string(b.AccessType), b.Condition, b.HitCondition)
 		if err != nil {
 			out = append(out, map[string]any{"id": id, "verified": false, "message": err.Error()})
 			continue

@@ -89,7 +89,7 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: nativeTarget("cpp", "cpp/loop.cpp", "loop.cpp")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `"done total="`, totalExpr: "total", total: "30"},
 			trace:  smallTrace("cpp/loop.cpp", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
-			watch: watchFixture{program: "cpp/watch.cpp", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
+			watch: watchFixture{program: "c/watch.c", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched counter=5 bumps=1"},
 		},
 		{
