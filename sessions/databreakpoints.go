@@ -133,7 +133,7 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, spec DataBreakpointSpec
 		}
 	}
 	if err := s.request(ctx, "dataBreakpointInfo", args, &info); err != nil {
-		return Breakpoint{}, dataError(expr, err)
+		return Breakpoint{}, evalError(expr, err)
 	}
 	dataID := dataIDString(info.DataId)
 	if dataID == "" {
@@ -194,10 +194,6 @@ func dataIDString(v any) string {
 		b, _ := json.Marshal(id)
 		return string(b)
 	}
-}
-
-func dataError(expr string, err error) error {
-	return evalError(expr, err)
 }
 
 // syncData sends every data breakpoint (setDataBreakpoints replaces the

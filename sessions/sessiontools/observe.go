@@ -2,7 +2,6 @@ package sessiontools
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/toolkit"
@@ -75,7 +74,6 @@ func registerObserveTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return breakpointOut{Breakpoint: bp, SessionID: s.ID()}, nil
 		})
-	_ = fmt.Sprint
 }
 
 type dataBreakpointIn struct {
