@@ -100,7 +100,6 @@ type traceProbe struct {
 	logMode  bool
 	doneNote string
 	ignored  int // hits reported after the probe was done
-	lastThrd int
 }
 
 // TraceFrame is one frame of a sampled stack.
