@@ -130,3 +130,30 @@ func TestOutputKeepsLogpointsApart(t *testing.T) {
 		t.Errorf("probe %+v, want the hits 42 and 7", p)
 	}
 }
+
+// A function probe counts every call, reading its arguments.
+func TestTraceFunctionProbe(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := s.AddTrace(ctx, TraceSpec{Probes: []TraceProbeSpec{{Function: "add", Expressions: []string{"b"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: testdata(t, "mock/loop.mock"), Wait: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StateTerminated {
+		if w, err := s.WaitForStop(ctx, 10*time.Second); err != nil || w.State != StateTerminated {
+			t.Fatalf("the traced program did not run to its end: %+v %v", w, err)
+		}
+	}
+	r, _ := s.GetTrace(tr.TraceID, 0)
+	if p := r.Probes[0]; p.Hits != 3 || p.Expressions[0].Min != "1" || p.Expressions[0].Max != "3" {
+		t.Errorf("probe %+v, want 3 calls with b from 1 to 3", p)
+	}
+}
