@@ -119,7 +119,7 @@ type ProbeReport struct {
 	MaxHits     int            `json:"maxHits,omitempty"`
 	Verified    bool           `json:"verified"`
 	Message     string         `json:"message,omitempty"`
-	Mode        string         `json:"mode"` // stop (evaluate and continue) or log (logpoint)
+	Mode        string         `json:"mode"` // stop (evaluate and continue), log (logpoint) or record (a condition that records)
 	Hits        int            `json:"hits"`
 	FirstHit    *time.Time     `json:"firstHit,omitempty"`
 	LastHit     *time.Time     `json:"lastHit,omitempty"`
@@ -192,9 +192,8 @@ func (s *Session) AddTrace(ctx context.Context, spec TraceSpec) (TraceReport, er
 			s.bps.funcs = append(s.bps.funcs, p.bp)
 			funcs = true
 		}
-		if t.stacks == 0 && logModeLanguages[s.language] && p.bp.File != "" {
-			p.logMode = true
-			p.bp.LogMessage = p.logMessage()
+		if t.stacks == 0 {
+			s.toRecordModeLocked(p)
 		}
 	}
 	t.probes = probes
@@ -314,8 +313,11 @@ func (p *traceProbe) report() ProbeReport {
 	if p.bp.ActualLine > 0 {
 		r.Line = p.bp.ActualLine
 	}
-	if p.logMode {
+	switch {
+	case p.logMode && p.bp.LogMessage != "":
 		r.Mode = "log"
+	case p.logMode:
+		r.Mode = "record" // the condition records each hit (tracepython.go)
 	}
 	if p.hits > 0 {
 		f, l := p.first, p.last

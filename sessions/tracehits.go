@@ -151,9 +151,7 @@ func (s *Session) traceHit(b godap.StoppedEventBody, probes []*traceProbe, at ti
 		}
 		if len(p.stacks) < p.trace.stacks {
 			p.stacks = append(p.stacks, traceFrames(st.StackFrames))
-			if len(p.stacks) == p.trace.stacks && !p.done && logModeLanguages[s.language] && p.bp.File != "" {
-				p.logMode = true
-				p.bp.LogMessage = p.logMessage()
+			if len(p.stacks) == p.trace.stacks && s.toRecordModeLocked(p) {
 				resync = append(resync, p)
 			}
 		}
@@ -401,6 +399,10 @@ func (s *Session) traceLineLocked(line string, at time.Time) *traceProbe {
 	if len(p.spec.Expressions) > 0 {
 		parts := strings.SplitN(vals, traceSep, len(p.spec.Expressions))
 		for _, v := range parts {
+			if msg, bad := strings.CutPrefix(v, traceErrorMark); bad {
+				readings = append(readings, traceValue{err: msg})
+				continue
+			}
 			readings = append(readings, traceValue{value: v})
 		}
 	}
