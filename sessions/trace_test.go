@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 )
@@ -155,5 +156,34 @@ func TestTraceFunctionProbe(t *testing.T) {
 	r, _ := s.GetTrace(tr.TraceID, 0)
 	if p := r.Probes[0]; p.Hits != 3 || p.Expressions[0].Min != "1" || p.Expressions[0].Max != "3" {
 		t.Errorf("probe %+v, want 3 calls with b from 1 to 3", p)
+	}
+}
+
+// A recorded value the program could not read counts as an error, and a
+// Python probe's condition names its trace and probe and reads each
+// expression.
+func TestRecordedErrorsAndPythonCondition(t *testing.T) {
+	m := newTestManager(t)
+	s, _, err := m.Create(context.Background(), CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := testdata(t, "mock/count.mock")
+	tr, err := s.AddTrace(context.Background(), TraceSpec{Probes: []TraceProbeSpec{{File: prog, Line: 3, Expressions: []string{"i", "nosuch"}, Condition: "i > 1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.writeOutput("stdout", traceMarker+tr.TraceID+".1"+traceSep+"'x'"+traceSep+traceErrorMark+"NameError: nosuch\n")
+	r, _ := s.GetTrace(tr.TraceID, 0)
+	if e := r.Probes[0].Expressions; e[0].First != "x" || e[1].Errors != 1 || e[1].LastError != "NameError: nosuch" {
+		t.Errorf("expressions %+v", e)
+	}
+	s.mu.Lock()
+	cond := s.bps.traces.traces[tr.TraceID].probes[0].pythonCondition()
+	s.mu.Unlock()
+	for _, want := range []string{`(i > 1) and `, `"` + tr.TraceID + `.1"`, `["i", "nosuch"]`, "globals(), locals()"} {
+		if !strings.Contains(cond, want) {
+			t.Errorf("condition %s lacks %s", cond, want)
+		}
 	}
 }

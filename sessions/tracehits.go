@@ -151,9 +151,9 @@ func (s *Session) traceHit(b godap.StoppedEventBody, probes []*traceProbe, at ti
 		}
 		if len(p.stacks) < p.trace.stacks {
 			p.stacks = append(p.stacks, traceFrames(st.StackFrames))
-			if len(p.stacks) == p.trace.stacks && s.toRecordModeLocked(p) {
-				resync = append(resync, p)
-			}
+		}
+		if len(p.stacks) >= p.trace.stacks && !p.logMode && s.toRecordModeLocked(p) {
+			resync = append(resync, p)
 		}
 		s.mu.Unlock()
 	}
