@@ -353,6 +353,10 @@ func (s *Session) RemoveTrace(ctx context.Context, id string) (TraceReport, erro
 	}
 	s.mu.Lock()
 	t := s.bps.traces.traces[id]
+	if t == nil { // removed by a concurrent call
+		s.mu.Unlock()
+		return report, nil
+	}
 	delete(s.bps.traces.traces, id)
 	files, funcs := map[string]bool{}, false
 	for _, p := range t.probes {
