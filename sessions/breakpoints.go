@@ -301,10 +301,20 @@ func (s *Session) ClearBreakpoints(ctx context.Context, file string) (int, error
 		s.bps.funcs, kept = probesOnly(s.bps.funcs)
 		n += all - kept
 	}
+	data := file == "" && len(s.bps.data.items) > 0
+	if data {
+		n += len(s.bps.data.items)
+		s.bps.data = dataSet{}
+	}
 	live := s.conn != nil && s.state != StateTerminated
 	s.mu.Unlock()
 	if !live {
 		return n, nil
+	}
+	if data {
+		if err := s.syncData(ctx); err != nil {
+			return n, err
+		}
 	}
 	for _, f := range files {
 		if err := s.syncFile(ctx, f); err != nil {

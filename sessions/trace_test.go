@@ -187,3 +187,44 @@ func TestRecordedErrorsAndPythonCondition(t *testing.T) {
 		}
 	}
 }
+
+// A data breakpoint on the mock is listed, stops before the write with
+// old → new at the writing line, and goes with clear_breakpoints.
+func TestDataBreakpointListedAndCleared(t *testing.T) {
+	m := newTestManager(t)
+	ctx := context.Background()
+	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := testdata(t, "mock/count.mock")
+	if _, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := s.Launch(ctx, StartRequest{ScriptPath: prog}); err != nil || res.State != StatePaused {
+		t.Fatalf("launch: %+v %v", res, err)
+	}
+	if _, err := s.SetDataBreakpoint(ctx, DataBreakpointSpec{Expression: "total", AccessType: "read"}); err == nil {
+		t.Error("a read watch on the mock succeeded")
+	}
+	bp, err := s.SetDataBreakpoint(ctx, DataBreakpointSpec{Expression: "total"})
+	if err != nil || !bp.Verified || bp.Kind != "data" {
+		t.Fatalf("SetDataBreakpoint: %+v %v", bp, err)
+	}
+	if _, err := s.ClearBreakpoints(ctx, prog); err != nil {
+		t.Fatal(err)
+	}
+	if l := s.Breakpoints(); len(l) != 1 || l[0].ID != bp.ID {
+		t.Fatalf("breakpoints %+v, want the data breakpoint only", l)
+	}
+	res, err := s.Continue(ctx, 0, 10*time.Second)
+	if err != nil || res.LastStop == nil || res.LastStop.Reason != DataStopReason || res.LastStop.Data == nil {
+		t.Fatalf("continue: %+v %v", res, err)
+	}
+	if d := res.LastStop.Data; d.Old == nil || d.New == nil || *d.Old != "0" || *d.New != "1" || d.Frame == nil || d.Frame.Line != 4 {
+		t.Errorf("data %+v (old %v new %v)", d, d.Old, d.New)
+	}
+	if n, err := s.ClearBreakpoints(ctx, ""); err != nil || n != 1 || len(s.Breakpoints()) != 0 {
+		t.Errorf("clear: %d %v, left %+v", n, err, s.Breakpoints())
+	}
+}
