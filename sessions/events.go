@@ -124,6 +124,13 @@ func (s *Session) recordStopWith(b godap.StoppedEventBody, data *DataChange) {
 			ids = append(ids, bp.ID)
 		}
 	}
+	if data != nil {
+		// Data breakpoint ids are their own: never a line breakpoint's.
+		ids = nil
+		if data.BreakpointID != 0 {
+			ids = []int{data.BreakpointID}
+		}
+	}
 	tid := b.ThreadId
 	if tid == 0 && s.lastStop != nil {
 		tid = s.lastStop.ThreadID
