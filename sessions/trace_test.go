@@ -7,16 +7,37 @@ import (
 	"time"
 )
 
+// newMock creates a mock session that has not started.
+func newMock(t *testing.T) *Session {
+	t.Helper()
+	s, _, err := newTestManager(t).Create(context.Background(), CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// launchToEnd launches prog and waits for its end.
+func launchToEnd(t *testing.T, s *Session, prog string) {
+	t.Helper()
+	ctx := context.Background()
+	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog, Wait: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StateTerminated {
+		if w, err := s.WaitForStop(ctx, 10*time.Second); err != nil || w.State != StateTerminated {
+			t.Fatalf("the traced program did not run to its end: %+v %v", w, err)
+		}
+	}
+}
+
 // traceOver adds a trace to a new mock session before it starts, runs
 // count.mock to its end and returns the report.
 func traceOver(t *testing.T, probe TraceProbeSpec) TraceReport {
 	t.Helper()
-	m := newTestManager(t)
 	ctx := context.Background()
-	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newMock(t)
 	prog := testdata(t, "mock/count.mock")
 	probe.File = prog
 	probe.Line = lineOf(t, prog, "let total = total + i")
@@ -27,15 +48,7 @@ func traceOver(t *testing.T, probe TraceProbeSpec) TraceReport {
 	if len(s.Breakpoints()) != 0 {
 		t.Errorf("a probe is listed as a breakpoint: %+v", s.Breakpoints())
 	}
-	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog, Wait: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.State != StateTerminated {
-		if w, err := s.WaitForStop(ctx, 10*time.Second); err != nil || w.State != StateTerminated {
-			t.Fatalf("the traced program did not run to its end: %+v %v", w, err)
-		}
-	}
+	launchToEnd(t, s, prog)
 	r, err := s.GetTrace(tr.TraceID, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -79,11 +92,7 @@ func TestTraceMaxHitsAndCondition(t *testing.T) {
 }
 
 func TestTraceRefusesBadProbes(t *testing.T) {
-	m := newTestManager(t)
-	s, _, err := m.Create(context.Background(), CreateRequest{Language: "mock"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newMock(t)
 	prog := testdata(t, "mock/count.mock")
 	for _, spec := range []TraceSpec{
 		{},
@@ -106,11 +115,7 @@ func TestTraceRefusesBadProbes(t *testing.T) {
 // is still writing, and a probe's line (even split over two events, or
 // behind delve's prefix) goes to its trace, not to the output.
 func TestOutputKeepsLogpointsApart(t *testing.T) {
-	m := newTestManager(t)
-	s, _, err := m.Create(context.Background(), CreateRequest{Language: "mock"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newMock(t)
 	prog := testdata(t, "mock/count.mock")
 	tr, err := s.AddTrace(context.Background(), TraceSpec{Probes: []TraceProbeSpec{{File: prog, Line: 3, Expressions: []string{"x"}}}})
 	if err != nil {
@@ -134,25 +139,13 @@ func TestOutputKeepsLogpointsApart(t *testing.T) {
 
 // A function probe counts every call, reading its arguments.
 func TestTraceFunctionProbe(t *testing.T) {
-	m := newTestManager(t)
 	ctx := context.Background()
-	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newMock(t)
 	tr, err := s.AddTrace(ctx, TraceSpec{Probes: []TraceProbeSpec{{Function: "add", Expressions: []string{"b"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Launch(ctx, StartRequest{ScriptPath: testdata(t, "mock/loop.mock"), Wait: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.State != StateTerminated {
-		if w, err := s.WaitForStop(ctx, 10*time.Second); err != nil || w.State != StateTerminated {
-			t.Fatalf("the traced program did not run to its end: %+v %v", w, err)
-		}
-	}
+	launchToEnd(t, s, testdata(t, "mock/loop.mock"))
 	r, _ := s.GetTrace(tr.TraceID, 0)
 	if p := r.Probes[0]; p.Hits != 3 || p.Expressions[0].Min != "1" || p.Expressions[0].Max != "3" {
 		t.Errorf("probe %+v, want 3 calls with b from 1 to 3", p)
@@ -163,11 +156,7 @@ func TestTraceFunctionProbe(t *testing.T) {
 // Python probe's condition names its trace and probe and reads each
 // expression.
 func TestRecordedErrorsAndPythonCondition(t *testing.T) {
-	m := newTestManager(t)
-	s, _, err := m.Create(context.Background(), CreateRequest{Language: "mock"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newMock(t)
 	prog := testdata(t, "mock/count.mock")
 	tr, err := s.AddTrace(context.Background(), TraceSpec{Probes: []TraceProbeSpec{{File: prog, Line: 3, Expressions: []string{"i", "nosuch"}, Condition: "i > 1"}}})
 	if err != nil {
@@ -191,12 +180,8 @@ func TestRecordedErrorsAndPythonCondition(t *testing.T) {
 // A data breakpoint on the mock is listed, stops before the write with
 // old → new at the writing line, and goes with clear_breakpoints.
 func TestDataBreakpointListedAndCleared(t *testing.T) {
-	m := newTestManager(t)
 	ctx := context.Background()
-	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newMock(t)
 	prog := testdata(t, "mock/count.mock")
 	if _, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 4}); err != nil {
 		t.Fatal(err)
