@@ -23,8 +23,12 @@ import (
 //     the adapter delivers a logpoint's output before the program goes
 //     on (see logModeLanguages), so counts stay exact.
 //
+//   - record mode (Python programs debugpy launched): a breakpoint whose
+//     condition writes the hit to the program's stdout pipe and is false
+//     (see tracepython.go).
+//
 // A probe starts in stop mode until it has its sampled stacks, then
-// switches to log mode where the adapter allows it.
+// switches to log or record mode where the adapter allows it.
 
 // TraceProbeSpec is one probe of a trace.
 type TraceProbeSpec struct {
