@@ -29,8 +29,13 @@ type Breakpoint struct {
 	ActualLine   int    `json:"actualLine,omitempty"` // where the adapter put it, when moved
 	Message      string `json:"message,omitempty"`    // why it is not verified
 	LineText     string `json:"lineText,omitempty"`   // the source text of the line
+	// A data breakpoint (set_data_breakpoint) has these instead of a place.
+	Kind       string `json:"kind,omitempty"` // "data" for a data breakpoint
+	Expression string `json:"expression,omitempty"`
+	AccessType string `json:"accessType,omitempty"`
 
 	adapterID int
+	probe     *traceProbe // set on a trace probe's breakpoint, which is not listed
 }
 
 // breakpointSet holds a session's breakpoints. It is guarded by the
@@ -39,6 +44,8 @@ type breakpointSet struct {
 	next   int
 	byFile map[string][]*Breakpoint
 	funcs  []*Breakpoint
+	traces *traceSet // see trace.go
+	data   dataSet   // see databreakpoints.go
 }
 
 func newBreakpointSet() *breakpointSet { return &breakpointSet{byFile: map[string][]*Breakpoint{}} }
@@ -52,11 +59,15 @@ func (b *breakpointSet) all() []Breakpoint {
 	sort.Strings(files)
 	for _, f := range files {
 		for _, bp := range b.byFile[f] {
-			out = append(out, *bp)
+			if bp.probe == nil {
+				out = append(out, *bp)
+			}
 		}
 	}
 	for _, bp := range b.funcs {
-		out = append(out, *bp)
+		if bp.probe == nil {
+			out = append(out, *bp)
+		}
 	}
 	return out
 }
@@ -82,7 +93,7 @@ func (b *breakpointSet) byAdapterID(id int) *Breakpoint {
 func (b *breakpointSet) find(spec BreakpointSpec) *Breakpoint {
 	if spec.File == "" {
 		for _, bp := range b.funcs {
-			if bp.Function == spec.Function {
+			if bp.Function == spec.Function && bp.probe == nil {
 				return bp
 			}
 		}
@@ -93,7 +104,7 @@ func (b *breakpointSet) find(spec BreakpointSpec) *Breakpoint {
 			continue
 		}
 		for _, bp := range list {
-			if bp.Line == spec.Line || bp.ActualLine == spec.Line {
+			if (bp.Line == spec.Line || bp.ActualLine == spec.Line) && bp.probe == nil {
 				return bp
 			}
 		}
@@ -125,25 +136,11 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 	}
 	lineText := ""
 	if spec.Function == "" {
-		if spec.File == "" || spec.Line <= 0 {
-			return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, "file and a positive line are required (or function for a function breakpoint)", "pass file (absolute or relative to the working directory) and line (1-based)")
-		}
-		abs, err := filepath.Abs(spec.File)
+		abs, text, err := checkBreakpointPlace(spec.File, spec.Line)
 		if err != nil {
-			return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "pass an absolute file path")
+			return Breakpoint{}, err
 		}
-		st, err := os.Stat(abs)
-		if err != nil || !st.Mode().IsRegular() {
-			return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("file %s does not exist or is not a regular file", toolkit.Clip(abs)), "pass the path of an existing source file")
-		}
-		lines := readLines(abs)
-		if n := len(lines); n > 0 && spec.Line > n {
-			return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d is past the end of %s (%d lines)", spec.Line, filepath.Base(abs), n), "pick a line between 1 and "+fmt.Sprint(n))
-		}
-		if spec.Line <= len(lines) {
-			lineText = strings.TrimSpace(lines[spec.Line-1])
-		}
-		spec.File = abs
+		spec.File, lineText = abs, text
 	}
 	s.mu.Lock()
 	bp := s.bps.find(spec)
@@ -189,6 +186,31 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 	return *bp, nil
 }
 
+// checkBreakpointPlace checks a file:line and returns the file's absolute
+// path and the line's text.
+func checkBreakpointPlace(file string, line int) (string, string, error) {
+	if file == "" || line <= 0 {
+		return "", "", toolkit.NewError(toolkit.CodeInvalidArgument, "file and a positive line are required (or function for a function breakpoint)", "pass file (absolute or relative to the working directory) and line (1-based)")
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return "", "", toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "pass an absolute file path")
+	}
+	st, err := os.Stat(abs)
+	if err != nil || !st.Mode().IsRegular() {
+		return "", "", toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("file %s does not exist or is not a regular file", toolkit.Clip(abs)), "pass the path of an existing source file")
+	}
+	lines := readLines(abs)
+	if n := len(lines); n > 0 && line > n {
+		return "", "", toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d is past the end of %s (%d lines)", line, filepath.Base(abs), n), "pick a line between 1 and "+fmt.Sprint(n))
+	}
+	text := ""
+	if line <= len(lines) {
+		text = strings.TrimSpace(lines[line-1])
+	}
+	return abs, text, nil
+}
+
 // pauseAround pauses a running program for an adapter that changes
 // breakpoints safely only while it is stopped, and returns what resumes
 // it. A stop that was not the pause (a breakpoint reached meanwhile) is
@@ -224,7 +246,7 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, id int) error {
 	file, found, isFunc := "", false, false
 	for f, list := range s.bps.byFile {
 		for i, bp := range list {
-			if bp.ID == id {
+			if bp.ID == id && bp.probe == nil {
 				s.bps.byFile[f] = append(list[:i:i], list[i+1:]...)
 				file, found = f, true
 				break
@@ -232,7 +254,7 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, id int) error {
 		}
 	}
 	for i, bp := range s.bps.funcs {
-		if bp.ID == id {
+		if bp.ID == id && bp.probe == nil {
 			s.bps.funcs = append(s.bps.funcs[:i:i], s.bps.funcs[i+1:]...)
 			found, isFunc = true, true
 			break
@@ -245,6 +267,9 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, id int) error {
 	}
 	s.mu.Unlock()
 	if !found {
+		if ok, err := s.removeDataBreakpoint(ctx, id); ok {
+			return err
+		}
 		return toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("no breakpoint %d", id), "use an id from list_breakpoints").WithOptions(ids...)
 	}
 	if !live {
@@ -263,20 +288,33 @@ func (s *Session) ClearBreakpoints(ctx context.Context, file string) (int, error
 	n := 0
 	for f, list := range s.bps.byFile {
 		if file == "" || sameFile(f, file) {
-			n += len(list)
-			s.bps.byFile[f] = nil
+			var kept int
+			s.bps.byFile[f], kept = probesOnly(list)
+			n += len(list) - kept
 			files = append(files, f)
 		}
 	}
 	funcs := file == "" && len(s.bps.funcs) > 0
 	if file == "" {
-		n += len(s.bps.funcs)
-		s.bps.funcs = nil
+		all := len(s.bps.funcs)
+		var kept int
+		s.bps.funcs, kept = probesOnly(s.bps.funcs)
+		n += all - kept
+	}
+	data := file == "" && len(s.bps.data.items) > 0
+	if data {
+		n += len(s.bps.data.items)
+		s.bps.data = dataSet{}
 	}
 	live := s.conn != nil && s.state != StateTerminated
 	s.mu.Unlock()
 	if !live {
 		return n, nil
+	}
+	if data {
+		if err := s.syncData(ctx); err != nil {
+			return n, err
+		}
 	}
 	for _, f := range files {
 		if err := s.syncFile(ctx, f); err != nil {
@@ -289,11 +327,23 @@ func (s *Session) ClearBreakpoints(ctx context.Context, file string) (int, error
 	return n, nil
 }
 
-// Breakpoints lists the session's breakpoints.
+// probesOnly keeps the trace probes of list (clearing breakpoints leaves
+// traces alone) and returns how many.
+func probesOnly(list []*Breakpoint) ([]*Breakpoint, int) {
+	var out []*Breakpoint
+	for _, bp := range list {
+		if bp.probe != nil {
+			out = append(out, bp)
+		}
+	}
+	return out, len(out)
+}
+
+// Breakpoints lists the session's breakpoints, data breakpoints last.
 func (s *Session) Breakpoints() []Breakpoint {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.bps.all()
+	return append(s.bps.all(), s.bps.data.list()...)
 }
 
 // syncFile sends a file's breakpoints and records the adapter's answer.
@@ -306,7 +356,7 @@ func (s *Session) syncFile(ctx context.Context, file string) error {
 	s.mu.Unlock()
 	src := []godap.SourceBreakpoint{}
 	for _, bp := range list {
-		src = append(src, godap.SourceBreakpoint{Line: bp.Line, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage})
+		src = append(src, godap.SourceBreakpoint{Line: bp.Line, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: wireLogMessage(bp)})
 	}
 	var body godap.SetBreakpointsResponseBody
 	args := godap.SetBreakpointsArguments{Source: godap.Source{Path: file, Name: filepath.Base(file)}, Breakpoints: src}
@@ -378,6 +428,7 @@ func (s *Session) syncAll(ctx context.Context) error {
 		files = append(files, f)
 	}
 	hasFuncs := len(s.bps.funcs) > 0
+	s.bps.data = dataSet{} // addresses and objects of the last run mean nothing in a new one
 	s.mu.Unlock()
 	// The requests are independent: send them all at once, so start-up
 	// pays one adapter round trip for them, not one each.

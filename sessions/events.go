@@ -26,7 +26,7 @@ func (s *Session) onEvent(m *dap.Message) {
 	case "stopped":
 		var b godap.StoppedEventBody
 		_ = m.DecodeBody(&b)
-		s.onStopped(b)
+		s.onStopped(b, m)
 	case "continued":
 		var b godap.ContinuedEventBody
 		_ = m.DecodeBody(&b)
@@ -45,7 +45,7 @@ func (s *Session) onEvent(m *dap.Message) {
 		if cat == "telemetry" {
 			return
 		}
-		s.output.Write(cat, b.Output)
+		s.writeOutput(cat, b.Output)
 		s.mu.Lock()
 		s.notifyLocked()
 		s.mu.Unlock()
@@ -98,7 +98,21 @@ func (s *Session) onEvent(m *dap.Message) {
 	}
 }
 
-func (s *Session) onStopped(b godap.StoppedEventBody) {
+func (s *Session) onStopped(b godap.StoppedEventBody, m *dap.Message) {
+	if s.dataStop(b, m) {
+		return // recorded once its values are read (databreakpoints.go)
+	}
+	if s.traceStop(b) {
+		return // a trace probe's hit: read and continued, never shown
+	}
+	s.recordStop(b)
+}
+
+// recordStop makes a stop the session's last and wakes its waiters.
+func (s *Session) recordStop(b godap.StoppedEventBody) { s.recordStopWith(b, nil) }
+
+// recordStopWith records a stop with what a data breakpoint saw.
+func (s *Session) recordStopWith(b godap.StoppedEventBody, data *DataChange) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	reason := s.adapter.StopReason(b.Reason)
@@ -109,6 +123,13 @@ func (s *Session) onStopped(b godap.StoppedEventBody) {
 	for _, aid := range b.HitBreakpointIds {
 		if bp := s.bps.byAdapterID(aid); bp != nil {
 			ids = append(ids, bp.ID)
+		}
+	}
+	if data != nil {
+		// Data breakpoint ids are their own: never a line breakpoint's.
+		ids = nil
+		if data.BreakpointID != 0 {
+			ids = []int{data.BreakpointID}
 		}
 	}
 	tid := b.ThreadId
@@ -124,7 +145,7 @@ func (s *Session) onStopped(b godap.StoppedEventBody) {
 	}
 	s.stopSeq++
 	s.lastStop = &StopInfo{Reason: reason, ThreadID: tid, Description: b.Description, Text: strings.TrimSpace(b.Text),
-		HitBreakpoint: ids, Time: s.m.cfg.Now()}
+		HitBreakpoint: ids, Time: s.m.cfg.Now(), Data: data}
 	s.setStateLocked(StatePaused, "")
 	s.observeLocked() // a stop of a debuggee that is gone ("no such process") is its end
 }

@@ -42,6 +42,8 @@ type StopInfo struct {
 	Location      *Location `json:"location,omitempty"`
 	HitBreakpoint []int     `json:"hitBreakpointIds,omitempty"`
 	Time          time.Time `json:"time"`
+	// Data is what a data breakpoint's stop saw (reason "data breakpoint").
+	Data *DataChange `json:"data,omitempty"`
 }
 
 // SessionInfo is a session's summary.

@@ -8,10 +8,6 @@ import (
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
-// CodeTestNotFound is the error code of a test id the runner does not
-// know (SPEC §4).
-const CodeTestNotFound = "TEST_NOT_FOUND"
-
 // maxBuildMessage caps the compiler's message in an error.
 const maxBuildMessage = 4 << 10
 
@@ -48,7 +44,7 @@ const maxClosest = 10
 
 // notFound is the TEST_NOT_FOUND error for id, offering the closest ids.
 func notFound(id string, ids []TestID, where string) *toolkit.ToolError {
-	return toolkit.NewError(CodeTestNotFound, fmt.Sprintf("no test %q%s", id, where),
+	return toolkit.NewError(toolkit.CodeTestNotFound, fmt.Sprintf("no test %q%s", id, where),
 		"pass one of availableOptions (list_tests lists every test)").WithOptions(closest(id, ids, maxClosest)...)
 }
 

@@ -129,6 +129,8 @@ func (s *Server) handleStopSet(ctx context.Context, set *EventSet) {
 			r = s.stepEvent(ctx, e)
 		case EventException:
 			r = s.exceptionHit(ctx, e)
+		case EventFieldAccess, EventFieldModify:
+			r = s.watchHit(ctx, e)
 		case EventVMDeath:
 			return
 		}
@@ -175,6 +177,9 @@ func (s *Server) markStopped(ctx context.Context, thread uint64, reason, descrip
 	}
 	if len(hitIDs) > 0 {
 		body["hitBreakpointIds"] = hitIDs
+	}
+	if d := s.takeWatchData(reason); d != nil {
+		body["dbgData"] = d // the values a data breakpoint saw
 	}
 	s.conn.Event("stopped", body)
 }

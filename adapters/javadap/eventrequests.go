@@ -10,6 +10,8 @@ type Modifier struct {
 	Class    uint64
 	Pattern  string
 	Location Location
+	// FieldOnly (with Class) and InstanceOnly.
+	Field, Object uint64
 	// ExceptionOnly.
 	ExceptionClass   uint64
 	Caught, Uncaught bool
@@ -57,6 +59,11 @@ func (c *Client) SetEvent(ctx context.Context, kind, suspend byte, mods ...Modif
 			w.str(m.Pattern)
 		case ModLocationOnly:
 			w.location(m.Location)
+		case modFieldOnly:
+			w.refType(m.Class)
+			w.field(m.Field)
+		case modInstanceOnly:
+			w.object(m.Object)
 		case ModExceptionOnly:
 			w.refType(m.ExceptionClass)
 			w.bool(m.Caught)

@@ -54,8 +54,12 @@ type Event struct {
 	Signature  string
 	Status     int32
 
-	// Method exit with value, field modification.
+	// Method exit with value, field modification (the value to be).
 	Value Value
+	// Field access and modification: the field and its object (null for
+	// a static field).
+	Field  uint64
+	Object Value
 }
 
 // EventSet is one composite event packet.
@@ -99,8 +103,9 @@ func decodeEventSet(b []byte, s IDSizes) (*EventSet, error) {
 			e.Location = r.location()
 			e.RefTypeTag = r.u8()
 			e.RefType = r.refType()
-			_ = r.field()
-			e.Value = r.value() // the object (or null for statics)
+			e.Field = r.field()
+			e.Object = r.value() // the object (or null for statics)
+			e.Value = e.Object
 			if e.Kind == EventFieldModify {
 				e.Value = r.value()
 			}

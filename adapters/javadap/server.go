@@ -64,6 +64,8 @@ type Server struct {
 	bpMu sync.Mutex
 	bps  *breakpoints
 
+	watches *watchSet // data breakpoints (watchpoints.go), guarded by mu
+
 	tmu        sync.Mutex
 	threadIDs  map[uint64]int
 	threadObjs map[int]uint64
@@ -161,6 +163,8 @@ func (s *Server) dispatch(ctx context.Context, req *dap.Message) (any, error) {
 		return nil, s.disconnect(ctx, req)
 	case "terminate":
 		return nil, s.terminate(ctx)
+	case "dataBreakpointInfo", "setDataBreakpoints":
+		return s.dataBreakpoints(ctx, req)
 	case "loadedSources":
 		return map[string]any{"sources": []any{}}, nil
 	case "restartFrame":
@@ -177,6 +181,7 @@ func capabilities() map[string]any {
 		"supportsConditionalBreakpoints":    true,
 		"supportsHitConditionalBreakpoints": true,
 		"supportsLogPoints":                 true,
+		"supportsDataBreakpoints":           true,
 		"supportsFunctionBreakpoints":       true,
 		"supportsSetVariable":               true,
 		"supportsEvaluateForHovers":         true,

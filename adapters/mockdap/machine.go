@@ -52,6 +52,7 @@ type stopEvent struct {
 	bpIDs       []int
 	done        bool
 	exitCode    int
+	data        map[string]any // a data breakpoint's values
 }
 
 // machine executes a program. It is driven by one goroutine at a time
@@ -64,6 +65,9 @@ type machine struct {
 	lastDep  int
 	thrown   string // pending uncaught exception
 	output   func(category, text string)
+	// watchPassed lets the write a data breakpoint stopped before run
+	// when the program resumes.
+	watchPassed bool
 }
 
 func newMachine(p *program, args []string, output func(category, text string)) *machine {
@@ -111,6 +115,8 @@ type hooks struct {
 	breakFunc func(name string) bool
 	breakExc  func(uncaught bool) bool
 	paused    func() bool
+	// breakWrite decides whether a write of a variable stops (nil: never).
+	breakWrite func(m *machine, f *frame, name string, v value) (stopEvent, bool)
 }
 
 // run executes until a stop. The first instruction after a resume never
@@ -187,6 +193,9 @@ func (m *machine) step(ctx context.Context, h hooks) (stopEvent, bool) {
 		v, ok := eval(in.expr)
 		if !ok {
 			return fail()
+		}
+		if ev, stop := m.watchWrite(h, f, in.name, v); stop {
+			return ev, true
 		}
 		f.locals[in.name] = v
 		f.pc++

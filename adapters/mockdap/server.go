@@ -59,6 +59,7 @@ type adapter struct {
 	funcBPs   map[string]bool
 	excFilter map[string]bool
 	nextBP    int
+	watches   []*dataWatch // data breakpoints (watchpoints.go)
 	running   bool
 	pause     bool
 	ended     bool
@@ -92,6 +93,7 @@ func (a *adapter) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 			SupportsExceptionInfoRequest:      true,
 			SupportsTerminateRequest:          true,
 			SupportsRestartFrame:              true,
+			SupportsDataBreakpoints:           true,
 			ExceptionBreakpointFilters: []godap.ExceptionBreakpointsFilter{
 				{Filter: "uncaught", Label: "Uncaught exceptions", Default: true},
 				{Filter: "all", Label: "All exceptions"},
@@ -103,6 +105,8 @@ func (a *adapter) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 		a.setBreakpoints(s, req)
 	case "setFunctionBreakpoints":
 		a.setFunctionBreakpoints(s, req)
+	case "dataBreakpointInfo", "setDataBreakpoints":
+		a.dataBreakpoints(s, req)
 	case "setExceptionBreakpoints":
 		var args godap.SetExceptionBreakpointsArguments
 		_ = dap.DecodeArgs(req, &args)
@@ -385,7 +389,8 @@ func (a *adapter) resume(mode stepMode) {
 			defer a.mu.Unlock()
 			return a.excFilter["all"] || uncaught && a.excFilter["uncaught"]
 		},
-		paused: func() bool { a.mu.Lock(); defer a.mu.Unlock(); return a.pause },
+		paused:     func() bool { a.mu.Lock(); defer a.mu.Unlock(); return a.pause },
+		breakWrite: a.breakWrite,
 	}
 	a.wg.Add(1)
 	a.mu.Unlock()
@@ -398,6 +403,10 @@ func (a *adapter) resume(mode stepMode) {
 		a.mu.Unlock()
 		if ev.done {
 			a.finish(ev.exitCode)
+			return
+		}
+		if ev.data != nil {
+			a.stoppedData(ev)
 			return
 		}
 		a.stopped(ev.reason, ev.description, ev.text, ev.bpIDs)

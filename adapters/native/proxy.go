@@ -75,12 +75,15 @@ type lldb struct {
 	filterBP  map[string]int    // filter id → LLDB breakpoint number
 	hits      map[int]*hitCount // LLDB breakpoint id → its hit condition
 	gotos     []gotoTarget      // goto target id - 1 → where it goes
+	watches   *watchState       // data breakpoints (watchpoints.go)
 }
 
 func (s *lldb) request(r *dap.Request) dap.Verdict {
 	switch r.Command {
 	case "setBreakpoints":
 		s.takeHitConditions(r)
+	case "dataBreakpointInfo", "setDataBreakpoints":
+		return s.dataBreakpoints(r)
 	case "setExceptionBreakpoints":
 		if len(s.filters) > 0 {
 			s.exceptionFilters(r)
@@ -126,6 +129,7 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 			s.addFilters(m)
 		}
 		announceGoto(m)
+		announceDataBreakpoints(m)
 	case "setBreakpoints":
 		s.noteHitConditions(r, m)
 	case "variables":
@@ -160,6 +164,14 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 
 func (s *lldb) event(m *dap.Message) dap.Verdict {
 	if m.Event != "stopped" {
+		return dap.Pass
+	}
+	if watch, skip, tid := s.watchStop(m); watch {
+		if skip {
+			_ = s.link.Post("continue", map[string]any{"threadId": tid})
+			return dap.Hold
+		}
+		s.fixStop(m)
 		return dap.Pass
 	}
 	if tid, skip := s.skipHit(m); skip {

@@ -37,6 +37,9 @@ func languages() []*lang {
 			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "java/Changed.java", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
+			trace: trace10k("java/Trace.java"),
+			watch: watchFixture{program: "java/Watch.java", stopAt: "WATCH: set", expr: "a.count", writes: "WATCH: writes",
+				old: "0", new: "5", output: "watched a=5 b=7"},
 		},
 		{
 			name: "rust", require: requireCargo,
@@ -52,6 +55,9 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: nativeTarget("rust", "rust", "main.rs")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `println!("done`, totalExpr: "total", total: "45"},
 			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			trace:  smallTrace("rust", "rust/src/main.rs", "BREAK: loop body", "i", 0, 4, "done total=45"),
+			watch: watchFixture{program: "rustwatch/watch.rs", stopAt: "WATCH: set", expr: "p.x", writes: "WATCH: writes",
+				old: "1", new: "5", output: "watched x=5 y=1"},
 		},
 		{
 			name: "cobol", require: requireCOBOL,
@@ -67,8 +73,10 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: cobolSpinTarget}},
 			feat: features{cond: "WS-I = 3", n: "3", logNext: "lp 4", runTo: `DISPLAY "DONE TOTAL="`,
 				totalExpr: "WS-TOTAL", total: "130"},
-			// A paragraph is no function to lldb: the breakpoint stays unverified.
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "function": {says: "not verified"}},
+			// A paragraph is no function to lldb: the breakpoint stays
+			// unverified. A COBOL data item is no variable lldb watches.
+			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "function": {says: "not verified"}, "watch": {code: "INVALID_ARGUMENT", says: "lldb can watch"}},
+			trace:  smallTrace("cobol/loop.cob", "", "ADD WS-SQUARE TO WS-TOTAL", "WS-I", 0, 4, "DONE TOTAL=00130"),
 		},
 		{
 			name: "cpp", require: requireLLDB,
@@ -84,6 +92,9 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: nativeTarget("cpp", "cpp/loop.cpp", "loop.cpp")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `"done total="`, totalExpr: "total", total: "30"},
 			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			trace:  smallTrace("cpp/loop.cpp", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
+			watch: watchFixture{program: "c/watch.c", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
+				old: "1", new: "5", output: "watched counter=5 bumps=1"},
 		},
 		{
 			name: "c", require: requireLLDB,
@@ -101,6 +112,9 @@ func languages() []*lang {
 			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			changed: &changedCase{program: "c/changed.c", after: [][]changedWant{
 				{{"count", "1", "2"}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
+			trace: smallTrace("c/loop.c", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
+			watch: watchFixture{program: "c/watch.c", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
+				old: "1", new: "5", output: "watched counter=5 bumps=1"},
 		},
 		{
 			name: "javascript", cmdline: "loop.js", require: requireNode,
@@ -120,9 +134,10 @@ func languages() []*lang {
 				{by: "processId", start: nodeTickerTarget("--inspect-port=127.0.0.1:%d")},
 			},
 			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log('done'", totalExpr: "total", total: "10"},
-			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
+			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
 			changed: &changedCase{program: "javascript/changed.js", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "*", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
+			trace: trace10k("javascript/trace.js"),
 		},
 		{
 			name: "typescript", cmdline: "count", require: requireNode, prepare: compileTS,
@@ -140,7 +155,8 @@ func languages() []*lang {
 				{by: "processId", start: tsCountTarget("--inspect-port=127.0.0.1:%d")},
 			},
 			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
+			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
+			trace:  smallTrace("javascript/ts/count.ts", "", "BP:ts-loop", "i", 0, 4, "counted total=30"),
 		},
 		{
 			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
@@ -158,7 +174,8 @@ func languages() []*lang {
 				{by: "processId", refused: &refusal{code: "INVALID_ARGUMENT", says: "port"}},
 			},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `puts "done`, totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "function": {says: "not supported"}},
+			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "function": {says: "not supported"}, "watch": {code: "UNSUPPORTED", says: "supportsDataBreakpoints"}},
+			trace:  smallTrace("ruby/loop.rb", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
 		},
 		{
 			name: "python", cmdline: "loop.py", require: requireDebugpy,
@@ -177,9 +194,10 @@ func languages() []*lang {
 				{by: "port", start: pythonTarget(true)},
 			},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "UNSUPPORTED", says: "debugpy"}},
 			changed: &changedCase{program: "python/changed.py", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", "'one'"}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
+			trace: trace10k("python/trace.py"),
 		},
 		{
 			name: "go", require: requireDelve,
@@ -200,6 +218,10 @@ func languages() []*lang {
 			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "go/changed/main.go", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
+			trace: trace10k("go/trace/main.go"),
+			// delve 1.27.2's DAP server has data breakpoints.
+			watch: watchFixture{program: "go/watch/main.go", stopAt: "WATCH: set", expr: "c.n", writes: "WATCH: writes",
+				old: "1", new: "5", output: "watched n=5"},
 		},
 		{
 			name: "mock", require: func(*testing.T) {}, noPID: true,
@@ -218,6 +240,9 @@ func languages() []*lang {
 			},
 			feat:   features{cond: "i == 2", n: "2", logNext: "lp 3", runTo: `print "done`, totalExpr: "total", total: "6"},
 			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
+			trace:  smallTrace("mock/loop.mock", "", "let total = add(total, i)", "i", 1, 3, "done total=6"),
+			watch: watchFixture{program: "mock/watch.mock", stopAt: `print "watch-start"`, expr: "count",
+				writes: "let count = count + 4", old: "1", new: "5", output: "watched count=5"},
 		},
 	}
 }

@@ -28,6 +28,8 @@ type lang struct {
 	attach  []attachWay        // attach while running
 	feat    features           // conditions, restart, log points, run_to_line
 	changed *changedCase       // changed in stop answers (nil: the loop part only)
+	trace   traceFixture       // traces (conformance_observe_test.go)
+	watch   watchFixture       // data breakpoints (conformance_observe_test.go)
 	cannot  map[string]refusal // scenario → how the language refuses it
 }
 

@@ -65,6 +65,8 @@ var scenarios = []scenario{
 	{name: "restart_frame", run: scenarioRestartFrame, refused: refusedRestartFrame},
 	{name: "goto_line", run: scenarioGotoLine, refused: refusedGotoLine},
 	{name: "changed", run: scenarioChanged},
+	{name: "trace", run: scenarioTrace},
+	{name: "watch", run: scenarioWatch, refused: refusedWatch},
 	{name: "leftovers", run: scenarioLeftovers},
 }
 

@@ -346,6 +346,7 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			out.Text = string(text)
 			return out, nil
 		})
+	registerObserveTools(tb, m)
 }
 
 func (in createIn) request() sessions.CreateRequest {

@@ -25,6 +25,7 @@ const (
 	CodeNoProject             = "NO_PROJECT"
 	CodeInvalidArgument       = "INVALID_ARGUMENT"
 	CodeUnsupported           = "UNSUPPORTED"
+	CodeTestNotFound          = "TEST_NOT_FOUND"
 	CodeSessionNotFound       = "SESSION_NOT_FOUND"
 	CodeSessionAmbiguous      = "SESSION_AMBIGUOUS"
 	CodeAdapterNotFound       = "ADAPTER_NOT_FOUND"

@@ -81,6 +81,20 @@ func (r *OutputRing) Write(category, text string) {
 	}
 }
 
+// WriteWhole appends one output event's text as lines of their own: it
+// is never joined to the unterminated text of another write, and its own
+// last line needs no newline. Output that is not the program's (logpoint
+// and trace messages) goes this way, so it never splices into a line the
+// program is still writing.
+func (r *OutputRing) WriteWhole(category, text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	text = strings.TrimSuffix(text, "\n")
+	for _, line := range strings.Split(text, "\n") {
+		r.appendLocked(category, strings.TrimSuffix(line, "\r"))
+	}
+}
+
 // Flush emits partial lines.
 func (r *OutputRing) Flush() {
 	defer r.wrote()
