@@ -13,7 +13,9 @@
 //     configurationDone, before lldb has resumed the process) is sent
 //     again until the program stops, for at most two seconds;
 //   - the leading blank lldb puts before summaries (` "hello"` for a Rust
-//     String) is trimmed;
+//     String) is trimmed, and a reference (C++ `T &`, a Rust `&T`) reads
+//     as the value it refers to, not its address (values.go; the values
+//     themselves come from dbg's LLDB formatters, [FormatterCommands]);
 //   - hit conditions are counted by the layer with [bpcond] semantics
 //     (lldb reads one as an ignore count: "3" would stop on every hit
 //     from the third on);
@@ -42,10 +44,18 @@ func NewProxy(up io.ReadWriteCloser, filters []Filter, outer ...dap.Layer) *dap.
 	return dap.NewProxy(up, append(append([]dap.Layer{}, outer...), Layer(filters))...)
 }
 
+// NewLangProxy is NewProxy for a session of lang: the language's filters,
+// and Rust's pointers read as what they point to.
+func NewLangProxy(up io.ReadWriteCloser, lang string, outer ...dap.Layer) *dap.Proxy {
+	return dap.NewProxy(up, append(append([]dap.Layer{}, outer...), layer(Filters(lang), lang == "rust"))...)
+}
+
 // Layer returns the LLDB layer implementing filters.
-func Layer(filters []Filter) dap.Layer {
+func Layer(filters []Filter) dap.Layer { return layer(filters, false) }
+
+func layer(filters []Filter, rust bool) dap.Layer {
 	return func(l *dap.Link) dap.Hooks {
-		s := &lldb{link: l, filters: filters, excBP: map[int]Filter{}, filterBP: map[string]int{}, hits: map[int]*hitCount{}}
+		s := &lldb{link: l, filters: filters, rust: rust, excBP: map[int]Filter{}, filterBP: map[string]int{}, hits: map[int]*hitCount{}}
 		return dap.Hooks{Request: s.request, Response: s.response, Event: s.event}
 	}
 }
@@ -66,6 +76,7 @@ var bpNumberRE = regexp.MustCompile(`(?i)^\W*breakpoint (\d+)`)
 type lldb struct {
 	link    *dap.Link
 	filters []Filter
+	rust    bool // the program is Rust: its pointers are references
 
 	mu        sync.Mutex
 	entryWant string        // "entry" or "pause": the reason of the first stop
@@ -123,31 +134,9 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 	case "setBreakpoints":
 		s.noteHitConditions(r, m)
 	case "variables":
-		var body struct {
-			Variables []map[string]any `json:"variables"`
-		}
-		if err := m.DecodeBody(&body); err != nil {
-			return dap.Pass
-		}
-		changed := false
-		for _, v := range body.Variables {
-			if str, ok := v["value"].(string); ok && strings.HasPrefix(str, " ") {
-				v["value"] = strings.TrimLeft(str, " ")
-				changed = true
-			}
-		}
-		if changed {
-			m.Body, _ = json.Marshal(body)
-		}
+		s.fixValues(m)
 	case "evaluate":
-		var body map[string]any
-		if err := m.DecodeBody(&body); err != nil {
-			return dap.Pass
-		}
-		if str, ok := body["result"].(string); ok && strings.HasPrefix(str, " ") {
-			body["result"] = strings.TrimLeft(str, " ")
-			m.Body, _ = json.Marshal(body)
-		}
+		s.fixResult(m)
 	}
 	return dap.Pass
 }
