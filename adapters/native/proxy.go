@@ -18,7 +18,8 @@
 //     themselves come from dbg's LLDB formatters, [FormatterCommands]);
 //   - hit conditions are counted by the layer with [bpcond] semantics
 //     (lldb reads one as an ignore count: "3" would stop on every hit
-//     from the third on);
+//     from the third on), and log points of an lldb without them (LLDB
+//     14) are kept by the layer (logpoints.go);
 //   - exception filters of its own ([Filter]: Rust panics, COBOL runtime
 //     errors) become LLDB breakpoints on the runtime's function, and a
 //     stop there is reported as an exception.
@@ -55,7 +56,7 @@ func Layer(filters []Filter) dap.Layer { return layer(filters, false) }
 
 func layer(filters []Filter, rust bool) dap.Layer {
 	return func(l *dap.Link) dap.Hooks {
-		s := &lldb{link: l, filters: filters, rust: rust, excBP: map[int]Filter{}, filterBP: map[string]int{}, hits: map[int]*hitCount{}}
+		s := &lldb{link: l, filters: filters, rust: rust, excBP: map[int]Filter{}, filterBP: map[string]int{}, hits: map[int]*hitCount{}, logMsgs: map[int]string{}}
 		return dap.Hooks{Request: s.request, Response: s.response, Event: s.event}
 	}
 }
@@ -85,6 +86,8 @@ type lldb struct {
 	excBP     map[int]Filter
 	filterBP  map[string]int    // filter id → LLDB breakpoint number
 	hits      map[int]*hitCount // LLDB breakpoint id → its hit condition
+	ownLogs   bool              // lldb has no log points: the layer keeps them
+	logMsgs   map[int]string    // LLDB breakpoint id → the log message kept
 }
 
 func (s *lldb) request(r *dap.Request) dap.Verdict {
@@ -131,6 +134,7 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 		if len(s.filters) > 0 {
 			s.addFilters(m)
 		}
+		s.noteLogPoints(m)
 	case "setBreakpoints":
 		s.noteHitConditions(r, m)
 	case "variables":
@@ -145,17 +149,27 @@ func (s *lldb) event(m *dap.Message) dap.Verdict {
 	if m.Event != "stopped" {
 		return dap.Pass
 	}
-	if tid, skip := s.skipHit(m); skip {
+	tid, ids, passing := s.countHit(m)
+	if len(ids) > 0 && len(passing) == 0 {
+		// every breakpoint hit has a hit condition and none passes
 		_ = s.link.Post("continue", map[string]any{"threadId": tid})
 		return dap.Hold
 	}
-	s.fixStop(m)
+	if s.logStop(m, tid, passing) {
+		return dap.Hold
+	}
+	if !s.fixStop(m) {
+		return dap.Hold
+	}
 	return dap.Pass
 }
 
 // fixStop gives a stop its reason: an exception at a filter's breakpoint,
-// "entry" or "pause" for the SIGSTOP of a stopOnEntry or a pause.
-func (s *lldb) fixStop(m *dap.Message) {
+// "entry" or "pause" for the SIGSTOP of a stopOnEntry or a pause. It
+// reports false when it held the event to learn its signal first (LLDB
+// 14 names no signal in a stopped event; its exceptionInfo does), and
+// sends it on itself.
+func (s *lldb) fixStop(m *dap.Message) bool {
 	s.mu.Lock()
 	want := s.entryWant
 	s.entryWant = ""
@@ -170,9 +184,10 @@ func (s *lldb) fixStop(m *dap.Message) {
 	s.mu.Unlock()
 	var body map[string]any
 	if err := m.DecodeBody(&body); err != nil {
-		return
+		return true
 	}
 	d, _ := body["description"].(string)
+	text, _ := body["text"].(string)
 	if mm := bpNumberRE.FindStringSubmatch(d); mm != nil {
 		n, _ := strconv.Atoi(mm[1])
 		s.mu.Lock()
@@ -183,10 +198,37 @@ func (s *lldb) fixStop(m *dap.Message) {
 			body["description"] = f.Text
 			body["text"] = f.Text
 			m.Body, _ = json.Marshal(body)
-			return
+			return true
 		}
 	}
-	if want == "" || !strings.Contains(d, "SIGSTOP") {
+	if want == "" {
+		return true
+	}
+	if reason, _ := body["reason"].(string); reason == "exception" && d == "" && text == "" {
+		tid, _ := body["threadId"].(float64)
+		s.link.Go(func() {
+			ctx, cancel := context.WithTimeout(s.link.Context(), 5*time.Second)
+			defer cancel()
+			if resp, err := s.link.Call(ctx, "exceptionInfo", map[string]any{"threadId": int(tid)}); err == nil {
+				var info struct {
+					ExceptionID string `json:"exceptionId"`
+					Description string `json:"description"`
+				}
+				_ = resp.DecodeBody(&info)
+				s.sigstopReason(m, body, want, info.ExceptionID+" "+info.Description)
+			}
+			s.link.Send(m)
+		})
+		return false
+	}
+	s.sigstopReason(m, body, want, d+" "+text)
+	return true
+}
+
+// sigstopReason gives a stop whose signal is described by what the
+// reason want when it is SIGSTOP.
+func (s *lldb) sigstopReason(m *dap.Message, body map[string]any, want, what string) {
+	if !strings.Contains(what, "SIGSTOP") {
 		return
 	}
 	body["reason"] = want

@@ -64,9 +64,9 @@ func TestRustEnumsLayouts(t *testing.T) {
 
 func TestShortName(t *testing.T) {
 	for in, want := range map[string]string{
-		"core::option::Option<i32>":                          "core::option::Option<>",
+		"core::option::Option<i32>":                         "core::option::Option<>",
 		"core::result::Result<alloc::vec::Vec<u8>, String>": "core::result::Result<>",
-		"dbgvalues::Shape":                                   "dbgvalues::Shape",
+		"dbgvalues::Shape":                                  "dbgvalues::Shape",
 	} {
 		if got := shortName(in); got != want {
 			t.Errorf("shortName(%q) = %q, want %q", in, got, want)
