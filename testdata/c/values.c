@@ -1,6 +1,7 @@
 /* Fixture of the value checks: C strings and pointers at one stop (the
  * line marked BREAK: values). */
 #include <stdio.h>
+#include <stdlib.h>
 
 struct point {
 	int x;
@@ -17,6 +18,8 @@ int main(void) {
 	struct point pt = {3, 4};
 	struct point *pp = &pt;
 	printf("%s %s %d %d %p\n", msg, text, *ip, pp->x, (void *)null); /* BREAK: values */
+	/* The environment is the program's own, not the debugger's. */
+	printf("env PYTHONPATH=%s\n", getenv("PYTHONPATH") ? getenv("PYTHONPATH") : "(unset)");
 	printf("done values\n");
 	return 0;
 }

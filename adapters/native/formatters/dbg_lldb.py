@@ -330,26 +330,23 @@ class PtrSynth(_Children):
 
 @_summary
 def ptr_summary(valobj):
-    try:
-        v = valobj.GetNonSyntheticValue()
-        if v.GetValueAsUnsigned(0) == 0:
-            return None
-        pt = _pointee_type(v)
-        if pt.GetName() == "void" or pt.IsFunctionType():
-            return None
-        if pt.GetName() in _CHARS:
-            return _c_string(v)
-        d = v.Dereference()
-        if not d.IsValid() or d.GetError().Fail():
-            return None
-        p = preview(d)
-        if p is None:
-            return None
-        if _is_rust(valobj):
-            return p
-        return "-> " + p
-    except Exception:
+    v = valobj.GetNonSyntheticValue()
+    if v.GetValueAsUnsigned(0) == 0:
         return None
+    pt = _pointee_type(v)
+    if pt.GetName() == "void" or pt.IsFunctionType():
+        return None
+    if pt.GetName() in _CHARS:
+        return _c_string(v)
+    d = v.Dereference()
+    if not d.IsValid() or d.GetError().Fail():
+        return None
+    p = preview(d)
+    if p is None:
+        return None
+    if _is_rust(valobj):
+        return p
+    return "-> " + p
 
 
 # ---- libstdc++ ----------------------------------------------------------
@@ -414,18 +411,15 @@ class HashtableSynth(_Children):
 
 @_summary
 def size_summary(valobj):
-    try:
-        h = valobj.GetNonSyntheticValue().GetChildMemberWithName("_M_h")
-        count = h.GetChildMemberWithName("_M_element_count")
-        if not count.IsValid():
-            return None
-        n = count.GetValueAsUnsigned(0)
-        v = _synth(valobj)
-        if n > 0 and v.GetNumChildren() == 0:
-            return None
-        return "size=%d" % n
-    except Exception:
+    h = valobj.GetNonSyntheticValue().GetChildMemberWithName("_M_h")
+    count = h.GetChildMemberWithName("_M_element_count")
+    if not count.IsValid():
         return None
+    n = count.GetValueAsUnsigned(0)
+    v = _synth(valobj)
+    if n > 0 and v.GetNumChildren() == 0:
+        return None
+    return "size=%d" % n
 
 
 class SmartPtrSynth(_Children):
@@ -445,20 +439,17 @@ class SmartPtrSynth(_Children):
 
 @_summary
 def smart_ptr_summary(valobj):
-    try:
-        v = valobj.GetNonSyntheticValue()
-        p = _first_pointer(v)
-        if p is None:
-            return None
-        if p.GetValueAsUnsigned(0) == 0:
-            return "nullptr"
-        if valobj.GetTypeName().startswith("std::weak_ptr"):
-            use = _find(v, "_M_use_count")
-            if use is None or use.GetValueAsUnsigned(0) == 0:
-                return "expired"
-        return preview(p.Dereference())
-    except Exception:
+    v = valobj.GetNonSyntheticValue()
+    p = _first_pointer(v)
+    if p is None:
         return None
+    if p.GetValueAsUnsigned(0) == 0:
+        return "nullptr"
+    if valobj.GetTypeName().startswith("std::weak_ptr"):
+        use = _find(v, "_M_use_count")
+        if use is None or use.GetValueAsUnsigned(0) == 0:
+            return "expired"
+    return preview(p.Dereference())
 
 
 def _optional_parts(valobj):
@@ -483,15 +474,12 @@ class OptionalSynth(_Children):
 
 @_summary
 def optional_summary(valobj):
-    try:
-        has, value = _optional_parts(valobj)
-        if has is None:
-            return None
-        if not has:
-            return "nullopt"
-        return preview(value)
-    except Exception:
+    has, value = _optional_parts(valobj)
+    if has is None:
         return None
+    if not has:
+        return "nullopt"
+    return preview(value)
 
 
 def _variant_value(valobj):
@@ -527,16 +515,13 @@ class VariantSynth(_Children):
 
 @_summary
 def variant_summary(valobj):
-    try:
-        i, value = _variant_value(valobj)
-        if i is None:
-            return None
-        if value is None:
-            return "valueless"
-        p = preview(value)
-        return None if p is None else "[%d] %s" % (i, p)
-    except Exception:
+    i, value = _variant_value(valobj)
+    if i is None:
         return None
+    if value is None:
+        return "valueless"
+    p = preview(value)
+    return None if p is None else "[%d] %s" % (i, p)
 
 
 # ---- Rust enums -------------------------------------------------------
@@ -631,21 +616,18 @@ class RustEnumSynth(_Children):
 
 @_summary
 def rust_enum_summary(valobj):
-    try:
-        chosen, fields = _rust_variant(valobj)
-        if chosen is None:
-            return None
-        name = chosen["name"]
-        if not fields:
-            return name
-        parts = []
-        for f in fields:
-            p = preview(f, 1)
-            if p is None:
-                return None
-            parts.append(p if f.GetName().isdigit() else f.GetName() + ": " + p)
-        if all(f.GetName().isdigit() for f in fields):
-            return name + "(" + ", ".join(parts) + ")"
-        return name + " { " + ", ".join(parts) + " }"
-    except Exception:
+    chosen, fields = _rust_variant(valobj)
+    if chosen is None:
         return None
+    name = chosen["name"]
+    if not fields:
+        return name
+    parts = []
+    for f in fields:
+        p = preview(f, 1)
+        if p is None:
+            return None
+        parts.append(p if f.GetName().isdigit() else f.GetName() + ": " + p)
+    if all(f.GetName().isdigit() for f in fields):
+        return name + "(" + ", ".join(parts) + ")"
+    return name + " { " + ", ".join(parts) + " }"
