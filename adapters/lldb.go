@@ -343,7 +343,7 @@ func (n *Native) LaunchArgs(ctx context.Context, t Target) (map[string]any, erro
 	if len(t.SourcePaths) > 0 && d.kind == kindLLDBDAP {
 		args["sourcePath"] = t.SourcePaths[0]
 	}
-	return merge(args, withoutLLDBKey(t.Extra)), nil
+	return merge(args, withoutKey(t.Extra, lldbKey)), nil
 }
 
 // AttachArgs returns the arguments that attach to t.PID.
@@ -368,7 +368,7 @@ func (n *Native) AttachArgs(ctx context.Context, t Target) (map[string]any, erro
 			args["initCommands"] = init
 		}
 	}
-	return merge(args, withoutLLDBKey(t.Extra)), nil
+	return merge(args, withoutKey(t.Extra, lldbKey)), nil
 }
 
 // initCommands returns the LLDB commands that load the formatters of a

@@ -16,7 +16,8 @@ import (
 // version ("14") or the path of an lldb-dap / lldb-vscode binary.
 const LLDBEnv = "DBG_LLDB"
 
-// lldbKey is the adapterConfig key that picks a session's LLDB.
+// lldbKey is the adapterConfig key that picks a session's LLDB; it is
+// dbg's, not passed on to the adapter.
 const lldbKey = "lldb"
 
 // lldbWanted returns which LLDB a session asks for: adapterConfig's
@@ -31,21 +32,6 @@ func lldbWanted(extra map[string]any) string {
 		return strconv.Itoa(v)
 	}
 	return strings.TrimSpace(os.Getenv(LLDBEnv))
-}
-
-// withoutLLDBKey is extra without dbg's own "lldb" key, which is no
-// launch argument of the adapter.
-func withoutLLDBKey(extra map[string]any) map[string]any {
-	if _, ok := extra[lldbKey]; !ok {
-		return extra
-	}
-	out := make(map[string]any, len(extra))
-	for k, v := range extra {
-		if k != lldbKey {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // pickLLDB narrows the found LLDB adapters (newest first) to the one
