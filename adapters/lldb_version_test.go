@@ -49,3 +49,48 @@ func TestNativePicksLLDBVersion(t *testing.T) {
 		t.Errorf("attach args %v %v", args, err)
 	}
 }
+
+// TestLLDBPythonDir: an LLDB whose `lldb -P` names a directory without
+// its module gets the one in its LLVM directory; one that finds its
+// module gets nothing.
+func TestLLDBPythonDir(t *testing.T) {
+	llvm := t.TempDir()
+	bin := filepath.Join(llvm, "bin")
+	py := filepath.Join(llvm, "lib", "python3.11", "dist-packages")
+	for _, dir := range []string{bin, filepath.Join(py, "lldb")} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, text string, mode os.FileMode) {
+		if err := os.WriteFile(p, []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(py, "lldb", "embedded_interpreter.py"), "", 0o644)
+	write(filepath.Join(bin, "lldb-vscode"), "#!/bin/sh\n", 0o755)
+	write(filepath.Join(bin, "lldb"), "#!/bin/sh\necho /usr/lib/local/lib/python3.11/dist-packages\n", 0o755)
+	d := nativeDebugger{kind: kindLLDBDAP, name: "lldb-vscode", path: filepath.Join(bin, "lldb-vscode")}
+	if got := lldbPythonDir(context.Background(), d); got != py {
+		t.Errorf("lldbPythonDir = %q, want %q", got, py)
+	}
+	write(filepath.Join(bin, "lldb"), "#!/bin/sh\necho "+py+"\n", 0o755)
+	if got := lldbPythonDir(context.Background(), d); got != "" {
+		t.Errorf("lldbPythonDir = %q for an LLDB that finds its module", got)
+	}
+	env := lldbPythonEnv(py)
+	if last := env[len(env)-1]; !strings.HasPrefix(last, "PYTHONPATH="+py) {
+		t.Errorf("adapter environment ends with %q", last)
+	}
+	t.Setenv("PYTHONPATH", "")
+	if got := lldbPythonRestore(Target{}); got != "settings set target.unset-env-vars PYTHONPATH" {
+		t.Errorf("restore without PYTHONPATH: %q", got)
+	}
+	t.Setenv("PYTHONPATH", "/mine")
+	if got := lldbPythonRestore(Target{}); got != `settings set target.env-vars "PYTHONPATH=/mine"` {
+		t.Errorf("restore with PYTHONPATH: %q", got)
+	}
+	if got := lldbPythonRestore(Target{Env: map[string]string{"PYTHONPATH": "/x"}}); got != "" {
+		t.Errorf("restore when the session sets PYTHONPATH: %q", got)
+	}
+}

@@ -126,6 +126,11 @@ func TestMCPNativeRustValueKinds(t *testing.T) {
 		wantValue(t, l, "pref", "{x: 3, y: 4}")
 		wantChildren(t, c, id, l, "pref", map[string]string{"x": "3", "y": "4"})
 		wantValue(t, l, "nref", "20")
+		for expr, want := range map[string]string{"some": "Some(5)", "pref": "{x: 3, y: 4}", "greeting": `"hi there"`} {
+			if got := mcpEval(t, c, id, expr); got != want {
+				t.Errorf("evaluate %s = %q, want %q", expr, got, want)
+			}
+		}
 		// `for w in &words`: w is a &&str and reads as the word.
 		c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": mcpLine(t, src, "BREAK: word")})
 		st := mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))

@@ -83,13 +83,45 @@ def _enum_layout(valobj):
     name = valobj.GetTypeName()
     if name in _enums:
         return _enums[name]
-    decl = valobj.GetDeclaration()
-    if decl.IsValid() and decl.GetFileSpec().GetFilename():
-        key = "%s:%d:%s" % (decl.GetFileSpec().GetFilename(), decl.GetLine(), valobj.GetName())
-        if key in _decl:
-            return _enums.get(_decl[key])
+    key = _decl_key(valobj)
+    if key is None:
+        var = _same_variable(valobj)
+        key = None if var is None else _decl_key(var)
+    if key in _decl:
+        return _enums.get(_decl[key])
     full = _alias.get("%s#%d" % (name, valobj.GetByteSize()))
     return _enums.get(full) if full else None
+
+
+def _decl_key(v):
+    decl = v.GetDeclaration()
+    if not decl.IsValid() or not decl.GetFileSpec().GetFilename():
+        return None
+    return "%s:%d:%s" % (decl.GetFileSpec().GetFilename(), decl.GetLine(), v.GetName())
+
+
+def _same_variable(valobj):
+    """The variable of the selected frame at valobj's address and of its
+    type: what an expression result ("$0" for `some`) is a copy of."""
+    addr = valobj.GetLoadAddress()
+    if addr == lldb.LLDB_INVALID_ADDRESS:
+        return None
+    frame = _frame(valobj)
+    if frame is None:
+        return None
+    for var in frame.GetVariables(True, True, False, True):
+        if var.GetLoadAddress() == addr and var.GetTypeName() == valobj.GetTypeName():
+            return var
+    return None
+
+
+def _frame(valobj):
+    """valobj's frame, else the selected one of its process."""
+    f = valobj.GetFrame()
+    if f.IsValid():
+        return f
+    f = valobj.GetProcess().GetSelectedThread().GetSelectedFrame()
+    return f if f.IsValid() else None
 
 
 # ---- shared helpers ---------------------------------------------------
@@ -111,13 +143,11 @@ def _summary(fn):
 
 
 def _is_rust(valobj):
-    try:
-        cu = valobj.GetFrame().GetCompileUnit()
-        if cu.IsValid():
-            return cu.GetLanguage() == lldb.eLanguageTypeRust
-    except Exception:
-        pass
-    return False
+    f = _frame(valobj)
+    if f is None:
+        return False
+    cu = f.GetCompileUnit()
+    return cu.IsValid() and cu.GetLanguage() == lldb.eLanguageTypeRust
 
 
 def _synth(v):
