@@ -191,11 +191,14 @@ func (n *Native) Find(ctx context.Context) Info {
 	}
 	switch n.lang {
 	case "rust":
-		info.Note = "builds a Cargo project or .rs file with debug info (cargo build / rustc -g); loads rustc's LLDB pretty-printers"
+		info.Note = "builds a Cargo project or .rs file with debug info (cargo build / rustc -g); loads rustc's LLDB pretty-printers and dbg's formatters"
 	case "cpp":
-		info.Note = "builds a .cpp source with c++ -g -O0; a binary is launched as is"
+		info.Note = "builds a .cpp source with c++ -g -O0; a binary is launched as is; loads dbg's LLDB formatters"
 	default:
-		info.Note = "builds a .c source with cc -g -O0; a binary is launched as is"
+		info.Note = "builds a .c source with cc -g -O0; a binary is launched as is; loads dbg's LLDB formatters"
+	}
+	if d.kind == kindLLDBDAP {
+		info.Note += "; adapterConfig.lldb or $" + LLDBEnv + " picks another LLDB (a major version or a path)"
 	}
 	return info
 }

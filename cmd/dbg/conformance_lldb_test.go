@@ -17,7 +17,7 @@ func TestConformanceLLDB(t *testing.T) {
 				t.Skipf("LLDB %s is not installed (scripts/deps/native.sh installs it)", v)
 			}
 			for _, l := range languages() {
-				if !slices.Contains([]string{"c", "cpp", "rust"}, l.name) {
+				if !slices.Contains([]string{"c", "cpp", "rust", "cobol"}, l.name) {
 					continue
 				}
 				t.Run(l.name, func(t *testing.T) {
