@@ -68,16 +68,53 @@ func TestLogPointsLeftToLLDB(t *testing.T) {
 
 // fakeWithCaps is startFake with an initialize answer of caps.
 func fakeWithCaps(t *testing.T, caps map[string]any) (*daptest.Adapter, *dap.Conn) {
-	t.Helper()
-	fa, up := daptest.NewAdapter(t, func(req *dap.Message) (any, error) {
+	return fakeWithAnswer(t, func(req *dap.Message) (any, error) {
 		if req.Command == "initialize" {
 			return caps, nil
 		}
 		return fakeLLDB(req)
 	})
+}
+
+// fakeWithAnswer is a proxy in front of a fake lldb answering with answer.
+func fakeWithAnswer(t *testing.T, answer daptest.Answer) (*daptest.Adapter, *dap.Conn) {
+	t.Helper()
+	fa, up := daptest.NewAdapter(t, answer)
 	px := NewProxy(up, nil)
 	t.Cleanup(px.Stop)
 	conn := dap.NewConn(px.Client(), dap.Options{})
 	t.Cleanup(func() { conn.Close() })
 	return fa, conn
+}
+
+// TestAggregatePreview: a struct lldb shows as its type and address
+// reads as its first children.
+func TestAggregatePreview(t *testing.T) {
+	_, conn := fakeWithAnswer(t, func(req *dap.Message) (any, error) {
+		var a struct {
+			Ref int `json:"variablesReference"`
+		}
+		_ = req.DecodeBody(&a)
+		if req.Command != "variables" {
+			return nil, nil
+		}
+		if a.Ref == 1 {
+			return map[string]any{"variables": []map[string]any{
+				{"name": "p", "value": "P @ 0x10", "type": "P", "variablesReference": 2},
+				{"name": "n", "value": "7", "type": "int", "variablesReference": 0}}}, nil
+		}
+		return map[string]any{"variables": []map[string]any{
+			{"name": "x", "value": "3", "type": "int"}, {"name": "in", "value": "Q @ 0x20", "type": "Q"}}}, nil
+	})
+	resp, err := conn.Request(ctx(t), "variables", map[string]any{"variablesReference": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body struct {
+		Variables []struct{ Value string } `json:"variables"`
+	}
+	_ = resp.DecodeBody(&body)
+	if len(body.Variables) != 2 || body.Variables[0].Value != "{x: 3, in: {...}}" || body.Variables[1].Value != "7" {
+		t.Errorf("variables %s", resp.Body)
+	}
 }

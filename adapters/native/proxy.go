@@ -138,9 +138,9 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 	case "setBreakpoints":
 		s.noteHitConditions(r, m)
 	case "variables":
-		s.fixValues(m)
+		return s.fixValues(r, m)
 	case "evaluate":
-		s.fixResult(m)
+		return s.fixResult(r, m)
 	}
 	return dap.Pass
 }

@@ -123,6 +123,7 @@ func TestMCPNativeRustValueKinds(t *testing.T) {
 		wantValue(t, l, "circle", "Circle(3)")
 		wantValue(t, l, "rect", "Rect { w: 2, h: 6 }")
 		wantChildren(t, c, id, l, "rect", map[string]string{"w": "2", "h": "6"})
+		wantValue(t, l, "p", "{x: 3, y: 4}")
 		wantValue(t, l, "pref", "{x: 3, y: 4}")
 		wantChildren(t, c, id, l, "pref", map[string]string{"x": "3", "y": "4"})
 		wantValue(t, l, "nref", "20")
@@ -164,6 +165,7 @@ func TestMCPNativeCPPValueKinds(t *testing.T) {
 		wantValue(t, l, "pptr", "~^0x[0-9a-f]+ -> {x: 1, y: 2}$")
 		wantChildren(t, c, id, l, "pptr", map[string]string{"x": "1", "y": "2"})
 		wantValue(t, l, "nr", "8")
+		wantValue(t, l, "pt", "{x: 1, y: 2}")
 		// A const std::string & and a const P * in a callee.
 		c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": mcpLine(t, src, "BREAK: refs")})
 		mcpPaused(t, c, id, c.ok("continue_execution", map[string]any{"sessionId": id}))
@@ -188,6 +190,10 @@ func TestMCPNativeCValueKinds(t *testing.T) {
 		wantValue(t, l, "buf", `"stack text"`)
 		wantValue(t, l, "ip", "~^0x[0-9a-f]+ -> 5$")
 		wantValue(t, l, "null", "0x0000000000000000")
+		wantValue(t, l, "pt", "{x: 3, y: 4}")
+		if got := mcpEval(t, c, id, "pt"); got != "{x: 3, y: 4}" {
+			t.Errorf("evaluate pt = %q, want {x: 3, y: 4}", got)
+		}
 		wantValue(t, l, "pp", "~^0x[0-9a-f]+ -> {x: 3, y: 4}$")
 		wantChildren(t, c, id, l, "pp", map[string]string{"x": "3", "y": "4"})
 		if got := mcpEval(t, c, id, "*ip + 1"); got != "6" {
