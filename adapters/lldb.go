@@ -92,8 +92,9 @@ func (n *Native) tool() Tool {
 	}
 }
 
-// findDebugger locates the best native debug adapter in PATH.
-func (n *Native) findDebugger(ctx context.Context) (nativeDebugger, error) {
+// findDebugger locates the native debug adapter in PATH: the one want
+// names (lldbWanted: a major version or a path), else the best.
+func (n *Native) findDebugger(ctx context.Context, want string) (nativeDebugger, error) {
 	var cands []nativeDebugger
 	for _, p := range execsInPath(nativeNameRE) {
 		name := filepath.Base(p)
@@ -108,7 +109,7 @@ func (n *Native) findDebugger(ctx context.Context) (nativeDebugger, error) {
 		}
 		cands = append(cands, d)
 	}
-	if len(cands) > 0 {
+	if len(cands) > 0 || want != "" {
 		// Newest first; at equal versions lldb-dap (the current name)
 		// before lldb-vscode, and versioned names before bare ones.
 		sort.SliceStable(cands, func(i, j int) bool {
@@ -122,6 +123,9 @@ func (n *Native) findDebugger(ctx context.Context) (nativeDebugger, error) {
 			}
 			return len(a.name) > len(b.name)
 		})
+		if want != "" {
+			return pickLLDB(cands, want)
+		}
 		return cands[0], nil
 	}
 	if p, err := lookPath("codelldb"); err == nil {
@@ -173,7 +177,7 @@ func (n *Native) Find(ctx context.Context) Info {
 		AttachPID:      true,
 		InstallCommand: n.tool().InstallHint(),
 	}
-	d, err := n.findDebugger(ctx)
+	d, err := n.findDebugger(ctx, lldbWanted(nil))
 	if err != nil {
 		info.Note = err.Error()
 		return info
@@ -187,11 +191,14 @@ func (n *Native) Find(ctx context.Context) Info {
 	}
 	switch n.lang {
 	case "rust":
-		info.Note = "builds a Cargo project or .rs file with debug info (cargo build / rustc -g); loads rustc's LLDB pretty-printers"
+		info.Note = "builds a Cargo project or .rs file with debug info (cargo build / rustc -g); loads rustc's LLDB pretty-printers and dbg's formatters"
 	case "cpp":
-		info.Note = "builds a .cpp source with c++ -g -O0; a binary is launched as is"
+		info.Note = "builds a .cpp source with c++ -g -O0; a binary is launched as is; loads dbg's LLDB formatters"
 	default:
-		info.Note = "builds a .c source with cc -g -O0; a binary is launched as is"
+		info.Note = "builds a .c source with cc -g -O0; a binary is launched as is; loads dbg's LLDB formatters"
+	}
+	if d.kind == kindLLDBDAP {
+		info.Note += "; adapterConfig.lldb or $" + LLDBEnv + " picks another LLDB (a major version or a path)"
 	}
 	return info
 }
@@ -207,7 +214,7 @@ func (n *Native) Start(ctx context.Context, t Target) (*Endpoint, error) {
 
 // startWith is Start with outer proxy layers in front of LLDB's.
 func (n *Native) startWith(ctx context.Context, t Target, outer []dap.Layer) (*Endpoint, error) {
-	d, err := n.findDebugger(ctx)
+	d, err := n.findDebugger(ctx, lldbWanted(t.Extra))
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +242,11 @@ func (n *Native) startWith(ctx context.Context, t Target, outer []dap.Layer) (*E
 		if d.kind == kindGDB {
 			args = []string{"-q", "-i", "dap"}
 		}
-		p, err := dap.StartProcess(exec.Command(d.path, args...), dap.ProcessOptions{Stdio: true})
+		cmd := exec.Command(d.path, args...)
+		if py := lldbPythonDir(ctx, d); py != "" {
+			cmd.Env = lldbPythonEnv(py)
+		}
+		p, err := dap.StartProcess(cmd, dap.ProcessOptions{Stdio: true})
 		if err != nil {
 			return nil, fmt.Errorf("start %s: %w", d.path, err)
 		}
@@ -251,7 +262,7 @@ func natLangFilters(lang string) []native.Filter { return native.Filters(lang) }
 // natProxy starts the one proxy in front of an LLDB adapter stream: the
 // outer layers (a language's) in front of LLDB's fixes.
 func (n *Native) natProxy(up io.ReadWriteCloser, outer []dap.Layer) *dap.Proxy {
-	return native.NewProxy(up, natLangFilters(n.lang), outer...)
+	return native.NewLangProxy(up, n.lang, outer...)
 }
 
 // natDialWhileAlive dials addr until it answers, ctx ends or p exits.
@@ -283,7 +294,7 @@ func natFreePort() (int, error) {
 func (n *Native) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
 	// Without an adapter, build lldb-dap's arguments: Start reports the
 	// missing adapter.
-	d, _ := n.findDebugger(ctx)
+	d, _ := n.findDebugger(ctx, lldbWanted(t.Extra))
 	if t.Program == "" {
 		return nil, errors.New("no program to launch: give a binary, a source file or a Cargo project")
 	}
@@ -322,19 +333,25 @@ func (n *Native) LaunchArgs(ctx context.Context, t Target) (map[string]any, erro
 		sort.Strings(env)
 		args["env"] = env
 		args["stopOnEntry"] = t.StopOnEntry
-		if init := n.initCommands(ctx, srcDir); len(init) > 0 {
+		init := n.initCommands(ctx, srcDir, bin)
+		if lldbPythonDir(ctx, d) != "" {
+			if c := lldbPythonRestore(t); c != "" {
+				init = append(init, c)
+			}
+		}
+		if len(init) > 0 {
 			args["initCommands"] = init
 		}
 	}
 	if len(t.SourcePaths) > 0 && d.kind == kindLLDBDAP {
 		args["sourcePath"] = t.SourcePaths[0]
 	}
-	return merge(args, t.Extra), nil
+	return merge(args, withoutKey(t.Extra, lldbKey)), nil
 }
 
 // AttachArgs returns the arguments that attach to t.PID.
 func (n *Native) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
-	d, _ := n.findDebugger(ctx)
+	d, _ := n.findDebugger(ctx, lldbWanted(t.Extra))
 	if t.PID <= 0 {
 		return nil, errors.New("attach needs a process id")
 	}
@@ -349,28 +366,39 @@ func (n *Native) AttachArgs(ctx context.Context, t Target) (map[string]any, erro
 		args["type"] = "gdb"
 	case kindLLDBDAP:
 		args["stopOnEntry"] = t.StopOnEntry
-		if init := n.initCommands(ctx, t.Cwd); len(init) > 0 {
+		exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", t.PID))
+		if init := n.initCommands(ctx, t.Cwd, exe); len(init) > 0 {
 			args["initCommands"] = init
 		}
 	}
-	return merge(args, t.Extra), nil
+	return merge(args, withoutKey(t.Extra, lldbKey)), nil
 }
 
-// initCommands returns the LLDB commands that load rustc's pretty-printers
-// (what rust-lldb does), or nil for other languages or when rustc is
-// missing. dir is where rustc runs, so a rust-toolchain file is honoured.
-func (n *Native) initCommands(ctx context.Context, dir string) []string {
-	if n.lang != "rust" {
-		return nil
+// initCommands returns the LLDB commands that load the formatters of a
+// session debugging binary: for Rust rustc's pretty-printers first (what
+// rust-lldb does; dir is where rustc runs, so a rust-toolchain file is
+// honoured), then dbg's own (native.FormatterCommands), whose category
+// comes before rustc's. Formatters that cannot be loaded are left out.
+func (n *Native) initCommands(ctx context.Context, dir, binary string) []string {
+	var cmds []string
+	if n.lang == "rust" {
+		if etc, err := rustLLDBDir(ctx, dir); err == nil {
+			cmds = append(cmds,
+				fmt.Sprintf("command script import %q", filepath.Join(etc, "lldb_lookup.py")),
+				fmt.Sprintf("command source -s 0 %q", filepath.Join(etc, "lldb_commands")))
+		}
 	}
-	etc, err := rustLLDBDir(ctx, dir)
-	if err != nil {
-		return nil
+	switch n.lang {
+	case "c", "cpp", "rust":
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			cache = os.TempDir()
+		}
+		if own, err := native.FormatterCommands(n.lang, binary, cache); err == nil {
+			cmds = append(cmds, own...)
+		}
 	}
-	return []string{
-		fmt.Sprintf("command script import %q", filepath.Join(etc, "lldb_lookup.py")),
-		fmt.Sprintf("command source -s 0 %q", filepath.Join(etc, "lldb_commands")),
-	}
+	return cmds
 }
 
 // rustLLDBDir returns <sysroot>/lib/rustlib/etc when it holds the LLDB

@@ -629,7 +629,8 @@ func TestNativeDiscoveryPrefersNewest(t *testing.T) {
 		}
 	}
 	t.Setenv("PATH", dir)
-	d, err := NewC().findDebugger(context.Background())
+	t.Setenv(LLDBEnv, "")
+	d, err := NewC().findDebugger(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -639,7 +640,7 @@ func TestNativeDiscoveryPrefersNewest(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "lldb-dap-16"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := NewC().findDebugger(context.Background()); d.name != "lldb-dap-16" {
+	if d, _ := NewC().findDebugger(context.Background(), ""); d.name != "lldb-dap-16" {
 		t.Errorf("found %s, want lldb-dap-16 (same version, newer name)", d.name)
 	}
 }
@@ -654,11 +655,11 @@ func TestNativeDiscoveryGDBFallback(t *testing.T) {
 	}
 	t.Setenv("PATH", dir)
 	write("13.1")
-	if _, err := NewC().findDebugger(context.Background()); err == nil {
+	if _, err := NewC().findDebugger(context.Background(), ""); err == nil {
 		t.Error("gdb 13 accepted; DAP needs gdb 14")
 	}
 	write("14.2")
-	d, err := NewC().findDebugger(context.Background())
+	d, err := NewC().findDebugger(context.Background(), "")
 	if err != nil || d.kind != kindGDB {
 		t.Fatalf("gdb 14 not used: %+v %v", d, err)
 	}

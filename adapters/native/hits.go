@@ -20,9 +20,10 @@ type hitCount struct {
 	hits int
 }
 
-// takeHitConditions removes the hit conditions of a setBreakpoints
-// request, keeping them (one per breakpoint, zero for none) as its Note.
-// A hit condition that does not parse is left to lldb.
+// takeHitConditions removes the hit conditions (and the log messages the
+// layer keeps, takeLogMessages) of a setBreakpoints request, keeping them
+// (one per breakpoint, zero for none) in its Note, a *bpNote. A hit
+// condition that does not parse is left to lldb.
 func (s *lldb) takeHitConditions(r *dap.Request) {
 	var args map[string]any
 	if err := json.Unmarshal(r.Arguments, &args); err != nil {
@@ -40,7 +41,11 @@ func (s *lldb) takeHitConditions(r *dap.Request) {
 			changed = true
 		}
 	}
-	r.Note = want
+	note := &bpNote{hits: want}
+	if s.takeLogMessages(args, note) {
+		changed = true
+	}
+	r.Note = note
 	if changed {
 		r.Arguments, _ = json.Marshal(args)
 	}
@@ -49,7 +54,11 @@ func (s *lldb) takeHitConditions(r *dap.Request) {
 // noteHitConditions maps the answer of a setBreakpoints to the kept hit
 // conditions. A breakpoint whose condition is unchanged keeps its count.
 func (s *lldb) noteHitConditions(r *dap.Request, m *dap.Message) {
-	want, _ := r.Note.([]bpcond.Hit)
+	note, _ := r.Note.(*bpNote)
+	if note == nil {
+		return
+	}
+	want := note.hits
 	var body struct {
 		Breakpoints []struct {
 			ID int `json:"id"`
@@ -71,12 +80,18 @@ func (s *lldb) noteHitConditions(r *dap.Request, m *dap.Message) {
 		} else {
 			delete(s.hits, bp.ID)
 		}
+		if i < len(note.logs) && note.logs[i] != "" {
+			s.logMsgs[bp.ID] = note.logs[i]
+		} else {
+			delete(s.logMsgs, bp.ID)
+		}
 	}
 }
 
-// skipHit counts a breakpoint stop and reports whether it must not stop:
-// every breakpoint it hit has a hit condition and none passes.
-func (s *lldb) skipHit(m *dap.Message) (threadID int, skip bool) {
+// countHit counts a breakpoint stop. It returns the breakpoints it hit
+// and those of them whose hit condition passes (all without one); ids is
+// empty for any other stop.
+func (s *lldb) countHit(m *dap.Message) (threadID int, ids, passing []int) {
 	var body struct {
 		Reason      string `json:"reason"`
 		ThreadID    int    `json:"threadId"`
@@ -84,9 +99,9 @@ func (s *lldb) skipHit(m *dap.Message) (threadID int, skip bool) {
 		HitIDs      []int  `json:"hitBreakpointIds"`
 	}
 	if m.DecodeBody(&body) != nil || body.Reason != "breakpoint" {
-		return 0, false
+		return 0, nil, nil
 	}
-	ids := body.HitIDs
+	ids = body.HitIDs
 	if len(ids) == 0 {
 		if mm := bpNumberRE.FindStringSubmatch(body.Description); mm != nil {
 			n, _ := strconv.Atoi(mm[1])
@@ -95,20 +110,16 @@ func (s *lldb) skipHit(m *dap.Message) (threadID int, skip bool) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(ids) == 0 || len(s.hits) == 0 {
-		return 0, false
-	}
-	skip = true
 	for _, id := range ids {
 		c, ok := s.hits[id]
 		if !ok {
-			skip = false
+			passing = append(passing, id)
 			continue
 		}
 		c.hits++
 		if c.hit.Match(c.hits) {
-			skip = false
+			passing = append(passing, id)
 		}
 	}
-	return body.ThreadID, skip
+	return body.ThreadID, ids, passing
 }

@@ -13,10 +13,13 @@
 //     configurationDone, before lldb has resumed the process) is sent
 //     again until the program stops, for at most two seconds;
 //   - the leading blank lldb puts before summaries (` "hello"` for a Rust
-//     String) is trimmed;
+//     String) is trimmed, and a reference (C++ `T &`, a Rust `&T`) reads
+//     as the value it refers to, not its address (values.go; the values
+//     themselves come from dbg's LLDB formatters, [FormatterCommands]);
 //   - hit conditions are counted by the layer with [bpcond] semantics
 //     (lldb reads one as an ignore count: "3" would stop on every hit
-//     from the third on);
+//     from the third on), and log points of an lldb without them (LLDB
+//     14) are kept by the layer (logpoints.go);
 //   - exception filters of its own ([Filter]: Rust panics, COBOL runtime
 //     errors) become LLDB breakpoints on the runtime's function, and a
 //     stop there is reported as an exception.
@@ -42,10 +45,18 @@ func NewProxy(up io.ReadWriteCloser, filters []Filter, outer ...dap.Layer) *dap.
 	return dap.NewProxy(up, append(append([]dap.Layer{}, outer...), Layer(filters))...)
 }
 
+// NewLangProxy is NewProxy for a session of lang: the language's filters,
+// and Rust's pointers read as what they point to.
+func NewLangProxy(up io.ReadWriteCloser, lang string, outer ...dap.Layer) *dap.Proxy {
+	return dap.NewProxy(up, append(append([]dap.Layer{}, outer...), layer(Filters(lang), lang == "rust"))...)
+}
+
 // Layer returns the LLDB layer implementing filters.
-func Layer(filters []Filter) dap.Layer {
+func Layer(filters []Filter) dap.Layer { return layer(filters, false) }
+
+func layer(filters []Filter, rust bool) dap.Layer {
 	return func(l *dap.Link) dap.Hooks {
-		s := &lldb{link: l, filters: filters, excBP: map[int]Filter{}, filterBP: map[string]int{}, hits: map[int]*hitCount{}}
+		s := &lldb{link: l, filters: filters, rust: rust, excBP: map[int]Filter{}, filterBP: map[string]int{}, hits: map[int]*hitCount{}, logMsgs: map[int]string{}}
 		return dap.Hooks{Request: s.request, Response: s.response, Event: s.event}
 	}
 }
@@ -66,6 +77,7 @@ var bpNumberRE = regexp.MustCompile(`(?i)^\W*breakpoint (\d+)`)
 type lldb struct {
 	link    *dap.Link
 	filters []Filter
+	rust    bool // the program is Rust: its pointers are references
 
 	mu        sync.Mutex
 	entryWant string        // "entry" or "pause": the reason of the first stop
@@ -76,6 +88,8 @@ type lldb struct {
 	hits      map[int]*hitCount // LLDB breakpoint id → its hit condition
 	gotos     []gotoTarget      // goto target id - 1 → where it goes
 	watches   *watchState       // data breakpoints (watchpoints.go)
+	ownLogs   bool              // lldb has no log points: the layer keeps them
+	logMsgs   map[int]string    // LLDB breakpoint id → the log message kept
 }
 
 func (s *lldb) request(r *dap.Request) dap.Verdict {
@@ -130,34 +144,13 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 		}
 		announceGoto(m)
 		announceDataBreakpoints(m)
+		s.noteLogPoints(m)
 	case "setBreakpoints":
 		s.noteHitConditions(r, m)
 	case "variables":
-		var body struct {
-			Variables []map[string]any `json:"variables"`
-		}
-		if err := m.DecodeBody(&body); err != nil {
-			return dap.Pass
-		}
-		changed := false
-		for _, v := range body.Variables {
-			if str, ok := v["value"].(string); ok && strings.HasPrefix(str, " ") {
-				v["value"] = strings.TrimLeft(str, " ")
-				changed = true
-			}
-		}
-		if changed {
-			m.Body, _ = json.Marshal(body)
-		}
+		return s.fixValues(r, m)
 	case "evaluate":
-		var body map[string]any
-		if err := m.DecodeBody(&body); err != nil {
-			return dap.Pass
-		}
-		if str, ok := body["result"].(string); ok && strings.HasPrefix(str, " ") {
-			body["result"] = strings.TrimLeft(str, " ")
-			m.Body, _ = json.Marshal(body)
-		}
+		return s.fixResult(r, m)
 	}
 	return dap.Pass
 }
@@ -171,20 +164,32 @@ func (s *lldb) event(m *dap.Message) dap.Verdict {
 			_ = s.link.Post("continue", map[string]any{"threadId": tid})
 			return dap.Hold
 		}
-		s.fixStop(m)
+		if !s.fixStop(m) {
+			return dap.Hold
+		}
 		return dap.Pass
 	}
-	if tid, skip := s.skipHit(m); skip {
+	tid, ids, passing := s.countHit(m)
+	if len(ids) > 0 && len(passing) == 0 {
+		// every breakpoint hit has a hit condition and none passes
 		_ = s.link.Post("continue", map[string]any{"threadId": tid})
 		return dap.Hold
 	}
-	s.fixStop(m)
+	if s.logStop(m, tid, passing) {
+		return dap.Hold
+	}
+	if !s.fixStop(m) {
+		return dap.Hold
+	}
 	return dap.Pass
 }
 
 // fixStop gives a stop its reason: an exception at a filter's breakpoint,
-// "entry" or "pause" for the SIGSTOP of a stopOnEntry or a pause.
-func (s *lldb) fixStop(m *dap.Message) {
+// "entry" or "pause" for the SIGSTOP of a stopOnEntry or a pause. It
+// reports false when it held the event to learn its signal first (LLDB
+// 14 names no signal in a stopped event; its exceptionInfo does), and
+// sends it on itself.
+func (s *lldb) fixStop(m *dap.Message) bool {
 	s.mu.Lock()
 	want := s.entryWant
 	s.entryWant = ""
@@ -199,9 +204,10 @@ func (s *lldb) fixStop(m *dap.Message) {
 	s.mu.Unlock()
 	var body map[string]any
 	if err := m.DecodeBody(&body); err != nil {
-		return
+		return true
 	}
 	d, _ := body["description"].(string)
+	text, _ := body["text"].(string)
 	if mm := bpNumberRE.FindStringSubmatch(d); mm != nil {
 		n, _ := strconv.Atoi(mm[1])
 		s.mu.Lock()
@@ -212,10 +218,37 @@ func (s *lldb) fixStop(m *dap.Message) {
 			body["description"] = f.Text
 			body["text"] = f.Text
 			m.Body, _ = json.Marshal(body)
-			return
+			return true
 		}
 	}
-	if want == "" || !strings.Contains(d, "SIGSTOP") {
+	if want == "" {
+		return true
+	}
+	if reason, _ := body["reason"].(string); reason == "exception" && d == "" && text == "" {
+		tid, _ := body["threadId"].(float64)
+		s.link.Go(func() {
+			ctx, cancel := context.WithTimeout(s.link.Context(), 5*time.Second)
+			defer cancel()
+			if resp, err := s.link.Call(ctx, "exceptionInfo", map[string]any{"threadId": int(tid)}); err == nil {
+				var info struct {
+					ExceptionID string `json:"exceptionId"`
+					Description string `json:"description"`
+				}
+				_ = resp.DecodeBody(&info)
+				s.sigstopReason(m, body, want, info.ExceptionID+" "+info.Description)
+			}
+			s.link.Send(m)
+		})
+		return false
+	}
+	s.sigstopReason(m, body, want, d+" "+text)
+	return true
+}
+
+// sigstopReason gives a stop whose signal is described by what the
+// reason want when it is SIGSTOP.
+func (s *lldb) sigstopReason(m *dap.Message, body map[string]any, want, what string) {
+	if !strings.Contains(what, "SIGSTOP") {
 		return
 	}
 	body["reason"] = want

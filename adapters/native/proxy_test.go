@@ -26,6 +26,8 @@ func fakeLLDB(req *dap.Message) (any, error) {
 		return map[string]any{"breakpoints": bps}, nil
 	case "evaluate":
 		return map[string]any{"result": ` "hello"`}, nil
+	case "exceptionInfo":
+		return map[string]any{"exceptionId": "signal", "description": "signal SIGSTOP"}, nil
 	}
 	return nil, nil
 }
@@ -106,6 +108,24 @@ func TestEntryStopReason(t *testing.T) {
 	}
 	if got := sigstopReason(f, events); got != "entry" {
 		t.Errorf("reason %q; want entry", got)
+	}
+}
+
+// TestEntryStopReasonLLDB14: LLDB 14's stop names no signal; the layer
+// asks exceptionInfo.
+func TestEntryStopReasonLLDB14(t *testing.T) {
+	f, conn, events := startFake(t)
+	if _, err := conn.Request(ctx(t), "launch", map[string]any{"stopOnEntry": true}); err != nil {
+		t.Fatal(err)
+	}
+	f.Event("stopped", map[string]any{"reason": "exception", "threadId": 1})
+	ev := <-events
+	var body struct {
+		Reason string `json:"reason"`
+	}
+	_ = ev.DecodeBody(&body)
+	if body.Reason != "entry" || len(f.Requests("exceptionInfo")) != 1 {
+		t.Errorf("reason %q after %d exceptionInfo; want entry", body.Reason, len(f.Requests("exceptionInfo")))
 	}
 }
 

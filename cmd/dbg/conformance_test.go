@@ -84,23 +84,29 @@ func TestConformance(t *testing.T) {
 			l.require(t)
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			if l.prepare != nil {
-				l.prepare(t)
+			conformLanguage(t, l)
+		})
+	}
+}
+
+// conformLanguage runs every scenario for l against one dbg server
+// started with env.
+func conformLanguage(t *testing.T, l *lang, env ...string) {
+	if l.prepare != nil {
+		l.prepare(t)
+	}
+	server := startDbg(t, env...)
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			c := scenarioClient(t, server)
+			if r, ok := l.cannot[sc.name]; ok {
+				if sc.refused == nil {
+					t.Fatalf("the table says %s cannot do %s, but the scenario has no refusal check", l.name, sc.name)
+				}
+				sc.refused(t, c, l, r)
+				return
 			}
-			server := startDbg(t)
-			for _, sc := range scenarios {
-				t.Run(sc.name, func(t *testing.T) {
-					c := scenarioClient(t, server)
-					if r, ok := l.cannot[sc.name]; ok {
-						if sc.refused == nil {
-							t.Fatalf("the table says %s cannot do %s, but the scenario has no refusal check", l.name, sc.name)
-						}
-						sc.refused(t, c, l, r)
-						return
-					}
-					sc.run(t, c, l)
-				})
-			}
+			sc.run(t, c, l)
 		})
 	}
 }

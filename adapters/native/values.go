@@ -1,0 +1,164 @@
+package native
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/dbg-dev/dbg/dap"
+)
+
+// refValueRE splits what lldb shows for a pointer with a summary: the
+// address, then the summary dbg's formatters give it (what it points to).
+var refValueRE = regexp.MustCompile(`^0x[0-9a-fA-F]+ (.+)$`)
+
+// derefValue is the value a person reads for a variable of type typ whose
+// lldb value is value: for a reference (C++ `T &`, and in Rust every
+// pointer, which is how LLDB shows `&T`) the value it refers to, without
+// the address in front; anything else as lldb shows it. A reference
+// whose target has no summary keeps its address.
+func derefValue(value, typ string, rust bool) string {
+	value = strings.TrimLeft(value, " ")
+	t := strings.TrimSpace(typ)
+	ref := strings.HasSuffix(t, "&") || (rust && strings.HasSuffix(t, "*"))
+	if !ref {
+		return value
+	}
+	if m := refValueRE.FindStringSubmatch(value); m != nil {
+		return m[1]
+	}
+	return value
+}
+
+// bareRE is lldb-dap's value of an aggregate that has no summary (a
+// struct, an array): its type and address. The layer shows its first
+// children instead, as {x: 3, y: 4}.
+var bareRE = regexp.MustCompile(`^(.+) @ 0x[0-9a-fA-F]+$`)
+
+// Previews: the children a preview shows, and how many values of one
+// answer get one (the others keep lldb's type and address).
+const (
+	previewItems   = 5
+	previewsPerAns = 32
+	previewTimeout = 5 * time.Second
+)
+
+// bare reports whether a value is lldb's type-and-address of its type.
+func bare(value, typ string) bool {
+	m := bareRE.FindStringSubmatch(value)
+	return m != nil && strings.TrimSpace(m[1]) == strings.TrimSpace(typ)
+}
+
+// fixValues rewrites the values of a variables answer (derefValue), and
+// trims the blank lldb puts before a bare summary. Aggregates without a
+// summary get a preview of their children: the answer is then held
+// until the layer has read them.
+func (s *lldb) fixValues(r *dap.Request, m *dap.Message) dap.Verdict {
+	var body struct {
+		Variables []map[string]any `json:"variables"`
+	}
+	if err := m.DecodeBody(&body); err != nil {
+		return dap.Pass
+	}
+	var todo []map[string]any
+	changed := false
+	for _, v := range body.Variables {
+		str, _ := v["value"].(string)
+		typ, _ := v["type"].(string)
+		if fixed := derefValue(str, typ, s.rust); fixed != str {
+			v["value"] = fixed
+			str = fixed
+			changed = true
+		}
+		if ref, _ := v["variablesReference"].(float64); ref > 0 && bare(str, typ) && len(todo) < previewsPerAns {
+			todo = append(todo, v)
+		}
+	}
+	if changed {
+		m.Body, _ = json.Marshal(body)
+	}
+	if len(todo) == 0 {
+		return dap.Pass
+	}
+	s.link.Go(func() {
+		ctx, cancel := context.WithTimeout(s.link.Context(), previewTimeout)
+		defer cancel()
+		for _, v := range todo {
+			ref, _ := v["variablesReference"].(float64)
+			if p := s.preview(ctx, int(ref)); p != "" {
+				v["value"] = p
+			}
+		}
+		m.Body, _ = json.Marshal(body)
+		r.Reply(m)
+	})
+	return dap.Hold
+}
+
+// preview reads the first children of variablesReference ref and shows
+// them as {name: value, ...} ({1, 2, ...} for elements), or "" when they
+// cannot be read.
+func (s *lldb) preview(ctx context.Context, ref int) string {
+	resp, err := s.link.Call(ctx, "variables", map[string]any{"variablesReference": ref, "start": 0, "count": previewItems + 1})
+	if err != nil {
+		return ""
+	}
+	var body struct {
+		Variables []struct {
+			Name  string `json:"name"`
+			Value string `json:"value"`
+			Type  string `json:"type"`
+		} `json:"variables"`
+	}
+	if resp.DecodeBody(&body) != nil || len(body.Variables) == 0 {
+		return ""
+	}
+	var parts []string
+	for i, c := range body.Variables {
+		if i == previewItems {
+			parts = append(parts, "...")
+			break
+		}
+		val := derefValue(c.Value, c.Type, s.rust)
+		if bare(val, c.Type) {
+			val = "{...}"
+		}
+		if strings.HasPrefix(c.Name, "[") {
+			parts = append(parts, val)
+		} else {
+			parts = append(parts, c.Name+": "+val)
+		}
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// fixResult is fixValues for an evaluate answer.
+func (s *lldb) fixResult(r *dap.Request, m *dap.Message) dap.Verdict {
+	var body map[string]any
+	if err := m.DecodeBody(&body); err != nil {
+		return dap.Pass
+	}
+	str, _ := body["result"].(string)
+	typ, _ := body["type"].(string)
+	if fixed := derefValue(str, typ, s.rust); fixed != str {
+		body["result"] = fixed
+		str = fixed
+	}
+	m.Body, _ = json.Marshal(body)
+	ref, _ := body["variablesReference"].(float64)
+	if ref <= 0 || !bare(str, typ) {
+		return dap.Pass
+	}
+	s.link.Go(func() {
+		ctx, cancel := context.WithTimeout(s.link.Context(), previewTimeout)
+		defer cancel()
+		if p := s.preview(ctx, int(ref)); p != "" {
+			body["result"] = p
+			m.Body, _ = json.Marshal(body)
+		}
+		r.Reply(m)
+	})
+	return dap.Hold
+}

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestConformanceLLDB runs the conformance scenarios of the LLDB-based
+// languages again on each older LLDB the table's run does not use
+// (Debian's default LLDB 14; TestConformance runs the newest), picked
+// with DBG_LLDB. A version that is not installed must be refused with
+// its name: TestMCPNativeCValueKinds checks that refusal.
+func TestConformanceLLDB(t *testing.T) {
+	for _, v := range lldbVersions[1:] {
+		t.Run("lldb-"+v, func(t *testing.T) {
+			if !lldbInstalled(v) {
+				t.Skipf("LLDB %s is not installed (scripts/deps/native.sh installs it)", v)
+			}
+			for _, l := range languages() {
+				if !slices.Contains([]string{"c", "cpp", "rust", "cobol"}, l.name) {
+					continue
+				}
+				t.Run(l.name, func(t *testing.T) {
+					l.require(t)
+					conformLanguage(t, l, "DBG_LLDB="+v)
+				})
+			}
+		})
+	}
+}
