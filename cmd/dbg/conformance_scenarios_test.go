@@ -218,6 +218,13 @@ func scenarioPause(t *testing.T, c *client, l *lang) {
 	if st.str("state") != "running" {
 		t.Fatalf("start: %v, want running", st)
 	}
+	// Pause once the program prints: a pause during the interpreter's or
+	// runtime's start-up on a loaded machine stops in no frame of src.
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if c.ok("get_output", map[string]any{"sessionId": id}).str("text") != "" {
+			break
+		}
+	}
 	for round := 0; round < 2; round++ {
 		time.Sleep(500 * time.Millisecond)
 		p := mcpPaused(t, c, id, c.ok("pause_execution", map[string]any{"sessionId": id}))
