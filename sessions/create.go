@@ -186,6 +186,11 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 		return nil, err
 	}
 	extra := map[string]any{}
+	// create_debug_session's adapterConfig (jsDebugPath, ...) applies to
+	// the launch too; the launch's own configuration wins.
+	for k, v := range s.req.AdapterConfig {
+		extra[k] = v
+	}
 	for k, v := range req.AdapterLaunchConfig {
 		extra[k] = v
 	}

@@ -243,11 +243,11 @@ func (s *Session) LocalVariables(ctx context.Context, frameID int, names []strin
 	if len(scopes) == 0 {
 		return nil, nil, Scope{}, toolkit.NewError(toolkit.CodeInvalidState, "the frame has no scopes", "try get_stack_trace and another frameId")
 	}
-	pick := scopes[0]
-	for _, sc := range scopes {
+	pick, at := scopes[0], 0
+	for i, sc := range scopes {
 		n := strings.ToLower(sc.Name)
 		if sc.Hint == "locals" || n == "locals" || n == "local" || strings.HasPrefix(n, "local") {
-			pick = sc
+			pick, at = sc, i
 			break
 		}
 	}
@@ -255,6 +255,7 @@ func (s *Session) LocalVariables(ctx context.Context, frameID int, names []strin
 	if err != nil {
 		return nil, nil, pick, err
 	}
+	vars = s.outerLocals(ctx, scopes[at:], vars)
 	if len(names) > 0 {
 		want := map[string]bool{}
 		for _, n := range names {
