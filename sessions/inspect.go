@@ -313,7 +313,7 @@ func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalCo
 		evalContext = EvalREPL
 	}
 	var body godap.EvaluateResponseBody
-	if err := s.request(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frameID, Context: string(evalContext)}, &body); err != nil {
+	if err := s.request(ctx, "evaluate", evaluateArgs{Expression: expr, FrameID: frameID, Context: string(evalContext)}, &body); err != nil {
 		return nil, evalError(expr, err)
 	}
 	val, cut := capValue(body.Result)

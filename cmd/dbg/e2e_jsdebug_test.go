@@ -145,16 +145,19 @@ func jsDebugChild(t *testing.T, dir, how string) {
 	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": child, "line": line})
 	c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": parent, "args": []string{how}, "waitMs": 1})
 	stopped := jsDebugStopIn(t, c, child, line)
-	mcpCheckLocals(t, mcpLocals(t, c, stopped), map[string]string{"how": `"` + how + `"`})
+	mcpCheckLocals(t, mcpLocals(t, c, stopped), map[string]string{"how": "'" + how + "'"})
 	if got := mcpEval(t, c, stopped, "parts[2]"); got != "42" {
 		t.Errorf("parts[2] = %q in the child, want 42", got)
 	}
 	c.ok("clear_breakpoints", map[string]any{"sessionId": stopped})
 	c.ok("continue_execution", map[string]any{"sessionId": stopped})
 	mcpOutputHas(t, c, id, "child exit 0")
-	mcpOutputHas(t, c, stopped, "child says "+how+" child 42")
+	mcpOutputHas(t, c, id, "child says "+how+" child 42") // the program's output, children's too
 	c.ok("close_debug_session", map[string]any{"sessionId": id})
 	mcpNoChildren(t, c)
+	if n := len(c.ok("list_debug_sessions", nil).list("sessions")); n != 0 {
+		t.Errorf("%d sessions left after closing the launched one", n)
+	}
 }
 
 // jsDebugStopIn waits until some session stops at file:line and returns
@@ -191,14 +194,23 @@ func TestJSDebugAttachPort(t *testing.T) {
 	cmd, out := nodeTicker(t, fmt.Sprintf("--inspect=127.0.0.1:%d", port))
 	script := cmd.Args[len(cmd.Args)-1]
 	c := startDbg(t)
-	id := mcpAttachRunning(t, c, map[string]any{"language": "javascript", "port": port,
+	root := mcpAttachRunning(t, c, map[string]any{"language": "javascript", "port": port,
 		"adapterConfig": map[string]any{"jsDebugPath": dir}})
-	jsDebugServes(t, c, id)
+	jsDebugServes(t, c, root)
+	// The attached program is a child session of the one created.
+	id := jsDebugChildOf(t, c, root)
 	line := mcpLine(t, script, "n++")
 	mcpBreakRunning(t, c, id, script, line)
+	mcpTop(t, c, id, script, line)
 	if got := mcpEval(t, c, id, "n > 0"); got != "true" {
 		t.Errorf("n > 0 = %q", got)
 	}
-	mcpDetachRuns(t, c, id, target{cmd: cmd, out: out, marker: "tick"}, "")
+	c.ok("set_variable", map[string]any{"sessionId": id, "name": "n", "value": "-1000000000"})
+	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	c.ok("continue_execution", map[string]any{"sessionId": id})
+	mcpDetachRuns(t, c, root, target{cmd: cmd, out: out, marker: "tick"}, "tick -99")
 	mcpNoChildren(t, c)
+	if n := len(c.ok("list_debug_sessions", nil).list("sessions")); n != 0 {
+		t.Errorf("%d sessions left after closing the attached one", n)
+	}
 }
