@@ -208,9 +208,37 @@ func TestJSDebugAttachPort(t *testing.T) {
 	c.ok("set_variable", map[string]any{"sessionId": id, "name": "n", "value": "-1000000000"})
 	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
 	c.ok("continue_execution", map[string]any{"sessionId": id})
-	mcpDetachRuns(t, c, root, target{cmd: cmd, out: out, marker: "tick"}, "tick -99")
+	tg := target{cmd: cmd, out: out, marker: "tick"}
+	mcpDetachRuns(t, c, root, tg, "tick -99")
 	mcpNoChildren(t, c)
 	if n := len(c.ok("list_debug_sessions", nil).list("sessions")); n != 0 {
 		t.Errorf("%d sessions left after closing the attached one", n)
 	}
+
+	// Attach again, pausing it (stopOnEntry's default): the program's
+	// child session stops in the script, and the target prints nothing
+	// until the detach.
+	a := c.ok("create_debug_session", map[string]any{"language": "javascript", "port": port,
+		"adapterConfig": map[string]any{"jsDebugPath": dir}})
+	if a.str("state") != "paused" || !strings.Contains(a.str("message"), "child session") {
+		t.Fatalf("attach with a pause answered %v", a)
+	}
+	root = a.str("sessionId")
+	id = jsDebugChildOf(t, c, root)
+	st := mcpPaused(t, c, id, c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 1}))
+	if mcpFrameIn(t, c, id, st.num("lastStop.threadId"), script, 0) == nil {
+		t.Fatalf("no frame in %s after the pause: %v", script, st)
+	}
+	paused := strings.Count(out.String(), "tick")
+	time.Sleep(500 * time.Millisecond)
+	if n := strings.Count(out.String(), "tick"); n != paused {
+		t.Errorf("the target printed %d lines while paused", n-paused)
+	}
+	c.ok("detach_from_process", map[string]any{"sessionId": root})
+	c.ok("close_debug_session", map[string]any{"sessionId": root})
+	waitCount(t, out, "tick", paused+1, "the target does not run after the detach")
+	if !processAlive(cmd.Process.Pid) {
+		t.Fatalf("the target died at detach")
+	}
+	mcpNoChildren(t, c)
 }
