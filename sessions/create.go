@@ -217,7 +217,7 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 			wait = 5 * time.Second
 		}
 	}
-	return s.waitFirst(ctx, 0, wait), nil
+	return s.waitLaunched(ctx, wait), nil
 }
 
 func cwdOr() string {

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"time"
 
 	godap "github.com/google/go-dap"
 )
@@ -42,4 +43,38 @@ func firstSession(a, b *Session) *Session {
 		return a
 	}
 	return b
+}
+
+// waitLaunched waits up to d for a launched program's first stop. When the
+// program runs in a child session (s has no thread of its own, and a
+// child), the child's first stop answers, and the message names the child.
+func (s *Session) waitLaunched(ctx context.Context, d time.Duration) *StartResult {
+	deadline := time.Now().Add(d)
+	for {
+		slice := min(time.Until(deadline), 100*time.Millisecond)
+		res := s.waitFirst(ctx, 0, slice)
+		if !res.Pending || time.Until(deadline) <= 0 {
+			return res
+		}
+		if c := s.dispatchedChild(); c != nil {
+			res = c.waitFirst(ctx, 0, time.Until(deadline))
+			res.Message += " (in child session " + c.id + ", where the program runs)"
+			return res
+		}
+	}
+}
+
+// dispatchedChild returns the child session the program runs in when s is
+// a dispatcher: s has reported no thread and has a child.
+func (s *Session) dispatchedChild() *Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.threads) > 0 || len(s.children) == 0 {
+		return nil
+	}
+	c, err := s.m.Get(s.children[0])
+	if err != nil {
+		return nil
+	}
+	return c
 }

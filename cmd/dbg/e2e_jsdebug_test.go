@@ -56,11 +56,15 @@ func TestJSDebugLaunch(t *testing.T) {
 	if bp.num("line") != line {
 		t.Fatalf("set_breakpoint answered %v", bp)
 	}
-	c.ok("start_debugging", map[string]any{"sessionId": root, "scriptPath": prog, "waitMs": 1})
+	started := c.ok("start_debugging", map[string]any{"sessionId": root, "scriptPath": prog, "waitMs": 30000})
 	jsDebugServes(t, c, root)
-	// js-debug runs the program in a child session of the one launched.
+	// js-debug runs the program in a child session of the one launched;
+	// the start answers with its stop, and names it.
 	id := jsDebugChildOf(t, c, root)
-	st := mcpPaused(t, c, id, c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000}))
+	if !strings.Contains(started.str("message"), "child session "+id) {
+		t.Errorf("the start answer %v does not name the child session %s", started, id)
+	}
+	st := mcpPaused(t, c, id, started)
 	if st.num("lastStop.location.line") != line || st.str("lastStop.reason") != "breakpoint" {
 		t.Fatalf("first stop %v, want the breakpoint at line %d", st, line)
 	}

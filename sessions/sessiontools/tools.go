@@ -357,10 +357,13 @@ func sessionAnswer(s *sessions.Session, res *sessions.StartResult) sessionOut {
 		if res.State != "" {
 			out.State = res.State
 		}
+		if res.LastStop != nil { // the stop may be a child session's (js-debug)
+			out.LastStop = res.LastStop
+		}
 	} else if info.State == sessions.StateCreated {
 		out.Message = "created; call start_debugging with scriptPath to launch, or attach_to_process"
 	}
-	if l := info.LastStop; l != nil && l.Location != nil && l.Location.File != "" && out.State == sessions.StatePaused {
+	if l := out.LastStop; l != nil && l.Location != nil && l.Location.File != "" && out.State == sessions.StatePaused {
 		out.Source, _ = sessions.SourceContext(l.Location.File, l.Location.Line, 3)
 	}
 	return out
