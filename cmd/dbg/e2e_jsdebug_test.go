@@ -203,13 +203,16 @@ func TestJSDebugAttachPort(t *testing.T) {
 	jsDebugServes(t, c, root)
 	// The attached program is a child session of the one created.
 	id := jsDebugChildOf(t, c, root)
-	line := mcpLine(t, script, "n++")
-	mcpBreakRunning(t, c, id, script, line)
-	mcpTop(t, c, id, script, line)
-	if got := mcpEval(t, c, id, "n > 0"); got != "true" {
-		t.Errorf("n > 0 = %q", got)
+	mcpBreakRunning(t, c, id, script, mcpLine(t, script, "n++"))
+	// n counts the loop's rounds: the local and an evaluation agree.
+	n := mustAtoi(t, mcpLocals(t, c, id)["n"].str("value"))
+	if got := mcpEval(t, c, id, "n + 1"); n <= 0 || got != fmt.Sprint(n+1) {
+		t.Errorf("n = %d and n + 1 = %q", n, got)
 	}
 	c.ok("set_variable", map[string]any{"sessionId": id, "name": "n", "value": "-1000000000"})
+	if got := mcpEval(t, c, id, "n"); got != "-1000000000" {
+		t.Errorf("n = %q after set_variable", got)
+	}
 	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
 	c.ok("continue_execution", map[string]any{"sessionId": id})
 	tg := target{cmd: cmd, out: out, marker: "tick"}
