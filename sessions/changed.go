@@ -225,7 +225,8 @@ func (s *Session) readLocals(ctx context.Context, id int) ([]localValue, bool, e
 	if len(scopes) == 0 {
 		return nil, false, nil
 	}
-	vars, err := s.readVariables(ctx, pickLocals(scopes).VariablesReference)
+	locals, _ := pickLocals(scopes)
+	vars, err := s.readVariables(ctx, locals.VariablesReference)
 	if err != nil {
 		return nil, false, err
 	}

@@ -193,6 +193,11 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 		return nil, err
 	}
 	extra := map[string]any{}
+	// create_debug_session's adapterConfig (jsDebugPath, ...) applies to
+	// the launch too; the launch's own configuration wins.
+	for k, v := range s.req.AdapterConfig {
+		extra[k] = v
+	}
 	for k, v := range req.AdapterLaunchConfig {
 		extra[k] = v
 	}
@@ -219,7 +224,7 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 			wait = 5 * time.Second
 		}
 	}
-	res := s.waitFirst(ctx, 0, wait)
+	res := s.waitLaunched(ctx, wait)
 	if req.SkipStop != nil {
 		res = s.skipStops(ctx, req.SkipStop, res, time.Now().Add(wait))
 	}
@@ -287,26 +292,30 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	if verify <= 0 {
 		verify = defaultVerifyTimeout
 	}
-	threads, err := s.verifyThreads(ctx, verify)
+	threads, holder, err := s.verifyThreads(ctx, verify)
 	if err != nil {
 		return nil, err
+	}
+	in := ""
+	if holder != s {
+		in = " in child session " + holder.id
 	}
 	stopOnEntry := req.StopOnEntry == nil || *req.StopOnEntry
 	if !stopOnEntry {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return &StartResult{State: s.state, Message: fmt.Sprintf("attached; %d thread(s); the target keeps running", len(threads))}, nil
+		return &StartResult{State: s.state, Message: fmt.Sprintf("attached; %d thread(s)%s; the target keeps running", len(threads), in)}, nil
 	}
-	s.mu.Lock()
-	seq, st := s.stopSeq, s.state
-	s.mu.Unlock()
+	holder.mu.Lock()
+	seq, st := holder.stopSeq, holder.state
+	holder.mu.Unlock()
 	if st != StatePaused {
-		if err := s.request(ctx, "pause", godap.PauseArguments{ThreadId: threads[0].Id}, nil); err != nil {
+		if err := holder.request(ctx, "pause", godap.PauseArguments{ThreadId: threads[0].Id}, nil); err != nil {
 			return nil, err
 		}
 	}
-	res := s.waitFirst(ctx, seq, 3*time.Second)
-	res.Message = fmt.Sprintf("attached; %d thread(s)", len(threads))
+	res := holder.waitFirst(ctx, seq, 3*time.Second)
+	res.Message = fmt.Sprintf("attached; %d thread(s)%s", len(threads), in)
 	return res, nil
 }
 

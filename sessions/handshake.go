@@ -14,34 +14,40 @@ import (
 	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
-// verifyThreads polls threads until at least one exists.
-func (s *Session) verifyThreads(ctx context.Context, d time.Duration) ([]godap.Thread, error) {
+// verifyThreads polls threads until at least one exists. It returns the
+// session that holds them: s, or a child session of s (see
+// childThreads).
+func (s *Session) verifyThreads(ctx context.Context, d time.Duration) ([]godap.Thread, *Session, error) {
 	deadline := time.Now().Add(d)
 	var lastErr error
 	for {
 		var body godap.ThreadsResponseBody
 		rctx, cancel := context.WithTimeout(ctx, minDur(5*time.Second, time.Until(deadline)+time.Millisecond))
 		lastErr = s.request(rctx, "threads", nil, &body)
+		var child *Session
+		if lastErr == nil && len(body.Threads) == 0 {
+			child, body.Threads = s.childThreads(rctx)
+		}
 		cancel()
 		if lastErr == nil && len(body.Threads) > 0 {
-			return body.Threads, nil
+			return body.Threads, firstSession(child, s), nil
 		}
 		if s.State() == StateTerminated {
 			s.mu.Lock()
 			r := s.reason
 			s.mu.Unlock()
-			return nil, toolkit.NewError(toolkit.CodeAttachFailed, "the target ended during attach: "+r, "check that the process is still running")
+			return nil, nil, toolkit.NewError(toolkit.CodeAttachFailed, "the target ended during attach: "+r, "check that the process is still running")
 		}
 		if time.Now().After(deadline) {
 			msg := fmt.Sprintf("no thread reported within %s of attaching", d)
 			if lastErr != nil {
 				msg += ": " + lastErr.Error()
 			}
-			return nil, toolkit.NewError(toolkit.CodeAttachFailed, msg, "check the pid/port, or raise verifyTimeout").Retry()
+			return nil, nil, toolkit.NewError(toolkit.CodeAttachFailed, msg, "check the pid/port, or raise verifyTimeout").Retry()
 		}
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

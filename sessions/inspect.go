@@ -253,11 +253,12 @@ func (s *Session) LocalVariables(ctx context.Context, frameID int, names []strin
 	if len(scopes) == 0 {
 		return nil, nil, Scope{}, toolkit.NewError(toolkit.CodeInvalidState, "the frame has no scopes", "try get_stack_trace and another frameId")
 	}
-	pick := pickLocals(scopes)
+	pick, at := pickLocals(scopes)
 	vars, tr, err := s.Variables(ctx, pick.VariablesReference, 0, maxVarLimit)
 	if err != nil {
 		return nil, nil, pick, err
 	}
+	vars = s.outerLocals(ctx, scopes[at:], vars)
 	if len(names) > 0 {
 		want := map[string]bool{}
 		for _, n := range names {
@@ -279,14 +280,14 @@ func (s *Session) LocalVariables(ctx context.Context, frameID int, names []strin
 
 // pickLocals returns the locals scope of a frame's scopes (else the
 // first). scopes is not empty.
-func pickLocals(scopes []Scope) Scope {
-	for _, sc := range scopes {
+func pickLocals(scopes []Scope) (Scope, int) {
+	for i, sc := range scopes {
 		n := strings.ToLower(sc.Name)
 		if sc.Hint == "locals" || n == "locals" || n == "local" || strings.HasPrefix(n, "local") {
-			return sc
+			return sc, i
 		}
 	}
-	return scopes[0]
+	return scopes[0], 0
 }
 
 // EvalResult is an evaluation's answer.
@@ -316,10 +317,6 @@ func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalCo
 
 // evaluateArgs are evaluate's arguments with the built-in adapters'
 // sideEffects, sent only when false.
-type evaluateArgs struct {
-	godap.EvaluateArguments
-	SideEffects *bool `json:"sideEffects,omitempty"`
-}
 
 func (s *Session) evaluate(ctx context.Context, expr string, frameID int, evalContext EvalContext, sideEffects bool) (*EvalResult, error) {
 	if strings.TrimSpace(expr) == "" {
@@ -338,7 +335,7 @@ func (s *Session) evaluate(ctx context.Context, expr string, frameID int, evalCo
 		evalContext = EvalREPL
 	}
 	var body godap.EvaluateResponseBody
-	args := evaluateArgs{EvaluateArguments: godap.EvaluateArguments{Expression: expr, FrameId: frameID, Context: string(evalContext)}}
+	args := evaluateArgs{Expression: expr, FrameID: frameID, Context: string(evalContext)}
 	if !sideEffects {
 		args.SideEffects = &sideEffects
 	}

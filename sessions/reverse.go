@@ -106,7 +106,9 @@ func (s *Session) startChild(ep *adapters.Endpoint, args godap.StartDebuggingReq
 	child.target = adapters.Target{Mode: adapters.Mode(args.Request), Extra: args.Configuration}
 	child.setStateLocked(StateInitializing, "")
 	child.mu.Unlock()
-	if err := child.handshake(ctx, &adapters.Endpoint{Conn: stream}, child.target, args.Configuration); err != nil {
+	// A child's own children (js-debug announces a forked process on the
+	// session of its parent) open on the same adapter.
+	if err := child.handshake(ctx, &adapters.Endpoint{Conn: stream, Child: ep.Child}, child.target, args.Configuration); err != nil {
 		child.mu.Lock()
 		child.setStateLocked(StateError, err.Error())
 		child.mu.Unlock()

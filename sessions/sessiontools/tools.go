@@ -370,15 +370,24 @@ func sessionAnswer(ctx context.Context, s *sessions.Session, res *sessions.Start
 	} else if info.State == sessions.StateCreated {
 		out.Message = "created; call start_debugging with scriptPath to launch, or attach_to_process"
 	}
-	if out.State == sessions.StatePaused && info.LastStop != nil {
+	if out.State == sessions.StatePaused {
 		// Only the stop the session is paused at: an older one is history.
-		out.LastStop = info.LastStop
-		if l := info.LastStop.Location; l != nil && l.File != "" {
-			out.Source, _ = s.SourceContext(l.File, l.Line, 3)
+		// A dispatcher's launch (js-debug) answers its child's stop.
+		stop, own := info.LastStop, info.State == sessions.StatePaused
+		if res != nil && res.LastStop != nil && !own {
+			stop = res.LastStop
 		}
-		r := &sessions.ExecResult{State: out.State, LastStop: out.LastStop}
-		s.AddChanges(ctx, r, want)
-		out.Changed, out.ChangedNote = r.Changed, r.ChangedNote
+		out.LastStop = stop
+		if stop != nil {
+			if l := stop.Location; l != nil && l.File != "" {
+				out.Source, _ = s.SourceContext(l.File, l.Line, 3)
+			}
+		}
+		if stop != nil && own {
+			r := &sessions.ExecResult{State: out.State, LastStop: out.LastStop}
+			s.AddChanges(ctx, r, want)
+			out.Changed, out.ChangedNote = r.Changed, r.ChangedNote
+		}
 	}
 	return out
 }
