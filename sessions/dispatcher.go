@@ -45,22 +45,43 @@ func firstSession(a, b *Session) *Session {
 	return b
 }
 
+// stopReadTime bounds the reads of a stop that came in time (its stack,
+// for the location), even when it came at the end of the wait.
+const stopReadTime = 5 * time.Second
+
 // waitLaunched waits up to d for a launched program's first stop. When the
 // program runs in a child session (s has no thread of its own, and a
 // child), the child's first stop answers, and the message names the child.
+// Only the wait for the stop is sliced: the stop's location is read with
+// the whole of what is left of d.
 func (s *Session) waitLaunched(ctx context.Context, d time.Duration) *StartResult {
 	deadline := time.Now().Add(d)
 	for {
-		slice := min(time.Until(deadline), 100*time.Millisecond)
-		res := s.waitFirst(ctx, 0, slice)
-		if !res.Pending || time.Until(deadline) <= 0 {
-			return res
+		s.mu.Lock()
+		st, seq, ch := s.state, s.stopSeq, s.changed
+		s.mu.Unlock()
+		left := time.Until(deadline)
+		if (st == StatePaused && seq > 0) || st == StateTerminated || st == StateError {
+			// waitFirst returns at once; its deadline bounds the reads.
+			return s.waitFirst(ctx, 0, max(left, stopReadTime))
+		}
+		if left <= 0 {
+			return s.waitFirst(ctx, 0, time.Millisecond)
 		}
 		if c := s.dispatchedChild(); c != nil {
-			res = c.waitFirst(ctx, 0, time.Until(deadline))
+			res := c.waitFirst(ctx, 0, left)
 			res.Message += " (in child session " + c.id + ", where the program runs)"
 			return res
 		}
+		t := time.NewTimer(min(left, 100*time.Millisecond))
+		select {
+		case <-ch:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return s.waitFirst(ctx, 0, time.Millisecond)
+		}
+		t.Stop()
 	}
 }
 
