@@ -29,6 +29,9 @@ type Config struct {
 	// OutputLimit bounds each session's output ring buffer (bytes).
 	OutputLimit int
 	Warn        func(msg string) // problems the server survives; nil = stderr
+	// WarmAdapters keeps one idle adapter process per language in use,
+	// for the next session (pool.go).
+	WarmAdapters bool
 }
 
 // Manager owns every session. It is safe for concurrent use.
@@ -48,6 +51,8 @@ type Manager struct {
 
 	findMu    sync.Mutex
 	findCache map[string]findEntry
+
+	pool *warmPool // nil: no warm adapters
 }
 
 type findEntry struct {
@@ -68,6 +73,9 @@ func NewManager(cfg Config) *Manager {
 	}
 	m := &Manager{cfg: cfg, sessions: map[string]*Session{}, closedIDs: map[string]bool{}, findCache: map[string]findEntry{}}
 	m.ProcessRegistry = m.ownedProcesses()
+	if cfg.WarmAdapters {
+		m.pool = newWarmPool(m)
+	}
 	return m
 }
 
@@ -175,4 +183,5 @@ func (m *Manager) Shutdown(ctx context.Context) {
 		}(s)
 	}
 	wg.Wait()
+	m.pool.close()
 }

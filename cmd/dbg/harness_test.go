@@ -71,6 +71,9 @@ func startDbg(t testing.TB, env ...string) *client {
 	t.Helper()
 	cmd := exec.Command(dbgBinary, "mcp")
 	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+t.TempDir())
+	// The tests count the server's processes: no idle adapters unless a
+	// test asks for them (warm_test.go).
+	cmd.Env = append(cmd.Env, "DBG_WARM_ADAPTERS=0")
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

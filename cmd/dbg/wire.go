@@ -24,6 +24,8 @@ func (f *factory) newManager(project string) *sessions.Manager {
 		DAPLogDir: f.getenv("DBG_DAP_LOG"),
 		StateDir:  f.stateDir(),
 		Now:       f.now,
+		// DBG_WARM_ADAPTERS=0 turns the warm adapter pool off.
+		WarmAdapters: f.getenv("DBG_WARM_ADAPTERS") != "0",
 	})
 	m.Reap()
 	return m
