@@ -63,8 +63,9 @@ func main() {
 	n := flag.Int("n", 200, "cycles per language")
 	langs := flag.String("langs", "python,go,javascript,java", "languages, comma-separated")
 	out := flag.String("out", "", "also write the Markdown report to this file")
+	budget := flag.Duration("budget", 0, "stop starting cycles after this long (0: none); the report says how many ran")
 	flag.Parse()
-	if err := run(*n, strings.Split(*langs, ","), *out); err != nil {
+	if err := run(*n, strings.Split(*langs, ","), *out, *budget); err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
 		os.Exit(1)
 	}
@@ -199,6 +200,7 @@ func settle(base holdings, d time.Duration) holdings {
 type result struct {
 	lang   string
 	n      int
+	done   int
 	errors []string
 	lat    []time.Duration
 }
@@ -213,7 +215,7 @@ func pct(d []time.Duration, p float64) time.Duration {
 	return s[i]
 }
 
-func run(n int, langs []string, out string) error {
+func run(n int, langs []string, out string, budget time.Duration) error {
 	root, err := repoRoot()
 	if err != nil {
 		return err
@@ -265,6 +267,10 @@ func run(n int, langs []string, out string) error {
 		go func(r *result, fx fixture) {
 			defer wg.Done()
 			for k := 0; k < n; k++ {
+				if budget > 0 && time.Since(began) > budget {
+					break
+				}
+				r.done++
 				t0 := time.Now()
 				if err := c.cycle(fx); err != nil {
 					r.errors = append(r.errors, err.Error())
@@ -298,7 +304,11 @@ func run(n int, langs []string, out string) error {
 	fmt.Fprintln(&md, "|---|---|---|---|---|")
 	failed := false
 	for _, r := range results {
-		fmt.Fprintf(&md, "| %s | %d | %d | %d ms | %d ms |\n", r.lang, r.n, len(r.errors), pct(r.lat, 0.5).Milliseconds(), pct(r.lat, 0.99).Milliseconds())
+		cycles := fmt.Sprint(r.done)
+		if r.done < r.n {
+			cycles = fmt.Sprintf("%d of %d (time budget)", r.done, r.n)
+		}
+		fmt.Fprintf(&md, "| %s | %s | %d | %d ms | %d ms |\n", r.lang, cycles, len(r.errors), pct(r.lat, 0.5).Milliseconds(), pct(r.lat, 0.99).Milliseconds())
 		if len(r.errors) > 0 {
 			failed = true
 		}
