@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -26,6 +27,9 @@ var raceEnabled bool
 var dbgBinary string
 
 func TestMain(m *testing.M) {
+	if slices.ContainsFunc(os.Args, func(a string) bool { return strings.HasPrefix(a, "-test.fuzzworker") }) {
+		os.Exit(m.Run()) // a fuzzing worker runs fuzz targets only: no binary
+	}
 	dir, err := os.MkdirTemp("", "dbg-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
