@@ -159,11 +159,13 @@ func (p *warmPool) launch(a adapters.Adapter, w adapters.Warm, t adapters.Target
 	return &warmProc{key: key, ep: ep}
 }
 
-// discard stops an idle process and what it started.
+// discard stops an idle process and what it started. An idle adapter
+// holds no program and no state: it is killed, not asked to stop.
 func (p *warmPool) discard(ep *adapters.Endpoint) {
 	var kids []int
 	if ep.Process != nil {
 		kids = proc.Descendants(ep.Process.Pid())
+		ep.Process.Kill()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
