@@ -148,14 +148,17 @@ func moduleFingerprint(modDir, goBin string) (string, bool) {
 	if st, err := os.Stat(goBin); err == nil {
 		fmt.Fprintf(h, "go %s %d %d\n", goBin, st.Size(), st.ModTime().UnixNano())
 	}
+	// Outside a module only the program's own folder is read.
+	_, err := os.Stat(filepath.Join(modDir, "go.mod"))
+	flat := err != nil
 	n := 0
-	err := filepath.WalkDir(modDir, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(modDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != modDir && (strings.HasPrefix(name, ".") || name == "node_modules") {
+			if p != modDir && (flat || strings.HasPrefix(name, ".") || name == "node_modules") {
 				return filepath.SkipDir
 			}
 			if p != modDir {
