@@ -132,3 +132,35 @@ func TestLocalReplace(t *testing.T) {
 		}
 	}
 }
+
+// A single .go file outside any module is built and reused too; a file
+// in a subfolder does not count.
+func TestGoLaunchFileOutsideModule(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "hello.go")
+	if err := os.WriteFile(src, []byte("package main\n\nfunc main() { println(\"hi\") }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := Go{BuildDir: t.TempDir()}
+	first, err := g.LaunchArgs(context.Background(), Target{Mode: Launch, Program: src})
+	if err != nil || first["mode"] != "exec" {
+		t.Fatalf("args %v %v, want exec of a prebuilt binary", first, err)
+	}
+	ino, mt := inode(t, first["program"].(string))
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sub", "other.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, err := g.LaunchArgs(context.Background(), Target{Mode: Launch, Program: src})
+	if err != nil || again["program"] != first["program"] {
+		t.Fatalf("second launch %v %v", again, err)
+	}
+	if ino2, mt2 := inode(t, again["program"].(string)); ino2 != ino || !mt2.Equal(mt) {
+		t.Error("the unchanged file was rebuilt")
+	}
+}
