@@ -46,29 +46,14 @@ func TestStartUpOverlapsArgumentsAndAdapter(t *testing.T) {
 	m := NewManager(Config{Adapters: adapters.NewRegistry(a), StateDir: t.TempDir()})
 	defer m.Shutdown(context.Background())
 	ctx := context.Background()
-	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog := testdata(t, "mock/loop.mock")
-	if _, err := s.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 10}); err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.Launch(ctx, StartRequest{ScriptPath: prog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.State != StatePaused || res.LastStop.Location.Line != 10 {
-		t.Fatalf("launch: %+v", res)
-	}
+	s := mockStopped(t, m) // stopped at line 10: the arguments were made
 	if v, err := s.Evaluate(ctx, "i * 100 + total", 0, EvalREPL); err != nil || v.Result != "100" {
 		t.Errorf("i*100+total = %+v %v, want 100", v, err)
 	}
 }
 
 // Arguments that cannot be made are the caller's error, INVALID_ARGUMENT,
-// even though the adapter was already started; the session is left in
-// the error state.
+// even though the adapter was already started; nothing is left running.
 func TestStartUpArgumentErrorAfterAdapterStarted(t *testing.T) {
 	a := overlapAdapter{once: &sync.Once{}, started: make(chan struct{}), bad: true}
 	m := NewManager(Config{Adapters: adapters.NewRegistry(a), StateDir: t.TempDir()})
@@ -83,7 +68,9 @@ func TestStartUpArgumentErrorAfterAdapterStarted(t *testing.T) {
 	if !errors.As(err, &te) || te.Code != toolkit.CodeInvalidArgument || !strings.Contains(te.Message, "no such program variant") {
 		t.Fatalf("launch error %v, want INVALID_ARGUMENT with the reason", err)
 	}
-	if st := s.State(); st != StateError {
-		t.Errorf("state %s, want error", st)
+	// The adapter's end may be reported after the error: either says
+	// that nothing runs.
+	if st := s.State(); st != StateError && st != StateTerminated {
+		t.Errorf("state %s, want error or terminated", st)
 	}
 }
