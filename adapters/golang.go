@@ -19,9 +19,18 @@ const DelveVersion = "v1.27.2"
 // Go debugs Go programs with delve's DAP server (`dlv dap`).
 //
 // delve dials back to dbg (--client-addr), so no port is parsed from its
-// output. Its "debug" mode builds the program in dlv's working directory,
-// so dlv starts in the program's module directory.
-type Go struct{}
+// output. A program launched from source is built by dbg into a cache
+// and run by delve as a binary, so an unchanged program is not rebuilt
+// (golang_build.go). Where delve builds it (the build failed, or the
+// launch names its own output or build flags), it builds in its working
+// directory, so dlv is told the program's module directory (dlvCwd).
+//
+// The zero value works.
+type Go struct {
+	// BuildDir is where built programs are kept ("": the user cache
+	// directory's dbg/go-debug).
+	BuildDir string
+}
 
 // Language implements Adapter.
 func (Go) Language() string { return "go" }
@@ -114,7 +123,7 @@ func goModuleDir(t Target) string {
 // debugged from source ("debug"), a _test.go file or testFlags as a test,
 // anything else as a prebuilt binary ("exec"). An extra mode "auto" or
 // "debug" (VS Code Go's launch.json) leaves the choice to the adapter.
-func (Go) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
+func (g Go) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
 	if t.Program == "" {
 		return nil, errors.New("scriptPath is required: a .go file, a package directory or a binary")
 	}
@@ -133,6 +142,14 @@ func (Go) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
 	args := map[string]any{
 		"mode": mode, "program": prog, "stopOnEntry": t.StopOnEntry,
 		"outputMode": "remote", // debuggee output arrives as output events
+		"dlvCwd":     goModuleDir(Target{Program: prog}),
+	}
+	extraMode, _ := t.Extra["mode"].(string)
+	if mode != "exec" && (extraMode == "" || extraMode == "auto" || extraMode == "debug") {
+		if bin := g.prebuild(ctx, t, mode, prog); bin != "" {
+			args["mode"], args["program"] = "exec", bin
+			mode = "exec"
+		}
 	}
 	if mode != "exec" {
 		// Build outside the user's tree: delve's default is the package

@@ -3,8 +3,6 @@ package ide
 import (
 	"bufio"
 	"bytes"
-	"io"
-	"os"
 	"strings"
 )
 
@@ -12,12 +10,7 @@ import (
 // # comments, an optional "export " prefix, values optionally in single
 // or double quotes (\n in double quotes is a newline).
 func readEnvFile(path string) (map[string]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxConfigFile))
+	b, err := readRegular(path, maxConfigFile)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -125,17 +123,9 @@ func parseIdeaXML(b []byte) (*xnode, error) {
 }
 
 func readIdeaFile(path, source string, mx *macros, workspace bool) ([]RunConfiguration, error) {
-	f, err := os.Open(path)
+	b, err := readRegular(path, maxConfigFile)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxConfigFile {
-		return nil, fmt.Errorf("larger than %d bytes", maxConfigFile)
 	}
 	return parseIdeaConfigs(b, source, mx, workspace)
 }

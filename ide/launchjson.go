@@ -2,7 +2,6 @@ package ide
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,17 +11,9 @@ import (
 )
 
 func readLaunchFile(path, project string, getenv func(string) string) ([]RunConfiguration, error) {
-	f, err := os.Open(path)
+	b, err := readRegular(path, maxConfigFile)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxConfigFile {
-		return nil, fmt.Errorf("larger than %d bytes", maxConfigFile)
 	}
 	return parseLaunchJSON(b, project, getenv)
 }

@@ -19,7 +19,7 @@ type macros struct {
 func newMacros(project string) *macros {
 	m := &macros{project: project, modules: map[string]string{}}
 	m.home, _ = os.UserHomeDir()
-	b, err := os.ReadFile(filepath.Join(project, ".idea", "modules.xml"))
+	b, err := readRegular(filepath.Join(project, ".idea", "modules.xml"), maxConfigFile)
 	if err != nil {
 		return m
 	}

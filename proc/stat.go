@@ -52,7 +52,7 @@ func ParseStat(text string) (Stat, error) {
 	if len(f) < 20 {
 		return Stat{}, fmt.Errorf("stat of %d: %d fields after the command name, want at least 20", pid, len(f))
 	}
-	if len(f[0]) != 1 {
+	if len(f[0]) != 1 || !isStateLetter(f[0][0]) {
 		return Stat{}, fmt.Errorf("stat of %d: bad state %q", pid, f[0])
 	}
 	s := Stat{PID: pid, Comm: text[open+1 : end], State: f[0][0]}
@@ -118,3 +118,7 @@ func readFile(pid int, name string) ([]byte, error) {
 	}
 	return b, err
 }
+
+// isStateLetter reports whether c can be a process state: the kernel
+// writes one ASCII letter (R, S, D, Z, T, t, X, I, ...).
+func isStateLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need (pinned versions) and runs the whole suite:
 # gofmt, go vet, and go test -race over every package, against real
-# adapters and real programs.
+# adapters and real programs; then every fuzz target for a few seconds
+# (scripts/fuzz.sh; FUZZTIME sets how long, FUZZTIME=0 skips them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,3 +18,7 @@ echo "==> go vet"
 go vet ./...
 echo "==> go test -race"
 go test -race -count=1 -timeout 60m ./...
+if [ "${FUZZTIME:-3s}" != "0" ]; then
+  echo "==> fuzz"
+  bash scripts/fuzz.sh
+fi

@@ -63,6 +63,11 @@ func minDur(a, b time.Duration) time.Duration {
 // connect starts the adapter and runs the DAP start-up sequence:
 // initialize, launch/attach (not awaited), initialized, breakpoints and
 // exception filters, configurationDone, then the launch/attach answer.
+//
+// The steps that do not depend on each other overlap: the launch or
+// attach arguments (which may build the program) are made while the
+// adapter starts and answers initialize, and the adapter comes from the
+// warm pool when one waits there.
 func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
@@ -75,17 +80,35 @@ func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 
 	fail := func(code string, e error, hint string) error { return s.failStart(nil, t, code, e, hint) }
 
-	var args map[string]any
-	if t.Mode == adapters.Launch {
-		args, err = s.adapter.LaunchArgs(ctx, t)
-	} else {
-		args, err = s.adapter.AttachArgs(ctx, t)
+	type built struct {
+		args map[string]any
+		err  error
 	}
-	if err != nil {
-		return fail(toolkit.CodeInvalidArgument, err, "fix the arguments and try again")
+	made := make(chan built, 1)
+	go func() {
+		var b built
+		if t.Mode == adapters.Launch {
+			b.args, b.err = s.adapter.LaunchArgs(ctx, t)
+		} else {
+			b.args, b.err = s.adapter.AttachArgs(ctx, t)
+		}
+		made <- b
+	}()
+	args := func(ctx context.Context) (map[string]any, error) {
+		select {
+		case b := <-made:
+			made <- b
+			return b.args, b.err
+		case <-ctx.Done():
+			return nil, fmt.Errorf("making the %s arguments: %w", t.Mode, ctx.Err())
+		}
 	}
-	ep, err := s.adapter.Start(ctx, t)
+	ep, err := s.m.pool.start(ctx, s, t)
 	if err != nil {
+		// Bad arguments are the caller's to fix, whatever else failed.
+		if _, aerr := args(ctx); aerr != nil {
+			return fail(toolkit.CodeInvalidArgument, aerr, "fix the arguments and try again")
+		}
 		var nf *adapters.NotFoundError
 		if errors.As(err, &nf) {
 			return fail(toolkit.CodeAdapterNotFound, err, "install it with `"+nf.Install+"`")
@@ -96,11 +119,21 @@ func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 		}
 		return fail(toolkit.CodeAdapterFailed, err, "check that the adapter works: dbg adapters")
 	}
-	return s.handshake(ctx, ep, t, args)
+	if err := s.handshakeWith(ctx, ep, t, args); err != nil {
+		return err
+	}
+	s.m.pool.refill(s, t)
+	return nil
 }
 
 // handshake runs the DAP start-up sequence on a started adapter.
-func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapters.Target, args map[string]any) (err error) {
+func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapters.Target, args map[string]any) error {
+	return s.handshakeWith(ctx, ep, t, func(context.Context) (map[string]any, error) { return args, nil })
+}
+
+// handshakeWith is handshake with the launch or attach arguments made
+// meanwhile: args waits for them.
+func (s *Session) handshakeWith(ctx context.Context, ep *adapters.Endpoint, t adapters.Target, makeArgs func(context.Context) (map[string]any, error)) (err error) {
 	fail := func(code string, e error, hint string) error { return s.failStart(ep, t, code, e, hint) }
 	log, _ := dap.OpenTrafficLog(s.m.cfg.DAPLogDir, s.id)
 	var conn *dap.Conn
@@ -143,6 +176,10 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 	s.caps, s.live = caps, answer.liveCaps
 	s.mu.Unlock()
 
+	args, err := makeArgs(ctx)
+	if err != nil {
+		return fail(toolkit.CodeInvalidArgument, err, "fix the arguments and try again")
+	}
 	call, err := conn.Start(ctx, string(t.Mode), args)
 	if err != nil {
 		return fail(toolkit.CodeAdapterFailed, s.withStderr(err), "the adapter refused to start")

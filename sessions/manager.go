@@ -32,6 +32,9 @@ type Config struct {
 	// NoSideEffects makes evaluate_expression refuse side effects unless
 	// a call passes sideEffects: true (dbg mcp --no-side-effects).
 	NoSideEffects bool
+	// WarmAdapters keeps one idle adapter process per language in use,
+	// for the next session (pool.go).
+	WarmAdapters bool
 }
 
 // Manager owns every session. It is safe for concurrent use.
@@ -52,7 +55,8 @@ type Manager struct {
 	findMu    sync.Mutex
 	findCache map[string]findEntry
 
-	watch watchers // see Watch
+	watch watchers  // see Watch
+	pool  *warmPool // nil: no warm adapters
 }
 
 type findEntry struct {
@@ -73,6 +77,9 @@ func NewManager(cfg Config) *Manager {
 	}
 	m := &Manager{cfg: cfg, sessions: map[string]*Session{}, closedIDs: map[string]bool{}, findCache: map[string]findEntry{}}
 	m.ProcessRegistry = m.ownedProcesses()
+	if cfg.WarmAdapters {
+		m.pool = newWarmPool(m)
+	}
 	return m
 }
 
@@ -182,4 +189,5 @@ func (m *Manager) Shutdown(ctx context.Context) {
 	}
 	wg.Wait()
 	m.watch.closeAll()
+	m.pool.close()
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -26,6 +27,9 @@ var raceEnabled bool
 var dbgBinary string
 
 func TestMain(m *testing.M) {
+	if slices.ContainsFunc(os.Args, func(a string) bool { return strings.HasPrefix(a, "-test.fuzzworker") }) {
+		os.Exit(m.Run()) // a fuzzing worker runs fuzz targets only: no binary
+	}
 	dir, err := os.MkdirTemp("", "dbg-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -78,6 +82,9 @@ func startDbgWith(t testing.TB, opts *mcp.ClientOptions, flags []string, env ...
 	t.Helper()
 	cmd := exec.Command(dbgBinary, append([]string{"mcp"}, flags...)...)
 	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+t.TempDir())
+	// The tests count the server's processes: no idle adapters unless a
+	// test asks for them (warm_test.go).
+	cmd.Env = append(cmd.Env, "DBG_WARM_ADAPTERS=0")
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

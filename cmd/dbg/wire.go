@@ -27,6 +27,8 @@ func (f *factory) newManager(project string, flags serverFlags) *sessions.Manage
 		Now:       f.now,
 
 		NoSideEffects: flags.NoSideEffects,
+		// DBG_WARM_ADAPTERS=0 turns the warm adapter pool off.
+		WarmAdapters: f.getenv("DBG_WARM_ADAPTERS") != "0",
 	})
 	m.Reap()
 	return m
