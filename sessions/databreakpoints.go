@@ -107,11 +107,7 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, spec DataBreakpointSpec
 		return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has not started", "start it and stop where the variable is in scope, then set the data breakpoint")
 	}
 	if !supported {
-		why := noDataBreakpoints[s.language]
-		if why == "" {
-			why = s.language + "'s debug adapter does not announce supportsDataBreakpoints"
-		}
-		return Breakpoint{}, toolkit.NewError(toolkit.CodeUnsupported, "data breakpoints are not supported here: "+why,
+		return Breakpoint{}, toolkit.NewError(toolkit.CodeUnsupported, "data breakpoints are not supported here: "+s.noDataBreakpointsWhy(),
 			"use a conditional breakpoint or a trace (add_trace) on the lines that write it")
 	}
 	if err := s.requireStopped(); err != nil {

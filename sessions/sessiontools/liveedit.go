@@ -28,7 +28,8 @@ type gotoLineIn struct {
 }
 
 // RegisterLiveEditTools adds restart_frame, hot_reload and goto_line
-// (SPEC §10), and the liveEdit section of get_debug_tools_status.
+// (SPEC §10), and the sections of get_debug_tools_status that say what
+// each session supports (supportstatus.go).
 func RegisterLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	sessionTool(tb, m, "restart_frame", "Restart a frame: pop the stack back to the start of frameId and stop there (Java, Node, the mock, and adapters announcing restartFrame). Answers the new stop like a step.",
 		func(ctx context.Context, s *sessions.Session, in restartFrameIn) (sessions.ExecResult, error) {
@@ -62,23 +63,7 @@ func RegisterLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return *r, nil
 		})
-	tb.Status().Register("liveEdit", liveEditStatus{m})
-}
-
-// liveEditStatus reports, per session, which live edits it supports.
-type liveEditStatus struct{ m *sessions.Manager }
-
-func (l liveEditStatus) Status(ctx context.Context, q toolkit.StatusQuery) toolkit.StatusPart {
-	per := map[string]sessions.LiveEditSupport{}
-	for _, info := range l.m.List() {
-		if q.Session != nil && q.Session.ID != info.ID {
-			continue
-		}
-		if s, err := l.m.Get(info.ID); err == nil {
-			per[info.ID] = s.LiveEdits()
-		}
-	}
-	return toolkit.StatusPart{Section: "liveEdit", Data: per}
+	registerSupportStatus(tb, m)
 }
 
 // evaluate runs evaluate_expression: without side effects when the call

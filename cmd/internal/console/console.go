@@ -247,4 +247,5 @@ type stopAnswer struct {
 	ExitCode  *int                  `json:"exitCode"`
 	LastStop  *sessions.StopInfo    `json:"lastStop"`
 	Source    []sessions.SourceLine `json:"source"`
+	Changed   *sessions.Changes     `json:"changed"`
 }

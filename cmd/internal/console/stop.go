@@ -73,7 +73,13 @@ func (p *prompt) printStop(s stopAnswer) {
 		if st.Description != "" && st.Description != st.Reason && !strings.Contains(st.Text, st.Description) {
 			p.printf("  %s %s\n", p.paint.err("exception:"), st.Description)
 		}
-	default: // a data breakpoint's old -> new, a signal's name
+	case sessions.DataStopReason:
+		if st.Data != nil {
+			p.printData(st.Data)
+		} else if st.Description != "" && st.Description != st.Reason {
+			p.printf("  %s\n", st.Description)
+		}
+	default: // a signal's name
 		if st.Description != "" && st.Description != st.Reason {
 			p.printf("  %s\n", st.Description)
 		}
@@ -81,6 +87,7 @@ func (p *prompt) printStop(s stopAnswer) {
 	if st.Text != "" && st.Text != st.Description {
 		p.printf("  %s\n", st.Text)
 	}
+	p.printChanged(s.Changed)
 	p.printSource(s.Source, currentLine(l))
 	if l == nil || !isUserFile(l.File) {
 		p.nearestUser()
