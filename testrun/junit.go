@@ -114,6 +114,9 @@ func listJunit(ctx context.Context, p *Project, _ string) ([]TestID, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !strings.Contains(cp, "junit-platform-console-standalone") {
+		return nil, fmt.Errorf("the project's test classpath has no JUnit Platform Console Launcher: add org.junit.platform:junit-platform-console-standalone (test scope, the version of its junit-platform) to pom.xml")
+	}
 	res, err := run(ctx, p.Dir, p.Env, []string{"java", "-cp", cp, junitLauncher, "discover", "--disable-banner",
 		"--disable-ansi-colors", "--details=verbose", "--scan-classpath", filepath.Join(p.Dir, "target", "test-classes")})
 	if err != nil {
@@ -122,11 +125,16 @@ func listJunit(ctx context.Context, p *Project, _ string) ([]TestID, error) {
 	if res.ExitCode != 0 {
 		return nil, &BuildError{Tool: "junit", Output: lastLines(res.Output, 40)}
 	}
+	return junitIDs(res.Output, p.Dir, cp), nil
+}
+
+// junitIDs reads the test methods out of the verbose discovery's output.
+func junitIDs(out, dir, cp string) []TestID {
 	type method struct{ class, name, params string }
 	var methods []method
 	perName := map[string]int{}
 	seen := map[method]bool{}
-	for _, m := range junitMethodSource.FindAllStringSubmatch(res.Output, -1) {
+	for _, m := range junitMethodSource.FindAllStringSubmatch(out, -1) {
 		k := method{m[1], m[2], m[3]}
 		if !seen[k] {
 			seen[k] = true
@@ -142,12 +150,12 @@ func listJunit(ctx context.Context, p *Project, _ string) ([]TestID, error) {
 			id = selector
 		}
 		file := filepath.Join("src", "test", "java", filepath.FromSlash(strings.ReplaceAll(topClass(m.class), ".", "/"))+".java")
-		if !exists(p.Dir, file) {
+		if !exists(dir, file) {
 			file = ""
 		}
 		ids = append(ids, TestID{ID: id, File: file, junit: &junitRun{classpath: cp, selector: selector}})
 	}
-	return ids, nil
+	return ids
 }
 
 // topClass is the top-level class of a nested class's binary name.
