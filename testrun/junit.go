@@ -180,7 +180,7 @@ func planJunit(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, 
 			AdapterConfig: map[string]any{"classpath": id.junit.classpath, "libraryClasses": junitLibraries}},
 		Start: sessions.StartRequest{ScriptPath: junitLauncher, Args: args, Cwd: p.Dir, Env: p.Env,
 			ExceptionFilters: []string{"caught", "uncaught"}},
-		Command: append([]string{"java", "-cp", "<test classpath>", junitLauncher}, args...),
+		Command: append([]string{"java", "-cp", id.junit.classpath, junitLauncher}, args...),
 	}
 	if stopAt.Mode == StopStart {
 		class, name, _ := strings.Cut(id.ID, "#")
