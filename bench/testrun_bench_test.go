@@ -31,6 +31,7 @@ func BenchmarkDebugTest(b *testing.B) {
 		{framework: "node", dir: "node", test: "test/cart.test.js::total is wrong", need: []string{"node"}},
 		{framework: "jest", dir: "jest", test: "__tests__/cart.test.js::total is wrong", need: []string{"node"}, jest: true},
 		{framework: "cargo", dir: "cargo", test: "tests::total_wrong", need: []string{"cargo", "lldb-vscode-16"}},
+		{framework: "junit", dir: "junit", test: "com.shop.CartTest#totalWrong", need: []string{"mvn", "java", "javac"}},
 	} {
 		b.Run(tc.framework, func(b *testing.B) {
 			for _, n := range tc.need {

@@ -54,6 +54,8 @@ type TestID struct {
 	File    string `json:"file,omitempty"`
 	// binary is the test binary that holds the test (cargo).
 	binary string
+	// junit is how the JUnit Platform selects and runs the test.
+	junit *junitRun
 }
 
 // Plan is how one test runs under the debugger.
@@ -93,7 +95,7 @@ type Project struct {
 // frameworks is the table of every supported ecosystem, in detection
 // order.
 func frameworks() []*Framework {
-	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework(), cargoFramework(), rspecFramework(), minitestFramework()}
+	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework(), cargoFramework(), rspecFramework(), minitestFramework(), junitFramework()}
 }
 
 // frameworkNamed returns the framework called name.

@@ -126,6 +126,9 @@ func (s *Server) exceptionHit(ctx context.Context, e Event) *stopInfo {
 		if isJDKClass(throwSig) && isJDKClass(catchSig) {
 			return nil
 		}
+		if len(s.library) > 0 && !s.userFrameOnStack(ctx, e.Thread) {
+			return nil
+		}
 	}
 	sig, _ := s.classes.signature(ctx, rt)
 	ex := &exceptionStop{typeName: javaTypeName(sig), uncaught: uncaught, obj: e.Exception.Object}

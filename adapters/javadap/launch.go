@@ -38,6 +38,9 @@ type LaunchConfig struct {
 	StopOnEntry bool              `json:"stopOnEntry"`
 	JustMyCode  *bool             `json:"justMyCode"`
 	SourcePaths []string          `json:"sourcePaths"`
+	// LibraryClasses are class patterns ("org.junit.*") that, like the
+	// JDK's, are not the user's code: see libraryclasses.go.
+	LibraryClasses []string `json:"libraryClasses"`
 }
 
 // AttachConfig are the "attach" request arguments.

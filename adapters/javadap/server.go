@@ -46,6 +46,8 @@ type Server struct {
 	cleanup    func()
 	attached   bool
 	justMyCode bool
+	// library are the launch's libraryClasses patterns.
+	library    []string
 	configDone bool
 	entry      bool // stop on entry requested
 	stopped    bool
@@ -217,6 +219,7 @@ func (s *Server) launch(ctx context.Context, req *dap.Message) (any, error) {
 	if cfg.JustMyCode != nil {
 		s.justMyCode = *cfg.JustMyCode
 	}
+	s.library = cfg.LibraryClasses
 	out := &outputSink{}
 	proc, addr, err := startJVM(ctx, jc, cfg.Env, out)
 	if err != nil {

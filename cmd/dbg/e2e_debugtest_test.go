@@ -171,6 +171,33 @@ func testFixtures() []testFixture {
 			missing: "CartTest#test_total_wrongg", nearest: "CartTest#test_total_wrong",
 			broken: brokenFile{file: "test/cart_test.rb", text: "\ndef broken(\n", says: "syntax error"},
 		},
+		{
+			framework: "junit", dir: "junit", decl: "void totalWrong() {", require: requireMaven, setup: copyTree,
+			failing: []failingTest{
+				{name: "assertion", id: "com.shop.CartTest#totalWrong", file: "src/test/java/com/shop/CartTest.java", line: "assertEquals(6, got);",
+					message: "expected: <6> but was: <5>", local: "got", value: "5", expected: "6", actual: "5"},
+				{name: "raises", id: "com.shop.CartTest#discountRaises", file: "src/main/java/com/shop/Cart.java", line: "throw new IllegalArgumentException",
+					message: "percent 150 is out of range", local: "percent", value: "150"},
+				{name: "parametrised", id: "com.shop.CartTest#pairs", file: "src/test/java/com/shop/CartTest.java", line: "assertEquals(want, got);",
+					message: "expected: <6> but was: <5>", local: "got", value: "5", expected: "6", actual: "5"},
+			},
+			passing: "com.shop.CartTest#passes", printed: "checking the discount",
+			listed: []string{"com.shop.CartTest#totalWrong", "com.shop.CartTest#discountRaises", "com.shop.CartTest#pairs", "com.shop.CartTest#passes"},
+			filter: "PAIRS", filtered: []string{"com.shop.CartTest#pairs"},
+			missing: "com.shop.CartTest#totalWrongg", nearest: "com.shop.CartTest#totalWrong",
+			broken: brokenFile{file: "src/test/java/com/shop/CartTest.java", text: "\nclass Broken { int x = nope(); }\n", says: "cannot find symbol"},
+		},
+	}
+}
+
+// requireMaven: the JUnit fixture builds with the machine's Maven and a
+// JDK, from the artifacts scripts/deps/tests.sh fetched.
+func requireMaven(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"mvn", "java", "javac"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (scripts/install-test-deps.sh installs Maven and a JDK)", tool)
+		}
 	}
 }
 

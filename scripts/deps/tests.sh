@@ -37,4 +37,16 @@ if [ "$(dpkg-query -W -f='${Version}' ruby-rspec 2>/dev/null || true)" != "$RSPE
   apt-get install -y -qq --no-install-recommends "ruby-rspec=$RSPEC_VERSION"
 fi
 
-echo "test runners: pytest $("$py" -c 'import pytest; print(pytest.__version__)') ($py), jest $(node -p "require('$JEST_DIR/node_modules/jest/package.json').version"), rspec $(rspec --version | head -1)"
+MAVEN_VERSION="3.8.7-1"
+if [ "$(dpkg-query -W -f='${Version}' maven 2>/dev/null || true)" != "$MAVEN_VERSION" ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "maven=$MAVEN_VERSION"
+fi
+junit_copy="$(mktemp -d)"
+cp -r "$(dirname "$0")/../../testdata/tests/junit/." "$junit_copy"
+echo "+ mvn test-compile dependency:build-classpath (testdata/tests/junit, in $junit_copy)"
+mvn -q -B -f "$junit_copy/pom.xml" test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$junit_copy/cp.txt"
+rm -rf "$junit_copy"
+
+echo "test runners: pytest $("$py" -c 'import pytest; print(pytest.__version__)') ($py), jest $(node -p "require('$JEST_DIR/node_modules/jest/package.json').version"), rspec $(rspec --version | head -1), $(mvn -B -v | sed -n 1p)"
