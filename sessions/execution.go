@@ -363,9 +363,23 @@ func (s *Session) resume(ctx, wctx context.Context, seq int, command string, arg
 			return nil // done, or the adapter's end (the session's) is the answer
 		case <-ch:
 		case <-wctx.Done():
+			// The grace is over with no stop. "Running" is an answer only
+			// once the adapter has taken the step: wait for its response
+			// (the request's own deadline bounds it).
+			if _, err := call.Wait(ctx, requestTimeout); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() && s.stopSeqIs(seq) {
+				s.unmarkRunning(seq)
+				return s.requestError(ctx, err)
+			}
 			return nil
 		}
 	}
+}
+
+// stopSeqIs reports whether no stop came after seq.
+func (s *Session) stopSeqIs(seq int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopSeq == seq
 }
 
 // unmarkRunning undoes markRunning(seq) for a resume the adapter refused,
