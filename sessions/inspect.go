@@ -160,6 +160,7 @@ func (s *Session) Scopes(ctx context.Context, frameID int) ([]Scope, error) {
 	if sc, ok := s.cachedScopes(frameID); ok {
 		return slices.Clone(sc), nil
 	}
+	s.scopesFor(frameID)
 	st := s.stamp()
 	var body godap.ScopesResponseBody
 	if err := s.request(ctx, "scopes", godap.ScopesArguments{FrameId: frameID}, &body); err != nil {

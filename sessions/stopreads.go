@@ -23,6 +23,12 @@ type stopReads struct {
 	gen    int                      // counts the requests that may change values
 	scopes map[int][]Scope          // by frame id
 	vars   map[int][]godap.Variable // by variables reference: whole reads
+	// frame is the frame of the last scopes request (set: one was made).
+	// Some adapters (lldb-vscode) number a scope's variables reference
+	// the same in every frame and answer for the frame of the last scopes
+	// request, so the variables read belong to that frame only.
+	frame    int
+	frameSet bool
 }
 
 // readOnly reports whether a request cannot change what a stop's
@@ -60,8 +66,25 @@ func (s *Session) stamp() readStamp {
 func (s *Session) cachedScopes(id int) ([]Scope, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sc, ok := s.readsLocked().scopes[id]
+	r := s.readsLocked()
+	if !r.frameSet || r.frame != id {
+		return nil, false // the adapter must be told of the frame again
+	}
+	sc, ok := r.scopes[id]
 	return sc, ok
+}
+
+// scopesFor records that a scopes request for frame id is about to go:
+// variables read for another frame no longer hold.
+func (s *Session) scopesFor(id int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.readsLocked()
+	if !r.frameSet || r.frame != id {
+		r.vars = nil
+		r.gen++ // reads in flight for the old frame are not kept
+	}
+	r.frame, r.frameSet = id, true
 }
 
 // keepScopes remembers the scopes of frame id, read at st, unless a
