@@ -143,8 +143,15 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 			s.addFilters(m)
 		}
 		announceGoto(m)
-		announceDataBreakpoints(m)
 		s.noteLogPoints(m)
+		s.mu.Lock()
+		old := s.ownLogs
+		s.mu.Unlock()
+		if !old {
+			// An LLDB without log points (14) names no watchpoint in its
+			// stops, so its watchpoints could not be told from breakpoints.
+			announceDataBreakpoints(m)
+		}
 	case "setBreakpoints":
 		s.noteHitConditions(r, m)
 	case "variables":
