@@ -59,10 +59,11 @@ func TestMCPWarmAdapterPool(t *testing.T) {
 		t.Errorf("records of the idle adapter: %v", recs)
 	}
 	all := append(childrenOf(c.cmd.Process.Pid), c.cmd.Process.Pid)
+	// The MCP client's transport reaps the killed server: no Wait here,
+	// which would race with it.
 	if err := c.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	_ = c.cmd.Wait()
 	c2 := startDbg(t, "DBG_WARM_ADAPTERS=1", "DBG_STATE_DIR="+state)
 	c2.ok("list_debug_sessions", nil)
 	waitGone(t, 10*time.Second, append(all, next)...)

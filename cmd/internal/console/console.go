@@ -185,7 +185,7 @@ func begin(ctx context.Context, cfg Config, quiet bool) (*prompt, json.RawMessag
 		}
 		return nil, raw, s, errTestEnded
 	}
-	p.id, p.launched = s.SessionID, cfg.Launch != nil
+	p.id, p.launched = s.SessionID, cfg.Launch != nil || cfg.Test != nil
 	if plan := cfg.Launch; plan != nil {
 		if raw, err = p.launch(plan, &s, quiet); err != nil {
 			// A launch that fails half-way leaves no session behind (a

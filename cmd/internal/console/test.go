@@ -33,6 +33,13 @@ func (p *prompt) openTest(ctx context.Context, args map[string]any) (json.RawMes
 	if t.Location != nil {
 		s.LastStop = &sessions.StopInfo{Reason: t.StopReason, Location: t.Location}
 	}
+	if t.SessionID != "" && t.Location != nil {
+		// Stopped at the failure: say what failed, then show the stop.
+		s.State = string(sessions.StatePaused)
+		if !p.json {
+			fmt.Fprintf(p.io.Out, "%s: %s at %s:%d\n", t.Outcome, t.Message, t.Location.File, t.Location.Line)
+		}
+	}
 	if t.SessionID == "" && !p.json {
 		fmt.Fprintf(p.io.Out, "%s (%.0f ms)\n%s", t.Outcome, t.DurationMs, t.Output)
 		if t.Message != "" {
