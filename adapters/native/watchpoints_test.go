@@ -15,6 +15,9 @@ import (
 // `watchpoint set` creates the next watchpoint.
 func watchLLDB(n *atomic.Int32) daptest.Answer {
 	return func(req *dap.Message) (any, error) {
+		if req.Command == "initialize" {
+			return map[string]any{"supportsLogPoints": true}, nil // as LLDB 16 does
+		}
 		if req.Command != "evaluate" {
 			return nil, nil
 		}
@@ -92,5 +95,19 @@ func TestDataBreakpointsThroughWatchpoints(t *testing.T) {
 	}
 	if got := len(f.Requests("continue")); got != 1 {
 		t.Errorf("%d continues, want the first hit resumed", got)
+	}
+}
+
+// An LLDB without log points (14) names no watchpoint in its stops: the
+// layer announces no data breakpoints for it.
+func TestNoDataBreakpointsOnLLDB14(t *testing.T) {
+	_, up := daptest.NewAdapter(t, func(*dap.Message) (any, error) { return nil, nil })
+	px := NewProxy(up, nil)
+	t.Cleanup(px.Stop)
+	conn := dap.NewConn(px.Client(), dap.Options{})
+	t.Cleanup(func() { conn.Close() })
+	resp, err := conn.Request(ctx(t), "initialize", map[string]any{"adapterID": "lldb"})
+	if err != nil || strings.Contains(string(resp.Body), "supportsDataBreakpoints") {
+		t.Fatalf("initialize of an LLDB without log points: %s %v", resp.Body, err)
 	}
 }
