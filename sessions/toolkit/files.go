@@ -31,7 +31,7 @@ func CheckReadable(arg, path string, maxBytes int64, dirOK bool) error {
 		}
 		return NewError(CodeInvalidArgument, fmt.Sprintf("%s %s is a directory", arg, Clip(path)), "pass the path of a source file")
 	case !st.Mode().IsRegular():
-		return NewError(CodeInvalidArgument, fmt.Sprintf("%s %s is not a regular file (%s)", arg, Clip(path), fileKind(st.Mode())),
+		return NewError(CodeInvalidArgument, fmt.Sprintf("%s %s is not a regular file (%s)", arg, Clip(path), FileKind(st.Mode())),
 			"pass the path of a regular file; devices, pipes and sockets are never read")
 	case onSpecialFS(path):
 		return NewError(CodeInvalidArgument, fmt.Sprintf("%s %s is a file of the kernel (/proc or /sys), not a source file", arg, Clip(path)),
@@ -43,14 +43,18 @@ func CheckReadable(arg, path string, maxBytes int64, dirOK bool) error {
 	return nil
 }
 
-func fileKind(m fs.FileMode) string {
+// FileKind names what a file that is not a regular file is, for an
+// error message.
+func FileKind(m fs.FileMode) string {
 	switch {
+	case m.IsDir():
+		return "a directory"
 	case m&fs.ModeDevice != 0 && m&fs.ModeCharDevice != 0:
 		return "a character device"
 	case m&fs.ModeDevice != 0:
 		return "a block device"
 	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
+		return "a FIFO (named pipe)"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
 	}
