@@ -60,7 +60,9 @@ func closest(id string, ids []TestID, n int) []string {
 	for _, t := range ids {
 		c := strings.ToLower(t.ID)
 		d := editDistance(want, c)
-		if strings.Contains(c, want) || strings.Contains(want, c) {
+		// An id that holds the one asked for is nearest; one the asked id
+		// holds (its parent) is as near as the letters it lacks.
+		if strings.Contains(c, want) {
 			d = 0
 		}
 		cs = append(cs, cand{t.ID, d})

@@ -56,6 +56,8 @@ type TestID struct {
 	binary string
 	// junit is how the JUnit Platform selects and runs the test.
 	junit *junitRun
+	// subtestsComplete: every subtest of this Go test is listed.
+	subtestsComplete bool
 }
 
 // Plan is how one test runs under the debugger.

@@ -69,9 +69,9 @@ func listGo(ctx context.Context, p *Project, pkg string) ([]TestID, error) {
 			return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("package %s has no Go files", pkg),
 				"pass package, the directory of the test's package (./cart); list_tests lists every package's tests")
 		}
-		return ids, &BuildError{Tool: "go test", Output: res.Output}
+		return withSubtests(p.Dir, ids), &BuildError{Tool: "go test", Output: res.Output}
 	}
-	return ids, nil
+	return withSubtests(p.Dir, ids), nil
 }
 
 // goRelPackage turns an import path of module mod into "./dir".

@@ -158,15 +158,19 @@ func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg s
 	} else if err != nil {
 		return TestID{}, toolkit.NewError(toolkit.CodeAdapterFailed, err.Error(), "check that the runner is installed").Wrap(err)
 	}
-	// A Go subtest is not listed before it runs: its parent is.
-	name := test
-	if fw.Language == "go" {
-		name, _, _ = strings.Cut(test, "/")
-	}
 	for _, t := range ids {
-		if t.ID == name {
-			t.ID = test
+		if t.ID == test {
 			return t, nil
+		}
+	}
+	// A Go subtest whose name is made at run time is not listed: its
+	// parent is, and a run that never starts it says so after the run.
+	if top, _, sub := strings.Cut(test, "/"); sub && fw.Language == "go" {
+		for _, t := range ids {
+			if t.ID == top && !t.subtestsComplete {
+				t.ID = test
+				return t, nil
+			}
 		}
 	}
 	where := ""

@@ -86,8 +86,8 @@ func testFixtures() []testFixture {
 					message: "got 5, want 6", local: "got", value: "5"},
 			},
 			passing: "TestPasses", printed: "checking the discount",
-			listed: []string{"TestTotalWrong", "TestDiscountPanics", "TestPairs", "TestPasses"},
-			filter: "pairs", filtered: []string{"TestPairs"},
+			listed: []string{"TestTotalWrong", "TestDiscountPanics", "TestPairs", "TestPairs/ones", "TestPairs/wrong", "TestPasses"},
+			filter: "pairs", filtered: []string{"TestPairs", "TestPairs/ones", "TestPairs/wrong"},
 			missing: "TestTotalWrang", nearest: "TestTotalWrong",
 			broken: brokenFile{file: "cart/cart_test.go", text: "\nfunc TestBroken(t *testing.T) { nope() }\n", says: "undefined: nope"},
 		},
@@ -517,6 +517,21 @@ func TestDebugTestGoNeedsPackage(t *testing.T) {
 	r := c.fail("debug_test", map[string]any{"projectPath": fixture(t, "tests/go"), "test": "TestTotalWrong"}, "INVALID_ARGUMENT")
 	if !strings.Contains(r.Error.Message, "has no Go files") || !strings.Contains(r.Error.Hint, "package") {
 		t.Fatalf("error: %+v", r.Error)
+	}
+	mcpNoChildren(t, c)
+}
+
+// A subtest the test's source does not have is refused before the run,
+// with the subtests it has.
+func TestDebugTestGoSubtestNotFound(t *testing.T) {
+	requireDelve(t)
+	c := startDbg(t)
+	r := c.fail("debug_test", map[string]any{"projectPath": fixture(t, "tests/go"), "package": "./cart", "test": "TestPairs/wrongg"}, "TEST_NOT_FOUND")
+	if len(r.Error.AvailableOptions) == 0 || r.Error.AvailableOptions[0] != "TestPairs/wrong" {
+		t.Fatalf("TEST_NOT_FOUND offers %v, want TestPairs/wrong first", r.Error.AvailableOptions)
+	}
+	if n := len(c.ok("list_debug_sessions", nil).list("sessions")); n != 0 {
+		t.Fatalf("a refused test left %d session(s)", n)
 	}
 	mcpNoChildren(t, c)
 }
