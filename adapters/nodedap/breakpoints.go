@@ -29,6 +29,7 @@ type bp struct {
 	locs         []location
 	hits         int
 	pending      bool // waits for a script whose source map has source
+	byPath       bool // set on the file's own URL, at the source's lines
 	resolvedPath string
 }
 
@@ -260,6 +261,7 @@ func (h *Handler) placeLine(ctx context.Context, c cdpConn, b *bp) {
 		h.guard(ctx, c, b.source)
 		return
 	}
+	b.byPath = true
 	h.setByURL(ctx, c, b, map[string]any{"urlRegex": urlRegex(b.source), "lineNumber": b.line - 1})
 }
 

@@ -1,0 +1,69 @@
+package nodedap
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+)
+
+// remapTransformed moves the breakpoints of a file that is loaded, at its
+// own path, as code transformed from it: Vite and Vitest evaluate each
+// module's transformed code under the module's file name, with an inline
+// source map back to the file. V8 has bound the breakpoints set on that
+// path to the transformed code's lines as if they were the file's; they
+// are set again through the source map on this script. It runs on the
+// CDP event goroutine, before the script runs (the instrumentation
+// breakpoint holds scripts with a source map).
+func (h *Handler) remapTransformed(s *script) {
+	if s.sm == nil || s.path == "" || s.sm.source(s.path) < 0 {
+		return
+	}
+	h.mu.Lock()
+	c := h.cdp
+	var todo []*bp
+	for path, list := range h.bps.bySource {
+		if !samePath(path, s.path) {
+			continue
+		}
+		for _, b := range list {
+			if b.byPath {
+				todo = append(todo, b)
+			}
+		}
+	}
+	h.mu.Unlock()
+	if c == nil || len(todo) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, b := range todo {
+		gl, gc, _, ok := s.sm.generated(s.path, b.line-1)
+		if !ok {
+			continue
+		}
+		h.mu.Lock()
+		old := []*bp{{cdp: b.cdp}}
+		h.forget(old)
+		b.cdp, b.locs, b.byPath = nil, nil, false
+		b.verified, b.actualLine, b.message = false, 0, ""
+		h.mu.Unlock()
+		h.removeCDP(ctx, c, old)
+		h.setByURL(ctx, c, b, map[string]any{"url": s.url, "lineNumber": gl, "columnNumber": gc})
+		h.mu.Lock()
+		body := b.dapBreakpoint()
+		h.mu.Unlock()
+		h.event("breakpoint", map[string]any{"reason": "changed", "breakpoint": body})
+	}
+}
+
+// samePath reports whether two paths name one file, through symbolic
+// links.
+func samePath(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}
