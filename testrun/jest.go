@@ -27,7 +27,7 @@ func jestFramework() *Framework {
 	return &Framework{
 		Name:     "jest",
 		Language: "javascript",
-		Detect:   detectJest,
+		Detect:   func(dir string) bool { return detectJest(dir) && jsRunner(dir) != "vitest" },
 		List:     listJest,
 		Plan:     planJest,
 		Message:  jestMessage,
@@ -37,11 +37,10 @@ func jestFramework() *Framework {
 	}
 }
 
+// detectJest: a Jest config, or jest in package.json.
 func detectJest(dir string) bool {
-	for _, f := range []string{"jest.config.js", "jest.config.cjs", "jest.config.mjs", "jest.config.ts", "jest.config.json"} {
-		if exists(dir, f) {
-			return true
-		}
+	if anyExists(dir, jestConfigs) {
+		return true
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	return err == nil && regexp.MustCompile(`"jest"\s*:`).Match(b)
@@ -118,7 +117,7 @@ func planJest(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, e
 	pl := &Plan{
 		Create: sessions.CreateRequest{Language: "javascript", Name: "test " + id.ID},
 		Start: sessions.StartRequest{ScriptPath: bin, Args: args, Cwd: p.Dir, Env: jestEnvOf(p),
-			DAPLaunchArgs:    map[string]any{"skipFiles": jestSkipFiles(p.Dir)},
+			DAPLaunchArgs:    map[string]any{"skipFiles": jsSkipFiles(p.Dir, jestThrowers)},
 			ExceptionFilters: []string{"all"}},
 		Command: append([]string{"node", jestBin}, args...),
 	}
@@ -136,11 +135,11 @@ func planJest(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, e
 // JestAssertionError.
 var jestThrowers = map[string]bool{"expect": true}
 
-// jestSkipFiles hides node's internals and every dependency but expect
-// from the debugger: the inspector then neither stops on the errors
-// Jest throws and catches inside itself nor shows its frames, while
-// expect's assertion errors still stop.
-func jestSkipFiles(dir string) []string {
+// jsSkipFiles hides node's internals and every dependency but the
+// throwers (for Jest, expect) from the debugger: the inspector then
+// neither stops on the errors the runner throws and catches inside
+// itself nor shows its frames, while the assertion errors still stop.
+func jsSkipFiles(dir string, throwers map[string]bool) []string {
 	skip := []string{"<node_internals>/**"}
 	nm := filepath.Join(dir, "node_modules")
 	entries, _ := os.ReadDir(nm)
@@ -153,7 +152,7 @@ func jestSkipFiles(dir string) []string {
 			}
 			continue
 		}
-		if !jestThrowers[name] && !strings.HasPrefix(name, ".") {
+		if !throwers[name] && !strings.HasPrefix(name, ".") {
 			skip = append(skip, "**/node_modules/"+name+"/**")
 		}
 	}
