@@ -247,18 +247,24 @@ var vitestThrowers = map[string]bool{"chai": true}
 // ("_AssertionError"), which the adapter puts before the error's text.
 const chaiClass = "_AssertionError: "
 
+// chaiText is a stop's text without chai's class name before it.
+func chaiText(t string) string {
+	if rest, ok := strings.CutPrefix(t, chaiClass); ok && strings.HasPrefix(rest, "AssertionError") {
+		return rest
+	}
+	return t
+}
+
 // vitestAccept: chai's AssertionError, or what jsAccept takes.
 func vitestAccept(r *failureReader) bool {
-	return strings.HasPrefix(r.stop.Text, chaiClass+"AssertionError") || jsAccept(r)
+	return strings.HasPrefix(chaiText(r.stop.Text), "AssertionError") || jsAccept(r)
 }
 
 // vitestMessage is the AssertionError's text, with the expected and
 // actual values read from chai's frame that throws it.
 func vitestMessage(ctx context.Context, r *failureReader) Failure {
 	f := jsMessage(ctx, r)
-	if rest, ok := strings.CutPrefix(f.Message, chaiClass); ok && strings.HasPrefix(rest, "AssertionError") {
-		f.Message = rest
-	}
+	f.Message = chaiText(f.Message)
 	for _, fr := range r.frames {
 		if r.fw.UserFile(r.p, fr.File) {
 			break
