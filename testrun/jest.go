@@ -113,22 +113,9 @@ func planJest(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, e
 	file, name, _ := strings.Cut(id.ID, "::")
 	parts := strings.Split(name, " > ")
 	args := []string{"--runInBand", "--ci", "--testNamePattern=^" + regexp.QuoteMeta(strings.Join(parts, " ")) + "$", "--runTestsByPath", file}
-	abs := filepath.Join(p.Dir, filepath.FromSlash(file))
-	pl := &Plan{
-		Create: sessions.CreateRequest{Language: "javascript", Name: "test " + id.ID},
-		Start: sessions.StartRequest{ScriptPath: bin, Args: args, Cwd: p.Dir, Env: jestEnvOf(p),
-			DAPLaunchArgs:    map[string]any{"skipFiles": jsSkipFiles(p.Dir, jestThrowers)},
-			ExceptionFilters: []string{"all"}},
-		Command: append([]string{"node", jestBin}, args...),
-	}
-	if stopAt.Mode == StopStart {
-		line, err := jsTestStart(abs, parts[len(parts)-1])
-		if err != nil {
-			return nil, err
-		}
-		pl.Breakpoints = append(pl.Breakpoints, sessions.BreakpointSpec{File: abs, Line: line})
-	}
-	return pl, nil
+	return jsPlan(p, id, stopAt, sessions.StartRequest{ScriptPath: bin, Args: args, Env: jestEnvOf(p),
+		DAPLaunchArgs: map[string]any{"skipFiles": jsSkipFiles(p.Dir, jestThrowers)}},
+		append([]string{"node", jestBin}, args...))
 }
 
 // jestThrowers are the packages whose throws are failures: expect's

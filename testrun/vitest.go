@@ -217,26 +217,13 @@ func planVitest(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan,
 		return nil, err
 	}
 	file, name, _ := strings.Cut(id.ID, "::")
-	parts := strings.Split(name, " > ")
-	abs := filepath.Join(p.Dir, filepath.FromSlash(file))
-	// The file filter is the absolute path: Vitest keeps the files whose
-	// path holds a filter, and no other file's path holds this one.
-	args := append(append([]string{}, vitestRunArgs...), "--testNamePattern="+vitestNamePattern(name), abs)
-	pl := &Plan{
-		Create: sessions.CreateRequest{Language: "javascript", Name: "test " + id.ID},
-		Start: sessions.StartRequest{ScriptPath: bin, Args: args, Cwd: p.Dir, Env: vitestEnvOf(p),
-			DAPLaunchArgs:    map[string]any{"skipFiles": jsSkipFiles(p.Dir, vitestThrowers)},
-			ExceptionFilters: []string{"all"}},
-		Command: append([]string{"node", vitestBin}, args...),
-	}
-	if stopAt.Mode == StopStart {
-		line, err := jsTestStart(abs, parts[len(parts)-1])
-		if err != nil {
-			return nil, err
-		}
-		pl.Breakpoints = append(pl.Breakpoints, sessions.BreakpointSpec{File: abs, Line: line})
-	}
-	return pl, nil
+	// The file filter is the absolute path: Vitest keeps the test files
+	// whose path holds a filter, which only this one does (and one whose
+	// name extends it, a.test.jsx for a.test.js).
+	args := append(append([]string{}, vitestRunArgs...), "--testNamePattern="+vitestNamePattern(name), filepath.Join(p.Dir, filepath.FromSlash(file)))
+	return jsPlan(p, id, stopAt, sessions.StartRequest{ScriptPath: bin, Args: args, Env: vitestEnvOf(p),
+		DAPLaunchArgs: map[string]any{"skipFiles": jsSkipFiles(p.Dir, vitestThrowers)}},
+		append([]string{"node", vitestBin}, args...))
 }
 
 // vitestThrowers are the packages whose throws are failures: chai's

@@ -339,16 +339,8 @@ func (h *Handler) resolvePending(sm *sourceMap, url string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, b := range todo {
-		gl, gc, _, ok := sm.generated(b.source, b.line-1)
-		if !ok {
-			continue
-		}
-		h.setByURL(ctx, c, b, map[string]any{"url": url, "lineNumber": gl, "columnNumber": gc})
-		h.mu.Lock()
-		body, verified := b.dapBreakpoint(), b.verified
-		h.mu.Unlock()
-		if verified {
-			h.event("breakpoint", map[string]any{"reason": "changed", "breakpoint": body})
+		if gl, gc, _, ok := sm.generated(b.source, b.line-1); ok {
+			h.placeMapped(ctx, c, b, url, gl, gc)
 		}
 	}
 }

@@ -39,20 +39,33 @@ func (h *Handler) remapTransformed(s *script) {
 	defer cancel()
 	for _, b := range todo {
 		gl, gc, _, ok := s.sm.generated(s.path, b.line-1)
-		if !ok {
-			continue
-		}
 		h.mu.Lock()
 		old := []*bp{{cdp: b.cdp}}
 		h.forget(old)
 		b.cdp, b.locs, b.byPath = nil, nil, false
 		b.verified, b.actualLine, b.message = false, 0, ""
-		h.mu.Unlock()
-		h.removeCDP(ctx, c, old)
-		h.setByURL(ctx, c, b, map[string]any{"url": s.url, "lineNumber": gl, "columnNumber": gc})
-		h.mu.Lock()
+		if !ok {
+			b.message = "the transformed code of this file has no code from this line on"
+		}
 		body := b.dapBreakpoint()
 		h.mu.Unlock()
+		h.removeCDP(ctx, c, old)
+		if ok {
+			h.placeMapped(ctx, c, b, s.url, gl, gc)
+		} else {
+			h.event("breakpoint", map[string]any{"reason": "changed", "breakpoint": body})
+		}
+	}
+}
+
+// placeMapped sets b at a generated position of the script at url and
+// tells the client where it is once V8 has placed it.
+func (h *Handler) placeMapped(ctx context.Context, c cdpConn, b *bp, url string, line, col int) {
+	h.setByURL(ctx, c, b, map[string]any{"url": url, "lineNumber": line, "columnNumber": col})
+	h.mu.Lock()
+	body, verified := b.dapBreakpoint(), b.verified
+	h.mu.Unlock()
+	if verified {
 		h.event("breakpoint", map[string]any{"reason": "changed", "breakpoint": body})
 	}
 }

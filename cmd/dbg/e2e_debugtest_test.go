@@ -239,16 +239,24 @@ func requireRspec(t *testing.T) {
 // node_modules ($DBG_JEST_DIR, as scripts/deps/tests.sh installs it).
 func withJest(t *testing.T, dir string) string {
 	t.Helper()
-	jest := os.Getenv("DBG_JEST_DIR")
-	if jest == "" {
+	return withNodeModules(t, dir, "jest", "jest/bin/jest.js")
+}
+
+// withNodeModules copies the fixture project and links in, as its
+// node_modules, the one of the runner's cache folder ($DBG_<RUNNER>_DIR,
+// default ~/.cache/dbg-test/<runner>), which must hold bin.
+func withNodeModules(t *testing.T, dir, runner, bin string) string {
+	t.Helper()
+	cache := os.Getenv("DBG_" + strings.ToUpper(runner) + "_DIR")
+	if cache == "" {
 		home, _ := os.UserHomeDir()
-		jest = filepath.Join(home, ".cache", "dbg-test", "jest")
+		cache = filepath.Join(home, ".cache", "dbg-test", runner)
 	}
-	if _, err := os.Stat(filepath.Join(jest, "node_modules", "jest", "bin", "jest.js")); err != nil {
-		t.Skip("jest is not installed (scripts/install-test-deps.sh installs it)")
+	if _, err := os.Stat(filepath.Join(cache, "node_modules", filepath.FromSlash(bin))); err != nil {
+		t.Skipf("%s is not installed (scripts/install-test-deps.sh installs it)", runner)
 	}
 	cp := copyTree(t, dir)
-	if err := os.Symlink(filepath.Join(jest, "node_modules"), filepath.Join(cp, "node_modules")); err != nil {
+	if err := os.Symlink(filepath.Join(cache, "node_modules"), filepath.Join(cp, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	return cp
@@ -259,19 +267,7 @@ func withJest(t *testing.T, dir string) string {
 // it).
 func withVitest(t *testing.T, dir string) string {
 	t.Helper()
-	vitest := os.Getenv("DBG_VITEST_DIR")
-	if vitest == "" {
-		home, _ := os.UserHomeDir()
-		vitest = filepath.Join(home, ".cache", "dbg-test", "vitest")
-	}
-	if _, err := os.Stat(filepath.Join(vitest, "node_modules", "vitest", "vitest.mjs")); err != nil {
-		t.Skip("vitest is not installed (scripts/install-test-deps.sh installs it)")
-	}
-	cp := copyTree(t, dir)
-	if err := os.Symlink(filepath.Join(vitest, "node_modules"), filepath.Join(cp, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	return cp
+	return withNodeModules(t, dir, "vitest", "vitest/vitest.mjs")
 }
 
 func requirePytest(t *testing.T) {

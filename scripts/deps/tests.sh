@@ -24,25 +24,21 @@ if [ "$("$py" -c 'import pytest; print(pytest.__version__)' 2>/dev/null || true)
     "$py" -m pip install --quiet --break-system-packages "pytest==$PYTEST_VERSION"
 fi
 
-installed=""
-if [ -f "$JEST_DIR/node_modules/jest/package.json" ]; then
-  installed="$(node -p "require('$JEST_DIR/node_modules/jest/package.json').version")"
-fi
-if [ "$installed" != "$JEST_VERSION" ]; then
-  mkdir -p "$JEST_DIR"
-  echo "+ npm install jest@$JEST_VERSION (in $JEST_DIR)"
-  npm install --no-audit --no-fund --prefix "$JEST_DIR" "jest@$JEST_VERSION"
-fi
-
-installed=""
-if [ -f "$VITEST_DIR/node_modules/vitest/package.json" ]; then
-  installed="$(node -p "require('$VITEST_DIR/node_modules/vitest/package.json').version")"
-fi
-if [ "$installed" != "$VITEST_VERSION" ]; then
-  mkdir -p "$VITEST_DIR"
-  echo "+ npm install vitest@$VITEST_VERSION (in $VITEST_DIR)"
-  npm install --no-audit --no-fund --save-exact --prefix "$VITEST_DIR" "vitest@$VITEST_VERSION"
-fi
+# npm_pinned PACKAGE VERSION DIR installs PACKAGE@VERSION into DIR unless
+# it is there already.
+npm_pinned() {
+  local pkg="$1" version="$2" dir="$3" installed=""
+  if [ -f "$dir/node_modules/$pkg/package.json" ]; then
+    installed="$(node -p "require('$dir/node_modules/$pkg/package.json').version")"
+  fi
+  if [ "$installed" != "$version" ]; then
+    mkdir -p "$dir"
+    echo "+ npm install $pkg@$version (in $dir)"
+    npm install --no-audit --no-fund --save-exact --prefix "$dir" "$pkg@$version"
+  fi
+}
+npm_pinned jest "$JEST_VERSION" "$JEST_DIR"
+npm_pinned vitest "$VITEST_VERSION" "$VITEST_DIR"
 
 RSPEC_VERSION="3.12.0c0e1m1s0-1"
 if [ "$(dpkg-query -W -f='${Version}' ruby-rspec 2>/dev/null || true)" != "$RSPEC_VERSION" ]; then
