@@ -49,13 +49,7 @@ func detectJest(dir string) bool {
 func jestEnvOf(p *Project) map[string]string { return mergeEnv(jestEnv, p.Env) }
 
 // jestCommand is the project's Jest, or an error saying how to install it.
-func jestCommand(p *Project) (string, error) {
-	bin := filepath.Join(p.Dir, jestBin)
-	if _, err := os.Stat(bin); err != nil {
-		return "", fmt.Errorf("the project has no Jest installed (%s): run npm install in %s", jestBin, p.Dir)
-	}
-	return bin, nil
-}
+func jestCommand(p *Project) (string, error) { return projectBin(p, "Jest", jestBin) }
 
 // jestReport is the part of `jest --json` that discovery reads.
 type jestReport struct {
@@ -150,17 +144,6 @@ func jsSkipFiles(dir string, throwers map[string]bool) []string {
 // expected and received values read from the error expect throws.
 func jestMessage(ctx context.Context, r *failureReader) Failure {
 	f := jsMessage(ctx, r)
-	for _, fr := range r.frames {
-		if r.fw.UserFile(r.p, fr.File) {
-			break
-		}
-		if v, err := r.s.Evaluate(ctx, "error.matcherResult.expected", fr.ID, sessions.EvalWatch); err == nil {
-			f.Expected = v.Result
-			if v, err := r.s.Evaluate(ctx, "error.matcherResult.actual", fr.ID, sessions.EvalWatch); err == nil {
-				f.Actual = v.Result
-			}
-			break
-		}
-	}
+	readExpectedActual(ctx, r, &f, "error.matcherResult.expected", "error.matcherResult.actual")
 	return f
 }

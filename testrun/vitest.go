@@ -147,10 +147,14 @@ func vitestEnvOf(p *Project) map[string]string { return mergeEnv(vitestEnv, p.En
 
 // vitestCommand is the project's Vitest, or an error saying how to
 // install it.
-func vitestCommand(p *Project) (string, error) {
-	bin := filepath.Join(p.Dir, vitestBin)
+func vitestCommand(p *Project) (string, error) { return projectBin(p, "Vitest", vitestBin) }
+
+// projectBin is the runner's script rel in the project, or an error
+// saying how to install it.
+func projectBin(p *Project, runner, rel string) (string, error) {
+	bin := filepath.Join(p.Dir, rel)
 	if _, err := os.Stat(bin); err != nil {
-		return "", fmt.Errorf("the project has no Vitest installed (%s): run npm install in %s", vitestBin, p.Dir)
+		return "", fmt.Errorf("the project has no %s installed (%s): run npm install in %s", runner, rel, p.Dir)
 	}
 	return bin, nil
 }
@@ -252,17 +256,6 @@ func vitestAccept(r *failureReader) bool {
 func vitestMessage(ctx context.Context, r *failureReader) Failure {
 	f := jsMessage(ctx, r)
 	f.Message = chaiText(f.Message)
-	for _, fr := range r.frames {
-		if r.fw.UserFile(r.p, fr.File) {
-			break
-		}
-		if v, err := r.s.Evaluate(ctx, "assertionErrorObjectProperties.expected", fr.ID, sessions.EvalWatch); err == nil {
-			f.Expected = v.Result
-			if v, err := r.s.Evaluate(ctx, "assertionErrorObjectProperties.actual", fr.ID, sessions.EvalWatch); err == nil {
-				f.Actual = v.Result
-			}
-			break
-		}
-	}
+	readExpectedActual(ctx, r, &f, "assertionErrorObjectProperties.expected", "assertionErrorObjectProperties.actual")
 	return f
 }

@@ -322,17 +322,7 @@ func (h *Handler) onBreakpointResolved(id string, l location) {
 // resolvePending places pending breakpoints whose source sm maps, on the
 // script at url. It runs on the CDP event goroutine.
 func (h *Handler) resolvePending(sm *sourceMap, url string) {
-	h.mu.Lock()
-	c := h.cdp
-	var todo []*bp
-	for _, src := range sm.sources {
-		for _, b := range h.bps.bySource[src] {
-			if b.pending {
-				todo = append(todo, b)
-			}
-		}
-	}
-	h.mu.Unlock()
+	c, todo := h.breakpointsOf(sm.sources, func(b *bp) bool { return b.pending })
 	if c == nil || len(todo) == 0 {
 		return
 	}

@@ -2,7 +2,6 @@ package nodedap
 
 import (
 	"context"
-	"path/filepath"
 	"time"
 )
 
@@ -18,20 +17,7 @@ func (h *Handler) remapTransformed(s *script) {
 	if s.sm == nil || s.path == "" || s.sm.source(s.path) < 0 {
 		return
 	}
-	h.mu.Lock()
-	c := h.cdp
-	var todo []*bp
-	for path, list := range h.bps.bySource {
-		if !samePath(path, s.path) {
-			continue
-		}
-		for _, b := range list {
-			if b.byPath {
-				todo = append(todo, b)
-			}
-		}
-	}
-	h.mu.Unlock()
+	c, todo := h.breakpointsOf([]string{s.path}, func(b *bp) bool { return b.byPath })
 	if c == nil || len(todo) == 0 {
 		return
 	}
@@ -70,13 +56,18 @@ func (h *Handler) placeMapped(ctx context.Context, c cdpConn, b *bp, url string,
 	}
 }
 
-// samePath reports whether two paths name one file, through symbolic
-// links.
-func samePath(a, b string) bool {
-	if a == b {
-		return true
+// breakpointsOf returns the CDP connection and the line breakpoints of
+// the source files for which want holds.
+func (h *Handler) breakpointsOf(sources []string, want func(*bp) bool) (cdpConn, []*bp) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []*bp
+	for _, src := range sources {
+		for _, b := range h.bps.bySource[src] {
+			if want(b) {
+				out = append(out, b)
+			}
+		}
 	}
-	ra, err1 := filepath.EvalSymlinks(a)
-	rb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ra == rb
+	return h.cdp, out
 }
