@@ -226,7 +226,10 @@ func planVitest(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan,
 	// name extends it, a.test.jsx for a.test.js).
 	args := append(append([]string{}, vitestRunArgs...), "--testNamePattern="+vitestNamePattern(name), filepath.Join(p.Dir, filepath.FromSlash(file)))
 	return jsPlan(p, id, stopAt, sessions.StartRequest{ScriptPath: bin, Args: args, Env: vitestEnvOf(p),
-		DAPLaunchArgs: map[string]any{"skipFiles": jsSkipFiles(p.Dir, vitestThrowers)}},
+		// The test runs in the worker: the main thread's exceptions (node's
+		// ESM loader throws and catches one for every bare import) need
+		// not stop it.
+		DAPLaunchArgs: map[string]any{"skipFiles": jsSkipFiles(p.Dir, vitestThrowers), "exceptionThreads": "workers"}},
 		append([]string{"node", vitestBin}, args...))
 }
 

@@ -516,8 +516,13 @@ func (h *Handler) setExceptionBreakpoints(ctx context.Context, req *dap.Message)
 		}
 		out = append(out, map[string]any{"verified": true})
 	}
-	if err := c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil); err != nil {
-		return nil, err
+	h.mu.Lock()
+	mainToo := !h.workerExceptions
+	h.mu.Unlock()
+	if mainToo {
+		if err := c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil); err != nil {
+			return nil, err
+		}
 	}
 	h.mu.Lock()
 	h.exceptionFilter = state
