@@ -79,3 +79,35 @@ func TestBreakpointInPlainFileStaysOnItsLine(t *testing.T) {
 		t.Fatalf("output %q", c.outputText())
 	}
 }
+
+// TestBreakpointInTransformedFileInAWorker: the same in a worker thread,
+// on a line the module runs as it loads.
+func TestBreakpointInTransformedFileInAWorker(t *testing.T) {
+	dir := t.TempDir()
+	main, loader, mod := filepath.Join(dir, "main.js"), filepath.Join(dir, "loader.js"), filepath.Join(dir, "mod.js")
+	for path, src := range map[string]string{
+		main:   "const { Worker } = require('worker_threads');\nnew Worker(require('path').join(__dirname, 'loader.js'));\n",
+		loader: transformedLoader, mod: transformedModule,
+	} {
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	line := lineOf(t, mod, "console.log")
+	c := newClient(t)
+	c.launch(map[string]any{"program": main})
+	c.setBreakpoints(mod, map[string]any{"line": line})
+	c.req("configurationDone", nil)
+	st := c.stopped()
+	want(t, "reason", st.Reason, "breakpoint")
+	m := c.req("stackTrace", map[string]any{"threadId": st.ThreadID})
+	f := body[struct{ StackFrames []frame }](t, m).StackFrames[0]
+	if f.Source.Path != mod || f.Line != line {
+		t.Fatalf("stopped at %s:%d, want %s:%d", f.Source.Path, f.Line, mod, line)
+	}
+	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	c.event("terminated")
+	if !strings.Contains(c.outputText(), "sum 5") {
+		t.Errorf("output %q", c.outputText())
+	}
+}
