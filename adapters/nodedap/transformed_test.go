@@ -31,71 +31,28 @@ function add(a, b) {
 console.log('sum ' + add(base, three));
 `
 
-// TestBreakpointInTransformedFileBindsThroughItsMap: a breakpoint set on
-// a file before the file is loaded as transformed code under its own name
-// stops on the line asked for, not on the transformed code's line of
-// that number.
-func TestBreakpointInTransformedFileBindsThroughItsMap(t *testing.T) {
+// transformedProject writes the loader, the module and, when main is
+// not empty, a main script, and returns the directory.
+func transformedProject(t *testing.T, main string) string {
+	t.Helper()
 	dir := t.TempDir()
-	loader, mod := filepath.Join(dir, "loader.js"), filepath.Join(dir, "mod.js")
-	for path, src := range map[string]string{loader: transformedLoader, mod: transformedModule} {
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+	files := map[string]string{"loader.js": transformedLoader, "mod.js": transformedModule}
+	if main != "" {
+		files["main.js"] = main
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	line := lineOf(t, mod, "BP:sum")
-	c := newClient(t)
-	c.launch(map[string]any{"program": loader})
-	c.setBreakpoints(mod, map[string]any{"line": line})
-	c.req("configurationDone", nil)
-	want(t, "reason", c.stopped().Reason, "breakpoint")
-	f := c.frames()[0]
-	if f.Source.Path != mod || f.Line != line || f.Name != "add" {
-		t.Fatalf("stopped in %s at %s:%d, want add at %s:%d", f.Name, f.Source.Path, f.Line, mod, line)
-	}
-	want(t, "a", c.locals()["a"].Value, "2")
-	c.finish("sum 5")
+	return dir
 }
 
-// TestBreakpointInPlainFileStaysOnItsLine: a file node loads itself (no
-// source map) keeps the breakpoint set on its path.
-func TestBreakpointInPlainFileStaysOnItsLine(t *testing.T) {
-	dir := t.TempDir()
-	mod := filepath.Join(dir, "mod.js")
-	if err := os.WriteFile(mod, []byte(transformedModule), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	line := lineOf(t, mod, "BP:sum")
-	c := newClient(t)
-	c.launch(map[string]any{"program": mod})
-	c.setBreakpoints(mod, map[string]any{"line": line})
-	c.req("configurationDone", nil)
-	c.stopped()
-	if f := c.frames()[0]; f.Line != line || f.Name != "add" {
-		t.Fatalf("stopped in %s at line %d, want add at %d", f.Name, f.Line, line)
-	}
-	c.finish("sum 5")
-	if strings.Contains(c.outputText(), "Error") {
-		t.Fatalf("output %q", c.outputText())
-	}
-}
-
-// TestBreakpointInTransformedFileInAWorker: the same in a worker thread,
-// on a line the module runs as it loads.
-func TestBreakpointInTransformedFileInAWorker(t *testing.T) {
-	dir := t.TempDir()
-	main, loader, mod := filepath.Join(dir, "main.js"), filepath.Join(dir, "loader.js"), filepath.Join(dir, "mod.js")
-	for path, src := range map[string]string{
-		main:   "const { Worker } = require('worker_threads');\nnew Worker(require('path').join(__dirname, 'loader.js'));\n",
-		loader: transformedLoader, mod: transformedModule,
-	} {
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	line := lineOf(t, mod, "console.log")
-	c := newClient(t)
-	c.launch(map[string]any{"program": main})
+// runToLine launches program with a breakpoint on line of mod and returns
+// the top frame of the first stop, which must be that breakpoint's.
+func runToLine(t *testing.T, c *client, program, mod string, line int) (frame, int) {
+	t.Helper()
+	c.launch(map[string]any{"program": program})
 	c.setBreakpoints(mod, map[string]any{"line": line})
 	c.req("configurationDone", nil)
 	st := c.stopped()
@@ -103,9 +60,43 @@ func TestBreakpointInTransformedFileInAWorker(t *testing.T) {
 	m := c.req("stackTrace", map[string]any{"threadId": st.ThreadID})
 	f := body[struct{ StackFrames []frame }](t, m).StackFrames[0]
 	if f.Source.Path != mod || f.Line != line {
-		t.Fatalf("stopped at %s:%d, want %s:%d", f.Source.Path, f.Line, mod, line)
+		t.Fatalf("stopped in %s at %s:%d, want %s:%d", f.Name, f.Source.Path, f.Line, mod, line)
 	}
-	c.req("continue", map[string]any{"threadId": st.ThreadID})
+	return f, st.ThreadID
+}
+
+// TestBreakpointInTransformedFileBindsThroughItsMap: a breakpoint set on
+// a file before the file is loaded as transformed code under its own name
+// stops on the line asked for, not on the transformed code's line of
+// that number.
+func TestBreakpointInTransformedFileBindsThroughItsMap(t *testing.T) {
+	dir := transformedProject(t, "")
+	mod := filepath.Join(dir, "mod.js")
+	c := newClient(t)
+	f, _ := runToLine(t, c, filepath.Join(dir, "loader.js"), mod, lineOf(t, mod, "BP:sum"))
+	want(t, "function", f.Name, "add")
+	want(t, "a", c.locals()["a"].Value, "2")
+	c.finish("sum 5")
+}
+
+// TestBreakpointInPlainFileStaysOnItsLine: a file node loads itself (no
+// source map) keeps the breakpoint set on its path.
+func TestBreakpointInPlainFileStaysOnItsLine(t *testing.T) {
+	mod := filepath.Join(transformedProject(t, ""), "mod.js")
+	c := newClient(t)
+	f, _ := runToLine(t, c, mod, mod, lineOf(t, mod, "BP:sum"))
+	want(t, "function", f.Name, "add")
+	c.finish("sum 5")
+}
+
+// TestBreakpointInTransformedFileInAWorker: the same in a worker thread,
+// on a line the module runs as it loads.
+func TestBreakpointInTransformedFileInAWorker(t *testing.T) {
+	dir := transformedProject(t, "const { Worker } = require('worker_threads');\nnew Worker(require('path').join(__dirname, 'loader.js'));\n")
+	mod := filepath.Join(dir, "mod.js")
+	c := newClient(t)
+	_, thread := runToLine(t, c, filepath.Join(dir, "main.js"), mod, lineOf(t, mod, "console.log"))
+	c.req("continue", map[string]any{"threadId": thread})
 	c.event("terminated")
 	if !strings.Contains(c.outputText(), "sum 5") {
 		t.Errorf("output %q", c.outputText())
