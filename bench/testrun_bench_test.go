@@ -21,6 +21,7 @@ type testBenchCase struct {
 	framework, dir, test, pkg string
 	need                      []string // commands that must be installed
 	jest                      bool     // link the pinned Jest in
+	setup                     func(b *testing.B, dir string)
 }
 
 func BenchmarkDebugTest(b *testing.B) {
@@ -30,6 +31,7 @@ func BenchmarkDebugTest(b *testing.B) {
 		{framework: "go", dir: "go", test: "TestTotalWrong", pkg: "./cart", need: []string{"go", "dlv"}},
 		{framework: "node", dir: "node", test: "test/cart.test.js::total is wrong", need: []string{"node"}},
 		{framework: "jest", dir: "jest", test: "__tests__/cart.test.js::total is wrong", need: []string{"node"}, jest: true},
+		{framework: "vitest", dir: "vitest", test: "test/cart.test.js::total is wrong", need: []string{"node"}, setup: linkVitest},
 		{framework: "cargo", dir: "cargo", test: "tests::total_wrong", need: []string{"cargo", "lldb-vscode-16"}},
 		{framework: "junit", dir: "junit", test: "com.shop.CartTest#totalWrong", need: []string{"mvn", "java", "javac"}},
 	} {
@@ -40,6 +42,9 @@ func BenchmarkDebugTest(b *testing.B) {
 				}
 			}
 			dir := benchProject(b, filepath.Join(root, "testdata", "tests", tc.dir), tc.jest)
+			if tc.setup != nil {
+				tc.setup(b, dir)
+			}
 			c := startMCP(b)
 			defer c.cs.Close()
 			args := map[string]any{"projectPath": dir, "test": tc.test}

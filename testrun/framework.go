@@ -97,7 +97,7 @@ type Project struct {
 // frameworks is the table of every supported ecosystem, in detection
 // order.
 func frameworks() []*Framework {
-	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework(), cargoFramework(), rspecFramework(), minitestFramework(), junitFramework()}
+	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework(), vitestFramework(), cargoFramework(), rspecFramework(), minitestFramework(), junitFramework()}
 }
 
 // frameworkNamed returns the framework called name.

@@ -27,7 +27,7 @@ func jestFramework() *Framework {
 	return &Framework{
 		Name:     "jest",
 		Language: "javascript",
-		Detect:   detectJest,
+		Detect:   func(dir string) bool { return detectJest(dir) && jsRunner(dir) != "vitest" },
 		List:     listJest,
 		Plan:     planJest,
 		Message:  jestMessage,
@@ -37,11 +37,10 @@ func jestFramework() *Framework {
 	}
 }
 
+// detectJest: a Jest config, or jest in package.json.
 func detectJest(dir string) bool {
-	for _, f := range []string{"jest.config.js", "jest.config.cjs", "jest.config.mjs", "jest.config.ts", "jest.config.json"} {
-		if exists(dir, f) {
-			return true
-		}
+	if anyExists(dir, jestConfigs) {
+		return true
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	return err == nil && regexp.MustCompile(`"jest"\s*:`).Match(b)
@@ -50,13 +49,7 @@ func detectJest(dir string) bool {
 func jestEnvOf(p *Project) map[string]string { return mergeEnv(jestEnv, p.Env) }
 
 // jestCommand is the project's Jest, or an error saying how to install it.
-func jestCommand(p *Project) (string, error) {
-	bin := filepath.Join(p.Dir, jestBin)
-	if _, err := os.Stat(bin); err != nil {
-		return "", fmt.Errorf("the project has no Jest installed (%s): run npm install in %s", jestBin, p.Dir)
-	}
-	return bin, nil
-}
+func jestCommand(p *Project) (string, error) { return projectBin(p, "Jest", jestBin) }
 
 // jestReport is the part of `jest --json` that discovery reads.
 type jestReport struct {
@@ -114,33 +107,20 @@ func planJest(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, e
 	file, name, _ := strings.Cut(id.ID, "::")
 	parts := strings.Split(name, " > ")
 	args := []string{"--runInBand", "--ci", "--testNamePattern=^" + regexp.QuoteMeta(strings.Join(parts, " ")) + "$", "--runTestsByPath", file}
-	abs := filepath.Join(p.Dir, filepath.FromSlash(file))
-	pl := &Plan{
-		Create: sessions.CreateRequest{Language: "javascript", Name: "test " + id.ID},
-		Start: sessions.StartRequest{ScriptPath: bin, Args: args, Cwd: p.Dir, Env: jestEnvOf(p),
-			DAPLaunchArgs:    map[string]any{"skipFiles": jestSkipFiles(p.Dir)},
-			ExceptionFilters: []string{"all"}},
-		Command: append([]string{"node", jestBin}, args...),
-	}
-	if stopAt.Mode == StopStart {
-		line, err := jsTestStart(abs, parts[len(parts)-1])
-		if err != nil {
-			return nil, err
-		}
-		pl.Breakpoints = append(pl.Breakpoints, sessions.BreakpointSpec{File: abs, Line: line})
-	}
-	return pl, nil
+	return jsPlan(p, id, stopAt, sessions.StartRequest{ScriptPath: bin, Args: args, Env: jestEnvOf(p),
+		DAPLaunchArgs: map[string]any{"skipFiles": jsSkipFiles(p.Dir, jestThrowers)}},
+		append([]string{"node", jestBin}, args...))
 }
 
 // jestThrowers are the packages whose throws are failures: expect's
 // JestAssertionError.
 var jestThrowers = map[string]bool{"expect": true}
 
-// jestSkipFiles hides node's internals and every dependency but expect
-// from the debugger: the inspector then neither stops on the errors
-// Jest throws and catches inside itself nor shows its frames, while
-// expect's assertion errors still stop.
-func jestSkipFiles(dir string) []string {
+// jsSkipFiles hides node's internals and every dependency but the
+// throwers (for Jest, expect) from the debugger: the inspector then
+// neither stops on the errors the runner throws and catches inside
+// itself nor shows its frames, while the assertion errors still stop.
+func jsSkipFiles(dir string, throwers map[string]bool) []string {
 	skip := []string{"<node_internals>/**"}
 	nm := filepath.Join(dir, "node_modules")
 	entries, _ := os.ReadDir(nm)
@@ -153,7 +133,7 @@ func jestSkipFiles(dir string) []string {
 			}
 			continue
 		}
-		if !jestThrowers[name] && !strings.HasPrefix(name, ".") {
+		if !throwers[name] && !strings.HasPrefix(name, ".") {
 			skip = append(skip, "**/node_modules/"+name+"/**")
 		}
 	}
@@ -164,17 +144,6 @@ func jestSkipFiles(dir string) []string {
 // expected and received values read from the error expect throws.
 func jestMessage(ctx context.Context, r *failureReader) Failure {
 	f := jsMessage(ctx, r)
-	for _, fr := range r.frames {
-		if r.fw.UserFile(r.p, fr.File) {
-			break
-		}
-		if v, err := r.s.Evaluate(ctx, "error.matcherResult.expected", fr.ID, sessions.EvalWatch); err == nil {
-			f.Expected = v.Result
-			if v, err := r.s.Evaluate(ctx, "error.matcherResult.actual", fr.ID, sessions.EvalWatch); err == nil {
-				f.Actual = v.Result
-			}
-			break
-		}
-	}
+	readExpectedActual(ctx, r, &f, "error.matcherResult.expected", "error.matcherResult.actual")
 	return f
 }

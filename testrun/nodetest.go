@@ -120,23 +120,11 @@ func planNodeTest(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Pla
 	parts := strings.Split(name, " > ")
 	pattern := "--test-name-pattern=^" + regexp.QuoteMeta(parts[len(parts)-1]) + "$"
 	abs := filepath.Join(p.Dir, filepath.FromSlash(file))
-	pl := &Plan{
-		Create: sessions.CreateRequest{Language: "javascript", Name: "test " + id.ID},
-		Start: sessions.StartRequest{ScriptPath: abs, Cwd: p.Dir, Env: p.Env,
-			// node:assert throws inside node: keep its frames visible, or
-			// the inspector would not stop on what it throws.
-			DAPLaunchArgs:    map[string]any{"runtimeArgs": []string{pattern, "--test-reporter=spec"}, "skipFiles": []string{}},
-			ExceptionFilters: []string{"all"}},
-		Command: []string{"node", pattern, "--test-reporter=spec", file},
-	}
-	if stopAt.Mode == StopStart {
-		line, err := jsTestStart(abs, parts[len(parts)-1])
-		if err != nil {
-			return nil, err
-		}
-		pl.Breakpoints = append(pl.Breakpoints, sessions.BreakpointSpec{File: abs, Line: line})
-	}
-	return pl, nil
+	return jsPlan(p, id, stopAt, sessions.StartRequest{ScriptPath: abs, Env: p.Env,
+		// node:assert throws inside node: keep its frames visible, or
+		// the inspector would not stop on what it throws.
+		DAPLaunchArgs: map[string]any{"runtimeArgs": []string{pattern, "--test-reporter=spec"}, "skipFiles": []string{}}},
+		[]string{"node", pattern, "--test-reporter=spec", file})
 }
 
 // jsTestStart is the line after the one that declares the test named

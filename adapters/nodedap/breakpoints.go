@@ -29,6 +29,7 @@ type bp struct {
 	locs         []location
 	hits         int
 	pending      bool // waits for a script whose source map has source
+	byPath       bool // set on the file's own URL, at the source's lines
 	resolvedPath string
 }
 
@@ -260,6 +261,7 @@ func (h *Handler) placeLine(ctx context.Context, c cdpConn, b *bp) {
 		h.guard(ctx, c, b.source)
 		return
 	}
+	b.byPath = true
 	h.setByURL(ctx, c, b, map[string]any{"urlRegex": urlRegex(b.source), "lineNumber": b.line - 1})
 }
 
@@ -320,33 +322,15 @@ func (h *Handler) onBreakpointResolved(id string, l location) {
 // resolvePending places pending breakpoints whose source sm maps, on the
 // script at url. It runs on the CDP event goroutine.
 func (h *Handler) resolvePending(sm *sourceMap, url string) {
-	h.mu.Lock()
-	c := h.cdp
-	var todo []*bp
-	for _, src := range sm.sources {
-		for _, b := range h.bps.bySource[src] {
-			if b.pending {
-				todo = append(todo, b)
-			}
-		}
-	}
-	h.mu.Unlock()
+	c, todo := h.breakpointsOf(sm.sources, func(b *bp) bool { return b.pending })
 	if c == nil || len(todo) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, b := range todo {
-		gl, gc, _, ok := sm.generated(b.source, b.line-1)
-		if !ok {
-			continue
-		}
-		h.setByURL(ctx, c, b, map[string]any{"url": url, "lineNumber": gl, "columnNumber": gc})
-		h.mu.Lock()
-		body, verified := b.dapBreakpoint(), b.verified
-		h.mu.Unlock()
-		if verified {
-			h.event("breakpoint", map[string]any{"reason": "changed", "breakpoint": body})
+		if gl, gc, _, ok := sm.generated(b.source, b.line-1); ok {
+			h.placeMapped(ctx, c, b, url, gl, gc)
 		}
 	}
 }
@@ -532,8 +516,13 @@ func (h *Handler) setExceptionBreakpoints(ctx context.Context, req *dap.Message)
 		}
 		out = append(out, map[string]any{"verified": true})
 	}
-	if err := c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil); err != nil {
-		return nil, err
+	h.mu.Lock()
+	mainToo := !h.workerExceptions
+	h.mu.Unlock()
+	if mainToo {
+		if err := c.Call(ctx, "Debugger.setPauseOnExceptions", map[string]any{"state": state}, nil); err != nil {
+			return nil, err
+		}
 	}
 	h.mu.Lock()
 	h.exceptionFilter = state

@@ -22,8 +22,12 @@
 //     each script with a source map until its breakpoints are set), and
 //     stack frames map back to the TypeScript lines. A .ts program runs
 //     through the project's tsx or ts-node, or as its compiled JavaScript.
+//     A file loaded as code transformed from it under its own name (Vite's
+//     module runner, Vitest) has its breakpoints moved through its map.
 //   - Threads: the main thread and every worker_threads Worker, each
 //     debugged over its own inspector session relayed through the main one.
+//     "exceptionThreads": "workers" applies the exception filters in the
+//     workers only (a test runner whose tests run in workers).
 //   - Child processes: a child the launched program forks inherits
 //     --inspect-brk, announces its inspector on the shared stderr, and
 //     waits for a debugger. It becomes a child session: a startDebugging

@@ -57,6 +57,10 @@ type Handler struct {
 	refSeq   int
 	refs     map[int]*varRef
 
+	// workerExceptions: the exception filters apply in worker threads
+	// only (launch's exceptionThreads "workers").
+	workerExceptions bool
+
 	exceptionFilter string
 	workers         map[string]workerThread // by CDP session id
 	skip            []string                // blackbox patterns

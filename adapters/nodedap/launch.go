@@ -35,6 +35,10 @@ type LaunchConfig struct {
 	OutputCapture string `json:"outputCapture"`
 	// SourceMaps turns source-map support off when false (default on).
 	SourceMaps *bool `json:"sourceMaps"`
+	// ExceptionThreads "workers" applies the exception filters in worker
+	// threads only: for a test runner that runs the tests in workers, the
+	// exceptions its main thread throws and catches are never the test's.
+	ExceptionThreads string `json:"exceptionThreads"`
 }
 
 // nodeProcess is a node started with its inspector waiting for us.

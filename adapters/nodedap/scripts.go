@@ -38,6 +38,7 @@ func (h *Handler) addScript(sp scriptParsed) {
 	h.mu.Unlock()
 	if s.sm != nil {
 		h.resolvePending(s.sm, s.url)
+		h.remapTransformed(s)
 	}
 }
 

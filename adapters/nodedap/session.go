@@ -55,6 +55,7 @@ func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
 		return errors.New("this session already debugs a program")
 	}
 	h.stopOnEntry = cfg.StopOnEntry
+	h.workerExceptions = cfg.ExceptionThreads == "workers"
 	h.sourceMaps = cfg.SourceMaps == nil || *cfg.SourceMaps
 	if cfg.OutputCapture == "console" {
 		h.capture = "console"

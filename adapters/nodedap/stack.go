@@ -121,6 +121,11 @@ func (h *Handler) onPaused(ev *pausedEvent) {
 		go h.stepQuietly(c, "Debugger.stepInto")
 		return
 	}
+	if !stepping && h.skippedExceptionLocked(ev) {
+		h.mu.Unlock()
+		go h.resumeQuietly(c)
+		return
+	}
 	h.stepping, h.pausing = false, false
 	// A pause stops one isolate: the main thread's workers run on.
 	body := map[string]any{"threadId": h.thread, "allThreadsStopped": h.parent == nil && len(h.workers) == 0}

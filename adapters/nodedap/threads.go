@@ -187,6 +187,11 @@ func (h *Handler) startWorker(w *Handler, c cdpConn) {
 	h.mu.Unlock()
 	_ = c.Call(ctx, "Runtime.enable", nil, nil)
 	_ = c.Call(ctx, "Debugger.enable", nil, nil)
+	if w.sourceMaps {
+		// As on the main thread: a script with a source map waits until
+		// the breakpoints its map reaches are set.
+		_ = c.Call(ctx, "Debugger.setInstrumentationBreakpoint", map[string]any{"instrumentation": "beforeScriptWithSourceMapExecution"}, nil)
+	}
 	if len(skip) > 0 {
 		_ = c.Call(ctx, "Debugger.setBlackboxPatterns", map[string]any{"patterns": skip}, nil)
 	}

@@ -124,6 +124,24 @@ func testFixtures() []testFixture {
 			broken: brokenFile{file: "__tests__/cart.test.js", text: "\ntest('broken', () => {\n", says: "SyntaxError"},
 		},
 		{
+			framework: "vitest", dir: "vitest", decl: `test('total is wrong', () => {`, require: requireNode, setup: withVitest,
+			failing: []failingTest{
+				{name: "assertion", id: "test/cart.test.js::total is wrong", file: "test/cart.test.js", line: "expect(got).toBe(6);",
+					message: "AssertionError: expected 5 to be 6", local: "got", value: "5", expected: "6", actual: "5"},
+				{name: "raises", id: "test/cart.test.js::discount throws", file: "cart.js", line: "throw new RangeError",
+					message: "RangeError: percent 150 is out of range", local: "percent", value: "150"},
+				{name: "parametrised", id: "test/cart.test.js::pairs > 2 + 3", file: "test/cart.test.js", line: "expect(got).toBe(want);",
+					message: "AssertionError: expected 5 to be 6", local: "got", value: "5", expected: "6", actual: "5"},
+			},
+			passing: "test/cart.test.js::passes", printed: "checking the discount",
+			listed: []string{"test/cart.test.js::total is wrong", "test/cart.test.js::pairs > 1 + 1", "test/cart.test.js::pairs > 2 + 3", "test/cart.test.js::passes"},
+			filter: "PAIRS", filtered: []string{"test/cart.test.js::pairs > 1 + 1", "test/cart.test.js::pairs > 2 + 3"},
+			missing: "test/cart.test.js::total is wrongg", nearest: "test/cart.test.js::total is wrong",
+			// Vite parses the file before it runs: its message names the
+			// syntax error so.
+			broken: brokenFile{file: "test/cart.test.js", text: "\ntest('broken', () => {\n", says: "invalid JS syntax"},
+		},
+		{
 			framework: "cargo", dir: "cargo", decl: `fn total_wrong() {`, require: requireCargo, setup: copyTree,
 			failing: []failingTest{
 				{name: "assertion", id: "tests::total_wrong", file: "src/lib.rs", line: "assert_eq!(got, 6);",
@@ -221,19 +239,35 @@ func requireRspec(t *testing.T) {
 // node_modules ($DBG_JEST_DIR, as scripts/deps/tests.sh installs it).
 func withJest(t *testing.T, dir string) string {
 	t.Helper()
-	jest := os.Getenv("DBG_JEST_DIR")
-	if jest == "" {
+	return withNodeModules(t, dir, "jest", "jest/bin/jest.js")
+}
+
+// withNodeModules copies the fixture project and links in, as its
+// node_modules, the one of the runner's cache folder ($DBG_<RUNNER>_DIR,
+// default ~/.cache/dbg-test/<runner>), which must hold bin.
+func withNodeModules(t *testing.T, dir, runner, bin string) string {
+	t.Helper()
+	cache := os.Getenv("DBG_" + strings.ToUpper(runner) + "_DIR")
+	if cache == "" {
 		home, _ := os.UserHomeDir()
-		jest = filepath.Join(home, ".cache", "dbg-test", "jest")
+		cache = filepath.Join(home, ".cache", "dbg-test", runner)
 	}
-	if _, err := os.Stat(filepath.Join(jest, "node_modules", "jest", "bin", "jest.js")); err != nil {
-		t.Skip("jest is not installed (scripts/install-test-deps.sh installs it)")
+	if _, err := os.Stat(filepath.Join(cache, "node_modules", filepath.FromSlash(bin))); err != nil {
+		t.Skipf("%s is not installed (scripts/install-test-deps.sh installs it)", runner)
 	}
 	cp := copyTree(t, dir)
-	if err := os.Symlink(filepath.Join(jest, "node_modules"), filepath.Join(cp, "node_modules")); err != nil {
+	if err := os.Symlink(filepath.Join(cache, "node_modules"), filepath.Join(cp, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	return cp
+}
+
+// withVitest copies the fixture project and links the pinned Vitest in
+// as its node_modules ($DBG_VITEST_DIR, as scripts/deps/tests.sh installs
+// it).
+func withVitest(t *testing.T, dir string) string {
+	t.Helper()
+	return withNodeModules(t, dir, "vitest", "vitest/vitest.mjs")
 }
 
 func requirePytest(t *testing.T) {

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The test runners of debug_test and list_tests, pinned: pytest in the
 # interpreter the python adapter picks for the fixture projects (python3
-# first on PATH), and Jest in a cache folder the tests link into their
-# copy of the fixture project ($DBG_JEST_DIR, default
-# ~/.cache/dbg-test/jest); nothing is installed into the repository.
+# first on PATH), and Jest and Vitest in cache folders the tests link into
+# their copy of the fixture project ($DBG_JEST_DIR, default
+# ~/.cache/dbg-test/jest; $DBG_VITEST_DIR, default
+# ~/.cache/dbg-test/vitest); nothing is installed into the repository.
 # RSpec from Debian (ruby-rspec, for the ruby3.1 whose rdbg the ruby
 # adapter runs). go test comes with Go, cargo with rustup, minitest with
 # Ruby. Idempotent.
@@ -12,6 +13,9 @@ set -euo pipefail
 PYTEST_VERSION=9.2.0
 JEST_VERSION=30.5.2
 JEST_DIR="${DBG_JEST_DIR:-$HOME/.cache/dbg-test/jest}"
+# Vitest 4.1 is the newest that runs on Node 20.
+VITEST_VERSION=4.1.12
+VITEST_DIR="${DBG_VITEST_DIR:-$HOME/.cache/dbg-test/vitest}"
 
 py="$(command -v python3)"
 if [ "$("$py" -c 'import pytest; print(pytest.__version__)' 2>/dev/null || true)" != "$PYTEST_VERSION" ]; then
@@ -20,15 +24,21 @@ if [ "$("$py" -c 'import pytest; print(pytest.__version__)' 2>/dev/null || true)
     "$py" -m pip install --quiet --break-system-packages "pytest==$PYTEST_VERSION"
 fi
 
-installed=""
-if [ -f "$JEST_DIR/node_modules/jest/package.json" ]; then
-  installed="$(node -p "require('$JEST_DIR/node_modules/jest/package.json').version")"
-fi
-if [ "$installed" != "$JEST_VERSION" ]; then
-  mkdir -p "$JEST_DIR"
-  echo "+ npm install jest@$JEST_VERSION (in $JEST_DIR)"
-  npm install --no-audit --no-fund --prefix "$JEST_DIR" "jest@$JEST_VERSION"
-fi
+# npm_pinned PACKAGE VERSION DIR installs PACKAGE@VERSION into DIR unless
+# it is there already.
+npm_pinned() {
+  local pkg="$1" version="$2" dir="$3" installed=""
+  if [ -f "$dir/node_modules/$pkg/package.json" ]; then
+    installed="$(node -p "require('$dir/node_modules/$pkg/package.json').version")"
+  fi
+  if [ "$installed" != "$version" ]; then
+    mkdir -p "$dir"
+    echo "+ npm install $pkg@$version (in $dir)"
+    npm install --no-audit --no-fund --save-exact --prefix "$dir" "$pkg@$version"
+  fi
+}
+npm_pinned jest "$JEST_VERSION" "$JEST_DIR"
+npm_pinned vitest "$VITEST_VERSION" "$VITEST_DIR"
 
 RSPEC_VERSION="3.12.0c0e1m1s0-1"
 if [ "$(dpkg-query -W -f='${Version}' ruby-rspec 2>/dev/null || true)" != "$RSPEC_VERSION" ]; then
@@ -49,4 +59,4 @@ echo "+ mvn test-compile dependency:build-classpath (testdata/tests/junit, in $j
 mvn -q -B -f "$junit_copy/pom.xml" test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$junit_copy/cp.txt"
 rm -rf "$junit_copy"
 
-echo "test runners: pytest $("$py" -c 'import pytest; print(pytest.__version__)') ($py), jest $(node -p "require('$JEST_DIR/node_modules/jest/package.json').version"), rspec $(rspec --version | head -1), $(mvn -B -v | sed -n 1p)"
+echo "test runners: pytest $("$py" -c 'import pytest; print(pytest.__version__)') ($py), jest $(node -p "require('$JEST_DIR/node_modules/jest/package.json').version"), vitest $(node -p "require('$VITEST_DIR/node_modules/vitest/package.json').version"), rspec $(rspec --version | head -1), $(mvn -B -v | sed -n 1p)"
