@@ -17,8 +17,11 @@ import (
 // testFixture is one framework's fixture project and what its tests do.
 type testFixture struct {
 	framework string
-	dir       string // under testdata/tests
-	require   func(t *testing.T)
+	// name, when set, names the fixture's subtest in place of framework
+	// (a framework's second fixture).
+	name    string
+	dir     string // under testdata/tests
+	require func(t *testing.T)
 	// setup, when set, returns the project to run in place of the
 	// fixture (a copy with the runner linked in).
 	setup    func(t *testing.T, dir string) string
@@ -58,7 +61,7 @@ type brokenFile struct {
 }
 
 func testFixtures() []testFixture {
-	return []testFixture{
+	fxs := []testFixture{
 		{
 			framework: "pytest", dir: "pytest", decl: `def test_total_wrong():`, require: requirePytest,
 			failing: []failingTest{
@@ -188,6 +191,23 @@ func testFixtures() []testFixture {
 			broken: brokenFile{file: "src/test/java/com/shop/CartTest.java", text: "\nclass Broken { int x = nope(); }\n", says: "cannot find symbol"},
 		},
 	}
+	return append(fxs, junitSurefire(fxs[len(fxs)-1]))
+}
+
+// junitSurefire is the JUnit fixture as most projects are: only
+// junit-jupiter and Surefire, so the tests run through Surefire's own
+// forked JVM and discovery fetches the console launcher.
+func junitSurefire(fx testFixture) testFixture {
+	fx.name, fx.dir = "junit-surefire", "junit-surefire"
+	return fx
+}
+
+// title is the fixture's subtest name.
+func (fx testFixture) title() string {
+	if fx.name != "" {
+		return fx.name
+	}
+	return fx.framework
 }
 
 // requireMaven: the JUnit fixture builds with the machine's Maven and a
@@ -247,7 +267,7 @@ func requirePytest(t *testing.T) {
 // debug_test over MCP.
 func TestDebugTest(t *testing.T) {
 	for _, fx := range testFixtures() {
-		t.Run(fx.framework, func(t *testing.T) {
+		t.Run(fx.title(), func(t *testing.T) {
 			fx.require(t)
 			c := startDbg(t)
 			dir := fixture(t, filepath.Join("tests", fx.dir))
