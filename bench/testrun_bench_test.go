@@ -32,6 +32,7 @@ func BenchmarkDebugTest(b *testing.B) {
 		{framework: "jest", dir: "jest", test: "__tests__/cart.test.js::total is wrong", need: []string{"node"}, jest: true},
 		{framework: "cargo", dir: "cargo", test: "tests::total_wrong", need: []string{"cargo", "lldb-vscode-16"}},
 		{framework: "junit", dir: "junit", test: "com.shop.CartTest#totalWrong", need: []string{"mvn", "java", "javac"}},
+		{framework: "junit-surefire", dir: "junit-surefire", test: "com.shop.CartTest#totalWrong", need: []string{"mvn", "java", "javac"}},
 	} {
 		b.Run(tc.framework, func(b *testing.B) {
 			for _, n := range tc.need {

@@ -89,10 +89,18 @@ func junitTool(dir string) string {
 
 // listJunit builds the tests with the project's build tool and lists them
 // with the console launcher's discovery.
+// A project unchanged since its last discovery reuses it (junit_cache.go).
 func listJunit(ctx context.Context, p *Project, _ string) ([]TestID, error) {
+	tool := junitTool(p.Dir)
+	fp, keep := projectFingerprint(p)
+	if keep {
+		if b, out, ok := loadJunitCache(p, tool, fp); ok {
+			return junitIDs(out, p.Dir, b), nil
+		}
+	}
 	var b *junitBuild
 	var err error
-	switch junitTool(p.Dir) {
+	switch tool {
 	case "maven":
 		b, err = mavenBuild(ctx, p)
 	case "gradle":
@@ -103,14 +111,23 @@ func listJunit(ctx context.Context, p *Project, _ string) ([]TestID, error) {
 	if err != nil {
 		return nil, err
 	}
-	return discoverJunit(ctx, p, b)
+	out, err := discoverJunit(ctx, p, b)
+	if err != nil {
+		return nil, err
+	}
+	if keep {
+		saveJunitCache(p, fp, b, out)
+	}
+	return junitIDs(out, p.Dir, b), nil
 }
 
 // junitMethodSource is how the launcher's verbose discovery names a test
 // method's source.
 var junitMethodSource = regexp.MustCompile(`MethodSource \[className = '([^']+)', methodName = '([^']+)', methodParameterTypes = '([^']*)'\]`)
 
-// junitIDs reads the test methods out of the verbose discovery's output.
+// junitIDs reads the test methods out of the verbose discovery's output:
+// ids are Class#method, with the parameter types where the class has
+// several methods of the name.
 func junitIDs(out, dir string, b *junitBuild) []TestID {
 	type method struct{ class, name, params string }
 	var methods []method

@@ -54,9 +54,9 @@ func noPlatformError() error {
 }
 
 // discoverJunit runs the launcher's own discovery (`discover
-// --scan-classpath` over the test classes): ids are Class#method, with
-// the parameter types where the class has several methods of the name.
-func discoverJunit(ctx context.Context, p *Project, b *junitBuild) ([]TestID, error) {
+// --scan-classpath` over the test classes) and returns its verbose
+// output, which junitIDs reads.
+func discoverJunit(ctx context.Context, p *Project, b *junitBuild) (string, error) {
 	cp := b.classpath
 	if b.launcher != "" {
 		cp += string(os.PathListSeparator) + b.launcher
@@ -68,12 +68,12 @@ func discoverJunit(ctx context.Context, p *Project, b *junitBuild) ([]TestID, er
 	}
 	res, err := run(ctx, p.Dir, p.Env, argv)
 	if err != nil {
-		return nil, fmt.Errorf("junit discover: %w", err)
+		return "", fmt.Errorf("junit discover: %w", err)
 	}
 	if res.ExitCode != 0 {
-		return nil, &BuildError{Tool: "junit", Output: lastLines(res.Output, 40)}
+		return "", &BuildError{Tool: "junit", Output: lastLines(res.Output, 40)}
 	}
-	return junitIDs(res.Output, p.Dir, b), nil
+	return res.Output, nil
 }
 
 // planLauncher runs the test with the project's console launcher as the
