@@ -13,6 +13,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters/javadap"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // gradleInitScript is dbg's Gradle init script (-I): its task
@@ -44,7 +45,7 @@ func gradleCommand(dir string) (string, error) {
 	}
 	p, err := exec.LookPath("gradle")
 	if err != nil {
-		return "", fmt.Errorf("gradle is not installed and the project has no gradlew: add the Gradle wrapper (gradle wrapper) or install Gradle")
+		return "", toolkit.NewError(toolkit.CodeAdapterNotFound, "gradle is not installed and the project has no gradlew", "add the Gradle wrapper (gradle wrapper) or install Gradle")
 	}
 	return p, nil
 }
@@ -132,7 +133,8 @@ func parseGradleBuild(out string) (*junitBuild, error) {
 		}
 	}
 	if !seen {
-		return nil, fmt.Errorf("gradle printed no test classpath: the root project applies no java plugin (multi-project builds are not supported): %s", lastLines(out, 20))
+		return nil, toolkit.NewError(toolkit.CodeUnsupported, "gradle printed no test classpath: the root project applies no java plugin: "+lastLines(out, 20),
+			"debug_test runs the root project's tests; a multi-project build's subprojects are not supported")
 	}
 	if b.declared = hasConsoleLauncher(b.classpath); b.declared {
 		b.launcher = ""

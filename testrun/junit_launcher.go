@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // junitLauncher is the JUnit Platform Console Launcher's main class.
@@ -50,7 +51,8 @@ func hasConsoleLauncher(cp string) bool {
 
 // noPlatformError is a classpath without the JUnit Platform.
 func noPlatformError() error {
-	return fmt.Errorf("the project's test classpath has no JUnit Platform (junit-platform-engine): debug_test runs JUnit 5 and later; add org.junit.jupiter:junit-jupiter (test scope)")
+	return toolkit.NewError(toolkit.CodeUnsupported, "the project's test classpath has no JUnit Platform (junit-platform-engine): debug_test runs JUnit 5 and later",
+		"add org.junit.jupiter:junit-jupiter (test scope); JUnit 4 tests run on the platform with org.junit.vintage:junit-vintage-engine")
 }
 
 // discoverJunit runs the launcher's own discovery (`discover
@@ -109,8 +111,8 @@ func mavenLauncher(ctx context.Context, p *Project, mvn, cp string) (string, err
 		return "", fmt.Errorf("mvn dependency:get %s:%s: %w", junitLauncherArtifact, version, err)
 	}
 	if _, serr := os.Stat(jar); res.ExitCode != 0 || serr != nil {
-		return "", fmt.Errorf("the JUnit Platform Console Launcher %s, which lists the tests, could not be fetched (%s:%s): %s",
-			version, junitLauncherArtifact, version, mavenErrors(res.Output))
+		return "", toolkit.NewError(toolkit.CodeAdapterFailed, fmt.Sprintf("the JUnit Platform Console Launcher %s, which lists the tests, could not be fetched: %s",
+			version, mavenErrors(res.Output)), "add "+junitLauncherArtifact+":"+version+" (test scope) to pom.xml, or make it reachable from the project's repositories")
 	}
 	return jar, nil
 }

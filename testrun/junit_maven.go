@@ -10,6 +10,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters/javadap"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/sessions/toolkit"
 )
 
 // mavenDependencyPlugin is the maven-dependency-plugin dbg runs its goals
@@ -30,7 +31,7 @@ func mavenCommand(dir string) (string, error) {
 	}
 	p, err := exec.LookPath("mvn")
 	if err != nil {
-		return "", fmt.Errorf("mvn is not installed and the project has no mvnw: install Maven (apt-get install maven)")
+		return "", toolkit.NewError(toolkit.CodeAdapterNotFound, "mvn is not installed and the project has no mvnw", "install Maven (apt-get install maven), or add the Maven wrapper")
 	}
 	return p, nil
 }
