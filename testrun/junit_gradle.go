@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -40,14 +39,7 @@ const gradleJDWPProperty = "dbg.jdwp"
 // gradleCommand is the project's Gradle: its wrapper (gradlew) when it
 // has one, else gradle on PATH.
 func gradleCommand(dir string) (string, error) {
-	if w := filepath.Join(dir, "gradlew"); isExecutable(w) {
-		return w, nil
-	}
-	p, err := exec.LookPath("gradle")
-	if err != nil {
-		return "", toolkit.NewError(toolkit.CodeAdapterNotFound, "gradle is not installed and the project has no gradlew", "add the Gradle wrapper (gradle wrapper) or install Gradle")
-	}
-	return p, nil
+	return buildTool(dir, "gradlew", "gradle", "add the Gradle wrapper (gradle wrapper) or install Gradle")
 }
 
 // writeInitScript writes the init script into dir under a name of its

@@ -26,12 +26,18 @@ const mavenFastJVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 // mavenCommand is the project's Maven: its wrapper (mvnw) when it has
 // one, else mvn on PATH.
 func mavenCommand(dir string) (string, error) {
-	if w := filepath.Join(dir, "mvnw"); isExecutable(w) {
+	return buildTool(dir, "mvnw", "mvn", "install Maven (apt-get install maven), or add the Maven wrapper")
+}
+
+// buildTool is the project's wrapper script when it has one, else tool
+// on PATH; install says how to get one.
+func buildTool(dir, wrapper, tool, install string) (string, error) {
+	if w := filepath.Join(dir, wrapper); isExecutable(w) {
 		return w, nil
 	}
-	p, err := exec.LookPath("mvn")
+	p, err := exec.LookPath(tool)
 	if err != nil {
-		return "", toolkit.NewError(toolkit.CodeAdapterNotFound, "mvn is not installed and the project has no mvnw", "install Maven (apt-get install maven), or add the Maven wrapper")
+		return "", toolkit.NewError(toolkit.CodeAdapterNotFound, tool+" is not installed and the project has no "+wrapper, install)
 	}
 	return p, nil
 }

@@ -146,29 +146,12 @@ func startCommand(ctx context.Context, cfg *LaunchConfig, out *outputSink) (*jvm
 		p.Kill()
 		return nil, nil, nil, fmt.Errorf("the JVM of %s did not connect within %s: %s", filepath.Base(argv[0]), wait, tail.String())
 	}
-	vm, err := handshakeVM(ctx, conn)
+	vm, err := handshakeVM(ctx, conn, "the JVM that connected")
 	if err != nil {
 		p.Kill()
 		return nil, nil, nil, err
 	}
 	return jc, p, vm, nil
-}
-
-// handshakeVM makes a debugger's JDWP client of a connection a JVM
-// opened: the debugger speaks first, whichever side listened.
-func handshakeVM(ctx context.Context, conn net.Conn) (*Client, error) {
-	_ = conn.SetDeadline(time.Now().Add(handshakeTimeout))
-	if err := Handshake(conn); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("the JVM that connected: %w", err)
-	}
-	_ = conn.SetDeadline(time.Time{})
-	c := NewClient(conn)
-	if err := c.loadIDSizes(ctx); err != nil {
-		c.Close()
-		return nil, err
-	}
-	return c, nil
 }
 
 // CommandError is a launch's command that ended before its JVM connected
