@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -123,5 +124,58 @@ func TestBuildToolWrappers(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	if _, err := gradleCommand(t.TempDir()); err == nil || !strings.Contains(err.Error(), "gradlew") {
 		t.Errorf("no Gradle: %v", err)
+	}
+}
+
+// groovyVersion is the Groovy that runs the init script's test
+// (scripts/deps/tests.sh fetches it into the local Maven repository).
+const groovyVersion = "4.0.33"
+
+// The init script, run by Groovy against stand-ins for the Gradle objects
+// it uses (testdata/gradle_init_harness.groovy): dbgTestClasspath prints
+// what parseGradleBuild reads, with the launcher of the engine's version;
+// with dbg.jdwp the Test task takes the agent, one JVM, never up to date,
+// and shows the test's output; without it the Test task is left alone.
+func TestGradleInitScriptRuns(t *testing.T) {
+	home, _ := os.UserHomeDir()
+	jar := filepath.Join(home, ".m2", "repository", "org", "apache", "groovy", "groovy", groovyVersion, "groovy-"+groovyVersion+".jar")
+	if _, err := os.Stat(jar); err != nil {
+		t.Skipf("Groovy %s is not in the local Maven repository (scripts/deps/tests.sh fetches it)", groovyVersion)
+	}
+	if _, err := exec.LookPath("java"); err != nil {
+		t.Skip("java is not installed")
+	}
+	init, err := writeInitScript(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	harness, _ := filepath.Abs(filepath.Join("testdata", "gradle_init_harness.groovy"))
+	groovy := func(jdwp string) string {
+		t.Helper()
+		out, err := exec.CommandContext(t.Context(), "java", "-cp", jar, "groovy.ui.GroovyMain", harness, init, jdwp).CombinedOutput()
+		if err != nil {
+			t.Fatalf("groovy: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	out := groovy("-agentlib:jdwp=transport=dt_socket,server=n,suspend=y,address=127.0.0.1:5005")
+	b, err := parseGradleBuild(out)
+	if err != nil {
+		t.Fatalf("parseGradleBuild: %v\n%s", err, out)
+	}
+	if b.launcher != "/r/junit-platform-console-standalone-1.14.1.jar" || b.classpath != "/p/build/classes/java/test:/r/junit-platform-engine-1.14.1.jar" ||
+		!slices.Equal(b.testClasses, []string{"/p/build/classes/java/test"}) {
+		t.Errorf("build = %+v", b)
+	}
+	for _, want := range []string{"harness-dependsOn=testClasses\n", "harness-coordinates=org.junit.platform:junit-platform-console-standalone:1.14.1\n",
+		"harness-jvmArgs=-agentlib:jdwp=transport=dt_socket,server=n,suspend=y,address=127.0.0.1:5005\n", "harness-upToDate=false\n",
+		"harness-forks=1,0\n", "harness-streams=true\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("with dbg.jdwp: no %q in\n%s", want, out)
+		}
+	}
+	out = groovy("")
+	if !strings.Contains(out, "harness-jvmArgs=\n") || !strings.Contains(out, "harness-upToDate=null\n") {
+		t.Errorf("without dbg.jdwp the Test task is changed:\n%s", out)
 	}
 }

@@ -61,5 +61,12 @@ for fixture in junit junit-surefire; do
   fi
   rm -rf "$junit_copy"
 done
+# Groovy, which runs the Gradle init script's test (there is no Gradle here
+# that runs on this JDK).
+GROOVY="org.apache.groovy:groovy:4.0.33"
+if [ ! -f "$HOME/.m2/repository/org/apache/groovy/groovy/4.0.33/groovy-4.0.33.jar" ]; then
+  echo "+ mvn dependency:get $GROOVY"
+  mvn -q -B "$DEPENDENCY_PLUGIN:get" -Dartifact="$GROOVY" -Dtransitive=false
+fi
 
 echo "test runners: pytest $("$py" -c 'import pytest; print(pytest.__version__)') ($py), jest $(node -p "require('$JEST_DIR/node_modules/jest/package.json').version"), rspec $(rspec --version | head -1), $(mvn -B -v | sed -n 1p)"
