@@ -42,6 +42,8 @@ type junitBuild struct {
 	declared bool
 	// initScript is dbg's Gradle init script.
 	initScript string
+	// surefire is the version of the project's Surefire (Maven).
+	surefire string
 }
 
 // junitFramework runs JUnit 5 (the JUnit Platform) tests of a Maven or
@@ -50,7 +52,7 @@ type junitBuild struct {
 // project's own, or the one of its JUnit Platform version, fetched
 // through the build tool). One test runs the way the project runs its
 // tests: with the console launcher as main class when the project
-// declares it, else through Maven Surefire's or Gradle's own test JVM,
+// declares it (or its Surefire predates the JUnit Platform), else through Maven Surefire's or Gradle's own test JVM,
 // with the project's configuration (argLine, system properties), under
 // the Java adapter. Exception stops are taken when the exception is an
 // assertion's (opentest4j's AssertionFailedError, Java's AssertionError)
@@ -172,7 +174,8 @@ func planJunit(ctx context.Context, p *Project, id TestID, stopAt StopAt) (*Plan
 	var pl *Plan
 	var err error
 	switch b := id.junit.build; {
-	case b.declared:
+	case b.declared || b.tool == "maven" && !surefireRunsPlatform(b.surefire):
+		// A Surefire older than 2.22 finds no JUnit Platform tests.
 		pl = planLauncher(p, id)
 	case b.tool == "gradle":
 		pl, err = planGradle(p, id)
@@ -189,7 +192,9 @@ func planJunit(ctx context.Context, p *Project, id TestID, stopAt StopAt) (*Plan
 		}
 	}
 	pl.Create.Language, pl.Create.Name, pl.Create.SourcePaths = "java", "test "+id.ID, src
-	pl.Create.AdapterConfig["classpath"] = id.junit.build.classpath
+	if _, ok := pl.Create.AdapterConfig["classpath"]; !ok {
+		pl.Create.AdapterConfig["classpath"] = id.junit.build.classpath
+	}
 	pl.Create.AdapterConfig["libraryClasses"] = junitLibraries
 	pl.Start.Cwd, pl.Start.ExceptionFilters = p.Dir, []string{"caught", "uncaught"}
 	if stopAt.Mode == StopStart {

@@ -24,7 +24,7 @@ import (
 // (which can change without the project changing) builds again.
 
 // junitCacheVersion changes when the cached content does.
-const junitCacheVersion = "1"
+const junitCacheVersion = "2"
 
 // maxFingerprintFiles bounds the project walk; a larger project is
 // built every time.
@@ -44,6 +44,7 @@ type junitCached struct {
 	Launcher    string   `json:"launcher,omitempty"`
 	Declared    bool     `json:"declared,omitempty"`
 	InitScript  string   `json:"initScript,omitempty"`
+	Surefire    string   `json:"surefire,omitempty"`
 	// Methods are the discovery's MethodSource lines.
 	Methods []string `json:"methods"`
 }
@@ -126,7 +127,7 @@ func loadJunitCache(p *Project, tool, fp string) (*junitBuild, string, bool) {
 		}
 	}
 	jb := &junitBuild{tool: c.Tool, command: c.Command, classpath: c.Classpath, testClasses: c.TestClasses,
-		launcher: c.Launcher, declared: c.Declared, initScript: c.InitScript}
+		launcher: c.Launcher, declared: c.Declared, initScript: c.InitScript, surefire: c.Surefire}
 	return jb, strings.Join(c.Methods, "\n"), true
 }
 
@@ -137,7 +138,7 @@ func saveJunitCache(p *Project, fp string, b *junitBuild, discovery string) {
 		return
 	}
 	c := junitCached{Fingerprint: fp, Tool: b.tool, Command: b.command, Classpath: b.classpath, TestClasses: b.testClasses,
-		Launcher: b.launcher, Declared: b.declared, InitScript: b.initScript, Methods: []string{}}
+		Launcher: b.launcher, Declared: b.declared, InitScript: b.initScript, Surefire: b.surefire, Methods: []string{}}
 	for _, l := range strings.Split(discovery, "\n") {
 		if junitMethodSource.MatchString(l) {
 			c.Methods = append(c.Methods, strings.TrimSpace(l))

@@ -78,13 +78,16 @@ func discoverJunit(ctx context.Context, p *Project, b *junitBuild) (string, erro
 	return res.Output, nil
 }
 
-// planLauncher runs the test with the project's console launcher as the
-// main class: `execute --select-method`.
+// planLauncher runs the test with the console launcher as the main
+// class: `execute --select-method`.
 func planLauncher(p *Project, id TestID) *Plan {
 	args := []string{"execute", "--disable-banner", "--disable-ansi-colors", "--details=none", "--select-method", id.junit.selector}
 	cp := id.junit.build.classpath
+	if l := id.junit.build.launcher; l != "" {
+		cp += string(os.PathListSeparator) + l
+	}
 	return &Plan{
-		Create:  sessions.CreateRequest{AdapterConfig: map[string]any{}},
+		Create:  sessions.CreateRequest{AdapterConfig: map[string]any{"classpath": cp}},
 		Start:   sessions.StartRequest{ScriptPath: junitLauncher, Args: args, Env: p.Env},
 		Command: append([]string{"java", "-cp", cp, junitLauncher}, args...),
 	}

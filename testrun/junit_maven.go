@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/dbg-dev/dbg/adapters/javadap"
@@ -74,8 +75,9 @@ func mavenBuild(ctx context.Context, p *Project) (*junitBuild, error) {
 	out := f.Name()
 	f.Close()
 	defer os.Remove(out)
-	res, err := run(ctx, p.Dir, mavenEnv(p), []string{mvn, "-q", "-B", "test-compile", mavenDependencyPlugin + ":build-classpath",
-		"-Dmdep.outputFile=" + out, "-Dmdep.includeScope=test"})
+	// surefire:help names the Surefire the project's test phase runs.
+	res, err := run(ctx, p.Dir, mavenEnv(p), []string{mvn, "-B", "test-compile", mavenDependencyPlugin + ":build-classpath",
+		"surefire:help", "-Dmdep.outputFile=" + out, "-Dmdep.includeScope=test"})
 	if err != nil {
 		return nil, fmt.Errorf("mvn test-compile: %w", err)
 	}
@@ -92,6 +94,9 @@ func mavenBuild(ctx context.Context, p *Project) (*junitBuild, error) {
 		cp = append(cp, d)
 	}
 	b := &junitBuild{tool: "maven", command: mvn, classpath: strings.Join(cp, string(os.PathListSeparator)), testClasses: []string{tests}}
+	if m := surefireVersionLine.FindStringSubmatch(res.Output); m != nil {
+		b.surefire = m[1]
+	}
 	if b.declared = hasConsoleLauncher(b.classpath); !b.declared {
 		if b.launcher, err = mavenLauncher(ctx, p, mvn, b.classpath); err != nil {
 			return nil, err
@@ -115,6 +120,19 @@ func mavenErrors(out string) string {
 		return out
 	}
 	return strings.Join(keep, "\n")
+}
+
+// surefireVersionLine is how Maven announces the Surefire goal it runs.
+var surefireVersionLine = regexp.MustCompile(`maven-surefire-plugin:(\d[^:\s]*):help`)
+
+// surefireRunsPlatform reports whether a Surefire version runs JUnit
+// Platform tests (2.22.0 and later); "" is a version Maven did not name.
+func surefireRunsPlatform(version string) bool {
+	var major, minor int
+	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err != nil {
+		return false
+	}
+	return major > 2 || major == 2 && minor >= 22
 }
 
 // surefireArgs are the arguments of Maven that run one test through the

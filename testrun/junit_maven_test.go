@@ -14,7 +14,7 @@ import (
 // adapter's agent; the answer's command is the same run without it.
 func TestPlanSurefireRunsTheProjectsSurefireUnderTheAgent(t *testing.T) {
 	dir := t.TempDir()
-	b := &junitBuild{tool: "maven", command: "/usr/bin/mvn", classpath: "CP"}
+	b := &junitBuild{tool: "maven", command: "/usr/bin/mvn", classpath: "CP", surefire: "3.5.4"}
 	id := TestID{ID: "com.shop.CartTest#total(int)", junit: &junitRun{selector: "com.shop.CartTest#total(int)", build: b}}
 	pl, err := planJunit(t.Context(), &Project{Dir: dir}, id, StopAt{Mode: StopStart})
 	if err != nil {
@@ -111,5 +111,31 @@ func TestJunitToolDetectsMavenAndGradle(t *testing.T) {
 		if got := junitTool(dir); got != c.tool {
 			t.Errorf("junitTool with %s = %q, want %q", c.file, got, c.tool)
 		}
+	}
+}
+
+// A Surefire older than 2.22 runs no JUnit Platform tests: the fetched
+// console launcher runs the test.
+func TestPlanJunitRunsTheLauncherUnderAnOldSurefire(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		runs    bool
+	}{{"3.5.4", true}, {"2.22.0", true}, {"3.0.0-M5", true}, {"2.21.0", false}, {"2.12.4", false}, {"", false}} {
+		if got := surefireRunsPlatform(c.version); got != c.runs {
+			t.Errorf("surefireRunsPlatform(%q) = %v", c.version, got)
+		}
+	}
+	b := &junitBuild{tool: "maven", command: "mvn", classpath: "CP", launcher: "/r/launcher.jar", surefire: "2.12.4"}
+	id := TestID{ID: "com.shop.CartTest#pairs", junit: &junitRun{selector: "com.shop.CartTest#pairs(int, int, int)", build: b}}
+	pl, err := planJunit(t.Context(), &Project{Dir: t.TempDir()}, id, StopAt{Mode: StopFailure})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := "CP" + string(os.PathListSeparator) + "/r/launcher.jar"
+	if pl.Start.ScriptPath != junitLauncher || pl.Create.AdapterConfig["classpath"] != cp || !slices.Equal(pl.Command[:3], []string{"java", "-cp", cp}) {
+		t.Fatalf("plan = %+v", pl)
+	}
+	if m := surefireVersionLine.FindStringSubmatch("[INFO] --- maven-surefire-plugin:2.12.4:help (default-cli) @ cart ---"); m == nil || m[1] != "2.12.4" {
+		t.Errorf("surefireVersionLine = %q", m)
 	}
 }

@@ -52,8 +52,8 @@ JUNIT_LAUNCHER="org.junit.platform:junit-platform-console-standalone:1.14.1"
 for fixture in junit junit-surefire; do
   junit_copy="$(mktemp -d)"
   cp -r "$(dirname "$0")/../../testdata/tests/$fixture/." "$junit_copy"
-  echo "+ mvn test-compile dependency:build-classpath (testdata/tests/$fixture, in $junit_copy)"
-  mvn -q -B -f "$junit_copy/pom.xml" test-compile "$DEPENDENCY_PLUGIN:build-classpath" -Dmdep.includeScope=test -Dmdep.outputFile="$junit_copy/cp.txt"
+  echo "+ mvn test-compile dependency:build-classpath surefire:help (testdata/tests/$fixture, in $junit_copy)"
+  mvn -q -B -f "$junit_copy/pom.xml" test-compile "$DEPENDENCY_PLUGIN:build-classpath" surefire:help -Dmdep.includeScope=test -Dmdep.outputFile="$junit_copy/cp.txt" >/dev/null
   if [ "$fixture" = junit-surefire ]; then
     echo "+ mvn dependency:get $JUNIT_LAUNCHER; mvn surefire:test (testdata/tests/$fixture)"
     mvn -q -B -f "$junit_copy/pom.xml" "$DEPENDENCY_PLUGIN:get" -Dartifact="$JUNIT_LAUNCHER" -Dtransitive=false
