@@ -38,6 +38,9 @@ type testFixture struct {
 	// decl is the text of the line declaring the first failing test: with
 	// stopAt start the run stops there or on the line after it.
 	decl string
+	// runner, when set, is an argument the answer's command must hold
+	// (the runner the project's set-up picks).
+	runner string
 }
 
 // failingTest is a failing test and where it must stop.
@@ -198,7 +201,7 @@ func testFixtures() []testFixture {
 // junit-jupiter and Surefire, so the tests run through Surefire's own
 // forked JVM and discovery fetches the console launcher.
 func junitSurefire(fx testFixture) testFixture {
-	fx.name, fx.dir = "junit-surefire", "junit-surefire"
+	fx.name, fx.dir, fx.runner = "junit-surefire", "junit-surefire", "surefire:test@default-test"
 	return fx
 }
 
@@ -373,6 +376,9 @@ func checkFailingTest(t *testing.T, c *client, dir string, fx testFixture, ft fa
 	}
 	if r.str("outcome") != "failed" || id == "" {
 		t.Fatalf("debug_test %s: %v", ft.id, r)
+	}
+	if cmd, _ := r.get("command").([]any); fx.runner != "" && !slices.Contains(cmd, any(fx.runner)) {
+		t.Fatalf("the test ran with %v, not through %s", cmd, fx.runner)
 	}
 	if ft.expected != "" && (r.str("expected") != ft.expected || r.str("actual") != ft.actual) {
 		t.Fatalf("expected %q actual %q, want %q and %q", r.str("expected"), r.str("actual"), ft.expected, ft.actual)
