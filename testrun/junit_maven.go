@@ -50,11 +50,15 @@ func isExecutable(path string) bool {
 }
 
 // mavenEnv is the run's environment with mavenFastJVM added to
-// MAVEN_OPTS.
+// MAVEN_OPTS, unless those already tune the JVM (-XX:, where a second
+// collector would stop it).
 func mavenEnv(p *Project) map[string]string {
 	opts, ok := p.Env["MAVEN_OPTS"]
 	if !ok {
 		opts = os.Getenv("MAVEN_OPTS")
+	}
+	if strings.Contains(opts, "-XX:") {
+		return p.Env
 	}
 	return mergeEnv(p.Env, map[string]string{"MAVEN_OPTS": strings.TrimSpace(opts + " " + mavenFastJVM)})
 }

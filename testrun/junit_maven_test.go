@@ -66,6 +66,11 @@ func TestMavenEnvAddsToMavenOpts(t *testing.T) {
 	if env["MAVEN_OPTS"] != "-Dx=1 "+mavenFastJVM || env["A"] != "b" {
 		t.Errorf("env = %v", env)
 	}
+	// A tuned JVM is left alone: a second collector would stop it.
+	env = mavenEnv(&Project{Env: map[string]string{"MAVEN_OPTS": "-XX:+UseG1GC"}})
+	if env["MAVEN_OPTS"] != "-XX:+UseG1GC" {
+		t.Errorf("tuned MAVEN_OPTS = %q", env["MAVEN_OPTS"])
+	}
 }
 
 // The launcher of the project's JUnit Platform version is found in the
