@@ -130,6 +130,14 @@ func startCommand(ctx context.Context, cfg *LaunchConfig, out *outputSink) (*jvm
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	var conn net.Conn
+	// A connection that comes after the launch gave up is closed.
+	abandon := func() {
+		go func() {
+			if a := <-got; a.conn != nil {
+				a.conn.Close()
+			}
+		}()
+	}
 	select {
 	case a := <-got:
 		if a.err != nil {
@@ -138,11 +146,14 @@ func startCommand(ctx context.Context, cfg *LaunchConfig, out *outputSink) (*jvm
 		}
 		conn = a.conn
 	case <-p.Exited():
+		abandon()
 		return nil, nil, nil, &CommandError{Argv: argv, Err: p.ExitErr(), Output: tail.String()}
 	case <-ctx.Done():
+		abandon()
 		p.Kill()
 		return nil, nil, nil, fmt.Errorf("waiting for the JVM of %s to connect: %w", filepath.Base(argv[0]), ctx.Err())
 	case <-t.C:
+		abandon()
 		p.Kill()
 		return nil, nil, nil, fmt.Errorf("the JVM of %s did not connect within %s: %s", filepath.Base(argv[0]), wait, tail.String())
 	}
