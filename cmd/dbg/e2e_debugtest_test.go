@@ -194,7 +194,12 @@ func testFixtures() []testFixture {
 			broken: brokenFile{file: "src/test/java/com/shop/CartTest.java", text: "\nclass Broken { int x = nope(); }\n", says: "cannot find symbol"},
 		},
 	}
-	return append(fxs, junitSurefire(fxs[len(fxs)-1]))
+	for _, fx := range fxs {
+		if fx.framework == "junit" {
+			return append(fxs, junitSurefire(fx))
+		}
+	}
+	return fxs
 }
 
 // junitSurefire is the JUnit fixture as most projects are: only
