@@ -22,7 +22,10 @@ import (
 // adapterConfig.classpath. adapterConfig may also carry mainClass,
 // classpath, vmArgs and javaHome, the JDK whose java and javac are used
 // (else $JAVA_HOME, else java on PATH); JDK 17 and later are supported,
-// virtual threads from JDK 21. Attach takes a JDWP host and port, or the
+// virtual threads from JDK 21. adapterConfig.command, a build tool's
+// command line holding "${jdwpAgent}" (mvn surefire:test
+// -Dmaven.surefire.debug=${jdwpAgent}), launches the JVM that command
+// forks instead. Attach takes a JDWP host and port, or the
 // pid of a JVM whose command line names a JDWP address; adapterConfig's
 // classpath then says where that JVM's class files are, so breakpoints
 // are verified before their classes load (by pid, its -cp is read).
@@ -134,6 +137,11 @@ func (Java) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
 	}
 	if len(t.SourcePaths) > 0 {
 		args["sourcePaths"] = t.SourcePaths
+	}
+	if _, ok := t.Extra["command"]; ok {
+		// A build tool's command starts the JVM (javadap's launch
+		// command); scriptPath names that tool.
+		return merge(args, t.Extra), nil
 	}
 	mainClass, _ := t.Extra["mainClass"].(string)
 	prog := t.Program

@@ -34,6 +34,7 @@ func BenchmarkDebugTest(b *testing.B) {
 		{framework: "vitest", dir: "vitest", test: "test/cart.test.js::total is wrong", need: []string{"node"}, setup: linkVitest},
 		{framework: "cargo", dir: "cargo", test: "tests::total_wrong", need: []string{"cargo", "lldb-vscode-16"}},
 		{framework: "junit", dir: "junit", test: "com.shop.CartTest#totalWrong", need: []string{"mvn", "java", "javac"}},
+		{framework: "junit-surefire", dir: "junit-surefire", test: "com.shop.CartTest#totalWrong", need: []string{"mvn", "java", "javac"}},
 	} {
 		b.Run(tc.framework, func(b *testing.B) {
 			for _, n := range tc.need {

@@ -11,39 +11,59 @@ import (
 	"github.com/dbg-dev/dbg/sessions"
 )
 
-// junitLauncher is the JUnit Platform Console Launcher's main class; the
-// project has it on its test classpath (the
-// org.junit.platform:junit-platform-console-standalone test dependency).
-const junitLauncher = "org.junit.platform.console.ConsoleLauncher"
-
-// junitSourceDirs are a Maven project's source folders, where the Java
-// adapter finds the user's sources.
+// junitSourceDirs are a Maven or Gradle project's source folders, where
+// the Java adapter finds the user's sources.
 var junitSourceDirs = []string{"src/test/java", "src/main/java"}
 
-// junitLibraries are the classes of the launcher and JUnit, which the Java
-// adapter does not take for the user's code: the exceptions they throw
-// and catch inside themselves do not stop the run.
-var junitLibraries = []string{"org.junit.*", "org.opentest4j.*", "org.apiguardian.*"}
+// junitLibraries are the classes of JUnit, its launchers and the build
+// tools' test runners (Surefire's booter, Gradle's test worker), which the
+// Java adapter does not take for the user's code: the exceptions they
+// throw and catch inside themselves do not stop the run.
+var junitLibraries = []string{"org.junit.*", "org.opentest4j.*", "org.apiguardian.*",
+	"org.apache.maven.surefire.*", "org.gradle.*", "worker.org.gradle.*"}
 
 // junitRun is what discovery found out about a test that its run needs.
 type junitRun struct {
-	classpath string
-	selector  string // the --select-method argument: Class#method(params)
+	selector string // the launcher's --select-method argument: Class#method(params)
+	build    *junitBuild
 }
 
-// junitFramework builds a Maven project's tests with mvn (test-compile,
-// and the test classpath from dependency:build-classpath), and runs one
-// test with the JUnit Platform Console Launcher under the Java adapter.
-// Exception stops are taken when the exception is an assertion's
-// (opentest4j's AssertionFailedError, Java's AssertionError) or thrown by
-// the user's own code; the run goes on past those JUnit and the JDK throw
-// and catch inside themselves. The answer points at the first frame of
-// the user's code.
+// junitBuild is what the project's build tool said about its tests.
+type junitBuild struct {
+	tool        string   // "maven" or "gradle"
+	command     string   // the build tool's command: mvnw, mvn, gradlew or gradle
+	classpath   string   // the test classpath: class folders, then dependencies
+	testClasses []string // the folders of the compiled test classes
+	// launcher is the JUnit Platform Console Launcher's jar, which
+	// discovers the tests; "" when the project has it on its classpath.
+	launcher string
+	// declared: the project declares the console launcher, which then
+	// runs the test (else the build tool's own test run does).
+	declared bool
+	// initScript is dbg's Gradle init script.
+	initScript string
+	// surefire is the version of the project's Surefire (Maven).
+	surefire string
+}
+
+// junitFramework runs JUnit 5 (the JUnit Platform) tests of a Maven or
+// Gradle project. The build tool compiles the tests and names their
+// classpath; the JUnit Platform Console Launcher discovers them (the
+// project's own, or the one of its JUnit Platform version, fetched
+// through the build tool). One test runs the way the project runs its
+// tests: with the console launcher as main class when the project
+// declares it (or its Surefire predates the JUnit Platform), else through Maven Surefire's or Gradle's own test JVM,
+// with the project's configuration (argLine, system properties), under
+// the Java adapter. Exception stops are taken when the exception is an
+// assertion's (opentest4j's AssertionFailedError, Java's AssertionError)
+// or thrown by the user's own code; the run goes on past those JUnit, the
+// build tools and the JDK throw and catch inside themselves. The answer
+// points at the first frame of the user's code.
 func junitFramework() *Framework {
 	return &Framework{
 		Name:     "junit",
 		Language: "java",
-		Detect:   func(dir string) bool { return exists(dir, "pom.xml") },
+		Detect:   func(dir string) bool { return junitTool(dir) != "" },
 		List:     listJunit,
 		Plan:     planJunit,
 		Message:  junitMessage,
@@ -55,81 +75,62 @@ func junitFramework() *Framework {
 	}
 }
 
-// mavenClasspath compiles the project's main and test classes and
-// returns the test classpath: the class folders, then the dependencies.
-// A build that fails answers Maven's message.
-func mavenClasspath(ctx context.Context, p *Project) (string, error) {
-	f, err := os.CreateTemp("", "dbg-junit-cp-*.txt")
-	if err != nil {
-		return "", err
+// junitTool is the build tool of the project at dir: "maven" (pom.xml),
+// "gradle" (build.gradle, settings.gradle, or their .kts), or "".
+func junitTool(dir string) string {
+	if exists(dir, "pom.xml") {
+		return "maven"
 	}
-	out := f.Name()
-	f.Close()
-	defer os.Remove(out)
-	res, err := run(ctx, p.Dir, p.Env, []string{"mvn", "-q", "-B", "test-compile", "dependency:build-classpath",
-		"-Dmdep.outputFile=" + out, "-Dmdep.includeScope=test"})
-	if err != nil {
-		return "", fmt.Errorf("mvn test-compile: %w", err)
-	}
-	if res.ExitCode != 0 {
-		return "", &BuildError{Tool: "mvn", Output: mavenErrors(res.Output)}
-	}
-	deps, err := os.ReadFile(out)
-	if err != nil {
-		return "", fmt.Errorf("mvn dependency:build-classpath wrote no classpath: %w", err)
-	}
-	cp := []string{filepath.Join(p.Dir, "target", "test-classes"), filepath.Join(p.Dir, "target", "classes")}
-	if d := strings.TrimSpace(string(deps)); d != "" {
-		cp = append(cp, d)
-	}
-	return strings.Join(cp, string(os.PathListSeparator)), nil
-}
-
-// mavenErrors keeps Maven's [ERROR] lines (the compiler's messages)
-// without its help text, else the whole output.
-func mavenErrors(out string) string {
-	var keep []string
-	for _, l := range strings.Split(out, "\n") {
-		l = strings.TrimSpace(strings.ReplaceAll(l, "\x1b[0m", ""))
-		if strings.HasPrefix(l, "[ERROR] ") && !strings.Contains(l, "-> [Help") && !strings.Contains(l, "Re-run Maven") &&
-			!strings.Contains(l, "full stack trace") && !strings.Contains(l, "cwiki.apache.org") && !strings.Contains(l, "possible solutions") {
-			keep = append(keep, l)
+	for _, f := range []string{"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"} {
+		if exists(dir, f) {
+			return "gradle"
 		}
 	}
-	if len(keep) == 0 {
-		return out
+	return ""
+}
+
+// listJunit builds the tests with the project's build tool and lists them
+// with the console launcher's discovery.
+// A project unchanged since its last discovery reuses it (junit_cache.go).
+func listJunit(ctx context.Context, p *Project, _ string) ([]TestID, error) {
+	tool := junitTool(p.Dir)
+	fp, keep := projectFingerprint(p)
+	if keep {
+		if b, out, ok := loadJunitCache(p, tool, fp); ok {
+			return junitIDs(out, p.Dir, b), nil
+		}
 	}
-	return strings.Join(keep, "\n")
+	var b *junitBuild
+	var err error
+	switch tool {
+	case "maven":
+		b, err = mavenBuild(ctx, p)
+	case "gradle":
+		b, err = gradleBuild(ctx, p)
+	default:
+		return nil, fmt.Errorf("%s has no pom.xml, build.gradle or settings.gradle", p.Dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, err := discoverJunit(ctx, p, b)
+	if err != nil {
+		return nil, err
+	}
+	if keep {
+		saveJunitCache(p, fp, b, out)
+	}
+	return junitIDs(out, p.Dir, b), nil
 }
 
 // junitMethodSource is how the launcher's verbose discovery names a test
 // method's source.
 var junitMethodSource = regexp.MustCompile(`MethodSource \[className = '([^']+)', methodName = '([^']+)', methodParameterTypes = '([^']*)'\]`)
 
-// listJunit runs the launcher's own discovery (`discover
-// --scan-classpath` over the test classes): ids are Class#method, with
-// the parameter types where the class has several methods of the name.
-func listJunit(ctx context.Context, p *Project, _ string) ([]TestID, error) {
-	cp, err := mavenClasspath(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	if !strings.Contains(cp, "junit-platform-console-standalone") {
-		return nil, fmt.Errorf("the project's test classpath has no JUnit Platform Console Launcher: add org.junit.platform:junit-platform-console-standalone (test scope, the version of its junit-platform) to pom.xml")
-	}
-	res, err := run(ctx, p.Dir, p.Env, []string{"java", "-cp", cp, junitLauncher, "discover", "--disable-banner",
-		"--disable-ansi-colors", "--details=verbose", "--scan-classpath", filepath.Join(p.Dir, "target", "test-classes")})
-	if err != nil {
-		return nil, fmt.Errorf("junit discover: %w", err)
-	}
-	if res.ExitCode != 0 {
-		return nil, &BuildError{Tool: "junit", Output: lastLines(res.Output, 40)}
-	}
-	return junitIDs(res.Output, p.Dir, cp), nil
-}
-
-// junitIDs reads the test methods out of the verbose discovery's output.
-func junitIDs(out, dir, cp string) []TestID {
+// junitIDs reads the test methods out of the verbose discovery's output:
+// ids are Class#method, with the parameter types where the class has
+// several methods of the name.
+func junitIDs(out, dir string, b *junitBuild) []TestID {
 	type method struct{ class, name, params string }
 	var methods []method
 	perName := map[string]int{}
@@ -153,7 +154,7 @@ func junitIDs(out, dir, cp string) []TestID {
 		if !exists(dir, file) {
 			file = ""
 		}
-		ids = append(ids, TestID{ID: id, File: file, junit: &junitRun{classpath: cp, selector: selector}})
+		ids = append(ids, TestID{ID: id, File: file, junit: &junitRun{selector: selector, build: b}})
 	}
 	return ids
 }
@@ -164,9 +165,25 @@ func topClass(class string) string {
 	return c
 }
 
-func planJunit(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, error) {
-	if id.junit == nil {
+// planJunit runs the test with the project's console launcher, or through
+// its build tool's test run.
+func planJunit(ctx context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, error) {
+	if id.junit == nil || id.junit.build == nil {
 		return nil, fmt.Errorf("discovery did not find how to run %s", id.ID)
+	}
+	var pl *Plan
+	var err error
+	switch b := id.junit.build; {
+	case b.declared || b.tool == "maven" && !surefireRunsPlatform(b.surefire):
+		// A Surefire older than 2.22 finds no JUnit Platform tests.
+		pl = planLauncher(p, id)
+	case b.tool == "gradle":
+		pl, err = planGradle(p, id)
+	default:
+		pl, err = planSurefire(p, id)
+	}
+	if err != nil {
+		return nil, err
 	}
 	var src []string
 	for _, d := range junitSourceDirs {
@@ -174,20 +191,24 @@ func planJunit(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, 
 			src = append(src, filepath.Join(p.Dir, d))
 		}
 	}
-	args := []string{"execute", "--disable-banner", "--disable-ansi-colors", "--details=none", "--select-method", id.junit.selector}
-	pl := &Plan{
-		Create: sessions.CreateRequest{Language: "java", Name: "test " + id.ID, SourcePaths: src,
-			AdapterConfig: map[string]any{"classpath": id.junit.classpath, "libraryClasses": junitLibraries}},
-		Start: sessions.StartRequest{ScriptPath: junitLauncher, Args: args, Cwd: p.Dir, Env: p.Env,
-			ExceptionFilters: []string{"caught", "uncaught"}},
-		Command: append([]string{"java", "-cp", id.junit.classpath, junitLauncher}, args...),
+	pl.Create.Language, pl.Create.Name, pl.Create.SourcePaths = "java", "test "+id.ID, src
+	if _, ok := pl.Create.AdapterConfig["classpath"]; !ok {
+		pl.Create.AdapterConfig["classpath"] = id.junit.build.classpath
 	}
+	pl.Create.AdapterConfig["libraryClasses"] = junitLibraries
+	pl.Start.Cwd, pl.Start.ExceptionFilters = p.Dir, []string{"caught", "uncaught"}
 	if stopAt.Mode == StopStart {
-		class, name, _ := strings.Cut(id.ID, "#")
-		name, _, _ = strings.Cut(name, "(")
+		class, name := junitMethod(id.ID)
 		pl.Breakpoints = append(pl.Breakpoints, sessions.BreakpointSpec{Function: class + "." + name})
 	}
 	return pl, nil
+}
+
+// junitMethod splits a test id into its class and its method's name.
+func junitMethod(id string) (class, name string) {
+	class, name, _ = strings.Cut(id, "#")
+	name, _, _ = strings.Cut(name, "(")
+	return class, name
 }
 
 // junitExpected reads expected and actual from an assertion's message
@@ -208,7 +229,7 @@ func junitMessage(_ context.Context, r *failureReader) Failure {
 // whose source is not found is named by its bare file name, which the
 // session may have joined to the project's folder: the file must exist.
 func junitUserFile(p *Project, file string) bool {
-	if !under(file, p.Dir) || under(file, filepath.Join(p.Dir, "target")) {
+	if !under(file, p.Dir) || under(file, filepath.Join(p.Dir, "target")) || under(file, filepath.Join(p.Dir, "build")) {
 		return false
 	}
 	_, err := os.Stat(file)

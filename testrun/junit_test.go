@@ -16,7 +16,8 @@ func TestJunitIDsNameOverloadsByTheirParameters(t *testing.T) {
 │  │  ├─ inner()
 │  │  │     source: MethodSource [className = 'com.shop.CartTest$Nested', methodName = 'inner', methodParameterTypes = '']
 `
-	ids := junitIDs(out, fixtures(t)+"/junit", "CP")
+	b := &junitBuild{classpath: "CP"}
+	ids := junitIDs(out, fixtures(t)+"/junit", b)
 	want := []struct{ id, selector, file string }{
 		{"com.shop.CartTest#pairs", "com.shop.CartTest#pairs(int, int, int)", "src/test/java/com/shop/CartTest.java"},
 		{"com.shop.CartTest#total()", "com.shop.CartTest#total()", "src/test/java/com/shop/CartTest.java"},
@@ -27,7 +28,7 @@ func TestJunitIDsNameOverloadsByTheirParameters(t *testing.T) {
 		t.Fatalf("junitIDs = %+v", ids)
 	}
 	for i, w := range want {
-		if ids[i].ID != w.id || ids[i].junit.selector != w.selector || ids[i].File != w.file || ids[i].junit.classpath != "CP" {
+		if ids[i].ID != w.id || ids[i].junit.selector != w.selector || ids[i].File != w.file || ids[i].junit.build != b {
 			t.Errorf("id %d = %+v %+v, want %+v", i, ids[i], ids[i].junit, w)
 		}
 	}

@@ -114,6 +114,13 @@ func DialJDWP(ctx context.Context, addr string) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to JDWP at %s: %w", addr, err)
 	}
+	return handshakeVM(ctx, conn, addr)
+}
+
+// handshakeVM makes a debugger's JDWP client of a connection to a JVM,
+// whichever side listened (the debugger speaks first); peer names the
+// JVM in errors.
+func handshakeVM(ctx context.Context, conn net.Conn, peer string) (*Client, error) {
 	// A JDWP agent serves one debugger at a time; while another is
 	// attached the connection opens but the handshake never comes.
 	dl := time.Now().Add(handshakeTimeout)
@@ -125,9 +132,9 @@ func DialJDWP(ctx context.Context, addr string) (*Client, error) {
 		conn.Close()
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
-			return nil, fmt.Errorf("%s: no JDWP handshake within %s (is another debugger attached to this JVM?): %w", addr, handshakeTimeout, err)
+			return nil, fmt.Errorf("%s: no JDWP handshake within %s (is another debugger attached to this JVM?): %w", peer, handshakeTimeout, err)
 		}
-		return nil, fmt.Errorf("%s: %w", addr, err)
+		return nil, fmt.Errorf("%s: %w", peer, err)
 	}
 	_ = conn.SetDeadline(time.Time{})
 	c := NewClient(conn)

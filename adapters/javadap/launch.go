@@ -41,6 +41,10 @@ type LaunchConfig struct {
 	// LibraryClasses are class patterns ("org.junit.*") that, like the
 	// JDK's, are not the user's code: see libraryclasses.go.
 	LibraryClasses []string `json:"libraryClasses"`
+	// Command, when set, is run instead of a java command line: a build
+	// tool's test run whose forked JVM takes JDWPAgentVar's option (see
+	// launchcommand.go). Classpath then says where its classes are.
+	Command []string `json:"command"`
 }
 
 // AttachConfig are the "attach" request arguments.

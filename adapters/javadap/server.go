@@ -212,24 +212,13 @@ func (s *Server) launch(ctx context.Context, req *dap.Message) (any, error) {
 	if err := dap.DecodeArgs(req, &cfg); err != nil {
 		return nil, err
 	}
-	jc, err := buildCommand(ctx, &cfg)
-	if err != nil {
-		return nil, err
-	}
 	if cfg.JustMyCode != nil {
 		s.justMyCode = *cfg.JustMyCode
 	}
 	s.library = cfg.LibraryClasses
 	out := &outputSink{}
-	proc, addr, err := startJVM(ctx, jc, cfg.Env, out)
+	jc, proc, vm, err := connectJVM(ctx, &cfg, out)
 	if err != nil {
-		jc.cleanup()
-		return nil, err
-	}
-	vm, err := DialJDWP(ctx, addr)
-	if err != nil {
-		proc.Kill()
-		jc.cleanup()
 		return nil, err
 	}
 	s.proc, s.cleanup = proc, jc.cleanup
@@ -275,6 +264,9 @@ func (s *Server) launch(ctx context.Context, req *dap.Message) (any, error) {
 	name := jc.mainClass
 	if name == "" {
 		name = cfg.Program
+	}
+	if name == "" {
+		name = filepath.Base(jc.argv[0])
 	}
 	s.conn.Event("process", map[string]any{"name": name, "systemProcessId": proc.Pid(), "isLocalProcess": true, "startMethod": "launch"})
 	s.conn.Event("initialized", nil)

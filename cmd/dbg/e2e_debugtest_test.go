@@ -17,8 +17,11 @@ import (
 // testFixture is one framework's fixture project and what its tests do.
 type testFixture struct {
 	framework string
-	dir       string // under testdata/tests
-	require   func(t *testing.T)
+	// name, when set, names the fixture's subtest in place of framework
+	// (a framework's second fixture).
+	name    string
+	dir     string // under testdata/tests
+	require func(t *testing.T)
 	// setup, when set, returns the project to run in place of the
 	// fixture (a copy with the runner linked in).
 	setup    func(t *testing.T, dir string) string
@@ -35,6 +38,9 @@ type testFixture struct {
 	// decl is the text of the line declaring the first failing test: with
 	// stopAt start the run stops there or on the line after it.
 	decl string
+	// runner, when set, is an argument the answer's command must hold
+	// (the runner the project's set-up picks).
+	runner string
 }
 
 // failingTest is a failing test and where it must stop.
@@ -58,7 +64,7 @@ type brokenFile struct {
 }
 
 func testFixtures() []testFixture {
-	return []testFixture{
+	fxs := []testFixture{
 		{
 			framework: "pytest", dir: "pytest", decl: `def test_total_wrong():`, require: requirePytest,
 			failing: []failingTest{
@@ -206,6 +212,28 @@ func testFixtures() []testFixture {
 			broken: brokenFile{file: "src/test/java/com/shop/CartTest.java", text: "\nclass Broken { int x = nope(); }\n", says: "cannot find symbol"},
 		},
 	}
+	for _, fx := range fxs {
+		if fx.framework == "junit" {
+			return append(fxs, junitSurefire(fx))
+		}
+	}
+	return fxs
+}
+
+// junitSurefire is the JUnit fixture as most projects are: only
+// junit-jupiter and Surefire, so the tests run through Surefire's own
+// forked JVM and discovery fetches the console launcher.
+func junitSurefire(fx testFixture) testFixture {
+	fx.name, fx.dir, fx.runner = "junit-surefire", "junit-surefire", "surefire:test@default-test"
+	return fx
+}
+
+// title is the fixture's subtest name.
+func (fx testFixture) title() string {
+	if fx.name != "" {
+		return fx.name
+	}
+	return fx.framework
 }
 
 // requireMaven: the JUnit fixture builds with the machine's Maven and a
@@ -281,7 +309,7 @@ func requirePytest(t *testing.T) {
 // debug_test over MCP.
 func TestDebugTest(t *testing.T) {
 	for _, fx := range testFixtures() {
-		t.Run(fx.framework, func(t *testing.T) {
+		t.Run(fx.title(), func(t *testing.T) {
 			fx.require(t)
 			c := startDbg(t)
 			dir := fixture(t, filepath.Join("tests", fx.dir))
@@ -387,6 +415,9 @@ func checkFailingTest(t *testing.T, c *client, dir string, fx testFixture, ft fa
 	}
 	if r.str("outcome") != "failed" || id == "" {
 		t.Fatalf("debug_test %s: %v", ft.id, r)
+	}
+	if cmd, _ := r.get("command").([]any); fx.runner != "" && !slices.Contains(cmd, any(fx.runner)) {
+		t.Fatalf("the test ran with %v, not through %s", cmd, fx.runner)
 	}
 	if ft.expected != "" && (r.str("expected") != ft.expected || r.str("actual") != ft.actual) {
 		t.Fatalf("expected %q actual %q, want %q and %q", r.str("expected"), r.str("actual"), ft.expected, ft.actual)

@@ -7,7 +7,7 @@
 # ~/.cache/dbg-test/vitest); nothing is installed into the repository.
 # RSpec from Debian (ruby-rspec, for the ruby3.1 whose rdbg the ruby
 # adapter runs). go test comes with Go, cargo with rustup, minitest with
-# Ruby. Idempotent.
+# Ruby; Maven from Debian, with the JUnit fixtures' artifacts. Idempotent.
 set -euo pipefail
 
 PYTEST_VERSION=9.2.0
@@ -53,10 +53,30 @@ if [ "$(dpkg-query -W -f='${Version}' maven 2>/dev/null || true)" != "$MAVEN_VER
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "maven=$MAVEN_VERSION"
 fi
-junit_copy="$(mktemp -d)"
-cp -r "$(dirname "$0")/../../testdata/tests/junit/." "$junit_copy"
-echo "+ mvn test-compile dependency:build-classpath (testdata/tests/junit, in $junit_copy)"
-mvn -q -B -f "$junit_copy/pom.xml" test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$junit_copy/cp.txt"
-rm -rf "$junit_copy"
+# The JUnit fixtures' artifacts, as debug_test fetches them, so that the
+# tests run offline: the build and classpath of both, the console launcher
+# of their JUnit Platform (which discovery of junit-surefire fetches), and
+# Surefire's JUnit Platform provider (junit-surefire runs through it).
+DEPENDENCY_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.8.1"
+JUNIT_LAUNCHER="org.junit.platform:junit-platform-console-standalone:1.14.1"
+for fixture in junit junit-surefire; do
+  junit_copy="$(mktemp -d)"
+  cp -r "$(dirname "$0")/../../testdata/tests/$fixture/." "$junit_copy"
+  echo "+ mvn test-compile dependency:build-classpath surefire:help (testdata/tests/$fixture, in $junit_copy)"
+  mvn -q -B -f "$junit_copy/pom.xml" test-compile "$DEPENDENCY_PLUGIN:build-classpath" surefire:help -Dmdep.includeScope=test -Dmdep.outputFile="$junit_copy/cp.txt" >/dev/null
+  if [ "$fixture" = junit-surefire ]; then
+    echo "+ mvn dependency:get $JUNIT_LAUNCHER; mvn surefire:test (testdata/tests/$fixture)"
+    mvn -q -B -f "$junit_copy/pom.xml" "$DEPENDENCY_PLUGIN:get" -Dartifact="$JUNIT_LAUNCHER" -Dtransitive=false
+    mvn -q -B -f "$junit_copy/pom.xml" surefire:test@default-test -Dtest='com.shop.CartTest#passes' >/dev/null
+  fi
+  rm -rf "$junit_copy"
+done
+# Groovy, which runs the Gradle init script's test (there is no Gradle here
+# that runs on this JDK).
+GROOVY="org.apache.groovy:groovy:4.0.33"
+if [ ! -f "$HOME/.m2/repository/org/apache/groovy/groovy/4.0.33/groovy-4.0.33.jar" ]; then
+  echo "+ mvn dependency:get $GROOVY"
+  mvn -q -B "$DEPENDENCY_PLUGIN:get" -Dartifact="$GROOVY" -Dtransitive=false
+fi
 
 echo "test runners: pytest $("$py" -c 'import pytest; print(pytest.__version__)') ($py), jest $(node -p "require('$JEST_DIR/node_modules/jest/package.json').version"), vitest $(node -p "require('$VITEST_DIR/node_modules/vitest/package.json').version"), rspec $(rspec --version | head -1), $(mvn -B -v | sed -n 1p)"
