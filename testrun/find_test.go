@@ -1,0 +1,64 @@
+package testrun
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dbg-dev/dbg/sessions/toolkit"
+)
+
+// A pytest id is looked up in its own file first, as the run collects
+// only that file: a file elsewhere in the project that does not import
+// does not stop it. An id of the broken file answers its error; an id
+// that is not in its file, or whose file does not exist, answers the
+// closest ids of the whole project.
+func TestFindLooksAtThePytestIdsFileFirst(t *testing.T) {
+	if err := exec.Command("python3", "-m", "pytest", "--version").Run(); err != nil {
+		t.Skip("pytest is not installed (scripts/install-test-deps.sh installs it)")
+	}
+	dir := t.TempDir()
+	write := func(rel, text string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("tests/test_a.py", "def test_total():\n    assert 1 == 1\n")
+	write("tests/test_b.py", "def test_other():\n    assert 1 == 1\n")
+	x := &Tests{}
+	p := &Project{Dir: dir, Python: "python3"}
+	fw := pytestFramework()
+	ctx := context.Background()
+	find := func(id string) (TestID, *toolkit.ToolError) {
+		t.Helper()
+		got, err := x.find(ctx, p, fw, id, "")
+		if err == nil {
+			return got, nil
+		}
+		var te *toolkit.ToolError
+		if !errors.As(err, &te) {
+			t.Fatalf("find %s: %v", id, err)
+		}
+		return got, te
+	}
+	for _, id := range []string{"tests/test_a.py::test_totl", "tests/nope.py::test_total"} {
+		if _, te := find(id); te == nil || te.Code != toolkit.CodeTestNotFound || !slices.Contains(te.AvailableOptions, "tests/test_a.py::test_total") {
+			t.Errorf("find %s: %+v, want TEST_NOT_FOUND offering tests/test_a.py::test_total", id, te)
+		}
+	}
+	write("tests/test_c.py", "def test_broken(:\n    pass\n")
+	if got, te := find("tests/test_a.py::test_total"); te != nil || got.ID != "tests/test_a.py::test_total" || got.File != "tests/test_a.py" {
+		t.Errorf("find with a broken file elsewhere: %+v %v", got, te)
+	}
+	if _, te := find("tests/test_c.py::test_broken"); te == nil || !strings.Contains(te.Message, "SyntaxError") {
+		t.Errorf("find in the broken file: %+v, want its SyntaxError", te)
+	}
+}
