@@ -62,3 +62,51 @@ func TestFindLooksAtThePytestIdsFileFirst(t *testing.T) {
 		t.Errorf("find in the broken file: %+v, want its SyntaxError", te)
 	}
 }
+
+// The same for a Jest id: its file alone is run for discovery, so a test
+// file elsewhere that does not parse does not stop it; an id of a file
+// that does not exist answers the closest ids.
+func TestFindLooksAtTheJestIdsFileFirst(t *testing.T) {
+	jest := os.Getenv("DBG_JEST_DIR")
+	if jest == "" {
+		home, _ := os.UserHomeDir()
+		jest = filepath.Join(home, ".cache", "dbg-test", "jest")
+	}
+	if _, err := os.Stat(filepath.Join(jest, "node_modules", "jest", "bin", "jest.js")); err != nil {
+		t.Skip("jest is not installed (scripts/install-test-deps.sh installs it)")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed")
+	}
+	dir := t.TempDir()
+	write := func(rel, text string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "f", "version": "1.0.0"}`)
+	write("__tests__/a.test.js", "test('total', () => { expect(1).toBe(1); });\n")
+	write("__tests__/b.test.js", "test('broken', () => {\n")
+	if err := os.Symlink(filepath.Join(jest, "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	x := &Tests{}
+	p := &Project{Dir: dir}
+	fw := jestFramework()
+	ctx := context.Background()
+	got, err := x.find(ctx, p, fw, "__tests__/a.test.js::total", "")
+	if err != nil || got.ID != "__tests__/a.test.js::total" {
+		t.Errorf("find with a broken file elsewhere: %+v %v", got, err)
+	}
+	if err := os.Remove(filepath.Join(dir, "__tests__/b.test.js")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = x.find(ctx, p, fw, "__tests__/nope.test.js::total", "")
+	var te *toolkit.ToolError
+	if !errors.As(err, &te) || te.Code != toolkit.CodeTestNotFound || !slices.Contains(te.AvailableOptions, "__tests__/a.test.js::total") {
+		t.Errorf("find in a missing file: %v, want TEST_NOT_FOUND offering __tests__/a.test.js::total", err)
+	}
+}

@@ -149,12 +149,12 @@ func stopAtOf(in DebugTestInput) (StopAt, error) {
 // find checks the id against the runner's discovery: a project that does
 // not build answers the compiler's message, an unknown id the closest ids.
 //
-// Where the id names the part of the project that holds it (a pytest
-// id's file), that part is looked at first, as the run itself collects
-// only it; the whole project is looked at when the id is not there, for
-// the closest ids.
+// Where the id names the part of the project that holds it (a pytest or
+// Jest id's file), that part is looked at first, as the run itself
+// collects only it; the whole project is looked at when the id is not
+// there (or the file does not exist), for the closest ids.
 func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg string) (TestID, error) {
-	if part := idPart(fw, test); part != "" {
+	if part := idPart(fw, test); part != "" && exists(p.Dir, part) {
 		ids, err := fw.List(ctx, p, part)
 		var be *BuildError
 		if errors.As(err, &be) && !be.Usage {
@@ -202,9 +202,9 @@ func lookup(fw *Framework, ids []TestID, test string) (TestID, bool) {
 }
 
 // idPart is the part of the project that holds test when its id says
-// (a pytest id's file), or "".
+// (a pytest or Jest id's file), or "".
 func idPart(fw *Framework, test string) string {
-	if fw.Name != "pytest" {
+	if fw.Name != "pytest" && fw.Name != "jest" {
 		return ""
 	}
 	file, _, _ := strings.Cut(test, "::")
