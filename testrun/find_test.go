@@ -23,14 +23,7 @@ func TestFindLooksAtThePytestIdsFileFirst(t *testing.T) {
 		t.Skip("pytest is not installed (scripts/install-test-deps.sh installs it)")
 	}
 	dir := t.TempDir()
-	write := func(rel, text string) {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, text string) { writeFile(t, dir, rel, text) }
 	write("tests/test_a.py", "def test_total():\n    assert 1 == 1\n")
 	write("tests/test_b.py", "def test_other():\n    assert 1 == 1\n")
 	x := &Tests{}
@@ -79,14 +72,7 @@ func TestFindLooksAtTheJestIdsFileFirst(t *testing.T) {
 		t.Skip("node is not installed")
 	}
 	dir := t.TempDir()
-	write := func(rel, text string) {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, text string) { writeFile(t, dir, rel, text) }
 	write("package.json", `{"name": "f", "version": "1.0.0"}`)
 	write("__tests__/a.test.js", "test('total', () => { expect(1).toBe(1); });\n")
 	write("__tests__/b.test.js", "test('broken', () => {\n")
@@ -108,5 +94,16 @@ func TestFindLooksAtTheJestIdsFileFirst(t *testing.T) {
 	var te *toolkit.ToolError
 	if !errors.As(err, &te) || te.Code != toolkit.CodeTestNotFound || !slices.Contains(te.AvailableOptions, "__tests__/a.test.js::total") {
 		t.Errorf("find in a missing file: %v, want TEST_NOT_FOUND offering __tests__/a.test.js::total", err)
+	}
+}
+
+// writeFile writes text to dir/rel, making its directory.
+func writeFile(t *testing.T, dir, rel, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
