@@ -145,7 +145,11 @@ func (g Go) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
 		"dlvCwd":     goModuleDir(Target{Program: prog}),
 	}
 	extraMode, _ := t.Extra["mode"].(string)
-	if mode != "exec" && (extraMode == "" || extraMode == "auto" || extraMode == "debug") {
+	if extraMode == "test" && mode == "debug" && st.IsDir() {
+		// A package's tests, asked for by mode: built like a _test.go file's.
+		mode = "test"
+	}
+	if mode != "exec" && (extraMode == "" || extraMode == "auto" || extraMode == "debug" || (extraMode == "test" && mode == "test")) {
 		if bin := g.prebuild(ctx, t, mode, prog); bin != "" {
 			args["mode"], args["program"] = "exec", bin
 			mode = "exec"
@@ -184,7 +188,7 @@ func (g Go) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
 		args["substitutePath"] = substitutePaths(t.SourcePaths)
 	}
 	extra := t.Extra
-	if m, _ := extra["mode"].(string); m == "auto" || m == "debug" {
+	if m, _ := extra["mode"].(string); m == "auto" || m == "debug" || (m == "test" && mode == "exec") {
 		extra = withoutKey(extra, "mode")
 	}
 	return merge(args, extra), nil

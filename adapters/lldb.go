@@ -34,7 +34,8 @@ import (
 // use. Builds of the same source by concurrent sessions write to private
 // temporary names and rename into place.
 type Native struct {
-	lang string
+	lang  string
+	pyDir lldbPyDirs
 }
 
 // NewC returns the adapter of language "c".
@@ -240,7 +241,7 @@ func (n *Native) startWith(ctx context.Context, t Target, outer []dap.Layer) (*E
 			args = []string{"-q", "-i", "dap"}
 		}
 		cmd := exec.Command(d.path, args...)
-		if py := lldbPythonDir(ctx, d); py != "" {
+		if py := n.pyDir.pythonDir(ctx, d); py != "" {
 			cmd.Env = lldbPythonEnv(py)
 		}
 		p, err := dap.StartProcess(cmd, dap.ProcessOptions{Stdio: true})
@@ -331,7 +332,7 @@ func (n *Native) LaunchArgs(ctx context.Context, t Target) (map[string]any, erro
 		args["env"] = env
 		args["stopOnEntry"] = t.StopOnEntry
 		init := n.initCommands(ctx, srcDir, bin)
-		if lldbPythonDir(ctx, d) != "" {
+		if n.pyDir.pythonDir(ctx, d) != "" {
 			if c := lldbPythonRestore(t); c != "" {
 				init = append(init, c)
 			}

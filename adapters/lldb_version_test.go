@@ -54,21 +54,7 @@ func TestNativePicksLLDBVersion(t *testing.T) {
 // its module gets the one in its LLVM directory; one that finds its
 // module gets nothing.
 func TestLLDBPythonDir(t *testing.T) {
-	llvm := t.TempDir()
-	bin := filepath.Join(llvm, "bin")
-	py := filepath.Join(llvm, "lib", "python3.11", "dist-packages")
-	for _, dir := range []string{bin, filepath.Join(py, "lldb")} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write := func(p, text string, mode os.FileMode) {
-		if err := os.WriteFile(p, []byte(text), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(py, "lldb", "embedded_interpreter.py"), "", 0o644)
-	write(filepath.Join(bin, "lldb-vscode"), "#!/bin/sh\n", 0o755)
+	bin, py, write := fakeLLVM(t)
 	write(filepath.Join(bin, "lldb"), "#!/bin/sh\necho /usr/lib/local/lib/python3.11/dist-packages\n", 0o755)
 	d := nativeDebugger{kind: kindLLDBDAP, name: "lldb-vscode", path: filepath.Join(bin, "lldb-vscode")}
 	if got := lldbPythonDir(context.Background(), d); got != py {

@@ -8,7 +8,8 @@ import (
 )
 
 // pyHook is dbg's sitecustomize for debugpy's processes: TCP_NODELAY on
-// every socket between debugpy's adapter and pydevd (see the file).
+// every socket between debugpy's adapter and pydevd, and no description
+// of the environment for a log that is not kept (see the file).
 //
 //go:embed pyhooks/sitecustomize.py
 var pyHook []byte

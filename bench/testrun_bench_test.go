@@ -3,11 +3,14 @@ package bench
 // The debug_test benchmark: for each framework, the time from the
 // debug_test call to the answer at the failure's stop (through a real
 // `dbg mcp`), against running the same test plainly with the runner's
-// command line the answer names, interleaved:
+// command line the answer names plus the start of the language's
+// adapter (testrun_adapter_bench_test.go), the three interleaved:
 //
 //	go test -run XXX -bench DebugTest -benchtime 3x ./bench/
 //
-// Reported: dbg-stop-ms, plain-run-ms and their ratio.
+// Reported: dbg-stop-ms, plain-run-ms, adapter-start-ms, ratio =
+// dbg / (plain + adapter start), the issue's target being 1.5 or less,
+// and plain-ratio = dbg / plain.
 
 import (
 	"os"
@@ -52,7 +55,9 @@ func BenchmarkDebugTest(b *testing.B) {
 			if tc.pkg != "" {
 				args["package"] = tc.pkg
 			}
-			run := func() (time.Duration, []string) {
+			// run answers the run's time, the session's language and the
+			// runner's command line.
+			run := func() (time.Duration, string, []string) {
 				t0 := time.Now()
 				r := c.call("debug_test", args)
 				d := time.Since(t0)
@@ -64,7 +69,8 @@ func BenchmarkDebugTest(b *testing.B) {
 				for _, a := range r["command"].([]any) {
 					argv = append(argv, a.(string))
 				}
-				return d, argv
+				lang, _ := r["language"].(string)
+				return d, lang, argv
 			}
 			plain := func(argv []string) time.Duration {
 				cmd := exec.Command(argv[0], argv[1:]...)
@@ -73,20 +79,28 @@ func BenchmarkDebugTest(b *testing.B) {
 				_ = cmd.Run() // the test fails: a non-zero exit is expected
 				return time.Since(t0)
 			}
-			// Warm both paths once (build caches, bytecode).
-			_, argv := run()
+			// Warm every path once (build caches, bytecode).
+			_, lang, argv := run()
 			plain(argv)
-			var dbgT, plainT time.Duration
+			as, ok := newAdapterStarter(b, lang)
+			if !ok {
+				b.Fatalf("no adapter start for %s", lang)
+			}
+			as.run(b)
+			var dbgT, plainT, startT time.Duration
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				d, _ := run()
+				d, _, _ := run()
 				dbgT += d
 				plainT += plain(argv)
+				startT += as.run(b)
 			}
 			n := time.Duration(b.N)
 			b.ReportMetric(ms(dbgT/n), "dbg-stop-ms")
 			b.ReportMetric(ms(plainT/n), "plain-run-ms")
-			b.ReportMetric(float64(dbgT)/float64(plainT), "ratio")
+			b.ReportMetric(ms(startT/n), "adapter-start-ms")
+			b.ReportMetric(float64(dbgT)/float64(plainT+startT), "ratio")
+			b.ReportMetric(float64(dbgT)/float64(plainT), "plain-ratio")
 		})
 	}
 }

@@ -64,15 +64,20 @@ type jestReport struct {
 }
 
 // listJest runs Jest with a name pattern no test matches: every test is
-// reported, skipped, in its JSON report.
-func listJest(ctx context.Context, p *Project, _ string) ([]TestID, error) {
+// reported, skipped, in its JSON report. path, when given, is the one
+// test file run, else every test file is.
+func listJest(ctx context.Context, p *Project, path string) ([]TestID, error) {
 	bin, err := jestCommand(p)
 	if err != nil {
 		return nil, err
 	}
 	out := filepath.Join(os.TempDir(), fmt.Sprintf("dbg-jest-%d.json", os.Getpid()))
 	defer os.Remove(out)
-	res, err := run(ctx, p.Dir, jestEnvOf(p), []string{"node", bin, "--ci", "--json", "--outputFile=" + out, "--testNamePattern=(?!)"})
+	argv := []string{"node", bin, "--ci", "--json", "--outputFile=" + out, "--testNamePattern=(?!)"}
+	if path != "" {
+		argv = append(argv, "--runTestsByPath", path)
+	}
+	res, err := run(ctx, p.Dir, jestEnvOf(p), argv)
 	if err != nil {
 		return nil, fmt.Errorf("jest: %w", err)
 	}

@@ -59,9 +59,13 @@ func detectPytest(dir string) bool {
 
 func pytestEnvOf(p *Project) map[string]string { return mergeEnv(pytestEnv, p.Env) }
 
-// listPytest runs `pytest --collect-only -q`: one node id per line.
-func listPytest(ctx context.Context, p *Project, _ string) ([]TestID, error) {
+// listPytest runs `pytest --collect-only -q`: one node id per line. path,
+// when given, is the file or directory collected, else the project.
+func listPytest(ctx context.Context, p *Project, path string) ([]TestID, error) {
 	argv := append([]string{p.Python, "-m", "pytest", "--collect-only"}, pytestArgs...)
+	if path != "" {
+		argv = append(argv, "--", path)
+	}
 	res, err := run(ctx, p.Dir, pytestEnvOf(p), argv)
 	if err != nil {
 		return nil, fmt.Errorf("pytest --collect-only: %w", err)

@@ -148,7 +148,24 @@ func stopAtOf(in DebugTestInput) (StopAt, error) {
 
 // find checks the id against the runner's discovery: a project that does
 // not build answers the compiler's message, an unknown id the closest ids.
+//
+// Where the id names the part of the project that holds it (a pytest or
+// Jest id's file), that part is looked at first, as the run itself
+// collects only it; the whole project is looked at when the id is not
+// there (or the file does not exist), for the closest ids.
 func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg string) (TestID, error) {
+	if part := idPart(fw, test); part != "" && exists(p.Dir, part) {
+		ids, err := fw.List(ctx, p, part)
+		var be *BuildError
+		if errors.As(err, &be) && !be.Usage {
+			return TestID{}, be.toolError()
+		}
+		if err == nil {
+			if t, ok := lookup(fw, ids, test); ok {
+				return t, nil
+			}
+		}
+	}
 	ids, err := fw.List(ctx, p, listPackage(fw, pkg))
 	var be *BuildError
 	if errors.As(err, &be) {
@@ -158,9 +175,21 @@ func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg s
 	} else if err != nil {
 		return TestID{}, toolkit.NewError(toolkit.CodeAdapterFailed, err.Error(), "check that the runner is installed").Wrap(err)
 	}
+	if t, ok := lookup(fw, ids, test); ok {
+		return t, nil
+	}
+	where := ""
+	if pkg != "" {
+		where = " in package " + pkg
+	}
+	return TestID{}, notFound(test, ids, where)
+}
+
+// lookup finds test among the discovered ids.
+func lookup(fw *Framework, ids []TestID, test string) (TestID, bool) {
 	for _, t := range ids {
 		if t.ID == test {
-			return t, nil
+			return t, true
 		}
 	}
 	// A Go subtest whose name is made at run time is not listed: its
@@ -169,15 +198,21 @@ func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg s
 		for _, t := range ids {
 			if t.ID == top && !t.subtestsComplete {
 				t.ID = test
-				return t, nil
+				return t, true
 			}
 		}
 	}
-	where := ""
-	if pkg != "" {
-		where = " in package " + pkg
+	return TestID{}, false
+}
+
+// idPart is the part of the project that holds test when its id says
+// (a pytest, Jest or Vitest id's file), or "".
+func idPart(fw *Framework, test string) string {
+	if fw.Name != "pytest" && fw.Name != "jest" && fw.Name != "vitest" {
+		return ""
 	}
-	return TestID{}, notFound(test, ids, where)
+	file, _, _ := strings.Cut(test, "::")
+	return file
 }
 
 // listPackage is the package discovery looks at for a Go test.

@@ -168,7 +168,7 @@ type vitestTest struct {
 
 // listVitest is `vitest list --json`, written to a file: the console
 // keeps Vitest's own messages.
-func listVitest(ctx context.Context, p *Project, _ string) ([]TestID, error) {
+func listVitest(ctx context.Context, p *Project, path string) ([]TestID, error) {
 	bin, err := vitestCommand(p)
 	if err != nil {
 		return nil, err
@@ -180,7 +180,11 @@ func listVitest(ctx context.Context, p *Project, _ string) ([]TestID, error) {
 	out := tmp.Name()
 	_ = tmp.Close()
 	defer os.Remove(out)
-	res, err := run(ctx, p.Dir, vitestEnvOf(p), []string{"node", bin, "list", "--json=" + out})
+	argv := []string{"node", bin, "list", "--json=" + out}
+	if path != "" {
+		argv = append(argv, path) // a file filter: the files whose path holds it
+	}
+	res, err := run(ctx, p.Dir, vitestEnvOf(p), argv)
 	if err != nil {
 		return nil, fmt.Errorf("vitest: %w", err)
 	}

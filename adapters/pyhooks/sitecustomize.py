@@ -1,7 +1,9 @@
 # dbg's hook for debugpy's sockets. dbg puts this directory first on
 # PYTHONPATH of debugpy's adapter and of the debuggee. It sets TCP_NODELAY
 # on every socket between debugpy's adapter and pydevd, which otherwise
-# wait ~40 ms per message for a delayed ACK (Nagle's algorithm).
+# wait ~40 ms per message for a delayed ACK (Nagle's algorithm), and it
+# spares each of debugpy's processes the description of the environment
+# for a log that is not kept.
 #
 # In the debuggee it then leaves no trace: it takes its directory off
 # sys.path, restores PYTHONPATH, removes its own variables, and runs the
@@ -44,6 +46,21 @@ def _dbg_patch_sockets(mod):
         return _dbg_nodelay(new_sock(*args, **kwargs))
 
     mod._new_sock = new_sock_nodelay
+
+
+def _dbg_patch_log(mod):
+    # debugpy describes its environment for its log at each start of the
+    # adapter, the launcher and the debuggee, reading the metadata of every
+    # installed package, even when no log takes it (about half a second
+    # of CPU each in a large environment). It is skipped when no log
+    # records "info" messages.
+    describe = mod.describe_environment
+
+    def describe_environment(*args, **kwargs):
+        if "info" in getattr(mod, "_levels", ("info",)):
+            describe(*args, **kwargs)
+
+    mod.describe_environment = describe_environment
 
 
 # What attach by pid injects into the target, after debugpy's own code:
@@ -119,13 +136,17 @@ def _dbg_main():
             os.environ.pop("PYTHONPATH", None)
         for k in ("DBG_PYHOOK_DEBUGGEE", "DBG_PYHOOK_PYTHONPATH", "DBG_PYHOOK_PYTHONPATH_SET"):
             os.environ.pop(k, None)
-        sys.meta_path.insert(0, _DbgFinder({"_pydevd_bundle.pydevd_comm": _dbg_patch_pydevd_comm}, True))
+        sys.meta_path.insert(0, _DbgFinder({
+            "debugpy.common.log": _dbg_patch_log,
+            "_pydevd_bundle.pydevd_comm": _dbg_patch_pydevd_comm,
+        }, True))
     else:
         # debugpy's adapter, launcher and attach injector: dbg's own
         # processes, whose children (the launcher, the injector) need the
         # hook too.
         sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
         sys.meta_path.insert(0, _DbgFinder({
+            "debugpy.common.log": _dbg_patch_log,
             "debugpy.common.sockets": _dbg_patch_sockets,
             "_pydevd_bundle.pydevd_comm": _dbg_patch_pydevd_comm,
             "add_code_to_python_process": _dbg_patch_injector,
