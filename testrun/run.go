@@ -149,8 +149,8 @@ func stopAtOf(in DebugTestInput) (StopAt, error) {
 // find checks the id against the runner's discovery: a project that does
 // not build answers the compiler's message, an unknown id the closest ids.
 //
-// Where the id names the part of the project that holds it (a pytest or
-// Jest id's file), that part is looked at first, as the run itself
+// Where the id names the part of the project that holds it (a pytest,
+// Jest or Vitest id's file), that part is looked at first, as the run itself
 // collects only it; the whole project is looked at when the id is not
 // there (or the file does not exist), for the closest ids.
 func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg string) (TestID, error) {
