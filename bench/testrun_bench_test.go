@@ -25,6 +25,11 @@ type testBenchCase struct {
 	need                      []string // commands that must be installed
 	jest                      bool     // link the pinned Jest in
 	setup                     func(b *testing.B, dir string)
+	// edit, when set, is a file of the project touched before every run,
+	// as an edit would: nothing kept from an earlier run applies. The
+	// plain run then builds first with build.
+	edit  string
+	build []string
 }
 
 func BenchmarkDebugTest(b *testing.B) {
@@ -38,6 +43,10 @@ func BenchmarkDebugTest(b *testing.B) {
 		{framework: "cargo", dir: "cargo", test: "tests::total_wrong", need: []string{"cargo", "lldb-vscode-16"}},
 		{framework: "junit", dir: "junit", test: "com.shop.CartTest#totalWrong", need: []string{"mvn", "java", "javac"}},
 		{framework: "junit-surefire", dir: "junit-surefire", test: "com.shop.CartTest#totalWrong", need: []string{"mvn", "java", "javac"}},
+		{framework: "junit-edited", dir: "junit", test: "com.shop.CartTest#totalWrong", need: []string{"mvn", "java", "javac"},
+			edit: "src/test/java/com/shop/CartTest.java", build: []string{"mvn", "-q", "-B", "test-compile"}},
+		{framework: "junit-surefire-edited", dir: "junit-surefire", test: "com.shop.CartTest#totalWrong", need: []string{"mvn", "java", "javac"},
+			edit: "src/test/java/com/shop/CartTest.java", build: []string{"mvn", "-q", "-B", "test-compile"}},
 	} {
 		b.Run(tc.framework, func(b *testing.B) {
 			for _, n := range tc.need {
@@ -57,7 +66,16 @@ func BenchmarkDebugTest(b *testing.B) {
 			}
 			// run answers the run's time, the session's language and the
 			// runner's command line.
+			touch := func() {
+				if tc.edit != "" {
+					now := time.Now()
+					if err := os.Chtimes(filepath.Join(dir, tc.edit), now, now); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
 			run := func() (time.Duration, string, []string) {
+				touch()
 				t0 := time.Now()
 				r := c.call("debug_test", args)
 				d := time.Since(t0)
@@ -73,9 +91,17 @@ func BenchmarkDebugTest(b *testing.B) {
 				return d, lang, argv
 			}
 			plain := func(argv []string) time.Duration {
+				touch()
+				t0 := time.Now()
+				if tc.build != nil {
+					cmd := exec.Command(tc.build[0], tc.build[1:]...)
+					cmd.Dir = dir
+					if out, err := cmd.CombinedOutput(); err != nil {
+						b.Fatalf("%v: %v: %s", tc.build, err, out)
+					}
+				}
 				cmd := exec.Command(argv[0], argv[1:]...)
 				cmd.Dir = dir
-				t0 := time.Now()
 				_ = cmd.Run() // the test fails: a non-zero exit is expected
 				return time.Since(t0)
 			}
