@@ -17,7 +17,8 @@ func otherInstances(cfg RunConfiguration, ours map[int]bool) []int {
 	if cfg.Program == "" || cfg.Cwd == "" {
 		return nil
 	}
-	var out []int
+	parent := map[int]int{}
+	var found []int
 	for _, pid := range proc.PIDs() {
 		if pid == os.Getpid() {
 			continue
@@ -29,23 +30,20 @@ func otherInstances(cfg RunConfiguration, ours map[int]bool) []int {
 		if cwd, err := proc.Cwd(pid); err != nil || filepath.Clean(cwd) != filepath.Clean(cfg.Cwd) {
 			continue
 		}
-		if pg := processGroup(pid); pg < 0 || ours[pg] || ours[pid] {
+		st, err := proc.ReadStat(pid)
+		if err != nil || st.State == 'Z' || ours[st.PGID] || ours[pid] {
 			continue
 		}
-		out = append(out, pid)
+		parent[pid] = st.PPID
+		found = append(found, pid)
+	}
+	// A fork of an instance (a shell's child before it runs its command)
+	// is part of that instance, not one more.
+	var out []int
+	for _, pid := range found {
+		if _, forked := parent[parent[pid]]; !forked {
+			out = append(out, pid)
+		}
 	}
 	return out
-}
-
-// processGroup returns a process's group id (0 when unknown). Zombies
-// count as gone (-1).
-func processGroup(pid int) int {
-	st, err := proc.ReadStat(pid)
-	switch {
-	case err != nil:
-		return 0
-	case st.State == 'Z':
-		return -1
-	}
-	return st.PGID
 }

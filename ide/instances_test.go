@@ -12,7 +12,9 @@ import (
 func TestOtherInstancesAreReported(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "serve.sh")
-	writeFile(t, script, "echo up\nwhile :; do sleep 0.1; done\n")
+	// The loop runs in a subshell: a fork of the instance, with its
+	// command line and directory, which is part of it and not another.
+	writeFile(t, script, "echo up\n(while :; do sleep 0.1; done)\n")
 	// An instance started outside dbg, in the same directory.
 	ext := exec.Command("/bin/sh", script)
 	ext.Dir = dir
