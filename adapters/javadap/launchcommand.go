@@ -147,6 +147,7 @@ func startCommand(ctx context.Context, cfg *LaunchConfig, out *outputSink) (*jvm
 		conn = a.conn
 	case <-p.Exited():
 		abandon()
+		p.Kill() // a JVM the command forked may outlive it: its group goes too
 		return nil, nil, nil, &CommandError{Argv: argv, Err: p.ExitErr(), Output: tail.String()}
 	case <-ctx.Done():
 		abandon()
