@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -23,8 +24,7 @@ import (
 type testBenchCase struct {
 	framework, dir, test, pkg string
 	need                      []string // commands that must be installed
-	jest                      bool     // link the pinned Jest in
-	setup                     func(b *testing.B, dir string)
+	runner                    string   // the pinned runner to link in (jest, vitest)
 	// edit, when set, is a file of the project touched before every run,
 	// as an edit would: nothing kept from an earlier run applies. The
 	// plain run then builds first with build.
@@ -38,8 +38,8 @@ func BenchmarkDebugTest(b *testing.B) {
 		{framework: "pytest", dir: "pytest", test: "tests/test_cart.py::test_total_wrong", need: []string{"python3"}},
 		{framework: "go", dir: "go", test: "TestTotalWrong", pkg: "./cart", need: []string{"go", "dlv"}},
 		{framework: "node", dir: "node", test: "test/cart.test.js::total is wrong", need: []string{"node"}},
-		{framework: "jest", dir: "jest", test: "__tests__/cart.test.js::total is wrong", need: []string{"node"}, jest: true},
-		{framework: "vitest", dir: "vitest", test: "test/cart.test.js::total is wrong", need: []string{"node"}, setup: linkVitest},
+		{framework: "jest", dir: "jest", test: "__tests__/cart.test.js::total is wrong", need: []string{"node"}, runner: "jest"},
+		{framework: "vitest", dir: "vitest", test: "test/cart.test.js::total is wrong", need: []string{"node"}, runner: "vitest"},
 		{framework: "cargo", dir: "cargo", test: "tests::total_wrong", need: []string{"cargo", "lldb-vscode-16"}},
 		{framework: "junit", dir: "junit", test: "com.shop.CartTest#totalWrong", need: []string{"mvn", "java", "javac"}},
 		{framework: "junit-surefire", dir: "junit-surefire", test: "com.shop.CartTest#totalWrong", need: []string{"mvn", "java", "javac"}},
@@ -54,10 +54,7 @@ func BenchmarkDebugTest(b *testing.B) {
 					b.Skipf("%s is not installed", n)
 				}
 			}
-			dir := benchProject(b, filepath.Join(root, "testdata", "tests", tc.dir), tc.jest)
-			if tc.setup != nil {
-				tc.setup(b, dir)
-			}
+			dir := benchProject(b, filepath.Join(root, "testdata", "tests", tc.dir), tc.runner)
 			c := startMCP(b)
 			defer c.cs.Close()
 			args := map[string]any{"projectPath": dir, "test": tc.test}
@@ -132,24 +129,27 @@ func BenchmarkDebugTest(b *testing.B) {
 }
 
 // benchProject copies a fixture project (so builds and caches stay out of
-// the repository), linking the pinned Jest in when asked.
-func benchProject(b *testing.B, src string, jest bool) string {
+// the repository), linking the pinned runner in when asked (jest, vitest:
+// $DBG_JEST_DIR or $DBG_VITEST_DIR, as scripts/deps/tests.sh installs
+// them).
+func benchProject(b *testing.B, src, runner string) string {
 	dst := filepath.Join(b.TempDir(), filepath.Base(src))
 	if out, err := exec.Command("cp", "-r", src, dst).CombinedOutput(); err != nil {
 		b.Fatalf("copy %s: %v: %s", src, err, out)
 	}
-	if jest {
-		dir := os.Getenv("DBG_JEST_DIR")
-		if dir == "" {
-			home, _ := os.UserHomeDir()
-			dir = filepath.Join(home, ".cache", "dbg-test", "jest")
-		}
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", "jest")); err != nil {
-			b.Skip("jest is not installed (scripts/install-test-deps.sh installs it)")
-		}
-		if err := os.Symlink(filepath.Join(dir, "node_modules"), filepath.Join(dst, "node_modules")); err != nil {
-			b.Fatal(err)
-		}
+	if runner == "" {
+		return dst
+	}
+	dir := os.Getenv("DBG_" + strings.ToUpper(runner) + "_DIR")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "dbg-test", runner)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", runner, "package.json")); err != nil {
+		b.Skipf("%s is not installed (scripts/install-test-deps.sh installs it)", runner)
+	}
+	if err := os.Symlink(filepath.Join(dir, "node_modules"), filepath.Join(dst, "node_modules")); err != nil {
+		b.Fatal(err)
 	}
 	return dst
 }
