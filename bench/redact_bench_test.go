@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
-	"github.com/dbg-dev/dbg/sessions/toolkit/redact"
+	"github.com/dbg-dev/dbg/toolkit"
+	"github.com/dbg-dev/dbg/toolkit/redact"
 )
 
 // localsAnswer is the envelope of a get_local_variables answer of n

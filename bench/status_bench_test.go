@@ -11,7 +11,7 @@ import (
 
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
+	"github.com/dbg-dev/dbg/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
+	"github.com/dbg-dev/dbg/toolkit/mcpbind"
 )
 
 // BenchmarkStatus: get_debug_tools_status with every capability registered

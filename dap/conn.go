@@ -11,11 +11,32 @@ import (
 )
 
 // ErrClosed is returned by calls on a Conn that has been closed or whose
-// peer went away.
-var ErrClosed = errors.New("dap: connection closed")
+// peer went away. It reports PeerGone, so layers that do not import dap
+// (the toolkit's error classes) can tell it apart.
+var ErrClosed error = wireError{"dap: connection closed", kindGone}
 
 // ErrTimeout is wrapped by errors of requests that passed their deadline.
-var ErrTimeout = errors.New("dap: request timed out")
+// It reports Timeout, as net.Error does.
+var ErrTimeout error = wireError{"dap: request timed out", kindTimeout}
+
+// wireError is a sentinel that says what it is by method.
+type wireError struct {
+	text string
+	kind int
+}
+
+const (
+	kindGone = iota
+	kindTimeout
+)
+
+func (e wireError) Error() string { return e.text }
+
+// Timeout reports whether the error is a passed deadline.
+func (e wireError) Timeout() bool { return e.kind == kindTimeout }
+
+// PeerGone reports whether the error is the peer's going away.
+func (e wireError) PeerGone() bool { return e.kind == kindGone }
 
 // DefaultTimeout is the deadline of a request whose context has none.
 const DefaultTimeout = 30 * time.Second
@@ -31,6 +52,10 @@ type ResponseError struct {
 func (e *ResponseError) Error() string {
 	return fmt.Sprintf("%s failed: %s", e.Command, e.Message)
 }
+
+// Refused reports that the peer refused the request (it answered, with
+// success false).
+func (e *ResponseError) Refused() bool { return true }
 
 // Options configure a Conn.
 type Options struct {

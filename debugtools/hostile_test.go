@@ -21,8 +21,8 @@ import (
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/sessiontools"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
-	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
+	"github.com/dbg-dev/dbg/toolkit"
+	"github.com/dbg-dev/dbg/toolkit/mcpbind"
 )
 
 // hostileServer is a server with every capability's tools (sessions,

@@ -2,6 +2,6 @@
 
 package debugtools_test
 
-import "github.com/dbg-dev/dbg/sessions/toolkit"
+import "github.com/dbg-dev/dbg/toolkit"
 
 func init() { bigString = toolkit.MaxStringBytes + 1 }

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Config configures the JVM capabilities.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // startSpringish runs testdata/springish: a context (a stand-in for

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // jvmStatus is the "jvm" contributor of get_debug_tools_status. It is

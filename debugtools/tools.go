@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Manager is what the JVM tools need of the session manager; a

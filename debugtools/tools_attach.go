@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // JVMOut is one entry of list_attachable_jvms.

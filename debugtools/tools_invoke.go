@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 var stringType = reflect.TypeOf("")

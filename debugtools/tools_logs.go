@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 type logsIn struct {

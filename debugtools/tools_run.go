@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/proc"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 type runInvokeIn struct {

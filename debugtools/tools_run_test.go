@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 type fakeStarter struct{ project, name string }

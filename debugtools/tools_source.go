@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/debugtools/javasrc"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // maxSourceIndexes bounds the number of projects whose parsed sources are

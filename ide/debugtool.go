@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Debug modes of debug_run_configuration.

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Pull strategies.

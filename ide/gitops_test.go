@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 func needGit(t *testing.T) {

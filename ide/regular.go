@@ -6,7 +6,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // readRegular reads a project file of at most limit bytes, refusing

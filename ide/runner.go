@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/proc"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Actions answered by Restart.

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
-	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
+	"github.com/dbg-dev/dbg/toolkit"
+	"github.com/dbg-dev/dbg/toolkit/mcpbind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

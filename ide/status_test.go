@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 func capState(caps []toolkit.CapabilityState, name string) string {

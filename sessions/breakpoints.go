@@ -12,7 +12,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/adapters/bpcond"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Breakpoint is a breakpoint as dbg tracks it. IDs are dbg's own and stay

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters/bpcond"
 	"github.com/dbg-dev/dbg/dap"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // DataBreakpointSpec is a data breakpoint (watchpoint) to set.

@@ -12,7 +12,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/dap"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // ExecResult is the answer of continue, step, pause and wait: where the

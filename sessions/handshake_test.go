@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // overlapAdapter is the mock adapter whose launch arguments can only be

@@ -8,7 +8,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Live edits (SPEC §10): restart a frame, replace code in the running

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // The mock restarts frames and can do none of the other live edits: each

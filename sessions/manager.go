@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Config configures a Manager. Zero values are usable defaults.

@@ -17,7 +17,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/proc"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 func testdata(t testing.TB, rel string) string {

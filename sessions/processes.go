@@ -3,7 +3,7 @@ package sessions
 import (
 	"strconv"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // ownedProcesses returns the registry of the processes the server owns

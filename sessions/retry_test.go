@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // retrySetBreakpoint sets the same breakpoint five times, as an agent

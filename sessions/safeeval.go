@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/dbg-dev/dbg/dap"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // EvaluateSafe evaluates expr like Evaluate, refusing anything that could

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Status is the answer of get_debug_tools_status.

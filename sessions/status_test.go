@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Each session-driven nextAction, reached by a real state.

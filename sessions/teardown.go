@@ -11,7 +11,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/proc"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Detach ends the debug connection and leaves the target running (or

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // A trace is a set of probes that never stop the program. Each probe is a

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // maxBuildMessage caps the compiler's message in an error.

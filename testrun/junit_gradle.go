@@ -12,7 +12,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters/javadap"
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // gradleInitScript is dbg's Gradle init script (-I): its task

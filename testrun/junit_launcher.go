@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // junitLauncher is the JUnit Platform Console Launcher's main class.

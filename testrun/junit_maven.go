@@ -11,7 +11,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters/javadap"
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // mavenDependencyPlugin is the maven-dependency-plugin dbg runs its goals

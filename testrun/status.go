@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // FrameworkStatus is one framework's line in the status report.

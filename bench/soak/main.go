@@ -41,7 +41,7 @@ import (
 	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/sessiontools"
-	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
+	"github.com/dbg-dev/dbg/toolkit/mcpbind"
 )
 
 // fixtures: language → file under testdata, the marker of the

@@ -16,7 +16,7 @@ import (
 
 	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 	"github.com/dbg-dev/dbg/debugtools"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 func TestCLIJVMInvokeFlags(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 func TestCLIStatusFlags(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/sessiontools"
-	"github.com/dbg-dev/dbg/sessions/toolkit/mcpbind"
+	"github.com/dbg-dev/dbg/toolkit/mcpbind"
 	"github.com/dbg-dev/dbg/testrun"
 )
 

@@ -3,7 +3,7 @@ package sessiontools
 import (
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Tool inputs and outputs of the debug-session tools. Names follow

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // The observation tools (SPEC §10): data breakpoints and traces.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Each session is two MCP resources: its state and its output. A client

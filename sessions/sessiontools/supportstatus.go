@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/dbg-dev/dbg/sessions"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // registerSupportStatus adds the sections of get_debug_tools_status that

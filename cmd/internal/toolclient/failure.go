@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
-	"github.com/dbg-dev/dbg/sessions/toolkit"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Failure is a tool's structured error (SPEC §4) as a Go error. Raw is

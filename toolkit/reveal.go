@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/dbg-dev/dbg/sessions/toolkit/redact"
+	"github.com/dbg-dev/dbg/toolkit/redact"
 )
 
 // RevealParam is the argument with which a call asks for the raw values

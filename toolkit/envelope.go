@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"unicode/utf8"
-
-	"github.com/dbg-dev/dbg/dap"
 )
 
 // Envelope is the answer of every tool (SPEC §4): on success Data holds
@@ -108,23 +106,56 @@ func (e *ToolError) Wrap(err error) *ToolError { e.cause = err; return e }
 
 // AsToolError turns any error into a ToolError: ToolErrors pass through,
 // deadlines become TIMEOUT, adapter failures ADAPTER_FAILED, the rest
-// INTERNAL_ERROR.
+// INTERNAL_ERROR. The layers below the toolkit say what their errors are
+// by method, so the toolkit knows none of them: Timeout() (net.Error's
+// convention) for a passed deadline, PeerGone() for a peer that went away,
+// Refused() for a request the peer refused.
 func AsToolError(err error) *ToolError {
 	var te *ToolError
 	if errors.As(err, &te) {
 		return te
 	}
 	switch {
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, dap.ErrTimeout):
+	case errors.Is(err, context.DeadlineExceeded), is(err, func(e interface{ Timeout() bool }) bool { return e.Timeout() }):
 		return NewError(CodeTimeout, err.Error(), "the debug adapter did not answer in time; retry, or check the session with list_debug_sessions").Retry().Wrap(err)
-	case errors.Is(err, dap.ErrClosed):
+	case is(err, func(e interface{ PeerGone() bool }) bool { return e.PeerGone() }):
 		return NewError(CodeAdapterFailed, err.Error(), "the debug adapter has gone; close the session and create a new one").Wrap(err)
 	}
-	var re *dap.ResponseError
-	if errors.As(err, &re) {
+	if re, ok := find(err, func(e interface{ Refused() bool }) bool { return e.Refused() }); ok {
 		return NewError(CodeAdapterFailed, re.Error(), "the debug adapter refused the request; check the arguments").Wrap(err)
 	}
 	return NewError(CodeInternal, err.Error(), "").Wrap(err)
+}
+
+// is reports whether an error in err's chain has the method of E and
+// answers true to it.
+func is[E any](err error, ok func(E) bool) bool {
+	_, found := find(err, ok)
+	return found
+}
+
+// find is the first error in err's chain that has the method of E and
+// answers true to it.
+func find[E any](err error, ok func(E) bool) (error, bool) {
+	for err != nil {
+		if e, yes := err.(E); yes && ok(e) {
+			return err, true
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, x := range u.Unwrap() {
+				if f, found := find(x, ok); found {
+					return f, true
+				}
+			}
+			return nil, false
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // clipError returns te with its texts bounded, so that no error echoes a
