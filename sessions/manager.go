@@ -4,7 +4,7 @@
 // each, and the registry of the processes the server owns outside
 // sessions. It speaks the tools' vocabulary (StepOver, not "next") and
 // knows nothing of MCP: the debug-session tools are in sessions/sessiontools,
-// the tool framework in sessions/toolkit.
+// the tool framework in toolkit.
 package sessions
 
 import (
