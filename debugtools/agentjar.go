@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/dbg-dev/dbg/textcut"
 )
 
 //go:embed agent/src
@@ -208,7 +210,7 @@ func buildAgentJar(ctx context.Context, javac, dir, jar string, files []string) 
 		out, err = exec.CommandContext(ctx, javac, append(args, rest...)...).CombinedOutput()
 	}
 	if err != nil {
-		return fmt.Errorf("compile the agent with %s: %w\n%s", javac, err, truncate(string(out), 4000))
+		return fmt.Errorf("compile the agent with %s: %w\n%s", javac, err, textcut.Clip(string(out), 4000))
 	}
 	tmpJar := filepath.Join(work, "agent.jar")
 	if err := writeJar(tmpJar, classes, agentManifest); err != nil {

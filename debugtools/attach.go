@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/proc"
+	"github.com/dbg-dev/dbg/textcut"
 )
 
 // ErrNotAttachable is returned, wrapped, for targets dbg refuses to
@@ -178,7 +179,7 @@ func parseLoadReply(pid int, reply string) error {
 	lines := strings.Split(strings.TrimRight(reply, "\n"), "\n")
 	status, err := strconv.Atoi(strings.TrimSpace(lines[0]))
 	if err != nil {
-		return &AttachError{PID: pid, Code: -1, Msg: "unexpected reply: " + truncate(reply, 200)}
+		return &AttachError{PID: pid, Code: -1, Msg: "unexpected reply: " + textcut.Clip(reply, 200)}
 	}
 	rest := strings.TrimSpace(strings.Join(lines[1:], "\n"))
 	if status != 0 {
@@ -195,19 +196,12 @@ func parseLoadReply(pid int, reply string) error {
 		}
 		return nil
 	}
-	return &AttachError{PID: pid, Code: -1, Msg: truncate(rest, 400)}
+	return &AttachError{PID: pid, Code: -1, Msg: textcut.Clip(rest, 400)}
 }
 
 func orText(s, def string) string {
 	if s == "" {
 		return def
-	}
-	return s
-}
-
-func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "..."
 	}
 	return s
 }

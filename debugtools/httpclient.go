@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/dbg-dev/dbg/textcut"
 )
 
 // HTTPClient calls an agent's HTTP endpoints. It is safe for concurrent
@@ -34,7 +36,7 @@ type HTTPError struct {
 }
 
 func (e *HTTPError) Error() string {
-	return fmt.Sprintf("agent HTTP %d: %s", e.Status, truncate(e.Body, 300))
+	return fmt.Sprintf("agent HTTP %d: %s", e.Status, textcut.Clip(e.Body, 300))
 }
 
 // Get fetches path with query q and returns the body.

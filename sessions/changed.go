@@ -7,11 +7,11 @@ import (
 	"hash/fnv"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/textcut"
 )
 
 // Every stop answer says what changed in the top frame's locals since the
@@ -247,7 +247,7 @@ func (s *Session) readLocals(ctx context.Context, id int) ([]localValue, bool, e
 		}
 		h := fnv.New64a()
 		_, _ = h.Write([]byte(v.Value))
-		out = append(out, localValue{key: key, name: v.Name, hash: h.Sum64(), shown: cutValue(v.Value, maxChangedValueLen)})
+		out = append(out, localValue{key: key, name: v.Name, hash: h.Sum64(), shown: textcut.Clip(v.Value, maxChangedValueLen)})
 	}
 	return out, cut, nil
 }
@@ -304,17 +304,6 @@ func (c *Changes) note(n string) {
 		return
 	}
 	c.Truncation.Note += "; " + n
-}
-
-// cutValue cuts s to at most n bytes on a rune boundary, marking the cut.
-func cutValue(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // IsSpecialLocal reports whether a local is an adapter's grouping or a

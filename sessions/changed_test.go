@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/textcut"
 )
 
 // locals builds a view from name, value pairs, as readLocals does.
@@ -20,7 +21,7 @@ func locals(kv ...string) []localValue {
 	for i := 0; i+1 < len(kv); i += 2 {
 		h := fnv.New64a()
 		_, _ = h.Write([]byte(kv[i+1]))
-		out = append(out, localValue{key: kv[i], name: kv[i], hash: h.Sum64(), shown: cutValue(kv[i+1], maxChangedValueLen)})
+		out = append(out, localValue{key: kv[i], name: kv[i], hash: h.Sum64(), shown: textcut.Clip(kv[i+1], maxChangedValueLen)})
 	}
 	return out
 }

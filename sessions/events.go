@@ -7,6 +7,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/textcut"
 )
 
 // onEvent runs on the DAP read goroutine: it updates state and wakes
@@ -164,16 +165,8 @@ func (s *Session) onConnClosed(c *dap.Conn) {
 		reason = fmt.Sprintf("the program exited with code %d", *s.exitCode)
 	} else if s.ep != nil && s.ep.Process != nil {
 		if tail := strings.TrimSpace(s.ep.Process.StderrTail()); tail != "" {
-			reason += ": " + lastLines(tail, 5)
+			reason += ": " + textcut.LastLines(tail, 5)
 		}
 	}
 	s.setStateLocked(StateTerminated, reason)
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
@@ -266,11 +267,11 @@ func (s *Session) withStderr(err error) error {
 	s.mu.Unlock()
 	if ep != nil && ep.Process != nil {
 		if tail := strings.TrimSpace(ep.Process.StderrTail()); tail != "" {
-			return fmt.Errorf("%w; adapter stderr: %s", err, lastLines(tail, 8))
+			return fmt.Errorf("%w; adapter stderr: %s", err, textcut.LastLines(tail, 8))
 		}
 	}
 	if out := strings.TrimSpace(s.output.Text("stderr")); out != "" {
-		return fmt.Errorf("%w; program stderr: %s", err, lastLines(out, 8))
+		return fmt.Errorf("%w; program stderr: %s", err, textcut.LastLines(out, 8))
 	}
 	return err
 }

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
@@ -234,14 +234,7 @@ func convertVariable(v godap.Variable) Variable {
 }
 
 func capValue(s string) (string, bool) {
-	if len(s) <= maxValueLen {
-		return s, false
-	}
-	cut := maxValueLen
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…", true
+	return textcut.Clip(s, maxValueLen), len(s) > maxValueLen
 }
 
 // LocalVariables reads the local scope of a frame (0 = top), optionally

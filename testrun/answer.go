@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/textcut"
 )
 
 // Bounds of a failure answer.
@@ -103,7 +104,7 @@ func (r *failureReader) withLocals(ctx context.Context, frames []sessions.Frame)
 					uf.Truncated = &sessions.Truncation{Note: "more locals: get_local_variables with this frameId", Returned: maxFrameLocals, Total: len(vars)}
 					break
 				}
-				uf.Locals = append(uf.Locals, Local{Name: v.Name, Value: clip(v.Value, maxLocalValueLen), Type: v.Type})
+				uf.Locals = append(uf.Locals, Local{Name: v.Name, Value: textcut.Clip(v.Value, maxLocalValueLen), Type: v.Type})
 			}
 		}
 		out = append(out, uf)
@@ -118,29 +119,4 @@ var rustHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
 // debugpy's " (Current frame)", a Rust symbol's hash.
 func frameName(name string) string {
 	return rustHash.ReplaceAllString(strings.TrimSuffix(name, " (Current frame)"), "")
-}
-
-// clip cuts s to n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8Start(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
-
-// tail keeps the last n bytes of s, from a line start when it can.
-func tail(s string, n int) (string, bool) {
-	if len(s) <= n {
-		return s, false
-	}
-	s = s[len(s)-n:]
-	if i := strings.IndexByte(s, '\n'); i >= 0 && i < len(s)-1 {
-		s = s[i+1:]
-	}
-	return s, true
 }

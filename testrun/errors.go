@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
@@ -30,7 +31,7 @@ func (e *BuildError) Error() string {
 // toolError turns a BuildError into the tool's answer: the compiler's
 // message, trimmed to its relevant part.
 func (e *BuildError) toolError() *toolkit.ToolError {
-	msg, _ := tail(strings.TrimSpace(e.Output), maxBuildMessage)
+	msg, _ := textcut.Tail(strings.TrimSpace(e.Output), maxBuildMessage)
 	if e.Usage {
 		return toolkit.NewError(toolkit.CodeAdapterFailed, fmt.Sprintf("%s refused its command line: %s", e.Tool, msg),
 			"check the project's runner configuration")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters/javadap"
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
@@ -125,7 +126,7 @@ func parseGradleBuild(out string) (*junitBuild, error) {
 		}
 	}
 	if !seen {
-		return nil, toolkit.NewError(toolkit.CodeUnsupported, "gradle printed no test classpath: the root project applies no java plugin: "+lastLines(out, 20),
+		return nil, toolkit.NewError(toolkit.CodeUnsupported, "gradle printed no test classpath: the root project applies no java plugin: "+textcut.LastLines(out, 20),
 			"debug_test runs the root project's tests; a multi-project build's subprojects are not supported")
 	}
 	if b.declared = hasConsoleLauncher(b.classpath); b.declared {
@@ -154,7 +155,7 @@ func gradleErrors(out string) string {
 		}
 	}
 	if len(keep) == 0 {
-		return lastLines(out, 40)
+		return textcut.LastLines(out, 40)
 	}
 	return strings.Join(keep, "\n")
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
@@ -73,7 +74,7 @@ func discoverJunit(ctx context.Context, p *Project, b *junitBuild) (string, erro
 		return "", fmt.Errorf("junit discover: %w", err)
 	}
 	if res.ExitCode != 0 {
-		return "", &BuildError{Tool: "junit", Output: lastLines(res.Output, 40)}
+		return "", &BuildError{Tool: "junit", Output: textcut.LastLines(res.Output, 40)}
 	}
 	return res.Output, nil
 }

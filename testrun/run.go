@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
@@ -282,7 +283,7 @@ func (x *Tests) runPlan(ctx context.Context, p *Project, fw *Framework, id TestI
 // endAnswer is the answer of a run that ended without stopping.
 func (x *Tests) endAnswer(s *sessions.Session, fw *Framework, id TestID, sr *sessions.StartResult, res DebugTestResult) (DebugTestResult, error) {
 	out := s.Output().Text("")
-	res.Output, res.OutputTruncated = tail(out, maxOutputBytes)
+	res.Output, res.OutputTruncated = textcut.Tail(out, maxOutputBytes)
 	res.ExitCode = sr.ExitCode
 	if fw.Language == "go" && strings.Contains(id.ID, "/") && !strings.Contains(out, "=== RUN   "+id.ID+"\n") {
 		return res, notFound(id.ID, goRanTests(out), "")
@@ -294,7 +295,7 @@ func (x *Tests) endAnswer(s *sessions.Session, fw *Framework, id TestID, sr *ses
 	// Failed without a stop in the user's code (a fixture or set-up
 	// error outside it, a crash): the runner's report says why.
 	res.Outcome = OutcomeFailed
-	res.Message = lastLines(out, 20)
+	res.Message = textcut.LastLines(out, 20)
 	res.Hint = "the test failed without stopping in your code; read output, or debug_test with stopAt start"
 	if sr.State == sessions.StateError {
 		res.Message = sr.Message
@@ -311,14 +312,6 @@ func goRanTests(out string) []TestID {
 		}
 	}
 	return ids
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // stopAnswer reads the stop: the failure's message, the user's frames
@@ -354,7 +347,7 @@ func (x *Tests) stopAnswer(ctx context.Context, s *sessions.Session, p *Project,
 		res.Location = r.stop.Location
 	}
 	res.Frames = r.withLocals(ctx, user)
-	res.Output, res.OutputTruncated = tail(s.Output().Text(""), maxOutputBytes)
+	res.Output, res.OutputTruncated = textcut.Tail(s.Output().Text(""), maxOutputBytes)
 	if failure {
 		res.Hint = "stopped at the failure: evaluate_expression or get_local_variables with a frameId of frames, step, or restart_debugging to run the test again"
 	} else {

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"unicode/utf8"
+
+	"github.com/dbg-dev/dbg/textcut"
 )
 
 // Envelope is the answer of every tool (SPEC §4): on success Data holds
@@ -178,9 +179,5 @@ func clipText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("… (%d bytes in all)", len(s))
+	return textcut.Prefix(s, n) + fmt.Sprintf("… (%d bytes in all)", len(s))
 }

@@ -3,9 +3,9 @@ package toolkit
 import (
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/dbg-dev/dbg/textcut"
 )
 
 // Limits on the string arguments of every tool, by the argument's JSON
@@ -24,16 +24,7 @@ const ClipBytes = 100
 
 // Clip quotes s for an error message, cut to ClipBytes with a note of its
 // length, so an error never echoes a huge input back.
-func Clip(s string) string {
-	if len(s) <= ClipBytes {
-		return strconv.Quote(s)
-	}
-	cut := ClipBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
-}
+func Clip(s string) string { return textcut.Quote(s, ClipBytes) }
 
 type stringKind int
 

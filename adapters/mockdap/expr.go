@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters/bpcond"
+	"github.com/dbg-dev/dbg/textcut"
 )
 
 // value is an int64, a string, or a []value.
@@ -94,12 +95,7 @@ func evalExprCtx(ctx context.Context, src string, vars lookup) (value, error) {
 }
 
 // clip quotes a token for an error, cut to 40 bytes.
-func clip(s string) string {
-	if len(s) > 40 {
-		return strconv.Quote(s[:40]) + fmt.Sprintf("... (%d bytes)", len(s))
-	}
-	return strconv.Quote(s)
-}
+func clip(s string) string { return textcut.Quote(s, 40) }
 
 type exprParser struct {
 	src   string

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dbg-dev/dbg/sessions"
+	"github.com/dbg-dev/dbg/textcut"
 )
 
 // Bounds of the one-line summaries printed at a stop.
@@ -76,13 +76,4 @@ func (p *prompt) printChanged(c *sessions.Changes) {
 }
 
 // clip shortens a value to one line of at most valueRunes runes.
-func clip(v string) string {
-	if i := strings.IndexAny(v, "\r\n"); i >= 0 {
-		v = v[:i] + "…"
-	}
-	if utf8.RuneCountInString(v) <= valueRunes {
-		return v
-	}
-	r := []rune(v)
-	return string(r[:valueRunes]) + "…"
-}
+func clip(v string) string { return textcut.Runes(textcut.Line(v), valueRunes) }
