@@ -1,8 +1,6 @@
 package console
 
-import (
-	"context"
-)
+import "context"
 
 func (p *prompt) cmdDetach(string) error {
 	return p.leave("detached; a launched program ends with its session")
