@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	godap "github.com/google/go-dap"
 )
 
-func (h *Handler) configurationDone(ctx context.Context) error {
+func (h *Handler) configurationDone(ctx context.Context, _ *godap.ConfigurationDoneRequest) (*godap.ConfigurationDoneResponse, error) {
 	c, err := h.client()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	h.mu.Lock()
 	h.configured = true
@@ -22,7 +24,7 @@ func (h *Handler) configurationDone(ctx context.Context) error {
 	}
 	h.mu.Unlock()
 	if !entry {
-		return nil
+		return nil, nil
 	}
 	switch {
 	case len(hit) > 0:
@@ -36,9 +38,9 @@ func (h *Handler) configurationDone(ctx context.Context) error {
 		h.mu.Unlock()
 		h.event("stopped", map[string]any{"reason": "entry", "threadId": h.thread, "allThreadsStopped": true})
 	default:
-		return h.run(ctx, c, "Debugger.resume")
+		return nil, h.run(ctx, c, "Debugger.resume")
 	}
-	return nil
+	return nil, nil
 }
 
 // run sends a command that resumes the program. The pause is forgotten
