@@ -59,9 +59,10 @@ func On[Req, Resp any, PReq interface {
 	godap.ResponseMessage
 }](r *Router, command string, f func(ctx context.Context, req PReq) (PResp, error)) {
 	checkRoute(command, PReq(new(Req)), PResp(new(Resp)))
+	args, _ := reflect.TypeFor[Req]().FieldByName("Arguments")
 	r.routes[command] = func(ctx context.Context, m *Message) (godap.ResponseMessage, error) {
-		req := PReq(new(Req))
-		if err := decodeRequest(m, req); err != nil {
+		req := new(Req)
+		if err := decodeRequest(m, PReq(req), reflect.ValueOf(req).Elem(), args.Index); err != nil {
 			return nil, err
 		}
 		resp, err := f(ctx, req)
@@ -108,10 +109,9 @@ func (r *Router) Handle(ctx context.Context, s *ServerConn, req *Message) {
 		s.RespondError(req, fmt.Sprintf("%s does not support the %q request", r.name, req.Command))
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	tctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	after := &afterResponse{}
-	ctx = context.WithValue(ctx, afterKey{}, after)
+	ctx = &requestContext{Context: tctx}
 	defer func() {
 		if p := recover(); p != nil {
 			if !s.answered(req) {
@@ -127,7 +127,7 @@ func (r *Router) Handle(ctx context.Context, s *ServerConn, req *Message) {
 		return
 	}
 	s.reply(req, resp)
-	for _, f := range after.funcs {
+	for _, f := range ctx.(*requestContext).after {
 		f()
 	}
 }
@@ -141,33 +141,44 @@ func (r *Router) errorText(ctx context.Context, req *Message, err error) string 
 	return err.Error()
 }
 
+// requestContext is the context of one request: its deadline, and the
+// work its handler registered with AfterResponse.
+type requestContext struct {
+	context.Context
+	after []func()
+}
+
 type afterKey struct{}
 
-// afterResponse holds the work a handler registered with AfterResponse.
-type afterResponse struct{ funcs []func() }
+func (c *requestContext) Value(key any) any {
+	if key == (afterKey{}) {
+		return c
+	}
+	return c.Context.Value(key)
+}
 
 // AfterResponse registers f to run once the answer to the request ctx
 // belongs to has been sent, on the same goroutine, before the next
 // request is served; it does not run when the handler fails. Outside a
 // [Router]'s handler f runs at once.
 func AfterResponse(ctx context.Context, f func()) {
-	if a, ok := ctx.Value(afterKey{}).(*afterResponse); ok {
-		a.funcs = append(a.funcs, f)
+	if c, ok := ctx.Value(afterKey{}).(*requestContext); ok {
+		c.after = append(c.after, f)
 		return
 	}
 	f()
 }
 
-// decodeRequest decodes m into req, the typed request of its command.
-func decodeRequest(m *Message, req godap.RequestMessage) error {
-	b := m.Raw()
-	if b == nil {
-		var err error
-		if b, err = json.Marshal(m); err != nil {
-			return err
-		}
+// decodeRequest fills req, the typed request of m's command, from m: the
+// envelope, and the arguments into v's field at args (none when the
+// request has no arguments).
+func decodeRequest(m *Message, req godap.RequestMessage, v reflect.Value, args []int) error {
+	r := req.GetRequest()
+	r.Seq, r.Type, r.Command = m.Seq, m.Type, m.Command
+	if args == nil || len(m.Arguments) == 0 {
+		return nil
 	}
-	if err := json.Unmarshal(b, req); err != nil {
+	if err := json.Unmarshal(m.Arguments, v.FieldByIndex(args).Addr().Interface()); err != nil {
 		return argumentsError(m.Command, err)
 	}
 	return nil
@@ -176,8 +187,8 @@ func decodeRequest(m *Message, req godap.RequestMessage) error {
 // argumentsError says which argument of command is wrong.
 func argumentsError(command string, err error) error {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Errorf("bad %s arguments: %s must be %s, not %s", command, jsonPath(te.Field), jsonKind(te.Type), jsonValue(te.Value))
+	if errors.As(err, &te) {
+		return fmt.Errorf("bad %s arguments: %s must be %s, not %s", command, jsonPath("arguments."+te.Field), jsonKind(te.Type), jsonValue(te.Value))
 	}
 	return fmt.Errorf("bad %s arguments: %w", command, err)
 }
