@@ -36,11 +36,6 @@ var requestCapabilities = map[string]func(*Capabilities) *bool{
 	"restartFrame":           func(c *Capabilities) *bool { return &c.SupportsRestartFrame },
 	"exceptionInfo":          func(c *Capabilities) *bool { return &c.SupportsExceptionInfoRequest },
 	"terminate":              func(c *Capabilities) *bool { return &c.SupportsTerminateRequest },
-	"gotoTargets":            func(c *Capabilities) *bool { return &c.SupportsGotoTargetsRequest },
-	"stepInTargets":          func(c *Capabilities) *bool { return &c.SupportsStepInTargetsRequest },
-	"completions":            func(c *Capabilities) *bool { return &c.SupportsCompletionsRequest },
-	"modules":                func(c *Capabilities) *bool { return &c.SupportsModulesRequest },
-	"setExpression":          func(c *Capabilities) *bool { return &c.SupportsSetExpression },
 	"hotReload":              func(c *Capabilities) *bool { return &c.SupportsHotReload },
 }
 

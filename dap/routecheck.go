@@ -9,70 +9,68 @@ import (
 	godap "github.com/google/go-dap"
 )
 
-// checked holds the routes checkRoute has passed, so that a router made
-// for every connection checks its routes once per process.
-var checked sync.Map // routeTypes -> struct{}
+// checked holds the routes checkRoute passed, with the index of their
+// request's arguments: a router is made for every connection, its routes
+// are checked once.
+var checked struct {
+	sync.RWMutex
+	args map[routeKey][]int
+}
 
-type routeTypes struct {
+type routeKey struct {
 	command   string
 	req, resp reflect.Type
 }
 
-// checkRoute panics unless req and resp may serve command (see [On]).
-func checkRoute(command string, req godap.RequestMessage, resp godap.ResponseMessage) {
-	key := routeTypes{command, reflect.TypeOf(req), reflect.TypeOf(resp)}
-	if _, ok := checked.Load(key); ok {
-		return
+// checkRoute panics unless req and resp may serve command (see [On]):
+// go-dap's types for it, or the adapter's own whose Arguments (Body)
+// embed go-dap's, or any where go-dap's are raw JSON or unknown. It
+// returns the index of req's Arguments field (nil: none).
+func checkRoute(command string, req godap.RequestMessage, resp godap.ResponseMessage) []int {
+	key := routeKey{command, reflect.TypeOf(req), reflect.TypeOf(resp)}
+	checked.RLock()
+	args, ok := checked.args[key]
+	checked.RUnlock()
+	if ok {
+		return args
 	}
-	wantReq, errReq := godap.DecodeProtocolMessage([]byte(fmt.Sprintf(`{"seq":1,"type":"request","command":%q}`, command)))
-	wantResp, errResp := godap.DecodeProtocolMessage([]byte(fmt.Sprintf(`{"seq":1,"type":"response","command":%q,"success":true}`, command)))
-	if errReq == nil && !fits(key.req, reflect.TypeOf(wantReq), "Arguments") {
-		panic(fmt.Sprintf("dap: %s request is %T, not %v", command, wantReq, key.req))
+	for _, c := range []struct {
+		got   any
+		msg   string
+		field string
+	}{
+		{req, `{"seq":1,"type":"request","command":%q}`, "Arguments"},
+		{resp, `{"seq":1,"type":"response","command":%q,"success":true}`, "Body"},
+	} {
+		want, err := godap.DecodeProtocolMessage(fmt.Appendf(nil, c.msg, command))
+		if err == nil && !fits(reflect.TypeOf(c.got).Elem(), reflect.TypeOf(want).Elem(), c.field) {
+			panic(fmt.Sprintf("dap: %T cannot stand for go-dap's %T", c.got, want))
+		}
 	}
-	if errResp == nil && !fits(key.resp, reflect.TypeOf(wantResp), "Body") {
-		panic(fmt.Sprintf("dap: %s response is %T, not %v", command, wantResp, key.resp))
+	f, _ := key.req.Elem().FieldByName("Arguments")
+	checked.Lock()
+	defer checked.Unlock()
+	if checked.args == nil {
+		checked.args = map[routeKey][]int{}
 	}
-	checked.Store(key, struct{}{})
+	checked.args[key] = f.Index
+	return f.Index
 }
 
-// fits reports whether got may stand for go-dap's want: it is want, or
-// its field (Arguments or Body) embeds want's, or want's field is raw
-// JSON the adapter defines.
+// fits reports whether struct type got may stand for go-dap's want.
 func fits(got, want reflect.Type, field string) bool {
-	if got == want {
+	wf, ok := want.FieldByName(field)
+	if got == want || ok && wf.Type == reflect.TypeFor[json.RawMessage]() {
 		return true
 	}
-	wf, ok := want.Elem().FieldByName(field)
-	if !ok {
+	gf, ok2 := got.FieldByName(field)
+	if !ok || !ok2 || gf.Type.Kind() != reflect.Struct {
 		return false
 	}
-	gf, ok := got.Elem().FieldByName(field)
-	if !ok {
-		return false
-	}
-	if wf.Type == reflect.TypeOf(json.RawMessage(nil)) {
-		return true
-	}
-	return embeds(gf.Type, wf.Type)
-}
-
-// embeds reports whether struct type t (or *t) embeds base (or *base).
-func embeds(t, base reflect.Type) bool {
-	t, base = deref(t), deref(base)
-	if t.Kind() != reflect.Struct {
-		return false
-	}
-	for i := 0; i < t.NumField(); i++ {
-		if f := t.Field(i); f.Anonymous && deref(f.Type) == base {
+	for i := 0; i < gf.Type.NumField(); i++ {
+		if f := gf.Type.Field(i); f.Anonymous && f.Type == wf.Type {
 			return true
 		}
 	}
 	return false
-}
-
-func deref(t reflect.Type) reflect.Type {
-	if t.Kind() == reflect.Pointer {
-		return t.Elem()
-	}
-	return t
 }

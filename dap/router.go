@@ -58,11 +58,10 @@ func On[Req, Resp any, PReq interface {
 	*Resp
 	godap.ResponseMessage
 }](r *Router, command string, f func(ctx context.Context, req PReq) (PResp, error)) {
-	checkRoute(command, PReq(new(Req)), PResp(new(Resp)))
-	args, _ := reflect.TypeFor[Req]().FieldByName("Arguments")
+	args := checkRoute(command, PReq(nil), PResp(nil))
 	r.routes[command] = func(ctx context.Context, m *Message) (godap.ResponseMessage, error) {
 		req := new(Req)
-		if err := decodeRequest(m, PReq(req), reflect.ValueOf(req).Elem(), args.Index); err != nil {
+		if err := decodeRequest(m, PReq(req), reflect.ValueOf(req).Elem(), args); err != nil {
 			return nil, err
 		}
 		resp, err := f(ctx, req)
@@ -184,57 +183,36 @@ func decodeRequest(m *Message, req godap.RequestMessage, v reflect.Value, args [
 	return nil
 }
 
-// argumentsError says which argument of command is wrong.
+// argumentsError says which argument of command is wrong, and what it
+// must be.
 func argumentsError(command string, err error) error {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Errorf("bad %s arguments: %s must be %s, not %s", command, jsonPath("arguments."+te.Field), jsonKind(te.Type), jsonValue(te.Value))
+	if !errors.As(err, &te) {
+		return fmt.Errorf("bad %s arguments: %w", command, err)
 	}
-	return fmt.Errorf("bad %s arguments: %w", command, err)
-}
-
-// jsonPath is the JSON path of a field encoding/json names by its Go
-// path: the names of embedded structs (the ones that start in upper case,
-// as no DAP field does) are dropped.
-func jsonPath(field string) string {
-	var keep []string
-	for _, name := range strings.Split(field, ".") {
+	var path []string // the JSON path: embedded structs' names (in upper case, as no DAP field is) left out
+	for _, name := range strings.Split("arguments."+te.Field, ".") {
 		if name != "" && (name[0] < 'A' || name[0] > 'Z') {
-			keep = append(keep, name)
+			path = append(path, name)
 		}
 	}
-	return strings.Join(keep, ".")
-}
-
-// jsonKind says what JSON value decodes into t.
-func jsonKind(t reflect.Type) string {
+	t := te.Type
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	case reflect.Interface:
-		return "a value"
+	want := map[reflect.Kind]string{reflect.String: "a string", reflect.Bool: "true or false", reflect.Slice: "an array",
+		reflect.Array: "an array", reflect.Map: "an object", reflect.Struct: "an object", reflect.Interface: "a value"}[t.Kind()]
+	if want == "" {
+		want = "a number"
 	}
-	return "a number"
-}
-
-// jsonValue names a JSON value as encoding/json describes it ("string",
-// "number 1.5", "bool").
-func jsonValue(v string) string {
-	v, _, _ = strings.Cut(v, " ")
-	switch v {
+	got, _, _ := strings.Cut(te.Value, " ") // "number 1.5"
+	switch got {
 	case "bool":
-		return "true or false"
+		got = "true or false"
 	case "object", "array":
-		return "an " + v
+		got = "an " + got
+	default:
+		got = "a " + got
 	}
-	return "a " + v
+	return fmt.Errorf("bad %s arguments: %s must be %s, not %s", command, strings.Join(path, "."), want, got)
 }

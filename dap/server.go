@@ -23,12 +23,6 @@ type Handler interface {
 	Handle(ctx context.Context, s *ServerConn, req *Message)
 }
 
-// HandlerFunc adapts a function to Handler.
-type HandlerFunc func(ctx context.Context, s *ServerConn, req *Message)
-
-// Handle calls f.
-func (f HandlerFunc) Handle(ctx context.Context, s *ServerConn, req *Message) { f(ctx, s, req) }
-
 // ServerConn is the adapter side of one DAP connection. Its methods are
 // safe for concurrent use. Frame writes are serialised by their own mutex,
 // never under the one that guards the state, so Close can always take the
@@ -249,12 +243,4 @@ func (s *ServerConn) Closed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.closed
-}
-
-// DecodeArgs unmarshals req's arguments into v; an error names the command.
-func DecodeArgs(req *Message, v any) error {
-	if err := req.DecodeBody(v); err != nil {
-		return fmt.Errorf("bad %s arguments: %w", req.Command, err)
-	}
-	return nil
 }
