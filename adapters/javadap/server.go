@@ -453,7 +453,3 @@ func (s *Server) anyThread(ctx context.Context) uint64 {
 	}
 	return ts[0]
 }
-
-// NewHandler is NewServer, named like the other built-in adapters'
-// constructors.
-func NewHandler() *Server { return NewServer() }
