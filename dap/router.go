@@ -101,6 +101,21 @@ func OnSteps(r *Router, step func(ctx context.Context, command string, thread in
 	})
 }
 
+// SourceBreakpoints checks that a setBreakpoints names its source's path,
+// and fills its breakpoints from the lines of a client of DAP's first
+// versions.
+func SourceBreakpoints(a *godap.SetBreakpointsArguments) error {
+	if a.Source.Path == "" {
+		return errors.New("setBreakpoints needs source.path")
+	}
+	if len(a.Breakpoints) == 0 {
+		for _, l := range a.Lines {
+			a.Breakpoints = append(a.Breakpoints, godap.SourceBreakpoint{Line: l})
+		}
+	}
+	return nil
+}
+
 // Handle implements [Handler]: it serves req and answers it.
 func (r *Router) Handle(ctx context.Context, s *ServerConn, req *Message) {
 	rt, ok := r.routes[req.Command]

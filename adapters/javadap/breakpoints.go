@@ -10,6 +10,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/adapters/bpcond"
+	"github.com/dbg-dev/dbg/dap"
 )
 
 // breakpoint is a line or function breakpoint and the JDWP requests that
@@ -72,13 +73,8 @@ func (b *breakpoint) toDAP() godap.Breakpoint {
 
 func (s *Server) setBreakpoints(ctx context.Context, req *godap.SetBreakpointsRequest) (*godap.SetBreakpointsResponse, error) {
 	a := &req.Arguments
-	if a.Source.Path == "" {
-		return nil, fmt.Errorf("setBreakpoints needs source.path")
-	}
-	if len(a.Breakpoints) == 0 {
-		for _, l := range a.Lines {
-			a.Breakpoints = append(a.Breakpoints, godap.SourceBreakpoint{Line: l})
-		}
+	if err := dap.SourceBreakpoints(a); err != nil {
+		return nil, err
 	}
 	path, err := filepath.Abs(a.Source.Path)
 	if err != nil {

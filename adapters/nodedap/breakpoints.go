@@ -12,6 +12,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/adapters/bpcond"
+	"github.com/dbg-dev/dbg/dap"
 )
 
 // bp is one DAP breakpoint and the CDP breakpoints that implement it.
@@ -127,13 +128,8 @@ func interpolate(msg string) string {
 
 func (h *Handler) setBreakpoints(ctx context.Context, req *godap.SetBreakpointsRequest) (*godap.SetBreakpointsResponse, error) {
 	a := &req.Arguments
-	if a.Source.Path == "" {
-		return nil, fmt.Errorf("setBreakpoints needs source.path")
-	}
-	if len(a.Breakpoints) == 0 {
-		for _, l := range a.Lines {
-			a.Breakpoints = append(a.Breakpoints, godap.SourceBreakpoint{Line: l})
-		}
+	if err := dap.SourceBreakpoints(a); err != nil {
+		return nil, err
 	}
 	c, err := h.client()
 	if err != nil {
