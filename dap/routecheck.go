@@ -67,8 +67,12 @@ func fits(got, want reflect.Type, field string) bool {
 	if !ok || !ok2 || gf.Type.Kind() != reflect.Struct {
 		return false
 	}
+	base := wf.Type
+	if base.Kind() == reflect.Pointer { // go-dap's optional arguments
+		base = base.Elem()
+	}
 	for i := 0; i < gf.Type.NumField(); i++ {
-		if f := gf.Type.Field(i); f.Anonymous && f.Type == wf.Type {
+		if f := gf.Type.Field(i); f.Anonymous && f.Type == base {
 			return true
 		}
 	}

@@ -306,6 +306,8 @@ func TestOnChecksTypes(t *testing.T) {
 		On(r, "threads", func(context.Context, *echoRequest) (*godap.ThreadsResponse, error) { return nil, nil })
 	})
 	testRouter(time.Second, func(string) {}) // the adapter's own types where go-dap leaves room
+	// go-dap's optional arguments (a pointer) embedded in the adapter's own.
+	On(r, "disconnect", func(context.Context, *DisconnectRequest) (*godap.DisconnectResponse, error) { return nil, nil })
 }
 
 // FuzzRouter feeds a router arbitrary request frames: each request gets
