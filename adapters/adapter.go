@@ -44,6 +44,10 @@ type Target struct {
 	PID  int
 	Host string
 	Port int
+	// StopOnAttach: the session wants the target stopped once attached
+	// (create_debug_session's stopOnEntry, true by default). The manager
+	// pauses it unless the adapter reported a stop itself.
+	StopOnAttach bool
 
 	// Both.
 	ExecutablePath string         // the language runtime to use (python, node, java...)
