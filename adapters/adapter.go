@@ -125,6 +125,13 @@ type Info struct {
 	InstallCommand string   `json:"installCommand,omitempty"`
 	Aliases        []string `json:"aliases,omitempty"`
 	Note           string   `json:"note,omitempty"`
+
+	// AttachPIDVia names, once this machine was tried (see
+	// [MachineChecker]), what attach by pid goes through here ("gdb",
+	// "lldb-16", "sys.remote_exec"); AttachPIDReason says why it does
+	// not work here, when AttachPID is false for that reason.
+	AttachPIDVia    string `json:"attachByPidVia,omitempty"`
+	AttachPIDReason string `json:"attachByPidReason,omitempty"`
 }
 
 // Endpoint is a started adapter: the DAP stream plus what must be stopped
