@@ -108,7 +108,8 @@ func (p Python) Start(ctx context.Context, t Target) (*Endpoint, error) {
 		if err != nil {
 			return nil, fmt.Errorf("connect to debugpy at port %d: %w", t.Port, err)
 		}
-		return &Endpoint{Conn: c}, nil
+		px := dap.NewProxy(c, noDelayLayer(c)) // that debugpy runs without dbg's hook (python_nodelay.go)
+		return &Endpoint{Conn: px.Client(), Cleanup: px.Stop}, nil
 	}
 	if t.Mode == Attach {
 		return p.startAttach(ctx, t)

@@ -105,8 +105,8 @@ func debuggeeEnv(hook string, env map[string]string) map[string]string {
 
 // hookNote says what dbg does to debugpy's sockets, for the python entry
 // of list_supported_languages.
-const hookNote = "dbg sets TCP_NODELAY on debugpy's sockets in the sessions it starts (launch, attach by pid), through a sitecustomize it chains to the program's own; " +
-	"attach by port to a debugpy you started yourself runs steps at debugpy's own speed (about 40 ms each)"
+const hookNote = "dbg sets TCP_NODELAY on debugpy's sockets in the sessions it starts (launch, attach by pid), through a sitecustomize it chains to the program's own, " +
+	"and, attached by port to a debugpy it did not start, on that adapter's connections and pydevd's socket when it may trace them (without that, steps wait for delayed ACKs)"
 
 // hookDirFor is hookDir for debugpy's processes run as u. dbg's own hook
 // folder is private to dbg's user, so another user gets a copy in a new

@@ -3,6 +3,8 @@ package sessions
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -648,4 +650,56 @@ func TestPythonAttachAsRootRunsNoCodeOfTheTargetAsRoot(t *testing.T) {
 		t.Errorf("the venv's .pth ran as root")
 	}
 	assertProgressing(t, cmd, out)
+}
+
+// A program started under `python -m debugpy --listen` runs debugpy's
+// adapter without dbg's hook. Attached by port, dbg sets TCP_NODELAY on
+// both ends of the adapter's connection to pydevd (read back from the
+// adapter's table and, through evaluate, from pydevd's own socket), and
+// on no other socket of the program.
+func TestPythonAttachByPortSetsNoDelay(t *testing.T) {
+	py := onePython(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cmd, out := startTicker(t, exec.Command(py, "-m", "debugpy", "--listen", fmt.Sprintf("127.0.0.1:%d", port), testdata(t, "python/attach/listener.py")))
+	m := pythonManager(t, adapters.NewPython())
+	ctx := context.Background()
+	s, res, err := m.Create(ctx, CreateRequest{Language: "python", Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StatePaused {
+		t.Fatalf("attach: %+v", res)
+	}
+	adapter := listenerOwner(t, port)
+	pydevdPort, _ := strconv.Atoi(evalString(t, s, `__import__("pydevd").get_global_debugger().writer.sock.getsockname()[1]`))
+	waitUntil(t, 10*time.Second, func() bool { return evalString(t, s, nodelayExpr) == "1" })
+	if v := adapterNoDelay(t, adapter, pydevdPort); v != 1 {
+		t.Errorf("TCP_NODELAY on the adapter's end of its connection to pydevd: %d", v)
+	}
+	if v := evalString(t, s, `__import__("__main__").own_nodelay()`); v != "0" {
+		t.Errorf("TCP_NODELAY on the program's own socket: %s, want it untouched", v)
+	}
+	if err := m.CloseSession(ctx, s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	assertProgressing(t, cmd, out)
+}
+
+// listenerOwner is the process that listens on the local port.
+func listenerOwner(t *testing.T, port int) int {
+	t.Helper()
+	for _, sk := range proc.TCPSockets() {
+		if sk.State == proc.TCPListen && int(sk.Local.Port()) == port {
+			if o, ok := proc.SocketOwners(map[uint64]bool{sk.Inode: true})[sk.Inode]; ok {
+				return o.PID
+			}
+		}
+	}
+	t.Fatalf("no process listens on port %d", port)
+	return 0
 }
