@@ -107,6 +107,8 @@ const (
 // attached.
 const lldbLater = `import _thread, time
 def _dbg_later(code):
+    import threading
+    threading.current_thread().is_pydev_daemon_thread = True  # debugpy neither lists nor traces it
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
