@@ -56,6 +56,7 @@ func BenchmarkPythonStepByPort(b *testing.B) {
 		if err := target.Start(); err != nil {
 			b.Fatal(err)
 		}
+		b.Cleanup(func() { _ = syscall.Kill(-target.Process.Pid, syscall.SIGKILL); _ = target.Wait() })
 		waitListening(b, port)
 		id = c.call("create_debug_session", map[string]any{"language": "python", "port": port})["sessionId"].(string)
 		c.call("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": line})
@@ -65,8 +66,6 @@ func BenchmarkPythonStepByPort(b *testing.B) {
 		}
 		p := stepTimes(c, id)
 		c.call("close_debug_session", map[string]any{"sessionId": id})
-		_ = syscall.Kill(-target.Process.Pid, syscall.SIGKILL)
-		_ = target.Wait()
 		if i > 0 {
 			launched, byPort = append(launched, l...), append(byPort, p...)
 		}
@@ -141,6 +140,7 @@ func BenchmarkGoAttachIdle(b *testing.B) {
 		if err := target.Start(); err != nil {
 			b.Fatal(err)
 		}
+		b.Cleanup(func() { _ = target.Process.Kill(); _ = target.Wait() })
 		buf := make([]byte, 64)
 		if n, _ := out.Read(buf); !strings.HasPrefix(string(buf[:n]), "ready") {
 			b.Fatalf("the idle server printed %q", buf[:n])
@@ -152,8 +152,6 @@ func BenchmarkGoAttachIdle(b *testing.B) {
 			b.Fatalf("attach: %v", s)
 		}
 		c.call("close_debug_session", map[string]any{"sessionId": s["sessionId"]})
-		_ = target.Process.Kill()
-		_ = target.Wait()
 		if i > 0 {
 			times = append(times, d)
 		}
