@@ -104,10 +104,11 @@ const (
 // code spawns a process). So the call only starts a thread, which waits
 // until no debugger traces the process any more and then runs the code,
 // in a namespace of its own: the fork then happens with no debugger
-// attached.
-const lldbLater = `import _thread, time
+// attached. threading is imported in the call, on the thread lldb
+// stopped (the main thread): imported first by another thread, it
+// would take that one for the main thread (bpo-37416).
+const lldbLater = `import _thread, threading, time
 def _dbg_later(code):
-    import threading
     threading.current_thread().is_pydev_daemon_thread = True  # debugpy neither lists nor traces it
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -247,31 +247,38 @@ func ranOn(log string, pid int) (on, any bool) {
 // saw the throwaway process. Where lldb fails too, the answer is the
 // refusal of TestPythonAttachRefusedWhenNoDebuggerWorks.
 func TestPythonAttachThroughLLDBWhereGDBCallsFail(t *testing.T) {
-	py := onePython(t)
-	log := filepath.Join(t.TempDir(), "gdb.log")
-	m := pythonManager(t, adapters.Python{GDB: fakeDebugger(t, "gdb", log)})
-	cmd, out := ticker(t, py)
-	ctx := context.Background()
-	s := attachPaused(t, ctx, m, cmd, out)
-	if on, any := ranOn(log, cmd.Process.Pid); on || !any {
-		b, _ := os.ReadFile(log)
-		t.Errorf("the failing gdb ran on the target, or the check never ran it on a throwaway process:\n%s", b)
+	for name, py := range machinePythons(t) {
+		t.Run(name, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "gdb.log")
+			m := pythonManager(t, adapters.Python{GDB: fakeDebugger(t, "gdb", log)})
+			cmd, out := ticker(t, py)
+			ctx := context.Background()
+			s := attachPaused(t, ctx, m, cmd, out)
+			if on, any := ranOn(log, cmd.Process.Pid); on || !any {
+				b, _ := os.ReadFile(log)
+				t.Errorf("the failing gdb ran on the target, or the check never ran it on a throwaway process:\n%s", b)
+			}
+			if s == nil {
+				return // lldb cannot call into a process on this machine either
+			}
+			in := s.Info().Interpreter
+			if in == nil || !strings.HasPrefix(in.Injector, "lldb") || !sameExe(in.Path, py) {
+				t.Fatalf("interpreter: %+v, want %s, injected through lldb", in, py)
+			}
+			if got := evalString(t, s, "tick(41)"); got != "42" {
+				t.Errorf("tick(41) in the target = %s", got)
+			}
+			// The injection's own thread is not the program's main thread.
+			if got := evalString(t, s, `__import__("threading").main_thread().native_id == __import__("os").getpid() and __import__("threading").main_thread().name`); got != "MainThread" {
+				t.Errorf("the target's main thread after the injection: %s", got)
+			}
+			assertNoDelay(t, s)
+			if err := m.CloseSession(ctx, s.ID()); err != nil {
+				t.Fatal(err)
+			}
+			assertProgressing(t, cmd, out)
+		})
 	}
-	if s == nil {
-		return // lldb cannot call into a process on this machine either
-	}
-	in := s.Info().Interpreter
-	if in == nil || !strings.HasPrefix(in.Injector, "lldb") {
-		t.Fatalf("interpreter: %+v, want the injection through lldb", in)
-	}
-	if got := evalString(t, s, "tick(41)"); got != "42" {
-		t.Errorf("tick(41) in the target = %s", got)
-	}
-	assertNoDelay(t, s)
-	if err := m.CloseSession(ctx, s.ID()); err != nil {
-		t.Fatal(err)
-	}
-	assertProgressing(t, cmd, out)
 }
 
 // Where neither gdb's nor lldb's calls work, the attach is refused at
