@@ -122,8 +122,8 @@ func (p Python) stateDir() string {
 }
 
 // injectKey names a verdict: the debugger's build (its --version), the
-// kernel (uname -r), the interpreter (its file and version) and the user
-// it runs as.
+// kernel (uname -r), the interpreter (its file and version), the user it
+// runs as, and for lldb the calls dbg makes.
 func injectKey(ctx context.Context, j pyInjector, py pyInfo, u *pyUser) string {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -134,6 +134,9 @@ func injectKey(ctx context.Context, j pyInjector, py pyInfo, u *pyUser) string {
 		exe = r
 	}
 	key := strings.Join([]string{j.Kind + "=" + j.Path + " " + strings.TrimSpace(first), "kernel=" + kernelRelease(), "python=" + exe + " " + py.version}, "\n")
+	if j.Kind == "lldb" {
+		key += "\ncalls=" + shortHash(lldbLater) // dbg's own way of injecting: checked again when it changes
+	}
 	if k := u.key(); k != "" {
 		key += "\nuser=" + k
 	}
