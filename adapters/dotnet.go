@@ -141,7 +141,7 @@ func (d *Dotnet) ExceptionFilters(mode string) []string {
 }
 
 // Traits: none beyond the defaults.
-func (d *Dotnet) Traits() Traits { return Traits{} }
+func (d *Dotnet) Traits() Traits { return Traits{Commands: []string{"dotnet"}} }
 
 // dotnetBuild builds a project (a .csproj/.fsproj or a directory with one)
 // in Debug and returns its assembly.

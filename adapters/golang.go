@@ -230,4 +230,12 @@ func (Go) ExceptionFilters(mode string) []string {
 
 // Traits implements Adapter: delve evaluates Go expressions, which
 // goSideEffectFree checks for calls and assignments.
-func (Go) Traits() Traits { return Traits{SideEffectFree: goSideEffectFree} }
+func (Go) Traits() Traits {
+	return Traits{
+		SideEffectFree: goSideEffectFree,
+		Extensions:     []string{".go"}, ProjectFiles: []string{"go.mod"},
+		Binary: (*Executable).GoBuild, BinaryRank: 50,
+		HeldLogpoints: true,
+		LaunchTypes:   []string{"go"},
+	}
+}

@@ -232,7 +232,16 @@ func (Java) ExceptionFilters(mode string) []string {
 }
 
 // Traits implements Adapter: a program may be a main class name.
-func (Java) Traits() Traits { return Traits{NamedProgram: isJavaClassName} }
+func (Java) Traits() Traits {
+	return Traits{
+		NamedProgram: isJavaClassName,
+		Extensions:   []string{".java", ".jar"}, Commands: []string{"java", "javaw"},
+		HeldLogpoints: true,
+		Builtin:       &Builtin{Name: "java", Serve: javadap.Serve},
+		LaunchTypes:   []string{"java"},
+		CommandAgent:  javadap.JDWPAgentVar,
+	}
+}
 
 // isJavaClassName accepts Java main class names (com.example.Main, or
 // Main in the default package), which name no file.

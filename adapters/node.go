@@ -279,7 +279,16 @@ func (Node) ExceptionFilters(mode string) []string { return standardFilters(mode
 
 // Traits implements Adapter: an inspector's websocketAddress names an
 // attach target.
-func (Node) Traits() Traits { return Traits{AttachKeys: []string{"websocketAddress"}} }
+func (Node) Traits() Traits {
+	return Traits{
+		AttachKeys: []string{"websocketAddress"},
+		Extensions: []string{".js", ".mjs", ".cjs", ".ts"}, Commands: []string{"node", "nodejs*"},
+		HeldLogpoints:     true,
+		NoDataBreakpoints: "the Node inspector protocol (CDP) has no watchpoints on variables",
+		Builtin:           &Builtin{Name: "node", Serve: nodedap.Serve},
+		LaunchTypes:       []string{"pwa-node", "node", "node2"},
+	}
+}
 
 // jsDebug returns the dapDebugServer.js to use, or "" for the built-in
 // adapter.

@@ -195,4 +195,6 @@ func (r *Ruby) ExceptionFilters(mode string) []string {
 }
 
 // Traits: none beyond the defaults; the proxy fixes old rdbg.
-func (r *Ruby) Traits() Traits { return Traits{} }
+func (r *Ruby) Traits() Traits {
+	return Traits{Extensions: []string{".rb"}, Commands: []string{"ruby*"}}
+}

@@ -393,9 +393,9 @@ func sessionAnswer(ctx context.Context, s *sessions.Session, res *sessions.Start
 }
 
 // checkScript refuses a scriptPath that is a device, pipe, socket or
-// kernel file; for the mock, whose programs are read whole, also one over
-// toolkit.MaxSourceBytes. A path that does not exist is left to the
-// adapter (a module or package name).
+// kernel file, and one over the limit the adapter declares for the
+// programs it reads whole (the mock's). A path that does not exist is
+// left to the adapter (a module or package name).
 func checkScript(s *sessions.Session, path string) error {
 	if path == "" {
 		return nil
@@ -403,11 +403,7 @@ func checkScript(s *sessions.Session, path string) error {
 	if _, err := os.Stat(path); err != nil {
 		return nil
 	}
-	var limit int64
-	if s.Language() == "mock" {
-		limit = toolkit.MaxSourceBytes
-	}
-	return toolkit.CheckReadable("scriptPath", path, limit, true)
+	return toolkit.CheckReadable("scriptPath", path, s.Traits().MaxProgramBytes, true)
 }
 
 // checkSource refuses a source file argument that cannot be a source
