@@ -96,11 +96,6 @@ func (x *Tests) listTests(ctx context.Context, in ListTestsInput) (ListTestsResu
 	return res, nil
 }
 
-// interpreterResolver is the python adapter's interpreter choice.
-type interpreterResolver interface {
-	ResolveInterpreter(ctx context.Context, t adapters.Target) adapters.Interpreter
-}
-
 // resolve finds the project and its framework: the one named, the one of
 // the language, or the one detected (narrowed by the id's syntax when
 // the project has several).
@@ -114,13 +109,12 @@ func (x *Tests) resolve(ctx context.Context, in ProjectInput, id, pkg string) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	if fw.Language == "python" {
-		p.Python = "python3"
-		if a, ok := x.m.Adapters().Lookup("python"); ok {
-			if r, ok := a.(interpreterResolver); ok {
-				p.Python = r.ResolveInterpreter(ctx, adapters.Target{Mode: adapters.Launch, Program: "-m pytest", Cwd: dir}).Path
-			}
+	if a, ok := x.m.Adapters().Lookup(fw.Language); ok {
+		decl := a.Traits()
+		if decl.Interpreter != nil {
+			p.Python = decl.Interpreter(ctx, adapters.Target{Mode: adapters.Launch, Cwd: dir}).Path
 		}
+		p.Agent = decl.CommandAgent
 	}
 	return p, fw, nil
 }
@@ -145,7 +139,7 @@ func pickFramework(dir, name, language, id, pkg string) (*Framework, error) {
 	if len(found) > 1 && (id != "" || pkg != "") {
 		var claimed []*Framework
 		for _, fw := range found {
-			if (id != "" && fw.Claims(id)) || (pkg != "" && fw.Language == "go") {
+			if (id != "" && fw.Claims(id)) || (pkg != "" && fw.DefaultPackage != "") {
 				claimed = append(claimed, fw)
 			}
 		}
