@@ -17,6 +17,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters/native"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // Native is the adapter of the compiled languages "c", "cpp" and "rust".
@@ -364,7 +365,7 @@ func (n *Native) AttachArgs(ctx context.Context, t Target) (map[string]any, erro
 		args["type"] = "gdb"
 	case kindLLDBDAP:
 		args["stopOnEntry"] = t.StopOnEntry
-		exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", t.PID))
+		exe, _ := proc.Exe(t.PID)
 		if init := n.initCommands(ctx, t.Cwd, exe); len(init) > 0 {
 			args["initCommands"] = init
 		}

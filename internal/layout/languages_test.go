@@ -1,24 +1,21 @@
-package adapters
+package layout
 
 import (
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dbg-dev/dbg/adapters"
 )
 
 // The languages are decided in adapters/ only: everywhere else dbg asks
-// an adapter's declaration (Traits). These tests read every Go file of
-// the module but tests, adapters/ and bench/, and fail on what decides by
-// a language's name.
+// an adapter's declaration (adapters.Traits).
 
 // hookLanguages are the names the project's commit hook looks for; the
 // registry's languages are added to them. Aliases are not: several name a
@@ -35,7 +32,7 @@ func languageNames() map[string]bool {
 	for _, n := range hookLanguages {
 		names[n] = true
 	}
-	for _, l := range Default().Languages() {
+	for _, l := range adapters.Default().Languages() {
 		names[l] = true
 	}
 	return names
@@ -95,54 +92,11 @@ func languageDecisions(fset *token.FileSet, file *ast.File, names map[string]boo
 	return out
 }
 
-// productFiles walks the module's Go files that must not decide by a
-// language's name: every one but tests, adapters/ and bench/.
-func productFiles(t *testing.T, visit func(rel string, src []byte)) {
-	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Fatalf("no module root above adapters/: %v", err)
-	}
-	n := 0
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel == "adapters" || rel == "bench" || rel != "." && strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		n++
-		visit(rel, src)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n < 100 {
-		t.Fatalf("read only %d Go files under %s", n, root)
-	}
-}
-
 func TestNoLanguageNamedOutsideAdapters(t *testing.T) {
 	t.Parallel()
 	names := languageNames()
 	var found []string
-	productFiles(t, func(rel string, src []byte) {
+	goFiles(t, "adapters", func(rel string, src []byte) {
 		fset := token.NewFileSet()
 		file, err := parser.ParseFile(fset, rel, src, parser.SkipObjectResolution)
 		if err != nil {
@@ -196,7 +150,7 @@ func TestNoAdapterInternalsOutsideAdapters(t *testing.T) {
 	t.Parallel()
 	const prefix = "github.com/dbg-dev/dbg/adapters/"
 	shared := []string{prefix + "bpcond"}
-	productFiles(t, func(rel string, src []byte) {
+	goFiles(t, "adapters", func(rel string, src []byte) {
 		file, err := parser.ParseFile(token.NewFileSet(), rel, src, parser.ImportsOnly)
 		if err != nil {
 			return // not Go that builds: imports nothing
