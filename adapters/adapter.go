@@ -2,12 +2,83 @@
 // debug adapter. One file (or sub-package) per language; the [Registry]
 // maps language names to [Adapter]s.
 //
-// Everything the session manager must know about one adapter is in the
-// [Adapter] contract: the arguments it builds, the stop reasons and
-// exception filters it maps, and the [Traits] it declares (which
-// adapterConfig keys name an attach target, which programs are names
-// rather than files). Adapters that run an outside program declare it as
-// a [Tool], which finds, describes and installs it.
+// Everything dbg knows about a language is declared here, by its
+// adapter: the [Adapter] methods (how the adapter is found and started,
+// the launch and attach arguments it takes, the stop reasons and
+// exception filters it maps) and its [Traits], everything else (how the
+// language's files and processes are recognised, whether it is native,
+// which abilities its adapter has, what the tools around a session need
+// of it). No package outside this one compares a language's name; each
+// asks the declaration, and internal/layout's tests hold them to it.
+// Adapters that run an outside program declare it as a [Tool], which
+// finds, describes and installs it.
+//
+// # Adding a language: PHP through Xdebug
+//
+// PHP is debugged by Xdebug, a PHP extension that connects out to a
+// debugger, and Xdebug's DAP adapter (vscode-php-debug: `node
+// phpDebug.js`, speaking DAP on its stdio) is that debugger. A new
+// language is five things, and nothing else changes:
+//
+// 1. Its adapter, adapters/php.go: a type with the [Adapter] methods,
+// its outside program declared as a [Tool] (pinned, so `dbg adapters
+// install php` installs it), and its declaration:
+//
+//	// PHP debugs PHP scripts with Xdebug's DAP adapter, which runs the
+//	// script under php with Xdebug and listens for Xdebug's connection.
+//	type PHP struct{}
+//
+//	func (PHP) Language() string { return "php" }
+//
+//	// Start runs `node phpDebug.js` with DAP on its stdio.
+//	func (PHP) Start(ctx context.Context, t Target) (*Endpoint, error) {
+//		js, err := phpDebugTool.Path()
+//		...
+//		p, err := dap.StartProcess(exec.Command(node, js), dap.ProcessOptions{Stdio: true})
+//		return &Endpoint{Conn: p, Process: p}, err
+//	}
+//
+//	// LaunchArgs: the adapter runs the program itself, on a free port.
+//	func (PHP) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
+//		return merge(map[string]any{"program": absPath(t.Program), "args": t.Args, "cwd": t.Cwd,
+//			"env": t.Env, "port": 0, "stopOnEntry": t.StopOnEntry,
+//			"runtimeArgs": []string{"-dxdebug.mode=debug", "-dxdebug.start_with_request=yes"}}, t.Extra), nil
+//	}
+//
+//	// ExceptionFilters: Xdebug's error levels, "*" for every one.
+//	func (PHP) ExceptionFilters(mode string) []string { return standardFilters(mode, "*", "Exception") }
+//
+//	func (PHP) Traits() Traits {
+//		return Traits{Extensions: []string{".php"}, Commands: []string{"php*"}, LaunchTypes: []string{"php"}}
+//	}
+//
+// AttachArgs says how a running program is reached: Xdebug connects to
+// the adapter, so an attach is the adapter listening on adapterConfig's
+// port, and attach by pid is refused with that reason. From the
+// declaration alone, `dbg launch app.php` and `dbg attach --pid` know the
+// language, traces run in stop mode (set HeldLogpoints once the adapter
+// is shown to write a logpoint's output before the script goes on), and
+// set_data_breakpoint refuses with the adapter's own words (set
+// NoDataBreakpoints to say more).
+//
+// 2. One line in default.go: r.Register(PHP{}, "php8").
+//
+// 3. One row in the conformance table (cmd/dbg/conformance_langs_test.go):
+// the fixtures, their marked lines, the values a stop shows, how to start
+// a target to attach to, and in cannot the scenarios PHP answers with a
+// clean refusal (restart_frame, goto_line, watch).
+//
+// 4. Its fixtures, testdata/php/: the loop, the exception, the spinning
+// target the row names, each line the tests stop at marked by a comment.
+//
+// 5. Its deps script, scripts/deps/php.sh: php with Xdebug and the
+// adapter, pinned (scripts/install-test-deps.sh runs every deps script).
+//
+// Beyond the five, only what is new to dbg: a test framework
+// (testrun/phpunit.go, one entry in testrun's frameworks) for
+// debug_test, or a launchKinds row (ide/launchjson.go) for
+// debug_run_configuration to read launch.json's php entries.
+// docs/adding-a-language.md walks through the same steps.
 package adapters
 
 import (

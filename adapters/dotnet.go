@@ -140,7 +140,7 @@ func (d *Dotnet) ExceptionFilters(mode string) []string {
 	return nil
 }
 
-// Traits: none beyond the defaults.
+// Traits: a process of the dotnet host is a .NET program.
 func (d *Dotnet) Traits() Traits { return Traits{Commands: []string{"dotnet"}} }
 
 // dotnetBuild builds a project (a .csproj/.fsproj or a directory with one)

@@ -229,7 +229,9 @@ func (Go) ExceptionFilters(mode string) []string {
 }
 
 // Traits implements Adapter: delve evaluates Go expressions, which
-// goSideEffectFree checks for calls and assignments.
+// goSideEffectFree checks for calls and assignments, and writes a
+// logpoint's output while the thread is held. A Go binary is told by
+// its build information.
 func (Go) Traits() Traits {
 	return Traits{
 		SideEffectFree: goSideEffectFree,

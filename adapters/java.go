@@ -231,7 +231,10 @@ func (Java) ExceptionFilters(mode string) []string {
 	return standardFilters(mode, "caught", "uncaught")
 }
 
-// Traits implements Adapter: a program may be a main class name.
+// Traits implements Adapter: a program may be a main class name; the
+// built-in adapter is served standalone, holds the thread for a
+// logpoint's output, and connects the JVM a build tool forks through
+// ${jdwpAgent}.
 func (Java) Traits() Traits {
 	return Traits{
 		NamedProgram: isJavaClassName,

@@ -72,7 +72,9 @@ func (Mock) StopReason(r string) string { return r }
 // ExceptionFilters implements Adapter.
 func (Mock) ExceptionFilters(mode string) []string { return standardFilters(mode, "all", "uncaught") }
 
-// Traits implements Adapter.
+// Traits implements Adapter: .mock programs, read whole (so their size is
+// bounded before the launch), and the mock served standalone by
+// `dbg dap mock`.
 func (Mock) Traits() Traits {
 	return Traits{
 		Extensions:      []string{".mock"},

@@ -278,7 +278,8 @@ func (Node) StopReason(r string) string {
 func (Node) ExceptionFilters(mode string) []string { return standardFilters(mode, "all", "uncaught") }
 
 // Traits implements Adapter: an inspector's websocketAddress names an
-// attach target.
+// attach target; the built-in adapter is served standalone; CDP has no
+// watchpoints.
 func (Node) Traits() Traits {
 	return Traits{
 		AttachKeys: []string{"websocketAddress"},

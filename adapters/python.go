@@ -220,7 +220,10 @@ func (Python) ExceptionFilters(mode string) []string {
 	return []string{}
 }
 
-// Traits implements Adapter: a program "-m pkg" names a module.
+// Traits implements Adapter: a program "-m pkg" names a module; a trace
+// probe records in its condition (debugpy would drop queued logpoint
+// output at exit); debugpy goes into the interpreter the user names and
+// runs on the project's (python_env.go).
 func (p Python) Traits() Traits {
 	return Traits{
 		NamedProgram: isPythonModule,
