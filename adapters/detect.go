@@ -83,9 +83,9 @@ func (r *Registry) forBinary(e *Executable) (Adapter, bool) {
 	return nil, false
 }
 
-// Executable is a program file as [Traits.Binary] looks at it. What it
-// reads (the ELF symbols, the imported libraries, Go's build
-// information) is read once, on first use. It is used by one goroutine.
+// Executable is a program file as [Traits.Binary] looks at it. Its ELF
+// symbols and imported libraries are read once, on first use, for every
+// adapter that asks; it is safe for concurrent use.
 type Executable struct {
 	Path string
 

@@ -26,7 +26,9 @@ import (
 // dropped pauses). The manager applies no fix of its own.
 //
 // A new fact about languages is a new field here, documented with what
-// its zero value means, and set by the adapters it is true of.
+// its zero value means, and set by the adapters it is true of. A Traits
+// value is made by each call of [Adapter.Traits] and not changed after;
+// its functions are safe for concurrent use.
 type Traits struct {
 	// Inputs.
 
