@@ -19,13 +19,14 @@ package bench
 import (
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // stepsPerRun is how many step_over calls the loop fixture takes without
@@ -58,7 +59,13 @@ func BenchmarkPythonStepByPort(b *testing.B) {
 		}
 		b.Cleanup(func() { _ = syscall.Kill(-target.Process.Pid, syscall.SIGKILL); _ = target.Wait() })
 		waitListening(b, port)
-		id = c.call("create_debug_session", map[string]any{"language": "python", "port": port})["sessionId"].(string)
+		s := c.call("create_debug_session", map[string]any{"language": "python", "port": port})
+		id = s["sessionId"].(string)
+		if s["state"] != "paused" { // the pause lands where the program's own code runs
+			if st := c.call("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000}); st["state"] != "paused" {
+				b.Fatalf("attach by port: not paused: %v", st)
+			}
+		}
 		c.call("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": line})
 		c.call("continue_execution", map[string]any{"sessionId": id})
 		if st := c.call("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000}); st["state"] != "paused" {
@@ -104,14 +111,10 @@ func freeLocalPort(b *testing.B) int {
 // reads the kernel's table rather than connecting: debugpy's adapter
 // takes the first connection for its client.
 func waitListening(b *testing.B, port int) {
-	want := fmt.Sprintf(":%04X ", port)
 	for deadline := time.Now().Add(30 * time.Second); ; {
-		for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
-			data, _ := os.ReadFile(table)
-			for _, l := range strings.Split(string(data), "\n") {
-				if f := strings.Fields(l); len(f) > 3 && strings.HasSuffix(f[1]+" ", want) && f[3] == "0A" {
-					return
-				}
+		for _, sk := range proc.TCPSockets() {
+			if sk.State == proc.TCPListen && int(sk.Local.Port()) == port {
+				return
 			}
 		}
 		if time.Now().After(deadline) {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 func TestCLILaunchPrompt(t *testing.T) {
@@ -194,7 +196,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func mcpStillRunning(t testing.TB, tg target) {
 	t.Helper()
 	waitCount(t, tg.out, tg.marker, strings.Count(tg.out.String(), tg.marker)+1, "the target stopped printing after the refusal")
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", tg.cmd.Process.Pid))
+	b, err := os.ReadFile(proc.Path(tg.cmd.Process.Pid, "status"))
 	if err != nil || !strings.Contains(string(b), "TracerPid:\t0\n") {
 		t.Fatalf("the refused target is gone or traced (%v):\n%s", err, b)
 	}
