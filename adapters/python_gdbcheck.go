@@ -40,6 +40,10 @@ type injectVerdict struct {
 	At     time.Time `json:"checkedAt"`
 }
 
+// injectCodeWait bounds the wait for the injected code to run once the
+// debugger has finished its calls without an error.
+const injectCodeWait = 10 * time.Second
+
 // injectCheckMarker is what the check's injected code prints: 31*37*41.
 const injectCheckMarker = "47027"
 
@@ -231,7 +235,10 @@ func runInjectCheck(ctx context.Context, j pyInjector, py pyInfo, u *pyUser) (v 
 		defer outMu.Unlock()
 		return strings.Contains(stdout.String(), injectCheckMarker)
 	}
-	wait := 3 * time.Second // the code runs at the throwaway's next eval-loop turn
+	// The code runs at the throwaway's next eval-loop turn; through lldb,
+	// once lldb has detached and a new thread is scheduled, which a busy
+	// machine delays.
+	wait := injectCodeWait
 	if gerr != nil {
 		wait = 200 * time.Millisecond // the debugger failed: only a late marker would change the verdict
 	}
@@ -248,7 +255,9 @@ func runInjectCheck(ctx context.Context, j pyInjector, py pyInfo, u *pyUser) (v 
 	default:
 	}
 	if !seen() {
-		return injectVerdict{Reason: j.Kind + "'s calls did not run code in the throwaway process: " + injectFailure(j, out, gerr)}, true
+		// A debugger that failed decided; one that finished its calls
+		// and whose code has not run yet did not: ask again next time.
+		return injectVerdict{Reason: j.Kind + "'s calls did not run code in the throwaway process: " + injectFailure(j, out, gerr)}, gerr != nil
 	}
 	return injectVerdict{OK: true}, true
 }
