@@ -125,12 +125,11 @@ func (h *Handler) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 // routes are the requests the adapter answers.
 func (h *Handler) routes() *dap.Router {
 	r := dap.NewRouter("the built-in Node adapter", 30*time.Second)
-	caps := capabilities
 	dap.On(r, "initialize", func(_ context.Context, req *godap.InitializeRequest) (*dap.InitializeResponse, error) {
 		h.mu.Lock()
 		h.childSessions = req.Arguments.SupportsStartDebuggingRequest // the client answers startDebugging
 		h.mu.Unlock()
-		return &dap.InitializeResponse{Body: caps}, nil
+		return &dap.InitializeResponse{Body: r.Capabilities(capabilities)}, nil
 	})
 	dap.On(r, "launch", func(ctx context.Context, req *launchRequest) (*godap.LaunchResponse, error) {
 		return nil, h.initialized(ctx, h.launch(ctx, &req.Arguments))
@@ -163,7 +162,6 @@ func (h *Handler) routes() *dap.Router {
 	dap.On(r, "source", h.source)
 	dap.On(r, "restartFrame", h.restartFrame)
 	dap.On(r, "hotReload", h.hotReload)
-	caps = r.Capabilities(caps)
 	return r
 }
 
