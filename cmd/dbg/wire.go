@@ -13,6 +13,7 @@ import (
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/sessiontools"
 	"github.com/dbg-dev/dbg/testrun"
+	"github.com/dbg-dev/dbg/toolkit"
 	"github.com/dbg-dev/dbg/toolkit/mcpbind"
 )
 
@@ -26,7 +27,7 @@ func (f *factory) newManager(project string, flags serverFlags) *sessions.Manage
 		StateDir:  f.stateDir(),
 		Now:       f.now,
 
-		NoSideEffects: flags.NoSideEffects,
+		NoSideEffects: flags.NoSideEffects || flags.Profile == toolkit.ProfileObserve,
 		// DBG_WARM_ADAPTERS=0 turns the warm adapter pool off.
 		WarmAdapters: f.getenv("DBG_WARM_ADAPTERS") != "0",
 	})
@@ -42,6 +43,7 @@ type serverFlags struct {
 	// NoSideEffects makes evaluate_expression default to sideEffects:
 	// false, for read-only agents.
 	NoSideEffects bool
+	policyFlags
 }
 
 // newServer builds the MCP server of project ("" = the working
@@ -79,6 +81,7 @@ func (f *factory) newServerWith(ctx context.Context, project string, flags serve
 // started for run configurations).
 func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions.Manager, flags serverFlags) func() {
 	tb := mcpbind.NewToolbox(srv, f.now)
+	tb.SetPolicy(flags.policy(toolkit.NewAuditLog(f.stateDir(), f.now, pidOf(m))))
 	tb.SetRevealSecrets(flags.RevealSecrets)
 	sessiontools.RegisterTools(tb, m)
 	sessiontools.RegisterResources(tb, m)
@@ -91,6 +94,10 @@ func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions
 	debugtools.RegisterWith(tb, m, svc, debugtools.Config{Now: f.now, Starter: x})
 	x.Install(tb)
 	testrun.Register(tb, m)
+	toolkit.AddToolsetTool(tb)
+	sessiontools.RegisterPrompts(tb)
+	testrun.RegisterPrompts(tb)
+	debugtools.RegisterPrompts(tb)
 	return func() {
 		cctx, done := context.WithTimeout(context.Background(), 10*time.Second)
 		defer done()
