@@ -131,11 +131,11 @@ func (tb *Toolbox) ShareSchemas(types ...reflect.Type) {
 // [ToolError.KeepData]: the envelope then says success false, the code
 // says which failure, and data keeps the tool's own fields.
 //
-// opts declare the tool's [Hints] (every tool has them: a title, and
-// whether it is read-only, destructive, idempotent, open-world, or alters
-// the program), its toolset ([InToolset]), which calls are destructive
-// ([DestructiveWhen]) and whether answers link resources
-// ([LinkResources]).
+// opts declare the tool's [Hints] (each of dbg's tools declares them: a
+// title, and whether it is read-only, destructive, idempotent,
+// open-world, or alters the program; without, MCP's defaults hold), its
+// toolset ([InToolset]), which calls are destructive ([DestructiveWhen])
+// and whether answers link resources ([LinkResources]).
 func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx context.Context, in In) (Out, error), opts ...ToolOption) {
 	spec := toolSpec{toolset: CoreToolset}
 	for _, o := range opts {
