@@ -73,10 +73,23 @@ func (a *AuditLog) Err() error {
 	return a.err
 }
 
+// target returns the session a call names and its debuggee's pid, read
+// before the call: closing a session forgets its pid.
+func (a *AuditLog) target(args json.RawMessage) (session string, pid int) {
+	var in struct{ SessionID string }
+	_ = json.Unmarshal(args, &in)
+	if in.SessionID != "" && a.pidOf != nil {
+		pid = a.pidOf(in.SessionID)
+	}
+	return in.SessionID, pid
+}
+
 // record appends the line of one call: args as the client sent them,
-// redacted; answer is the call's envelope.
-func (a *AuditLog) record(ctx context.Context, tool string, args, answer json.RawMessage) {
-	e := AuditEntry{Time: a.now().UTC().Format("2006-01-02T15:04:05.000Z07:00"), Tool: tool, Args: auditArgs(args), Outcome: "ok"}
+// redacted; answer is the call's envelope; session and pid are what
+// target said before the call.
+func (a *AuditLog) record(ctx context.Context, tool string, args, answer json.RawMessage, session string, pid int) {
+	e := AuditEntry{Time: a.now().UTC().Format("2006-01-02T15:04:05.000Z07:00"), Tool: tool, Args: auditArgs(args), Outcome: "ok",
+		Session: session, PID: pid}
 	if c := CallerOf(ctx); c != nil {
 		e.Client = c.Client()
 	}
@@ -86,16 +99,15 @@ func (a *AuditLog) record(ctx context.Context, tool string, args, answer json.Ra
 	}
 	_ = json.Unmarshal(answer, &env)
 	if env.Error != nil {
-		e.Outcome, e.Message = env.Error.Code, Clip(env.Error.Message)
+		e.Outcome, e.Message = env.Error.Code, textcut.Clip(env.Error.Message, ClipBytes)
 	}
-	var in struct{ SessionID string }
-	_ = json.Unmarshal(args, &in)
-	e.Session = in.SessionID
 	if e.Session == "" {
 		e.Session = env.Data.SessionID
 	}
 	if e.Session != "" && a.pidOf != nil {
-		e.PID = a.pidOf(e.Session)
+		if now := a.pidOf(e.Session); now != 0 {
+			e.PID = now // a launch's debuggee, known once it started
+		}
 	}
 	line, _ := json.Marshal(e)
 	err := a.append(append(line, '\n'))

@@ -110,6 +110,12 @@ func (tb *Toolbox) guard(name string, spec toolSpec, refused bool, call func(con
 		p := tb.Policy()
 		var b json.RawMessage
 		var failed bool
+		audit := p.Audit != nil && !spec.hints.ReadOnly
+		var session string
+		var pid int
+		if audit {
+			session, pid = p.Audit.target(args)
+		}
 		switch {
 		case refused:
 			b, failed = tb.failure(ProfileRefusal(p.Profile, name)), true
@@ -122,8 +128,8 @@ func (tb *Toolbox) guard(name string, spec toolSpec, refused bool, call func(con
 		default:
 			b, failed = call(ctx, args)
 		}
-		if p.Audit != nil && !spec.hints.ReadOnly {
-			p.Audit.record(ctx, name, args, b)
+		if audit {
+			p.Audit.record(ctx, name, args, b, session, pid)
 		}
 		return b, failed
 	}

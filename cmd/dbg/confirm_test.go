@@ -77,12 +77,14 @@ func TestConfirmDestructive(t *testing.T) {
 	e.set("decline")
 	c.fail("git_push", map[string]any{"projectPath": repo}, "CANCELLED")
 
+	attached, targetPID := "", 0
 	t.Run("attached", func(t *testing.T) {
 		requireDebugpy(t)
 		port := freePort(t)
 		target, _ := startTarget(t, "ready", "python3", fixture(t, "python/server.py"), "--listen", fmt.Sprint(port))
 		before := len(e.questions())
 		id := c.ok("create_debug_session", map[string]any{"language": "python", "port": port, "stopOnEntry": false}).str("sessionId")
+		attached, targetPID = id, target.Process.Pid
 		c.ok("close_debug_session", map[string]any{"sessionId": id})
 		if len(e.questions()) != before || !processAlive(target.Process.Pid) {
 			t.Errorf("closing an attached session asked %d times; the target is alive: %v", len(e.questions())-before, processAlive(target.Process.Pid))
@@ -106,26 +108,29 @@ func TestConfirmDestructive(t *testing.T) {
 		t.Fatalf("dbg audit: %v", err)
 	}
 	var got []string
-	pids := 0
+	pids := map[string]int{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		var entry struct{ Tool, Outcome, Session, Client string }
-		var raw map[string]any
-		if err := json.Unmarshal([]byte(line), &entry); err != nil || json.Unmarshal([]byte(line), &raw) != nil {
+		var entry struct {
+			Tool, Outcome, Session, Client string
+			PID                            int
+		}
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
 			t.Fatalf("audit line %q: %v", line, err)
 		}
 		if entry.Client != "dbg-e2e 1" {
 			t.Errorf("client %q", entry.Client)
 		}
-		if raw["pid"] != nil {
-			pids++
-		}
 		got = append(got, entry.Tool+":"+entry.Outcome)
+		if entry.Session == attached {
+			pids[entry.Tool] = entry.PID
+		}
 	}
 	want := []string{"create_debug_session:ok", "start_debugging:ok", "close_debug_session:CANCELLED", "close_debug_session:ok", "git_push:CANCELLED"}
 	if len(got) < len(want) || strings.Join(got[:len(want)], " ") != strings.Join(want, " ") {
 		t.Errorf("audit %v, want %v first (no read-only calls)", got, want)
 	}
-	if pids == 0 {
-		t.Errorf("no audit line names the debuggee's pid: %s", out)
+	// The attached target's pid, on its create and on its close too.
+	if attached != "" && (pids["create_debug_session"] != targetPID || pids["close_debug_session"] != targetPID) {
+		t.Errorf("the target's pid %d in the audit: %v\n%s", targetPID, pids, out)
 	}
 }
