@@ -229,5 +229,15 @@ func (Go) ExceptionFilters(mode string) []string {
 }
 
 // Traits implements Adapter: delve evaluates Go expressions, which
-// goSideEffectFree checks for calls and assignments.
-func (Go) Traits() Traits { return Traits{SideEffectFree: goSideEffectFree} }
+// goSideEffectFree checks for calls and assignments, and writes a
+// logpoint's output while the thread is held. A Go binary is told by
+// its build information.
+func (Go) Traits() Traits {
+	return Traits{
+		SideEffectFree: goSideEffectFree,
+		Extensions:     []string{".go"}, ProjectFiles: []string{"go.mod"},
+		Binary: (*Executable).GoBuild, BinaryRank: 50,
+		HeldLogpoints: true,
+		LaunchTypes:   []string{"go"},
+	}
+}

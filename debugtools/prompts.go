@@ -2,8 +2,8 @@ package debugtools
 
 import "github.com/dbg-dev/dbg/toolkit"
 
-// RegisterPrompts adds call-java-method to tb. Call it after Register.
-func RegisterPrompts(tb *toolkit.Toolbox) {
+// registerPrompts adds call-java-method to tb, after the JVM tools.
+func registerPrompts(tb *toolkit.Toolbox) {
 	tb.AddPrompt(toolkit.Prompt{
 		Name: "call-java-method", Title: "Call a Java method in a running JVM",
 		Description: "Load dbg's agent into a local JVM and invoke one of its methods with arguments built from the sources.",

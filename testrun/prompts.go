@@ -2,9 +2,9 @@ package testrun
 
 import "github.com/dbg-dev/dbg/toolkit"
 
-// RegisterPrompts adds debug-failing-test to tb. Call it after Register
-// and the session tools (its steps name both).
-func RegisterPrompts(tb *toolkit.Toolbox) {
+// registerPrompts adds debug-failing-test to tb; its steps name the test
+// tools and the session tools.
+func registerPrompts(tb *toolkit.Toolbox) {
 	tb.AddPrompt(toolkit.Prompt{
 		Name: "debug-failing-test", Title: "Debug a failing test",
 		Description: "Run one test under the debugger to its first failure in your code and inspect it there.",

@@ -21,10 +21,14 @@ type Tests struct {
 // when its project has tests of a framework dbg runs.
 const Toolset = "tests"
 
-// Register adds list_tests and debug_test to tb and the "tests" status
-// contributor to its registry.
-func Register(tb *toolkit.Toolbox, m *sessions.Manager) *Tests {
-	x := &Tests{m: m}
+// New returns the test capability over m.
+func New(m *sessions.Manager) *Tests { return &Tests{m: m} }
+
+// Register implements toolkit.Capability: list_tests, debug_test, the
+// "tests" status contributor and, when the session tools are there, the
+// debug-failing-test prompt.
+func (x *Tests) Register(tb *toolkit.Toolbox) {
+	m := x.m
 	tb.DeclareToolset(toolkit.Toolset{Name: Toolset, Description: "tests: list them, debug one to its first failure",
 		Wanted: func() bool {
 			dir, err := m.ResolveProject("")
@@ -39,7 +43,9 @@ func Register(tb *toolkit.Toolbox, m *sessions.Manager) *Tests {
 		x.debugTest, toolkit.Hints{Title: "Debug test"}, toolkit.InToolset(Toolset), toolkit.LinkResources(), fws,
 		toolkit.Enum("stopAt", "failure", "start", "breakpoints"))
 	tb.Status().Register("tests", testStatus{x})
-	return x
+	if _, ok := tb.Lookup("get_local_variables"); ok {
+		registerPrompts(tb)
+	}
 }
 
 // anyDetected reports whether dir has tests of a framework dbg runs.
@@ -126,11 +132,6 @@ func (x *Tests) listTests(ctx context.Context, in ListTestsInput) (ListTestsResu
 	return res, nil
 }
 
-// interpreterResolver is the python adapter's interpreter choice.
-type interpreterResolver interface {
-	ResolveInterpreter(ctx context.Context, t adapters.Target) adapters.Interpreter
-}
-
 // resolve finds the project and its framework: the one named, the one of
 // the language, or the one detected (narrowed by the id's syntax when
 // the project has several).
@@ -144,13 +145,12 @@ func (x *Tests) resolve(ctx context.Context, in ProjectInput, id, pkg string) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	if fw.Language == "python" {
-		p.Python = "python3"
-		if a, ok := x.m.Adapters().Lookup("python"); ok {
-			if r, ok := a.(interpreterResolver); ok {
-				p.Python = r.ResolveInterpreter(ctx, adapters.Target{Mode: adapters.Launch, Program: "-m pytest", Cwd: dir}).Path
-			}
+	if a, ok := x.m.Adapters().Lookup(fw.Language); ok {
+		decl := a.Traits()
+		if decl.Interpreter != nil {
+			p.Python = decl.Interpreter(ctx, adapters.Target{Mode: adapters.Launch, Cwd: dir}).Path
 		}
+		p.Agent = decl.CommandAgent
 	}
 	return p, fw, nil
 }
@@ -175,7 +175,7 @@ func pickFramework(dir, name, language, id, pkg string) (*Framework, error) {
 	if len(found) > 1 && (id != "" || pkg != "") {
 		var claimed []*Framework
 		for _, fw := range found {
-			if (id != "" && fw.Claims(id)) || (pkg != "" && fw.Language == "go") {
+			if (id != "" && fw.Claims(id)) || (pkg != "" && fw.DefaultPackage != "") {
 				claimed = append(claimed, fw)
 			}
 		}

@@ -2,11 +2,11 @@ package sessiontools
 
 import "github.com/dbg-dev/dbg/toolkit"
 
-// RegisterPrompts adds the session tools' prompts to tb: attaching to a
+// registerPrompts adds the session tools' prompts to tb: attaching to a
 // running service, finding who changes a value, and investigating a
-// crash. Call it after RegisterTools and RegisterObserveTools' tools are
-// added (AddPrompt checks every step against them).
-func RegisterPrompts(tb *toolkit.Toolbox) {
+// crash. It comes after the tools (AddPrompt checks every step against
+// them).
+func registerPrompts(tb *toolkit.Toolbox) {
 	tb.AddPrompt(toolkit.Prompt{
 		Name: "attach-to-service", Title: "Attach to a running service",
 		Description: "Attach to a running process without stopping it, stop once at a line, inspect, and leave it running.",

@@ -12,9 +12,9 @@ type statusIn struct {
 	SessionID   string `json:"sessionId,omitempty" jsonschema:"this session's view"`
 }
 
-// RegisterStatusTool adds get_debug_tools_status: the sessions of m and
+// registerStatusTool adds get_debug_tools_status: the sessions of m and
 // the part of every contributor registered in tb.Status().
-func RegisterStatusTool(tb *toolkit.Toolbox, m *sessions.Manager) {
+func registerStatusTool(tb *toolkit.Toolbox, m *sessions.Manager) {
 	toolkit.AddTool(tb, "get_debug_tools_status", "What dbg knows of the project: sessions, JVMs, run configurations, Git, toolsets, capability states, nextAction.",
 		func(ctx context.Context, in statusIn) (sessions.Status, error) {
 			st, err := m.BuildStatus(ctx, tb.Status(), in.ProjectPath, in.SessionID)
