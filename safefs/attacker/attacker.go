@@ -1,0 +1,118 @@
+// Package attacker gives tests a second local user, the attacker of a
+// shared machine: a test makes the folders, files, links and sockets she
+// would, as her, and checks that dbg refuses them. Only tests import it.
+//
+//	eve := attacker.New(t) // skips, saying why, where no user can be made
+//	eve.MustRun(t, "mkdir", "-m", "777", "/tmp/dbg-go-build-0")
+package attacker
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Name is the user the tests make (once per machine; it is kept).
+const Name = "dbg-attacker"
+
+// User is the second user.
+type User struct {
+	Name     string
+	UID, GID int
+}
+
+// New returns the second user, making it with useradd when the machine
+// has none yet. A test that cannot make one (dbg's tests not run as
+// root, no useradd or setpriv) is skipped with the reason.
+func New(t testing.TB) *User {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skipf("a second user is needed to play the attacker, and only root can make one and act as it (running as uid %d)", os.Geteuid())
+	}
+	for _, tool := range []string{"useradd", "setpriv"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: no second user can be made or acted as", tool)
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if u, err := user.Lookup(Name); err == nil {
+			uid, _ := strconv.Atoi(u.Uid)
+			gid, _ := strconv.Atoi(u.Gid)
+			return &User{Name: Name, UID: uid, GID: gid}
+		}
+		// Packages tested in parallel may add the user at once: useradd
+		// then fails on its lock or finds the user made, and the lookup
+		// above tells.
+		out, err := exec.Command("useradd", "--system", "--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", Name).CombinedOutput()
+		if err != nil && time.Now().After(deadline) {
+			t.Skipf("useradd %s: %v: %s", Name, err, out)
+		}
+		if err != nil {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
+// Command runs name as the user: her uid and gid, no other groups.
+func (u *User) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	argv := append([]string{fmt.Sprintf("--reuid=%d", u.UID), fmt.Sprintf("--regid=%d", u.GID), "--clear-groups", "--", name}, args...)
+	cmd := exec.CommandContext(ctx, "setpriv", argv...)
+	cmd.Dir = "/"
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/nonexistent", "LANG=C"}
+	return cmd
+}
+
+// Run runs name as the user and returns its combined output.
+func (u *User) Run(name string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := u.Command(ctx, name, args...).CombinedOutput()
+	return strings.TrimSpace(string(out)), err
+}
+
+// MustRun runs name as the user and fails the test when it fails.
+func (u *User) MustRun(t testing.TB, name string, args ...string) string {
+	t.Helper()
+	out, err := u.Run(name, args...)
+	if err != nil {
+		t.Fatalf("as %s: %s %s: %v: %s", u.Name, name, strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// ProtectedSymlinks reports the kernel's fs.protected_symlinks: when set,
+// a symbolic link in a sticky world-writable folder is followed only by
+// its owner, which blunts some attacks through /tmp. The tests log it,
+// and dbg's defences never rely on it.
+func ProtectedSymlinks(t testing.TB) bool {
+	t.Helper()
+	b, err := os.ReadFile("/proc/sys/fs/protected_symlinks")
+	on := err == nil && strings.TrimSpace(string(b)) == "1"
+	t.Logf("fs.protected_symlinks = %v", strings.TrimSpace(string(b)))
+	return on
+}
+
+// SharedTemp returns a new folder that behaves like /tmp (mode 1777,
+// reachable by every user), removed with the test.
+func SharedTemp(t testing.TB) string {
+	t.Helper()
+	d := t.TempDir()
+	for _, p := range []string{filepath.Dir(d), d} {
+		m := os.FileMode(0o755)
+		if p == d {
+			m = 0o777 | os.ModeSticky
+		}
+		if err := os.Chmod(p, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
