@@ -71,3 +71,14 @@ func CacheDir(sub string) (string, error) {
 	dir := filepath.Join(base, "dbg", sub)
 	return dir, Dir(dir)
 }
+
+// TempFile creates a new file for a moment's use (a report a tool
+// writes) in dbg's private scratch folder, UserCacheDir()/dbg/tmp: see
+// [CreateTemp]. The caller removes it.
+func TempFile(pattern string) (*os.File, error) {
+	dir, err := CacheDir("tmp")
+	if err != nil {
+		return nil, err
+	}
+	return CreateTemp(dir, pattern)
+}
