@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbg-dev/dbg/cmd/internal/httpguard"
+	"github.com/dbg-dev/dbg/safefs/attacker"
+)
+
+// envWithout is this process's environment without the named variables.
+func envWithout(names ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		drop := false
+		for _, n := range names {
+			drop = drop || k == n
+		}
+		if !drop {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// Finding 5: with HOME unset, the attacker makes the state folder dbg
+// would fall back to first, mode 777, with her own token file in it.
+// dbg serve refuses the folder instead of serving with her token.
+func TestServeWithoutHomeRefusesAStateFolderAnotherUserMade(t *testing.T) {
+	eve := attacker.New(t)
+	attacker.ProtectedSymlinks(t)
+	tmp := attacker.SharedTemp(t)
+	project := t.TempDir()
+	forged := `{"project":"` + project + `","token":"` + strings.Repeat("E", 43) + `"}`
+	// Every folder dbg has fallen back to: the fixed one of before and the per-uid one.
+	perUID := filepath.Join(tmp, fmt.Sprintf("dbg-%d", os.Geteuid()))
+	eve.MustRun(t, "mkdir", "-m", "777", perUID)
+	for _, state := range []string{filepath.Join(tmp, "dbg-state"), filepath.Join(perUID, "state")} {
+		tokens := filepath.Dir(httpguard.TokenPath(state, project))
+		eve.MustRun(t, "sh", "-c", fmt.Sprintf("mkdir -m 777 %s %s && echo '%s' > %s", state, tokens, forged, httpguard.TokenPath(state, project)))
+	}
+	port := freePort(t)
+	cmd := exec.Command(dbgBinary, "serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--project", project)
+	cmd.Env = append(envWithout("HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "DBG_STATE_DIR"), "TMPDIR="+tmp)
+	out := &lineBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	// Whatever dbg does, her token must never be served.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(out.String(), "refused") || !strings.Contains(out.String(), tmp) {
+				t.Fatalf("dbg serve exited (%v) without naming the refused folder: %s", err, out.String())
+			}
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+		req, _ := http.NewRequest("POST", fmt.Sprintf("http://127.0.0.1:%d/mcp", port), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Authorization", "Bearer "+strings.Repeat("E", 43))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode < 400 {
+				t.Fatalf("the attacker's token got %d from dbg serve", resp.StatusCode)
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("dbg serve neither refused the folder nor exited: %s", out.String())
+		}
+	}
+}
