@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
 	"github.com/dbg-dev/dbg/toolkit/mcpbind"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type jvmClient struct {

@@ -124,10 +124,11 @@ func ReadPrivate(path string, max int64) ([]byte, error) {
 
 // ReadOwned reads a file that uid must have written (a port file a
 // target process writes): a regular file, not a symbolic link, owned by
-// uid, not writable by group or others. At most max bytes are read (0:
-// no limit).
+// uid. Its mode is the writer's umask's: put such files in a folder only
+// uid can enter (see [HandOff]). At most max bytes are read (0: no
+// limit).
 func ReadOwned(path string, uid int, max int64) ([]byte, error) {
-	return readChecked(path, uid, 0o022, max)
+	return readChecked(path, uid, 0, max)
 }
 
 func readChecked(path string, uid int, deny fs.FileMode, max int64) ([]byte, error) {
