@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,4 +83,70 @@ func TestServeWithoutHomeRefusesAStateFolderAnotherUserMade(t *testing.T) {
 			t.Fatalf("dbg serve neither refused the folder nor exited: %s", out.String())
 		}
 	}
+}
+
+// Finding 8, on dbg serve itself: the attacker holds 20,000 idle sockets
+// to it while a client with the token keeps connecting anew and asking.
+// Before the limits the server ran out of descriptors and the client
+// timed out; now every request is answered.
+func TestServeAnswersTheTokenThroughAFloodOfIdleSockets(t *testing.T) {
+	eve := attacker.New(t)
+	sv := runServe(t, t.TempDir(), t.TempDir())
+	addr := strings.TrimPrefix(sv.base, "http://")
+	good := &http.Client{Timeout: 10 * time.Second, Transport: httpguard.BearerTransport{Token: sv.token, Base: &http.Transport{DisableKeepAlives: true}}}
+	ask := func() (time.Duration, error) {
+		start := time.Now()
+		var err error
+		for range 3 { // a connection the server closed to make room is asked again
+			req, _ := http.NewRequest("POST", sv.base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			var resp *http.Response
+			if resp, err = good.Do(req); err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == 401 || resp.StatusCode == 429 || resp.StatusCode >= 500 {
+					return 0, fmt.Errorf("status %d", resp.StatusCode)
+				}
+				return time.Since(start), nil
+			}
+		}
+		return 0, err
+	}
+	if _, err := ask(); err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		d   time.Duration
+		err error
+	}
+	answers := make(chan answer, 1<<16)
+	stop := make(chan struct{})
+	go func() {
+		defer close(answers)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			d, err := ask()
+			answers <- answer{d, err}
+		}
+	}()
+	held, failed := eve.HoldSockets(t, addr, 20000)
+	for range 50 {
+		d, err := ask()
+		answers <- answer{d, err}
+	}
+	close(stop)
+	var ds []time.Duration
+	for a := range answers {
+		if a.err != nil {
+			t.Fatalf("with %d idle sockets held, a request with the token failed: %v", held, a.err)
+		}
+		ds = append(ds, a.d)
+	}
+	slices.Sort(ds)
+	t.Logf("the attacker held %d idle sockets on dbg serve (%d dials failed); %d requests with the token, each on a new connection: p50 %s p99 %s max %s",
+		held, failed, len(ds), ds[len(ds)/2].Round(time.Microsecond), ds[len(ds)*99/100].Round(time.Microsecond), ds[len(ds)-1].Round(time.Microsecond))
 }

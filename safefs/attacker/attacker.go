@@ -7,6 +7,7 @@
 package attacker
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -115,4 +116,62 @@ func SharedTemp(t testing.TB) string {
 		}
 	}
 	return d
+}
+
+// holdScript opens sys.argv[2] connections to the host:port sys.argv[1]
+// and keeps them, sending nothing, until its stdin closes; it prints
+// how many it opened and how many failed.
+const holdScript = `
+import socket, sys
+host, port = sys.argv[1].rsplit(":", 1)
+held, failed = [], 0
+for _ in range(int(sys.argv[2])):
+    try:
+        held.append(socket.create_connection((host, int(port)), timeout=5))
+    except OSError:
+        failed += 1
+print("held %d failed %d" % (len(held), failed), flush=True)
+sys.stdin.read()
+`
+
+// HoldSockets has the user open n idle TCP connections to addr (a few
+// processes of hers, each within its descriptor limit) and keep them. It
+// returns once all are open, with how many she holds and how many
+// dials failed; the connections close with the test.
+func (u *User) HoldSockets(t testing.TB, addr string, n int) (held, failed int) {
+	t.Helper()
+	const perProcess = 9000
+	type result struct{ held, failed int }
+	results := make(chan result, n/perProcess+1)
+	var procs int
+	for left := n; left > 0; left -= perProcess {
+		cmd := u.Command(context.Background(), "python3", "-c", holdScript, addr, strconv.Itoa(min(left, perProcess)))
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = stdin.Close(); _ = cmd.Wait() })
+		procs++
+		go func() {
+			var r result
+			sc := bufio.NewScanner(out)
+			if sc.Scan() {
+				_, _ = fmt.Sscanf(sc.Text(), "held %d failed %d", &r.held, &r.failed)
+			}
+			results <- r
+		}()
+	}
+	for range procs {
+		r := <-results
+		held += r.held
+		failed += r.failed
+	}
+	return held, failed
 }
