@@ -40,7 +40,8 @@ func Owner(fi fs.FileInfo) int {
 
 // Dir makes dir, and the parents it lacks, with mode 0700, and checks
 // that it is a private folder of this user (see the package doc). A
-// folder of this user with a looser mode is tightened to 0700. It
+// folder of this user that others may read is tightened to 0700; one
+// they may write into (/tmp itself) is refused. It
 // returns an error wrapping [ErrUnsafe] when the folder or one of its
 // parents is another user's, is writable by others, or dir is a
 // symbolic link; any other error is the file system's (a parent that is
@@ -74,7 +75,12 @@ func checkPrivateDir(dir string) error {
 	case Owner(fi) != os.Geteuid():
 		return unsafe(dir, "owned by uid %d, not by this user (uid %d)", Owner(fi), os.Geteuid())
 	}
-	if fi.Mode().Perm()&0o077 != 0 || fi.Mode()&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky) != 0 {
+	if fi.Mode().Perm()&0o022 != 0 || fi.Mode()&fs.ModeSticky != 0 {
+		// Others may have put files in it: a shared folder is no private
+		// one, and tightening it would not undo what they did.
+		return unsafe(dir, "mode %v lets other users add and replace files in it", fi.Mode())
+	}
+	if fi.Mode().Perm()&0o077 != 0 || fi.Mode()&(fs.ModeSetuid|fs.ModeSetgid) != 0 {
 		if err := os.Chmod(dir, 0o700); err != nil {
 			return unsafe(dir, "mode %v and it cannot be made 0700: %v", fi.Mode().Perm(), err)
 		}

@@ -34,17 +34,28 @@ func TestDirMakesPrivateFolders(t *testing.T) {
 			t.Errorf("%s: mode %v, want a 0700 folder", p, m)
 		}
 	}
-	// A folder of this user with a loose mode is tightened.
+	// A folder of this user others may read is tightened; one they may
+	// write into is refused, never chmodded.
 	loose := filepath.Join(base, "loose")
-	if err := os.Mkdir(loose, 0o777); err != nil {
+	if err := os.Mkdir(loose, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_ = os.Chmod(loose, 0o777)
 	if err := safefs.Dir(loose); err != nil {
 		t.Fatal(err)
 	}
 	if m := mode(t, loose); m.Perm() != 0o700 {
 		t.Errorf("loose folder: mode %v, want 0700", m)
+	}
+	shared := filepath.Join(base, "shared")
+	if err := os.Mkdir(shared, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Chmod(shared, 0o777|fs.ModeSticky)
+	if err := safefs.Dir(shared); !errors.Is(err, safefs.ErrUnsafe) {
+		t.Errorf("a shared folder of this user: %v, want ErrUnsafe", err)
+	}
+	if m := mode(t, shared); m.Perm() != 0o777 {
+		t.Errorf("the shared folder's mode was changed to %v", m)
 	}
 }
 

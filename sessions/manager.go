@@ -24,6 +24,9 @@ type Config struct {
 	Adapters  *adapters.Registry
 	Project   string           // the server's project directory ("" = working directory)
 	DAPLogDir string           // DBG_DAP_LOG: write each session's DAP traffic here
+	// DAPLogRedact rewrites each logged DAP message (the server's
+	// redaction of credentials); nil logs the traffic raw.
+	DAPLogRedact func([]byte) []byte
 	StateDir  string           // where process groups are recorded for reaping after a crash
 	Now       func() time.Time // clock
 	// OutputLimit bounds each session's output ring buffer (bytes).

@@ -14,17 +14,19 @@ import (
 	"github.com/dbg-dev/dbg/sessions/sessiontools"
 	"github.com/dbg-dev/dbg/testrun"
 	"github.com/dbg-dev/dbg/toolkit/mcpbind"
+	"github.com/dbg-dev/dbg/toolkit/redact"
 )
 
 // newManager builds the session manager of project and reaps what a
 // crashed server left behind.
 func (f *factory) newManager(project string, flags serverFlags) *sessions.Manager {
 	m := sessions.NewManager(sessions.Config{
-		Adapters:  f.registry(),
-		Project:   project,
-		DAPLogDir: f.getenv("DBG_DAP_LOG"),
-		StateDir:  f.stateDir(),
-		Now:       f.now,
+		Adapters:     f.registry(),
+		Project:      project,
+		DAPLogDir:    f.getenv("DBG_DAP_LOG"),
+		DAPLogRedact: dapLogRedact(flags.RevealSecrets),
+		StateDir:     f.stateDir(),
+		Now:          f.now,
 
 		NoSideEffects: flags.NoSideEffects,
 		// DBG_WARM_ADAPTERS=0 turns the warm adapter pool off.
@@ -32,6 +34,16 @@ func (f *factory) newManager(project string, flags serverFlags) *sessions.Manage
 	})
 	m.Reap()
 	return m
+}
+
+// dapLogRedact is the redaction of the DAP traffic log: the answers'
+// (values and credential-named entries), unless the server reveals
+// secrets.
+func dapLogRedact(reveal bool) func([]byte) []byte {
+	if reveal {
+		return nil
+	}
+	return func(b []byte) []byte { return redact.JSON(b, false) }
 }
 
 // serverFlags are the server's own flags (dbg mcp, dbg serve).
