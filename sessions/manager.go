@@ -24,9 +24,6 @@ type Config struct {
 	Adapters  *adapters.Registry
 	Project   string           // the server's project directory ("" = working directory)
 	DAPLogDir string           // DBG_DAP_LOG: write each session's DAP traffic here
-	// DAPLogRedact rewrites each logged DAP message (the server's
-	// redaction of credentials); nil logs the traffic raw.
-	DAPLogRedact func([]byte) []byte
 	StateDir  string           // where process groups are recorded for reaping after a crash
 	Now       func() time.Time // clock
 	// OutputLimit bounds each session's output ring buffer (bytes).
@@ -38,6 +35,9 @@ type Config struct {
 	// WarmAdapters keeps one idle adapter process per language in use,
 	// for the next session (pool.go).
 	WarmAdapters bool
+	// DAPLogRedact rewrites each logged DAP message (the server's
+	// redaction of credentials); nil logs the traffic raw.
+	DAPLogRedact func([]byte) []byte
 }
 
 // Manager owns every session. It is safe for concurrent use.
