@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -119,33 +120,97 @@ func SharedTemp(t testing.TB) string {
 }
 
 // holdScript opens sys.argv[2] connections to the host:port sys.argv[1]
-// and keeps them, sending nothing, until its stdin closes; it prints
-// how many it opened and how many failed.
+// and keeps them. With sys.argv[4] "1" each first sends one request
+// without credentials (and reads its answer); otherwise it sends
+// nothing. With sys.argv[3] "1", one the server closes is opened again
+// at once. It prints how many it opened and how many dials failed, then,
+// when its stdin closes, how many it opened again.
 const holdScript = `
-import socket, sys
+import os, selectors, socket, sys
 host, port = sys.argv[1].rsplit(":", 1)
-held, failed = [], 0
+reopen, ask = sys.argv[3] == "1", sys.argv[4] == "1"
+request = ("GET /mcp HTTP/1.1\r\nHost: %s\r\n\r\n" % sys.argv[1]).encode()
+def dial():
+    s = socket.create_connection((host, int(port)), timeout=5)
+    if ask:
+        s.sendall(request)
+    return s
+sel = selectors.DefaultSelector()
+failed, again = 0, 0
 for _ in range(int(sys.argv[2])):
     try:
-        held.append(socket.create_connection((host, int(port)), timeout=5))
+        sel.register(dial(), selectors.EVENT_READ)
     except OSError:
         failed += 1
-print("held %d failed %d" % (len(held), failed), flush=True)
-sys.stdin.read()
+print("held %d failed %d" % (len(sel.get_map()), failed), flush=True)
+sel.register(sys.stdin, selectors.EVENT_READ)
+while True:
+    for key, _ in sel.select():
+        if key.fileobj is sys.stdin:
+            if not os.read(sys.stdin.fileno(), 1):
+                print("again %d" % again, flush=True)
+                sys.exit(0)
+            continue
+        try:
+            data = key.fileobj.recv(4096)
+        except OSError:
+            data = b""
+        if data:
+            continue
+        sel.unregister(key.fileobj)
+        key.fileobj.close()
+        if not reopen:
+            continue
+        try:
+            sel.register(dial(), selectors.EVENT_READ)
+            again += 1
+        except OSError:
+            failed += 1
 `
 
-// HoldSockets has the user open n idle TCP connections to addr (a few
-// processes of hers, each within its descriptor limit) and keep them. It
-// returns once all are open, with how many she holds and how many
-// dials failed; the connections close with the test.
-func (u *User) HoldSockets(t testing.TB, addr string, n int) (held, failed int) {
+// Flood is the attacker's idle connections to a server: [User.HoldSockets].
+type Flood struct {
+	Held, Failed int // connections open once all were dialled, and dials that failed
+	stop         []func() int
+}
+
+// Stop closes the connections and returns how many were opened again
+// after the server closed them.
+func (f *Flood) Stop() (reopened int) {
+	for _, s := range f.stop {
+		reopened += s()
+	}
+	f.stop = nil
+	return reopened
+}
+
+// FloodOptions say how the attacker's connections behave.
+type FloodOptions struct {
+	// Reopen opens a connection again at once when the server closes it.
+	Reopen bool
+	// Ask sends one HTTP request without credentials on each connection
+	// first, and keeps the connection after the answer.
+	Ask bool
+}
+
+// HoldSockets has the user open n TCP connections to addr (a few
+// processes of hers, each within its descriptor limit) and keep them
+// until Stop or the end of the test, as opt says. It returns once all
+// were dialled.
+func (u *User) HoldSockets(t testing.TB, addr string, n int, opt FloodOptions) *Flood {
 	t.Helper()
 	const perProcess = 9000
-	type result struct{ held, failed int }
-	results := make(chan result, n/perProcess+1)
-	var procs int
+	type first struct{ held, failed int }
+	firsts := make(chan first, n/perProcess+1)
+	f := &Flood{}
 	for left := n; left > 0; left -= perProcess {
-		cmd := u.Command(context.Background(), "python3", "-c", holdScript, addr, strconv.Itoa(min(left, perProcess)))
+		flag := func(b bool) string {
+			if b {
+				return "1"
+			}
+			return "0"
+		}
+		cmd := u.Command(context.Background(), "python3", "-c", holdScript, addr, strconv.Itoa(min(left, perProcess)), flag(opt.Reopen), flag(opt.Ask))
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -157,21 +222,41 @@ func (u *User) HoldSockets(t testing.TB, addr string, n int) (held, failed int) 
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _ = stdin.Close(); _ = cmd.Wait() })
-		procs++
+		sc := bufio.NewScanner(out)
+		last := make(chan int, 1)
 		go func() {
-			var r result
-			sc := bufio.NewScanner(out)
+			var r first
 			if sc.Scan() {
 				_, _ = fmt.Sscanf(sc.Text(), "held %d failed %d", &r.held, &r.failed)
 			}
-			results <- r
+			firsts <- r
+			again := 0
+			if sc.Scan() {
+				_, _ = fmt.Sscanf(sc.Text(), "again %d", &again)
+			}
+			last <- again
 		}()
+		var once sync.Once
+		var again int
+		stop := func() int {
+			once.Do(func() {
+				_ = stdin.Close()
+				select {
+				case again = <-last:
+				case <-time.After(30 * time.Second):
+				}
+				_ = cmd.Process.Kill()
+				_ = cmd.Wait()
+			})
+			return again
+		}
+		f.stop = append(f.stop, stop)
+		t.Cleanup(func() { stop() })
 	}
-	for range procs {
-		r := <-results
-		held += r.held
-		failed += r.failed
+	for range f.stop {
+		r := <-firsts
+		f.Held += r.held
+		f.Failed += r.failed
 	}
-	return held, failed
+	return f
 }

@@ -24,7 +24,7 @@ type Limits struct {
 
 // DefaultLimits are the limits of dbg serve.
 var DefaultLimits = Limits{
-	MaxConns: 512, MaxConnsPerAddr: 128,
+	MaxConns: 4096, MaxConnsPerAddr: 1024,
 	ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second,
 }
 
@@ -32,11 +32,11 @@ var DefaultLimits = Limits{
 // [Server.Serve], which counts its connections.
 //
 // When a new connection would pass MaxConns or MaxConnsPerAddr, the
-// oldest connection that is waiting (for its first request, or between
-// requests) and has never carried an authenticated request is closed to
-// make room: idle sockets of a client without the token, however many,
-// never keep a client with it out. When every connection is busy or
-// authenticated, the new one is closed. The counting is guarded by one
+// oldest connection that has never carried an authenticated request is
+// closed to make room, a waiting one (for its first request, or between
+// requests) before one whose request is being read: sockets of a client
+// without the token, however many, never keep a client with it out.
+// When every connection has authenticated, the new one is closed. The counting is guarded by one
 // mutex; the accepting goroutine and the server's connection
 // goroutines (through ConnState) share it.
 type Server struct {
@@ -120,18 +120,27 @@ func (s *Server) admit(c net.Conn) bool {
 	return true
 }
 
-// evictLocked closes the oldest waiting connection that never carried
-// an authenticated request (of addr, unless addr is ""), and reports
-// whether there was one.
+// evictLocked closes the oldest connection that never carried an
+// authenticated request (of addr, unless addr is ""): a waiting one (for
+// its first request, or between requests) first, else one whose request
+// is being read or refused. It reports whether there was one.
 func (s *Server) evictLocked(addr string) bool {
-	var oldest *connEntry
+	var waiting, busy *connEntry
 	for _, e := range s.conns {
-		if e.trusted || (e.state != http.StateNew && e.state != http.StateIdle) || (addr != "" && e.addr != addr) {
+		if e.trusted || (addr != "" && e.addr != addr) {
 			continue
 		}
-		if oldest == nil || e.seq < oldest.seq {
-			oldest = e
+		if e.state == http.StateNew || e.state == http.StateIdle {
+			if waiting == nil || e.seq < waiting.seq {
+				waiting = e
+			}
+		} else if busy == nil || e.seq < busy.seq {
+			busy = e
 		}
+	}
+	oldest := waiting
+	if oldest == nil {
+		oldest = busy
 	}
 	if oldest == nil {
 		return false
