@@ -355,7 +355,10 @@ func (x *IDE) restart(ctx context.Context, c RunConfiguration) (RestartResult, e
 	}
 	res, err := x.runner.Restart(ctx, c)
 	var several *SeveralRunningError
+	var te *toolkit.ToolError
 	switch {
+	case errors.As(err, &te):
+		return RestartResult{}, te
 	case errors.As(err, &several):
 		return RestartResult{}, toolkit.NewError(toolkit.CodeInvalidState, several.Error(),
 			"stop the extra instances first; dbg does not guess which one to restart").WithDetails(map[string]any{"pids": several.PIDs})

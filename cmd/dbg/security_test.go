@@ -154,3 +154,66 @@ func TestServeAnswersTheTokenThroughAFloodOfIdleSockets(t *testing.T) {
 	t.Logf("the attacker held %d sockets on dbg serve (%d dials failed, %d opened again after the server closed them); %d requests with the token, each on a new connection: p50 %s p99 %s max %s",
 		held, failed, reopened, len(ds), ds[len(ds)/2].Round(time.Microsecond), ds[len(ds)*99/100].Round(time.Microsecond), ds[len(ds)-1].Round(time.Microsecond))
 }
+
+// The limits an agent cannot lift by an argument, on dbg mcp: with
+// --no-reveal, reveal: true is refused; with --max-sessions 2 a third
+// session is refused naming the cap; paths stay in the project and the
+// program, except files the program's own stack shows (a library of the
+// language), and a link in the project to a file elsewhere is refused.
+func TestServerLimitsTheAgentCannotLift(t *testing.T) {
+	requireDebugpy(t)
+	project := t.TempDir()
+	main := filepath.Join(project, "main.py")
+	if err := os.WriteFile(main, []byte("import json\n\n\ndef hook(d):\n    password = 'hunter2'\n    return d  # BREAK\n\n\njson.loads('{\"a\": 1}', object_hook=hook)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(t.TempDir(), "id_rsa")
+	if err := os.WriteFile(secret, []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(project, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+	c := startDbgWith(t, nil, []string{"--project", project, "--allow-outside-project=false", "--no-reveal", "--max-sessions", "2"})
+	id := c.ok("create_debug_session", map[string]any{"language": "python", "justMyCode": false}).str("sessionId")
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": main, "line": markedLineT(t, main, "BREAK")})
+	mcpPaused(t, c, id, c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": main}))
+
+	// --no-reveal.
+	r := c.fail("get_local_variables", map[string]any{"sessionId": id, "reveal": true}, "UNSUPPORTED")
+	if !strings.Contains(r.Error.Message, "--no-reveal") {
+		t.Errorf("reveal refused without naming --no-reveal: %s", r.Error.Message)
+	}
+	if l := mcpLocals(t, c, id); l["password"].str("value") != "‹redacted›" {
+		t.Errorf("password = %v", l["password"])
+	}
+
+	// Paths: the stack shows json's decoder, a file of the program's own.
+	var lib string
+	for _, f := range c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames") {
+		if strings.HasSuffix(f.str("file"), filepath.Join("json", "decoder.py")) {
+			lib = f.str("file")
+		}
+	}
+	if lib == "" {
+		t.Fatalf("the stack does not show json/decoder.py: %v", c.ok("get_stack_trace", map[string]any{"sessionId": id}))
+	}
+	c.ok("get_source_context", map[string]any{"sessionId": id, "file": lib, "line": 1})
+	for _, outside := range []string{filepath.Join(filepath.Dir(lib), "encoder.py"), secret, filepath.Join(project, "notes.txt"), "/etc/passwd"} {
+		r := c.fail("get_source_context", map[string]any{"sessionId": id, "file": outside, "line": 1}, "INVALID_ARGUMENT")
+		if !strings.Contains(r.Error.Hint, "--allow-outside-project") || strings.Contains(r.Error.Message, "OPENSSH") {
+			t.Errorf("get_source_context %s: %s (hint %s)", outside, r.Error.Message, r.Error.Hint)
+		}
+	}
+	c.ok("get_source_context", map[string]any{"file": main, "line": 1})
+
+	// --max-sessions 2, and a breakpoint outside before any program.
+	mock := c.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")
+	c.fail("set_breakpoint", map[string]any{"sessionId": mock, "file": secret, "line": 1}, "INVALID_ARGUMENT")
+	r = c.fail("create_debug_session", map[string]any{"language": "mock"}, "INVALID_STATE")
+	if !strings.Contains(r.Error.Message, "--max-sessions 2") || !strings.Contains(r.Error.Hint, "--max-sessions") {
+		t.Errorf("a third session: %s (hint %s)", r.Error.Message, r.Error.Hint)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": mock})
+	c.ok("create_debug_session", map[string]any{"language": "mock"})
+}

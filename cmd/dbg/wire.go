@@ -28,7 +28,9 @@ func (f *factory) newManager(project string, flags serverFlags) *sessions.Manage
 		StateDir:     f.stateDir(),
 		Now:          f.now,
 
-		NoSideEffects: flags.NoSideEffects,
+		NoSideEffects:       flags.NoSideEffects,
+		MaxSessions:         flags.MaxSessions,
+		AllowOutsideProject: flags.AllowOutsideProject,
 		// DBG_WARM_ADAPTERS=0 turns the warm adapter pool off.
 		WarmAdapters: f.getenv("DBG_WARM_ADAPTERS") != "0",
 	})
@@ -54,14 +56,24 @@ type serverFlags struct {
 	// NoSideEffects makes evaluate_expression default to sideEffects:
 	// false, for read-only agents.
 	NoSideEffects bool
+	// The limits the agent cannot lift by an argument: NoReveal makes
+	// reveal: true an error, MaxSessions and MaxProcesses cap the open
+	// sessions and the running processes (0: no cap), and
+	// AllowOutsideProject lets paths leave the project and the programs.
+	NoReveal            bool
+	MaxSessions         int
+	MaxProcesses        int
+	AllowOutsideProject bool
 }
 
 // newServer builds the MCP server of project ("" = the working
-// directory) with every tool. The returned function releases the
-// capabilities, then shuts the session manager down (at most 10
-// seconds).
+// directory) with every tool, for a command of the user's own (the
+// console, an in-process one-shot command): paths are not confined to
+// the project, as the user names them at a shell that reads any file.
+// The returned function releases the capabilities, then shuts the
+// session manager down (at most 10 seconds).
 func (f *factory) newServer(ctx context.Context, project string) (*mcp.Server, func()) {
-	return f.newServerWith(ctx, project, serverFlags{})
+	return f.newServerWith(ctx, project, serverFlags{AllowOutsideProject: true})
 }
 
 // newServerWith is newServer with the server's flags.
@@ -92,13 +104,14 @@ func (f *factory) newServerWith(ctx context.Context, project string, flags serve
 func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions.Manager, flags serverFlags) func() {
 	tb := mcpbind.NewToolbox(srv, f.now)
 	tb.SetRevealSecrets(flags.RevealSecrets)
+	tb.SetNoReveal(flags.NoReveal)
 	sessiontools.RegisterTools(tb, m)
 	sessiontools.RegisterResources(tb, m)
 	sessiontools.RegisterLiveEditTools(tb, m)
 	sessiontools.RegisterStatusTool(tb, m)
 	ctx, cancel := context.WithCancel(ctx)
 	// The run configurations start the JVMs of run_and_invoke.
-	x := ide.New(m, ide.Options{Context: ctx, Getenv: f.getenv})
+	x := ide.New(m, ide.Options{Context: ctx, Getenv: f.getenv, Runner: ide.RunnerOptions{MaxProcesses: flags.MaxProcesses}})
 	svc := debugtools.NewService(debugtools.Config{AgentJar: f.getenv(debugtools.AgentJarEnv), Now: f.now})
 	debugtools.RegisterWith(tb, m, svc, debugtools.Config{Now: f.now, Starter: x})
 	x.Install(tb)

@@ -42,7 +42,7 @@ func RegisterLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	sessionTool(tb, m, "hot_reload", "Put edited source into the running program without restarting it: Java compiles the files and redefines their classes, Node replaces the scripts (TypeScript through its source maps). Lists what was replaced and what was refused with the runtime's reason; restartFrames restarts frames of replaced code.",
 		func(ctx context.Context, s *sessions.Session, in hotReloadIn) (sessions.HotReloadResult, error) {
 			for _, f := range in.Files {
-				if err := checkSource("files", f); err != nil {
+				if err := checkSource(m, s, "files", f); err != nil {
 					return sessions.HotReloadResult{}, err
 				}
 			}
@@ -54,7 +54,7 @@ func RegisterLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 		})
 	sessionTool(tb, m, "goto_line", "Set the next statement: move the stopped thread to file:line without running the lines between (adapters with DAP goto; lldb through its thread jump). Answers the new stop.",
 		func(ctx context.Context, s *sessions.Session, in gotoLineIn) (sessions.ExecResult, error) {
-			if err := checkSource("file", in.File); err != nil {
+			if err := checkSource(m, s, "file", in.File); err != nil {
 				return sessions.ExecResult{}, err
 			}
 			r, err := s.GotoLine(ctx, in.File, int(in.Line), int(in.ThreadID), 0)

@@ -113,7 +113,7 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 		})
 	sessionTool(tb, m, "set_breakpoint", "Set a breakpoint at file:line (or on a function). The answer says whether the adapter verified it, the actual line if it moved, and the line's text.",
 		func(ctx context.Context, s *sessions.Session, in breakpointIn) (breakpointOut, error) {
-			if err := checkSource("file", in.File); err != nil {
+			if err := checkSource(m, s, "file", in.File); err != nil {
 				return breakpointOut{}, err
 			}
 			bp, err := s.SetBreakpoint(ctx, sessions.BreakpointSpec{File: in.File, Line: int(in.Line), Function: in.Function,
@@ -188,7 +188,7 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	}
 	sessionTool(tb, m, "run_to_line", "Run until file:line is reached (a temporary breakpoint), or another stop comes first.",
 		func(ctx context.Context, s *sessions.Session, in runToLineIn) (sessions.ExecResult, error) {
-			if err := checkSource("file", in.File); err != nil {
+			if err := checkSource(m, s, "file", in.File); err != nil {
 				return sessions.ExecResult{}, err
 			}
 			r, err := s.RunToLine(ctx, in.File, int(in.Line), int(in.ThreadID), ms(in.WaitMs, 0))
@@ -302,6 +302,9 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 					line = ls.Location.Line
 				}
 			}
+			if err := m.CheckPath(s, "file", file); err != nil {
+				return sourceOut{}, err
+			}
 			if err := toolkit.CheckReadable("file", file, toolkit.MaxSourceBytes, false); err != nil {
 				return sourceOut{}, err
 			}
@@ -413,9 +416,12 @@ func checkScript(s *sessions.Session, path string) error {
 // checkSource refuses a source file argument that cannot be a source
 // file: a device, pipe, socket or kernel file. Missing files are left to
 // the tool, which says so in its own words.
-func checkSource(arg, path string) error {
+func checkSource(m *sessions.Manager, s *sessions.Session, arg, path string) error {
 	if path == "" {
 		return nil
+	}
+	if err := m.CheckPath(s, arg, path); err != nil {
+		return err
 	}
 	if _, err := os.Stat(path); err != nil {
 		return nil
