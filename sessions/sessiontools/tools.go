@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
+	"github.com/dbg-dev/dbg/toolkit/redact"
 )
 
 // ms turns a tool's milliseconds into a wait: def when unset, at most
@@ -313,6 +314,12 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				ctxLines = 5
 			}
 			lines, total := sessions.SourceContext(file, line, ctxLines)
+			if redact.EnvFile(file) && !tb.RevealsSecrets() {
+				// Environment values are credentials as often as not.
+				for i := range lines {
+					lines[i].Text, _ = redact.String(lines[i].Text)
+				}
+			}
 			if line < 1 || line > total {
 				return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d is outside %s (%d lines)", line, file, total), "pick a line between 1 and "+fmt.Sprint(total))
 			}
