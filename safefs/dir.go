@@ -38,6 +38,27 @@ func Owner(fi fs.FileInfo) int {
 	return -1
 }
 
+// group returns the gid of fi (-1 when the system does not say).
+func group(fi fs.FileInfo) int {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return int(st.Gid)
+	}
+	return -1
+}
+
+// othersMayWrite reports whether users other than the owner may add or
+// replace files in the folder fi: it is writable by everyone without the
+// sticky bit, or writable by a group that is neither this user's own
+// (the private group of most systems' users, umask 002) nor root's.
+func othersMayWrite(fi fs.FileInfo) bool {
+	m := fi.Mode()
+	if m.Perm()&0o002 != 0 && m&fs.ModeSticky == 0 {
+		return true
+	}
+	g := group(fi)
+	return m.Perm()&0o020 != 0 && g != os.Getegid() && g != 0
+}
+
 // Dir makes dir, and the parents it lacks, with mode 0700, and checks
 // that it is a private folder of this user (see the package doc). A
 // folder of this user that others may read is tightened to 0700; one
@@ -75,7 +96,7 @@ func checkPrivateDir(dir string) error {
 	case Owner(fi) != os.Geteuid():
 		return unsafe(dir, "owned by uid %d, not by this user (uid %d)", Owner(fi), os.Geteuid())
 	}
-	if fi.Mode().Perm()&0o022 != 0 || fi.Mode()&fs.ModeSticky != 0 {
+	if fi.Mode().Perm()&0o002 != 0 || fi.Mode()&fs.ModeSticky != 0 || othersMayWrite(fi) {
 		// Others may have put files in it: a shared folder is no private
 		// one, and tightening it would not undo what they did.
 		return unsafe(dir, "mode %v lets other users add and replace files in it", fi.Mode())
@@ -132,8 +153,8 @@ func checkParent(p string) error {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return nil // its target is checked as resolved
 	}
-	if fi.IsDir() && fi.Mode().Perm()&0o022 != 0 && fi.Mode()&fs.ModeSticky == 0 {
-		return unsafe(p, "writable by other users (mode %v) without the sticky bit", fi.Mode().Perm())
+	if fi.IsDir() && othersMayWrite(fi) {
+		return unsafe(p, "writable by other users (mode %v, group %d) without the sticky bit", fi.Mode().Perm(), group(fi))
 	}
 	return nil
 }

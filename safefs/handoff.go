@@ -44,8 +44,8 @@ func Trusted(program string) error {
 	if o := Owner(fi); o != 0 && o != os.Geteuid() {
 		return unsafe(real, "owned by uid %d, neither root nor this user (uid %d)", o, os.Geteuid())
 	}
-	if fi.Mode().Perm()&0o022 != 0 {
-		return unsafe(real, "writable by other users (mode %v)", fi.Mode().Perm())
+	if m := fi.Mode().Perm(); m&0o002 != 0 || (m&0o020 != 0 && group(fi) != os.Getegid() && group(fi) != 0) {
+		return unsafe(real, "writable by other users (mode %v)", m)
 	}
 	for p := filepath.Dir(real); ; p = filepath.Dir(p) {
 		if err := checkParent(p); err != nil {

@@ -82,6 +82,15 @@ func TestDirRefusesLinksAndLooseParents(t *testing.T) {
 	if !errors.Is(err, safefs.ErrUnsafe) || !strings.Contains(err.Error(), shared) {
 		t.Errorf("below a world-writable folder: %v, want ErrUnsafe naming %s", err, shared)
 	}
+	// Group-writable by this user's own group (umask 002): no one else's.
+	own := filepath.Join(base, "own-group")
+	if err := os.Mkdir(own, 0o775); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Chmod(own, 0o775)
+	if err := safefs.Dir(filepath.Join(own, "mine")); err != nil {
+		t.Errorf("below a folder writable by this user's own group: %v", err)
+	}
 	sticky := filepath.Join(base, "sticky")
 	if err := os.Mkdir(sticky, 0o777); err != nil {
 		t.Fatal(err)
@@ -114,6 +123,16 @@ func TestDirRefusesAFolderAnotherUserMadeFirst(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(hers); len(ents) != 0 {
 		t.Fatalf("dbg wrote into the attacker's folder: %v", ents)
+	}
+	// A folder of dbg's user that her group may write into.
+	grp := filepath.Join(base, "group")
+	if err := os.Mkdir(grp, 0o775); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Chmod(grp, 0o775)
+	_ = os.Chown(grp, os.Geteuid(), eve.GID)
+	if err := safefs.Dir(filepath.Join(grp, "state")); !errors.Is(err, safefs.ErrUnsafe) {
+		t.Fatalf("below a folder her group may write: %v, want ErrUnsafe", err)
 	}
 }
 
