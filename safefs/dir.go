@@ -68,17 +68,38 @@ func othersMayWrite(fi fs.FileInfo) bool {
 // symbolic link; any other error is the file system's (a parent that is
 // a file, a full disk).
 func Dir(dir string) error {
-	dir, err := filepath.Abs(dir)
+	dir, err := absParentsChecked(dir)
 	if err != nil {
-		return err
-	}
-	if err := checkParents(dir); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	return checkPrivateDir(dir)
+}
+
+// Check checks dir as [Dir] does, without making anything: the parents
+// that exist, and dir itself when it exists (a looser mode that only lets
+// others read is tightened). A folder that does not exist yet passes; Dir
+// makes it when it is needed.
+func Check(dir string) error {
+	dir, err := absParentsChecked(dir)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return checkPrivateDir(dir)
+}
+
+// absParentsChecked is dir made absolute, once its parents are checked.
+func absParentsChecked(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return dir, checkParents(dir)
 }
 
 // checkPrivateDir checks dir itself: a real directory of this user,

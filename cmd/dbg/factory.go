@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
@@ -32,13 +34,19 @@ func defaultFactory() *factory {
 // daemon records): see safefs.StateDir.
 func (f *factory) stateDir() string { return safefs.StateDir(f.getenv) }
 
-// checkStateDir makes the state folder private and refuses it when
-// another user made it or can change it (safefs.ErrUnsafe). A folder
-// that cannot be made at all is no refusal: the commands that need it
-// say so, and debug sessions work without it.
+// checkStateDir refuses the state folder when another user made it or
+// can change it (safefs.ErrUnsafe). The fallback folder in $TMPDIR, where
+// anyone could make it first, is made now; any other is only checked
+// (what needs it makes it, checked again). A folder that cannot be made
+// at all is no refusal: the commands that need it say so, and debug
+// sessions work without it.
 func (f *factory) checkStateDir() error {
 	dir := f.stateDir()
-	if err := safefs.Dir(dir); errors.Is(err, safefs.ErrUnsafe) {
+	check := safefs.Check
+	if strings.HasPrefix(dir, safefs.PrivateTemp(f.getenv)+string(filepath.Separator)) {
+		check = safefs.Dir
+	}
+	if err := check(dir); errors.Is(err, safefs.ErrUnsafe) {
 		return fmt.Errorf("dbg's state folder %s is refused: %w; set DBG_STATE_DIR (or HOME or XDG_STATE_HOME) to a folder of your own", dir, err)
 	}
 	return nil
