@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/dbg-dev/dbg/safefs"
 )
@@ -54,6 +55,15 @@ func (d *attachDir) portFile() (target, host string) {
 func (d *attachDir) readPort() ([]byte, error) {
 	_, host := d.portFile()
 	return safefs.ReadOwned(host, d.uid, 64<<10)
+}
+
+// settled ends the attach's use of the folder: once the port file is
+// read, a folder that holds no staged jar is removed at once (one with
+// the jar stays until the server ends, as the JVM may read it again).
+func (d *attachDir) settled() {
+	if !strings.HasPrefix(d.jar, d.target+"/") {
+		d.remove()
+	}
 }
 
 // remove removes the folder and what it holds.

@@ -283,3 +283,31 @@ func TestPortFileOfAnotherUserIsRefused(t *testing.T) {
 		t.Errorf("her port file: %q %v", b, err)
 	}
 }
+
+// An attach folder holding only the port file goes once the agent
+// answered; one with a staged jar stays until the server ends.
+func TestAttachFolderIsRemovedWhenSettled(t *testing.T) {
+	eve := attacker.New(t)
+	jar := filepath.Join(t.TempDir(), "a.jar")
+	_ = os.WriteFile(jar, []byte("jar"), 0o644)
+	own, err := newAttachDir(&JVM{PID: os.Getpid(), UID: os.Geteuid(), GID: os.Getegid()}, jar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own.jar != jar {
+		t.Errorf("a JVM of dbg's user loads a copy: %s", own.jar)
+	}
+	own.settled()
+	if _, err := os.Lstat(own.host); err == nil {
+		t.Error("the folder of a port file is left behind")
+	}
+	staged, err := newAttachDir(&JVM{PID: os.Getpid(), UID: eve.UID, GID: eve.GID}, jar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer staged.remove()
+	staged.settled()
+	if _, err := os.Lstat(filepath.Join(staged.host, "dbg-agent.jar")); err != nil {
+		t.Errorf("the staged jar went before the server ended: %v", err)
+	}
+}

@@ -244,7 +244,7 @@ func (s *Service) Attach(ctx context.Context, pid int, attachName string, wait t
 	if err != nil {
 		return nil, err
 	}
-	s.keep(dir) // the JVM reads the jar after the load too: removed at Close
+	s.keep(dir) // a staged jar is read by the JVM after the load too: removed at Close
 	var args string
 	var extPort, extHTTP int
 	safeName := strings.NewReplacer(",", "_", "=", "_").Replace(attachName)
@@ -270,6 +270,7 @@ func (s *Service) Attach(ctx context.Context, pid int, attachName string, wait t
 	}
 	res := &AttachResult{JVM: j, AttachName: attachName, Message: "Attach requested"}
 	finish := func(ctx context.Context) (*Connection, error) {
+		defer dir.settled()
 		return s.awaitAgent(ctx, pid, attachName, pfDir, extPort, extHTTP, external)
 	}
 	if wait <= 0 {
