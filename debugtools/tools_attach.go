@@ -58,6 +58,10 @@ func (t *jvmTools) listJVMs(ctx context.Context, in Common) (jvmsOut, error) {
 
 var mainClassOpt = regexp.MustCompile(`(?s)<configuration\b[^>]*\bname="([^"]+)"[^>]*>.*?<option name="MAIN_CLASS_NAME" value="([^"]+)"`)
 
+// javaSourceDir is the name of the folder that holds a module's Java
+// sources (Maven's and Gradle's src/main/java).
+const javaSourceDir = "java"
+
 // linkProject ties a main class to the project: the run configuration
 // naming it, the module whose sources hold it, and the project's name.
 func linkProject(project, mainClass string) (config, module, proj *string) {
@@ -80,7 +84,7 @@ func linkProject(project, mainClass string) (config, module, proj *string) {
 		case ".git", "node_modules", "build", "target", "out", ".gradle", ".idea":
 			return filepath.SkipDir
 		}
-		if d.Name() == "java" {
+		if d.Name() == javaSourceDir {
 			if _, err := os.Stat(filepath.Join(p, rel)); err == nil {
 				modDir := p
 				if strings.HasSuffix(filepath.ToSlash(p), "src/main/java") {
@@ -122,9 +126,9 @@ func linkProject(project, mainClass string) (config, module, proj *string) {
 }
 
 type attachIn struct {
-	PID                     flexString  `json:"pid" jsonschema:"the JVM's process id (required)"`
-	AttachName              string      `json:"attachName,omitempty" jsonschema:"application name for the connection (default: from the main class)"`
-	WaitForConnectionMillis toolkit.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"wait this long for the agent's connection (0 = only trigger the attach)"`
+	PID                     flexString  `json:"pid"`
+	AttachName              string      `json:"attachName,omitempty" jsonschema:"default: the main class"`
+	WaitForConnectionMillis toolkit.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"0: only trigger the attach"`
 	Common
 }
 

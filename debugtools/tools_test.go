@@ -45,7 +45,7 @@ func newJVMClientOn(t *testing.T, m *sessions.Manager, cfg Config) *jvmClient {
 	tb := mcpbind.NewToolbox(srv, nil)
 	svc := NewService(Config{CacheDir: testCacheDir(t)})
 	t.Cleanup(svc.Close)
-	RegisterWith(tb, m, svc, cfg)
+	New(m, svc, cfg).Register(tb)
 	cs := connectInMemory(t, ctx, srv)
 	return &jvmClient{t: t, cs: cs, m: m, svc: svc}
 }

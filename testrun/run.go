@@ -25,20 +25,20 @@ const defaultTestTimeout = 2 * time.Minute
 
 // BreakpointInput is a line breakpoint of debug_test.
 type BreakpointInput struct {
-	File      string      `json:"file" jsonschema:"source file, absolute or relative to the project"`
-	Line      toolkit.Int `json:"line" jsonschema:"1-based line"`
+	File      string      `json:"file" jsonschema:"absolute or relative to the project"`
+	Line      toolkit.Int `json:"line"`
 	Condition string      `json:"condition,omitempty"`
 }
 
 // DebugTestInput is the input of debug_test.
 type DebugTestInput struct {
 	ProjectInput
-	Test        string            `json:"test" jsonschema:"the test id in the framework's syntax: tests/test_cart.py::test_total[2-3] (pytest), TestTotal/empty (go, with package), com.shop.CartTest#total (junit)"`
-	Package     string            `json:"package,omitempty" jsonschema:"Go: the test's package (./cart); default the project's root package"`
-	StopAt      string            `json:"stopAt,omitempty" jsonschema:"failure (default): the first failure in your code; start: the test's first line; breakpoints: the breakpoints given (and a failure)"`
-	Breakpoints []BreakpointInput `json:"breakpoints,omitempty" jsonschema:"line breakpoints set before the test runs"`
-	Env         map[string]string `json:"env,omitempty" jsonschema:"environment variables of the run"`
-	TimeoutMs   toolkit.Int       `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the failure or the end (default 120000)"`
+	Test        string            `json:"test" jsonschema:"as list_tests gives it: tests/t.py::test_x, TestX/sub, pkg.CartTest#total, file.test.js::name"`
+	Package     string            `json:"package,omitempty" jsonschema:"Go: the test's package (default: the root)"`
+	StopAt      string            `json:"stopAt,omitempty" jsonschema:"default failure; start: the first line"`
+	Breakpoints []BreakpointInput `json:"breakpoints,omitempty" jsonschema:"set before the run"`
+	Env         map[string]string `json:"env,omitempty"`
+	TimeoutMs   toolkit.Int       `json:"timeoutMs,omitempty" jsonschema:"default 120000"`
 }
 
 // DebugTestResult is the answer of debug_test.
@@ -195,7 +195,7 @@ func lookup(fw *Framework, ids []TestID, test string) (TestID, bool) {
 	}
 	// A Go subtest whose name is made at run time is not listed: its
 	// parent is, and a run that never starts it says so after the run.
-	if top, _, sub := strings.Cut(test, "/"); sub && fw.Language == "go" {
+	if top, _, sub := strings.Cut(test, "/"); sub && fw.Subtests != nil {
 		for _, t := range ids {
 			if t.ID == top && !t.subtestsComplete {
 				t.ID = test
@@ -216,10 +216,10 @@ func idPart(fw *Framework, test string) string {
 	return file
 }
 
-// listPackage is the package discovery looks at for a Go test.
+// listPackage is the package discovery looks at for a test.
 func listPackage(fw *Framework, pkg string) string {
-	if fw.Language == "go" && pkg == "" {
-		return "."
+	if pkg == "" {
+		return fw.DefaultPackage
 	}
 	return pkg
 }
@@ -259,6 +259,7 @@ func (x *Tests) runPlan(ctx context.Context, p *Project, fw *Framework, id TestI
 			return r.read(ctx) == nil && !fw.Accept(r)
 		}
 	}
+	toolkit.Progress(ctx, "running %s (%s) under the debugger…", id.ID, fw.Name)
 	sr, err := s.Launch(ctx, plan.Start)
 	if found != nil {
 		if ferr := <-found; ferr != nil {
@@ -285,8 +286,10 @@ func (x *Tests) endAnswer(s *sessions.Session, fw *Framework, id TestID, sr *ses
 	out := s.Output().Text("")
 	res.Output, res.OutputTruncated = textcut.Tail(out, maxOutputBytes)
 	res.ExitCode = sr.ExitCode
-	if fw.Language == "go" && strings.Contains(id.ID, "/") && !strings.Contains(out, "=== RUN   "+id.ID+"\n") {
-		return res, notFound(id.ID, goRanTests(out), "")
+	if fw.Subtests != nil && strings.Contains(id.ID, "/") {
+		if ran, tests := fw.Subtests(id.ID, out); !ran {
+			return res, notFound(id.ID, tests, "")
+		}
 	}
 	if sr.ExitCode != nil && *sr.ExitCode == 0 {
 		res.Outcome = OutcomePassed
@@ -301,17 +304,6 @@ func (x *Tests) endAnswer(s *sessions.Session, fw *Framework, id TestID, sr *ses
 		res.Message = sr.Message
 	}
 	return res, nil
-}
-
-// goRanTests lists the tests and subtests a verbose go test run ran.
-func goRanTests(out string) []TestID {
-	var ids []TestID
-	for _, l := range strings.Split(out, "\n") {
-		if name, ok := strings.CutPrefix(l, "=== RUN   "); ok {
-			ids = append(ids, TestID{ID: strings.TrimSpace(name)})
-		}
-	}
-	return ids
 }
 
 // stopAnswer reads the stop: the failure's message, the user's frames

@@ -21,6 +21,7 @@ func addServerFlags(cmd *cobra.Command, f *factory, newServer *func(context.Cont
 	cmd.Flags().BoolVar(&flags.AllowOutsideProject, "allow-outside-project", false,
 		"let get_source_context, breakpoints, traces and hot_reload name files outside the project and the session's program (by default only those, and files the program's stack shows)")
 	cmd.MarkFlagsMutuallyExclusive("reveal-secrets", "no-reveal")
+	addPolicyFlags(cmd, &flags.policyFlags)
 	*newServer = func(ctx context.Context, project string) (*mcp.Server, func()) {
 		return f.newServerWith(ctx, project, *flags)
 	}

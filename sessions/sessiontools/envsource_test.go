@@ -29,7 +29,7 @@ func TestSourceContextOfAnEnvFileIsRedacted(t *testing.T) {
 	m := sessions.NewManager(sessions.Config{Adapters: adapters.Default(), StateDir: t.TempDir(), Project: project})
 	t.Cleanup(func() { m.Shutdown(context.Background()) })
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
-	RegisterTools(mcpbind.NewToolbox(srv, nil), m)
+	New(m).Register(mcpbind.NewToolbox(srv, nil))
 	ct, st := mcp.NewInMemoryTransports()
 	if _, err := srv.Connect(context.Background(), st, nil); err != nil {
 		t.Fatal(err)

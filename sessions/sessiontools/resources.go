@@ -90,15 +90,16 @@ func readSession(m *sessions.Manager, read func(context.Context, *sessions.Sessi
 	}
 }
 
-// RegisterResources serves each session of m as two resources of tb,
+// registerResources serves each session of m as two resources of tb,
 // dbg://sessions/{id}/state and dbg://sessions/{id}/output, and tells
 // their subscribers of every change until m shuts down.
-func RegisterResources(tb *toolkit.Toolbox, m *sessions.Manager) {
+func registerResources(tb *toolkit.Toolbox, m *sessions.Manager) {
 	served := tb.AddResourceTemplate(toolkit.ResourceTemplate{
 		URITemplate: resourcePrefix + "{id}/" + stateResource,
 		Name:        "session-state",
 		Description: "A debug session's state, last stop (reason, thread, location, exception text), breakpoints and exit code, as JSON. Subscribers are notified on every stop, resume and exit.",
 		MIMEType:    "application/json",
+		LinkField:   "sessionId",
 		Read: readSession(m, func(ctx context.Context, s *sessions.Session) (toolkit.ResourceContent, error) {
 			st := stateContent{SessionInfo: s.StopInfo(ctx), Breakpoints: s.Breakpoints(), Resources: resourcesOf(s.ID())}
 			if st.Breakpoints == nil {
@@ -120,6 +121,7 @@ func RegisterResources(tb *toolkit.Toolbox, m *sessions.Manager) {
 		Name:        "session-output",
 		Description: "A debug session's captured output (the program's stdout and stderr, adapter messages), newest 64 KiB, as text. Subscribers are notified on every output chunk; get_output reads it by seq and category.",
 		MIMEType:    "text/plain",
+		LinkField:   "sessionId",
 		Read: readSession(m, func(_ context.Context, s *sessions.Session) (toolkit.ResourceContent, error) {
 			text := s.Output().Text("")
 			if len(text) > maxResourceText {
