@@ -201,7 +201,7 @@ c.close()
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = lis.Process.Kill(); _ = lis.Wait() })
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for _, err := os.Lstat(sock); err != nil; _, err = os.Lstat(sock) {
 		if time.Now().After(deadline) {
 			t.Fatalf("her listener did not start: %s", out.String())
