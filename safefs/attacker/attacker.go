@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // Name is the user the tests make (once per machine; it is kept).
@@ -96,10 +98,9 @@ func (u *User) MustRun(t testing.TB, name string, args ...string) string {
 // and dbg's defences never rely on it.
 func ProtectedSymlinks(t testing.TB) bool {
 	t.Helper()
-	b, err := os.ReadFile("/proc/sys/fs/protected_symlinks")
-	on := err == nil && strings.TrimSpace(string(b)) == "1"
-	t.Logf("fs.protected_symlinks = %v", strings.TrimSpace(string(b)))
-	return on
+	v, err := proc.Sysctl("fs.protected_symlinks")
+	t.Logf("fs.protected_symlinks = %v", v)
+	return err == nil && v == "1"
 }
 
 // SharedTemp returns a new folder that behaves like /tmp (mode 1777,
