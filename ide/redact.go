@@ -10,8 +10,9 @@ import (
 const Redacted = "***"
 
 var (
-	// scheme://userinfo@ — userinfo may hold a token or a password.
-	userinfoRE = regexp.MustCompile(`((?:[A-Za-z][A-Za-z0-9+.-]*)?://)[^\s/?#@'"]*(?::[^\s@'"]*)?@`)
+	// scheme://userinfo@ or a scheme-relative //userinfo@ — userinfo
+	// may hold a token or a password.
+	userinfoRE = regexp.MustCompile(`((?:[A-Za-z][A-Za-z0-9+.-]*:)?//)[^\s/?#@'"]*(?::[^\s@'"]*)?@`)
 	// ?token=... and friends.
 	secretParamRE = regexp.MustCompile(`(?i)([?&;](?:access_token|private_token|oauth_token|token|password)=)[^&#\s'"]*`)
 	// Authorization: Basic xxx / Bearer xxx in verbose output.
