@@ -45,6 +45,13 @@ type Framework struct {
 	// UserFile reports whether a source file is the user's code rather
 	// than the framework's, the standard library's or a dependency's.
 	UserFile func(p *Project, file string) bool
+	// Ended, when set, reads a run that ended without stopping: the run
+	// itself reports an id it does not find (missing) or tests that do
+	// not build, so discovery runs only then, never beside the run.
+	Ended func(out string, exitCode int) (missing bool, build *BuildError)
+	// Paused, when set, is told of a run paused with its program alive
+	// (pytest learns the environment of its fork server from it).
+	Paused func(p *Project, s *sessions.Session)
 }
 
 // TestID is one test as list_tests lists it and debug_test takes it.
@@ -92,6 +99,8 @@ type Project struct {
 	Env map[string]string
 	// Python is the interpreter of the project (pytest).
 	Python string
+	// boot is the server's pytest start (its fork servers).
+	boot *pyBoot
 }
 
 // frameworks is the table of every supported ecosystem, in detection

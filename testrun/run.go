@@ -88,13 +88,20 @@ func (x *Tests) debugTest(ctx context.Context, in DebugTestInput) (DebugTestResu
 	if in.TimeoutMs > 0 {
 		wait = min(time.Duration(in.TimeoutMs)*time.Millisecond, sessions.MaxWait)
 	}
-	if fw.PlanAfterList {
-		id, err := x.find(ctx, p, fw, in.Test, in.Package)
-		if err != nil {
-			return DebugTestResult{}, err
+	if fw.PlanAfterList || fw.Ended != nil {
+		id := TestID{ID: in.Test, Package: in.Package}
+		if fw.PlanAfterList {
+			if id, err = x.find(ctx, p, fw, in.Test, in.Package); err != nil {
+				return DebugTestResult{}, err
+			}
 		}
 		plan, err := fw.Plan(ctx, p, id, stopAt)
 		if err != nil {
+			if fw.Ended != nil {
+				if _, ferr := x.find(ctx, p, fw, in.Test, in.Package); ferr != nil {
+					return DebugTestResult{}, ferr
+				}
+			}
 			return DebugTestResult{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "").Wrap(err)
 		}
 		plan.Start.Wait = wait
@@ -155,6 +162,7 @@ func stopAtOf(in DebugTestInput) (StopAt, error) {
 // collects only it; the whole project is looked at when the id is not
 // there (or the file does not exist), for the closest ids.
 func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg string) (TestID, error) {
+	var near []TestID // ids of the id's own part, offered when the project's listing fails
 	if part := idPart(fw, test); part != "" && exists(p.Dir, part) {
 		ids, err := fw.List(ctx, p, part)
 		var be *BuildError
@@ -165,15 +173,16 @@ func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg s
 			if t, ok := lookup(fw, ids, test); ok {
 				return t, nil
 			}
+			near = ids
 		}
 	}
 	ids, err := fw.List(ctx, p, listPackage(fw, pkg))
 	var be *BuildError
-	if errors.As(err, &be) {
+	if errors.As(err, &be) && (len(near) == 0 || be.Usage) {
 		return TestID{}, be.toolError()
 	} else if te, ok := err.(*toolkit.ToolError); ok {
 		return TestID{}, te
-	} else if err != nil {
+	} else if err != nil && be == nil {
 		return TestID{}, toolkit.NewError(toolkit.CodeAdapterFailed, err.Error(), "check that the runner is installed").Wrap(err)
 	}
 	if t, ok := lookup(fw, ids, test); ok {
@@ -183,7 +192,20 @@ func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg s
 	if pkg != "" {
 		where = " in package " + pkg
 	}
-	return TestID{}, notFound(test, ids, where)
+	return TestID{}, notFound(test, mergeIDs(near, ids), where)
+}
+
+// mergeIDs is a followed by the ids of b it lacks.
+func mergeIDs(a, b []TestID) []TestID {
+	seen := map[string]bool{}
+	var out []TestID
+	for _, t := range append(append([]TestID{}, a...), b...) {
+		if !seen[t.ID] {
+			seen[t.ID] = true
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // lookup finds test among the discovered ids.
@@ -272,19 +294,33 @@ func (x *Tests) runPlan(ctx context.Context, p *Project, fw *Framework, id TestI
 	switch sr.State {
 	case sessions.StatePaused:
 		keep = true
+		if fw.Paused != nil {
+			fw.Paused(p, s)
+		}
 		return x.stopAnswer(ctx, s, p, fw, plan, res)
 	case sessions.StateTerminated, sessions.StateError:
-		return x.endAnswer(s, fw, id, sr, res)
+		return x.endAnswer(ctx, s, p, fw, id, sr, res)
 	}
 	return res, toolkit.NewError(toolkit.CodeTimeout, fmt.Sprintf("the test neither failed nor ended within %s", plan.Start.Wait),
 		"pass a larger timeoutMs, or stopAt start to step through it").Retry()
 }
 
 // endAnswer is the answer of a run that ended without stopping.
-func (x *Tests) endAnswer(s *sessions.Session, fw *Framework, id TestID, sr *sessions.StartResult, res DebugTestResult) (DebugTestResult, error) {
+func (x *Tests) endAnswer(ctx context.Context, s *sessions.Session, p *Project, fw *Framework, id TestID, sr *sessions.StartResult, res DebugTestResult) (DebugTestResult, error) {
 	out := s.Output().Text("")
 	res.Output, res.OutputTruncated = textcut.Tail(out, maxOutputBytes)
 	res.ExitCode = sr.ExitCode
+	if fw.Ended != nil && sr.ExitCode != nil {
+		missing, build := fw.Ended(out, *sr.ExitCode)
+		if build != nil {
+			return res, build.toolError()
+		}
+		if missing {
+			if _, err := x.find(ctx, p, fw, id.ID, id.Package); err != nil {
+				return res, err
+			}
+		}
+	}
 	if fw.Language == "go" && strings.Contains(id.ID, "/") && !strings.Contains(out, "=== RUN   "+id.ID+"\n") {
 		return res, notFound(id.ID, goRanTests(out), "")
 	}

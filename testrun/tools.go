@@ -15,6 +15,7 @@ import (
 type Tests struct {
 	m      *sessions.Manager
 	status statusCache
+	boot   pyBoot
 }
 
 // Register adds list_tests and debug_test to tb and the "tests" status
@@ -110,6 +111,9 @@ func (x *Tests) resolve(ctx context.Context, in ProjectInput, id, pkg string) (*
 		return nil, nil, err
 	}
 	p := &Project{Dir: dir}
+	if x.m.Warm() {
+		p.boot = &x.boot
+	}
 	fw, err := pickFramework(dir, in.Framework, in.Language, id, pkg)
 	if err != nil {
 		return nil, nil, err
@@ -134,12 +138,23 @@ func pickFramework(dir, name, language, id, pkg string) (*Framework, error) {
 			"pass one of availableOptions").WithOptions(frameworkNames()...)
 	}
 	var found []*Framework
+	fromID := false
 	for _, fw := range frameworks() {
 		if language != "" && fw.Language != language {
 			continue
 		}
 		if fw.Detect(dir) {
 			found = append(found, fw)
+		}
+	}
+	if len(found) == 0 && id != "" {
+		// No runner's files or configuration, but an id only one
+		// framework's syntax can mean (test.py::TestX::test_y).
+		for _, fw := range frameworks() {
+			if (language == "" || fw.Language == language) && fw.Claims(id) {
+				found = append(found, fw)
+				fromID = true
+			}
 		}
 	}
 	if len(found) > 1 && (id != "" || pkg != "") {
@@ -167,6 +182,10 @@ func pickFramework(dir, name, language, id, pkg string) (*Framework, error) {
 	var names []string
 	for _, fw := range found {
 		names = append(names, fw.Name)
+	}
+	if fromID {
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("no test framework found in %s, and the id %q is in the syntax of several", dir, id),
+			"pass framework: one of availableOptions").WithOptions(names...)
 	}
 	return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "the project has tests of several frameworks",
 		"pass framework: one of availableOptions").WithOptions(names...)
