@@ -1,10 +1,15 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // debug_test's pytest cases beyond the fixture table of
@@ -52,5 +57,69 @@ func TestDebugTestPytestFlatFolder(t *testing.T) {
 	miss := c.fail("debug_test", map[string]any{"projectPath": dir, "test": "test.py::TestAdd::test_ad"}, "TEST_NOT_FOUND")
 	if len(miss.Error.AvailableOptions) == 0 || miss.Error.AvailableOptions[0] != want[0] {
 		t.Fatalf("TEST_NOT_FOUND offers %v, want %s first", miss.Error.AvailableOptions, want[0])
+	}
+}
+
+// With the warm pool on, the pytest runs after a server's first are
+// forked from its fork server, which imported debugpy and pytest once:
+// the second run's test process is the fork server's child, in the
+// process group of the start debugpy's launcher ran, and stops with the
+// same values. Closing the session leaves only the fork server, and a
+// SIGKILLed server takes it along.
+func TestDebugTestPytestForkServer(t *testing.T) {
+	requirePytest(t)
+	t.Parallel()
+	c := startDbg(t, "DBG_WARM_ADAPTERS=1")
+	dir := fixture(t, "tests/pytest")
+	file := filepath.Join(dir, "tests", "test_cart.py")
+	line := mcpLine(t, file, "assert got == 6")
+	run := func() (string, int) {
+		t.Helper()
+		r := c.ok("debug_test", map[string]any{"projectPath": dir, "test": "tests/test_cart.py::test_total_wrong"})
+		id := r.str("sessionId") // closed by the test, or with the server
+		if r.str("outcome") != "failed" || r.str("location.file") != file || r.num("location.line") != line || !strings.Contains(r.str("message"), "assert 5 == 6") {
+			t.Fatalf("debug_test: %v", r)
+		}
+		if got := mcpEval(t, c, id, "got"); got != "5" {
+			t.Fatalf("got = %s, want 5", got)
+		}
+		return id, c.ok("list_debug_sessions", nil).list("sessions")[0].num("pid")
+	}
+	first, _ := run()
+	c.ok("close_debug_session", map[string]any{"sessionId": first})
+	zygote := idleAdapter(t, c, "--zygote", nil)
+	argv, _ := proc.Cmdline(zygote)
+	waitFor(t, 30*time.Second, "the fork server's socket", func() bool { _, err := os.Stat(argv[len(argv)-2]); return err == nil })
+	second, start := run()
+	var forked []int
+	for _, p := range childrenOf(zygote) {
+		if g, err := syscall.Getpgid(p); err == nil && g == start {
+			forked = append(forked, p)
+		}
+	}
+	if len(forked) != 1 {
+		t.Fatalf("the fork server's children in the start's group %d: %v (of %v)", start, forked, childrenOf(zygote))
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": second})
+	waitGone(t, 10*time.Second, append(forked, start)...)
+	if !processAlive(zygote) {
+		t.Fatal("closing the session ended the fork server")
+	}
+	// The MCP client's transport reaps the killed server.
+	if err := c.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, 10*time.Second, zygote)
+}
+
+// waitFor waits until ok holds, or fails the test naming what.
+func waitFor(t testing.TB, d time.Duration, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s after %s", what, d)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
