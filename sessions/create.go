@@ -204,7 +204,7 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 	for k, v := range req.DAPLaunchArgs {
 		extra[k] = v
 	}
-	t := adapters.Target{Mode: adapters.Launch, Program: req.ScriptPath, Args: req.Args, Cwd: req.Cwd, Env: req.Env,
+	t := adapters.Target{Mode: adapters.Launch, Program: req.ScriptPath, Args: req.Args, Cwd: req.Cwd, Env: withMark(req.Env, s.mark),
 		StopOnEntry: req.StopOnEntry, ExecutablePath: s.req.ExecutablePath, JustMyCode: s.req.JustMyCode,
 		SourcePaths: s.req.SourcePaths, Extra: extra}
 	if isPath {

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/dbg-dev/dbg/proc"
+	"github.com/dbg-dev/dbg/sessions"
 )
 
 // A pytest run under the debugger imports debugpy and pytest before it
@@ -88,7 +89,11 @@ func (b *pyBoot) learn(python string, pid int) {
 	if debugpy == "" || err != nil {
 		return
 	}
-	env := slices.DeleteFunc(environ, func(kv string) bool { return strings.HasPrefix(kv, zygoteEnv+"=") })
+	// Not the session's mark: the server is not the run's, and would be
+	// killed with it.
+	env := slices.DeleteFunc(environ, func(kv string) bool {
+		return strings.HasPrefix(kv, zygoteEnv+"=") || strings.HasPrefix(kv, sessions.MarkEnv+"=")
+	})
 	settings := startupSettings(env)
 	b.mu.Lock()
 	defer b.mu.Unlock()
