@@ -49,6 +49,11 @@ type Framework struct {
 	// itself reports an id it does not find (missing) or tests that do
 	// not build, so discovery runs only then, never beside the run.
 	Ended func(out string, exitCode int) (missing bool, build *BuildError)
+	// Rerun, when set, plans a second run for a failure the first ended
+	// with without stopping, because the debugger could not stop there
+	// (a Python RecursionError ends debugpy's tracing): nil when there is
+	// none.
+	Rerun func(p *Project, pl *Plan) *Rerun
 	// Paused, when set, is told of a run paused with its program alive
 	// (pytest learns the environment of its fork server from it).
 	Paused func(p *Project, s *sessions.Session)
@@ -78,6 +83,40 @@ type Plan struct {
 	Breakpoints []sessions.BreakpointSpec
 	// Command is the runner's command line, for the answer.
 	Command []string
+	// Report, when set, is a file the run writes what it found out about
+	// a failure it could not stop at (Rerun reads it).
+	Report string
+	// Rerun, when set, is the failure a second run stops at: a stop at
+	// its breakpoints is the failure.
+	Rerun *Rerun
+}
+
+// Rerun is how a second run stops at a failure the first could not stop
+// at, and what the answer says of it.
+type Rerun struct {
+	Breakpoints []sessions.BreakpointSpec
+	Message     string
+	Recursion   *Recursion
+	Hint        string
+}
+
+// Recursion is a failure of unbounded recursion: the frames that repeat
+// and how deep they went.
+type Recursion struct {
+	// Depth is how many frames of the cycle were on the stack when the
+	// language's limit stopped it.
+	Depth int `json:"depth"`
+	// Limit is the language's limit (Python's recursion limit).
+	Limit int `json:"limit,omitempty"`
+	// Cycle is the frames that repeat, outermost first.
+	Cycle []CycleFrame `json:"cycle"`
+}
+
+// CycleFrame is one frame of a recursion's cycle.
+type CycleFrame struct {
+	Function string `json:"function"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
 }
 
 // StopAt is where a debug_test run stops.

@@ -38,6 +38,7 @@ func pytestFramework() *Framework {
 		Claims:   func(id string) bool { f, _, _ := strings.Cut(id, "::"); return strings.HasSuffix(f, ".py") },
 		Paused:   func(p *Project, s *sessions.Session) { p.boot.learn(p.Python, s.Info().PID) },
 		Ended:    pytestEnded,
+		Rerun:    pytestRerun,
 		Accept:   pytestAccept,
 	}
 }
@@ -156,9 +157,14 @@ func planPytest(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan,
 	if script, dir, err := pytestBootScript(); err == nil {
 		pl.Start.DAPLaunchArgs = map[string]any{"python": []string{p.Python, "-X", "frozen_modules=off", script},
 			"rules": []map[string]any{{"path": filepath.Join(dir, "*"), "include": false}}}
+		extra := map[string]string{}
 		if sock := p.boot.socket(p.Python); sock != "" {
-			pl.Start.Env = mergeEnv(pl.Start.Env, map[string]string{zygoteEnv: sock})
+			extra[zygoteEnv] = sock
 		}
+		if pl.Report = pytestReportFile(dir); pl.Report != "" {
+			extra[pytestReportEnv] = pl.Report
+		}
+		pl.Start.Env = mergeEnv(pl.Start.Env, extra)
 	}
 	if stopAt.Mode == StopStart {
 		file, line, err := pythonTestStart(p.Dir, id.ID)

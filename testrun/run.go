@@ -62,6 +62,7 @@ type DebugTestResult struct {
 	DurationMs      float64               `json:"durationMs"`
 	ExitCode        *int                  `json:"exitCode,omitempty"`
 	Command         []string              `json:"command"`
+	Recursion       *Recursion            `json:"recursion,omitempty"`
 	Hint            string                `json:"hint,omitempty"`
 }
 
@@ -105,7 +106,7 @@ func (x *Tests) debugTest(ctx context.Context, in DebugTestInput) (DebugTestResu
 			return DebugTestResult{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "").Wrap(err)
 		}
 		plan.Start.Wait = wait
-		return x.runPlan(ctx, p, fw, id, plan, stopAt, nil)
+		return x.runAgain(ctx, p, fw, id, plan, stopAt)
 	}
 	// The runner's discovery checks the id (and the build) while the test
 	// starts under the debugger: a run of an id it does not find is
@@ -246,6 +247,36 @@ func listPackage(fw *Framework, pkg string) string {
 	return pkg
 }
 
+// runAgain runs the plan, and when its failure ended the run without a
+// stop the framework can plan one for (Rerun), runs the test again to
+// stop there.
+func (x *Tests) runAgain(ctx context.Context, p *Project, fw *Framework, id TestID, plan *Plan, stopAt StopAt) (DebugTestResult, error) {
+	res, err := x.runPlan(ctx, p, fw, id, plan, stopAt, nil)
+	if err != nil || res.Outcome != OutcomeFailed || res.SessionID != "" || fw.Rerun == nil {
+		return res, err
+	}
+	rr := fw.Rerun(p, plan)
+	if rr == nil {
+		return res, nil
+	}
+	res.Message, res.Recursion = rr.Message, rr.Recursion
+	if len(rr.Breakpoints) == 0 {
+		return res, nil
+	}
+	again, err := fw.Plan(ctx, p, id, stopAt)
+	if err != nil {
+		return res, nil
+	}
+	again.Start.Wait, again.Rerun = plan.Start.Wait, rr
+	again.Breakpoints = append(again.Breakpoints, rr.Breakpoints...)
+	res2, err := x.runPlan(ctx, p, fw, id, again, stopAt, nil)
+	if err != nil || res2.SessionID == "" {
+		return res, nil // the first run's answer, with what it found out
+	}
+	res2.DurationMs += res.DurationMs
+	return res2, nil
+}
+
 // runPlan runs the test's session and answers where it stopped or how it
 // ended.
 //
@@ -359,7 +390,13 @@ func (x *Tests) stopAnswer(ctx context.Context, s *sessions.Session, p *Project,
 	}
 	failure := r.stop.Reason == "exception" || (len(r.frames) > 0 && failFrame(plan.Functions, r.frames[0].Name))
 	var f Failure
-	if failure {
+	if plan.Rerun != nil && !failure {
+		// The second run stopped where the first failed.
+		failure = true
+		res.Outcome = OutcomeFailed
+		f = Failure{Message: plan.Rerun.Message}
+		res.Recursion = plan.Rerun.Recursion
+	} else if failure {
 		res.Outcome = OutcomeFailed
 		f = fw.Message(ctx, r)
 		if fw.Settle != nil {
@@ -384,9 +421,12 @@ func (x *Tests) stopAnswer(ctx context.Context, s *sessions.Session, p *Project,
 	}
 	res.Frames = r.withLocals(ctx, user)
 	res.Output, res.OutputTruncated = textcut.Tail(s.Output().Text(""), maxOutputBytes)
-	if failure {
+	switch {
+	case plan.Rerun != nil && plan.Rerun.Hint != "":
+		res.Hint = plan.Rerun.Hint
+	case failure:
 		res.Hint = "stopped at the failure: evaluate_expression or get_local_variables with a frameId of frames, step, or restart_debugging to run the test again"
-	} else {
+	default:
 		res.Hint = "stopped before the failure: step, set breakpoints, or continue_execution to run to the failure"
 	}
 	return res, nil

@@ -24,6 +24,9 @@ import sys
 
 # The variable naming the fork server's socket, for a start.
 ZYGOTE_ENV = "DBG_PYTEST_ZYGOTE"
+# The variable naming the file a run reports a failure in that the
+# debugger cannot stop at (a RecursionError ends its tracing).
+REPORT_ENV = "DBG_PYTEST_REPORT"
 
 
 def _args(argv):
@@ -132,10 +135,68 @@ def run(argv, imported=None):
             api.ensure_logging()
             cli.start_debugging(main)
 
+    class Report:
+        """Reports a RecursionError of a test: its cycle and depth."""
+
+        def __init__(self, path):
+            self.path = path
+
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_runtest_makereport(self, item, call):
+            if self.path and call.excinfo is not None and isinstance(call.excinfo.value, RecursionError):
+                _report_recursion(self.path, call.excinfo.value, call.excinfo.tb)
+                self.path = ""
+
     sys.argv = [main] + args
-    code = pytest.main(args, plugins=[Connect()])
+    code = pytest.main(args, plugins=[Connect(), Report(os.environ.pop(REPORT_ENV, ""))])
     sys.stdout.flush()
     return int(code)
+
+
+def _cycle(entries):
+    """The repeating part of a stack (outermost first): its first index
+    and length, the longest repeating run at the stack's end (the last
+    entry may break it: the frame whose call overflowed)."""
+    n = len(entries)
+    best = (0, None, 0)
+    for tail in (n, n - 1):
+        for p in range(1, min(64, tail // 2) + 1):
+            s = tail - p
+            while s > 0 and entries[s - 1] == entries[s - 1 + p]:
+                s -= 1
+            if tail - s >= 2 * p and tail - s > best[0]:
+                best = (tail - s, s, p)
+    return best[1], best[2]
+
+
+def _report_recursion(path, exc, tb):
+    """Writes the recursion's cycle and depth to path (a new file)."""
+    import json
+
+    entries, entered = [], 0
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        entries.append((code.co_filename, tb.tb_lineno, code.co_name))
+        # A frame still on its first line was being entered when the
+        # stack overflowed (the debugger's trace function overflows
+        # there): not part of the cycle.
+        entered = entered + 1 if tb.tb_lineno == code.co_firstlineno else 0
+        tb = tb.tb_next
+    start, p = _cycle(entries[: len(entries) - entered] if entered < len(entries) else entries)
+    if start is None:
+        return
+    report = {
+        "message": "%s: %s" % (type(exc).__name__, exc),
+        "depth": len(entries) - start,
+        "limit": sys.getrecursionlimit(),
+        "cycle": [{"file": f, "line": line, "function": fn} for f, line, fn in entries[start : start + p]],
+    }
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "w") as f:
+            json.dump(report, f)
+    except OSError:
+        pass
 
 
 # Settings that an interpreter reads at its start: a run forked from the
