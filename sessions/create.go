@@ -49,6 +49,9 @@ type StartRequest struct {
 	// ExceptionFilters, when not nil, are the adapter's own exception
 	// filter ids, used instead of BreakOnExceptions.
 	ExceptionFilters []string
+	// Through, when set, is the adapter's Target.Through: a script the
+	// runtime runs in place of its own start of the program.
+	Through []string
 	// SkipStop, when set, is asked about each exception stop before the
 	// first stop the launch answers (and again at every restart): the
 	// program is continued past those it reports true for.
@@ -204,7 +207,7 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 	for k, v := range req.DAPLaunchArgs {
 		extra[k] = v
 	}
-	t := adapters.Target{Mode: adapters.Launch, Program: req.ScriptPath, Args: req.Args, Cwd: req.Cwd, Env: withMark(req.Env, s.mark),
+	t := adapters.Target{Mode: adapters.Launch, Program: req.ScriptPath, Args: req.Args, Cwd: req.Cwd, Env: withMark(req.Env, s.mark), Through: req.Through,
 		StopOnEntry: req.StopOnEntry, ExecutablePath: s.req.ExecutablePath, JustMyCode: s.req.JustMyCode,
 		SourcePaths: s.req.SourcePaths, Extra: extra}
 	if isPath {
@@ -269,7 +272,8 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	if _, err := s.SetExceptionBreakpoints(ctx, mode, nil); err != nil {
 		return nil, err
 	}
-	t := adapters.Target{Mode: adapters.Attach, PID: req.ProcessID, Host: req.Host, Port: req.Port,
+	stopOnEntry := req.StopOnEntry == nil || *req.StopOnEntry
+	t := adapters.Target{Mode: adapters.Attach, PID: req.ProcessID, Host: req.Host, Port: req.Port, StopOnAttach: stopOnEntry,
 		ExecutablePath: firstNonEmpty(req.ExecutablePath, s.req.ExecutablePath), JustMyCode: req.JustMyCode,
 		SourcePaths: req.SourcePaths, Extra: req.AdapterConfig}
 	if t.PID == 0 {
@@ -300,7 +304,6 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	if holder != s {
 		in = " in child session " + holder.id
 	}
-	stopOnEntry := req.StopOnEntry == nil || *req.StopOnEntry
 	if !stopOnEntry {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -309,10 +312,10 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	holder.mu.Lock()
 	seq, st := holder.stopSeq, holder.state
 	holder.mu.Unlock()
-	if st != StatePaused {
-		if err := holder.request(ctx, "pause", godap.PauseArguments{ThreadId: threads[0].Id}, nil); err != nil {
-			return nil, err
-		}
+	if st == StatePaused {
+		seq-- // the adapter stopped it itself (delve): answer that stop
+	} else if err := holder.request(ctx, "pause", godap.PauseArguments{ThreadId: threads[0].Id}, nil); err != nil {
+		return nil, err
 	}
 	res := holder.waitFirst(ctx, seq, 3*time.Second)
 	res.Message = fmt.Sprintf("attached; %d thread(s)%s", len(threads), in)

@@ -57,6 +57,16 @@ type Framework struct {
 	// Paused, when set, is told of a run paused with its program alive
 	// (pytest learns the environment of its fork server from it).
 	Paused func(p *Project, s *sessions.Session)
+	// Subtests, when set, is for a framework whose tests make subtests
+	// at run time (Go's TestX/sub), which discovery cannot list: an id
+	// naming one runs through its parent's listing, and after a run that
+	// ended without stopping Subtests reads the output to tell whether
+	// the subtest ran, and which tests did.
+	Subtests func(id, out string) (ran bool, tests []TestID)
+	// DefaultPackage, for a framework whose tests are in packages (Go's),
+	// is the package discovery looks at when none is named ("."); a
+	// package named picks this framework among the project's.
+	DefaultPackage string
 }
 
 // TestID is one test as list_tests lists it and debug_test takes it.
@@ -136,10 +146,17 @@ const (
 type Project struct {
 	Dir string
 	Env map[string]string
-	// Python is the interpreter of the project (pytest).
+	// Python is the interpreter of the project (pytest), the one the
+	// framework's adapter picks (adapters.Traits.Interpreter).
 	Python string
+	// RunsThrough: the framework's adapter runs a start script of
+	// testrun's in place of its own (adapters.Traits.RunsThrough).
+	RunsThrough bool
 	// boot is the server's pytest start (its fork servers).
 	boot *pyBoot
+	// Agent is where a build tool's command line takes the framework's
+	// debug agent (adapters.Traits.CommandAgent: JUnit's ${jdwpAgent}).
+	Agent string
 }
 
 // frameworks is the table of every supported ecosystem, in detection

@@ -154,9 +154,9 @@ func planPytest(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan,
 	// debugpy's launcher runs dbg's start of pytest in place of its own,
 	// through the fork server when one runs; dbg's start is not the
 	// user's code.
-	if script, dir, err := pytestBootScript(); err == nil {
-		pl.Start.DAPLaunchArgs = map[string]any{"python": []string{p.Python, "-X", "frozen_modules=off", script},
-			"rules": []map[string]any{{"path": filepath.Join(dir, "*"), "include": false}}}
+	if script, dir, err := pytestBootScript(); err == nil && p.RunsThrough {
+		pl.Start.Through = []string{"-X", "frozen_modules=off", script}
+		pl.Start.DAPLaunchArgs = map[string]any{"rules": []map[string]any{{"path": filepath.Join(dir, "*"), "include": false}}}
 		extra := map[string]string{}
 		if sock := p.boot.socket(p.Python); sock != "" {
 			extra[zygoteEnv] = sock
