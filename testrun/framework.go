@@ -30,6 +30,14 @@ type Framework struct {
 	// holds the test), so discovery runs first; otherwise it runs while
 	// the test starts.
 	PlanAfterList bool
+	// Unsupported, for a runner dbg recognises but cannot run one test
+	// of under the debugger, says how to debug its tests instead (FILE
+	// stands for one of them); list_tests and debug_test refuse it.
+	Unsupported string
+	// FileIDs: an id starts with the file that holds the test
+	// (FILE::NAME), and the run loads only that file, so discovery looks
+	// at that file first (List with it as the part).
+	FileIDs bool
 	// Claims reports whether a test id is in this framework's syntax; it
 	// picks the framework of a project that has several.
 	Claims func(id string) bool
@@ -162,12 +170,12 @@ type Project struct {
 // frameworks is the table of every supported ecosystem, in detection
 // order.
 func frameworks() []*Framework {
-	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework(), vitestFramework(), cargoFramework(), rspecFramework(), minitestFramework(), junitFramework()}
+	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework(), vitestFramework(), mochaFramework(), cargoFramework(), rspecFramework(), minitestFramework(), junitFramework()}
 }
 
-// frameworkNamed returns the framework called name.
+// frameworkNamed returns the framework called name, supported or not.
 func frameworkNamed(name string) *Framework {
-	for _, f := range frameworks() {
+	for _, f := range append(frameworks(), unsupportedFrameworks()...) {
 		if f.Name == name {
 			return f
 		}

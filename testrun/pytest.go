@@ -36,6 +36,7 @@ func pytestFramework() *Framework {
 		UserFile: pythonUserFile,
 		Internal: pytestLocal,
 		Claims:   func(id string) bool { f, _, _ := strings.Cut(id, "::"); return strings.HasSuffix(f, ".py") },
+		FileIDs:  true,
 		Paused:   func(p *Project, s *sessions.Session) { p.boot.learn(p.Python, s.Info().PID) },
 		Ended:    pytestEnded,
 		Rerun:    pytestRerun,

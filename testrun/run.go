@@ -193,7 +193,8 @@ func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg s
 	if pkg != "" {
 		where = " in package " + pkg
 	}
-	return TestID{}, notFound(test, mergeIDs(near, ids), where)
+	all := mergeIDs(near, ids)
+	return TestID{}, asUnsupported(p.Dir, all, notFound(test, all, where))
 }
 
 // mergeIDs is a followed by the ids of b it lacks.
@@ -230,9 +231,9 @@ func lookup(fw *Framework, ids []TestID, test string) (TestID, bool) {
 }
 
 // idPart is the part of the project that holds test when its id says
-// (a pytest, Jest or Vitest id's file), or "".
+// (the file of a FileIDs framework's id), or "".
 func idPart(fw *Framework, test string) string {
-	if fw.Name != "pytest" && fw.Name != "jest" && fw.Name != "vitest" {
+	if !fw.FileIDs {
 		return ""
 	}
 	file, _, _ := strings.Cut(test, "::")

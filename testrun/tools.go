@@ -70,6 +70,7 @@ func (x *Tests) listTests(ctx context.Context, in ListTestsInput) (ListTestsResu
 		return ListTestsResult{}, err
 	}
 	ids, err := fw.List(ctx, p, in.Package)
+	err = asUnsupported(p.Dir, ids, err)
 	if be, ok := err.(*BuildError); ok {
 		return ListTestsResult{}, be.toolError()
 	} else if te, ok := err.(*toolkit.ToolError); ok {
@@ -127,7 +128,9 @@ func (x *Tests) resolve(ctx context.Context, in ProjectInput, id, pkg string) (*
 
 func pickFramework(dir, name, language, id, pkg string) (*Framework, error) {
 	if name != "" {
-		if fw := frameworkNamed(name); fw != nil {
+		if fw := frameworkNamed(name); fw != nil && fw.Unsupported != "" {
+			return nil, unsupportedError(dir, fw)
+		} else if fw != nil {
 			return fw, nil
 		}
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("framework %q is not supported", name),
@@ -141,6 +144,13 @@ func pickFramework(dir, name, language, id, pkg string) (*Framework, error) {
 		}
 		if fw.Detect(dir) {
 			found = append(found, fw)
+		}
+	}
+	if len(found) == 0 {
+		// A runner dbg recognises but does not support: named, with the
+		// way to debug its tests, rather than "none found".
+		if fw := unsupportedIn(dir); fw != nil && (language == "" || fw.Language == language) {
+			return nil, unsupportedError(dir, fw)
 		}
 	}
 	if len(found) == 0 && id != "" {
