@@ -13,6 +13,9 @@ type exceptionStop struct {
 	typeName, message string
 	uncaught          bool
 	obj               uint64
+	// caughtIn is where a caught exception is caught, as a frame reads:
+	// "com.shop.Cart.parse(Cart.java:42)".
+	caughtIn string
 }
 
 type exceptionFilterOption struct {
@@ -132,6 +135,9 @@ func (s *Server) exceptionHit(ctx context.Context, e Event) *stopInfo {
 	}
 	sig, _ := s.classes.signature(ctx, rt)
 	ex := &exceptionStop{typeName: javaTypeName(sig), uncaught: uncaught, obj: e.Exception.Object}
+	if !uncaught {
+		ex.caughtIn = s.catcher(ctx, e.CatchLocation)
+	}
 	if v, err := s.invoke(ctx, e.Thread, Value{Tag: TagObject, Object: e.Exception.Object}, "getMessage", nil); err == nil && v.Object != 0 {
 		ex.message, _ = s.vm.StringValue(ctx, v.Object)
 	}
@@ -141,6 +147,11 @@ func (s *Server) exceptionHit(ctx context.Context, e Event) *stopInfo {
 		kind = "Uncaught exception"
 	}
 	desc := fmt.Sprintf("%s: %s", kind, ex.typeName)
+	if ex.caughtIn != "" {
+		// Who catches it tells a failure from an exception the program
+		// handles itself.
+		desc += ", caught in " + ex.caughtIn
+	}
 	text := ex.typeName
 	if ex.message != "" {
 		text += ": " + ex.message
@@ -165,10 +176,31 @@ func (s *Server) exceptionInfo(ctx context.Context, req *dap.Message) (any, erro
 	if ex.uncaught {
 		mode = "unhandled"
 	}
+	details := map[string]any{"typeName": ex.typeName, "message": ex.message, "fullTypeName": ex.typeName}
+	if ex.caughtIn != "" {
+		details["caughtIn"] = ex.caughtIn
+	}
 	return map[string]any{
 		"exceptionId": ex.typeName,
 		"description": ex.message,
 		"breakMode":   mode,
-		"details":     map[string]any{"typeName": ex.typeName, "message": ex.message, "fullTypeName": ex.typeName},
+		"details":     details,
 	}, nil
+}
+
+// catcher names the frame at loc, where an exception is caught, as a
+// stack trace does: Class.method(File.java:line), as much as is known.
+func (s *Server) catcher(ctx context.Context, loc Location) string {
+	sig, err := s.classes.signature(ctx, loc.Class)
+	if err != nil {
+		return ""
+	}
+	name := javaTypeName(sig)
+	if m, ok := s.classes.method(ctx, loc.Class, loc.Method); ok {
+		name += "." + m.Name
+	}
+	if file, line := s.classes.sourceFile(ctx, loc.Class), s.classes.lineOf(ctx, loc); file != "" && line > 0 {
+		name += fmt.Sprintf("(%s:%d)", file, line)
+	}
+	return name
 }

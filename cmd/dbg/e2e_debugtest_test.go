@@ -666,3 +666,27 @@ func TestDebugTestUnsupportedRunner(t *testing.T) {
 	}
 	c.ok("close_debug_session", map[string]any{"sessionId": id})
 }
+
+// In a library whose own code catches the exceptions it throws (a price
+// that is not one is skipped), and a test that expects one with
+// assertThrows, debug_test passes over both, caught before they reach
+// JUnit, and stops at the assertion that fails the test.
+func TestDebugTestJUnitPassesOverCaughtExceptions(t *testing.T) {
+	requireMaven(t)
+	t.Parallel()
+	c := startDbg(t)
+	dir := copyTree(t, fixture(t, "tests/junit-caught"))
+	r := c.ok("debug_test", map[string]any{"projectPath": dir, "test": "com.shop.PricesTest#expectsTheError"})
+	id := r.str("sessionId")
+	if id != "" {
+		defer c.ok("close_debug_session", map[string]any{"sessionId": id})
+	}
+	file := filepath.Join(dir, "src/test/java/com/shop/PricesTest.java")
+	if r.str("outcome") != "failed" || r.str("location.file") != file || r.num("location.line") != mcpLine(t, file, "assertEquals(6, got);") ||
+		r.str("expected") != "6" || r.str("actual") != "1" {
+		t.Fatalf("debug_test: %v", r)
+	}
+	if got := mcpEval(t, c, id, "got"); got != "1" {
+		t.Fatalf("got = %s, want 1", got)
+	}
+}
