@@ -108,6 +108,13 @@ type Target struct {
 	Cwd         string            // working directory ("" = the program's directory)
 	Env         map[string]string // extra environment
 	StopOnEntry bool
+	// Through, when set, is a script of the caller's, in the language,
+	// with the runtime's options before it, that the runtime runs in
+	// place of its own start of the program; the script gets the
+	// command line the runtime would have run (a test runner's start
+	// that connects the debugger once the runner itself is loaded).
+	// Adapters whose Traits say RunsThrough honour it.
+	Through []string
 
 	// Attach.
 	PID  int

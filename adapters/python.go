@@ -141,7 +141,7 @@ func (p Python) LaunchArgs(ctx context.Context, t Target) (map[string]any, error
 	in := p.resolveInterpreter(ctx, t)
 	args := map[string]any{
 		"program": prog, "console": "internalConsole", "redirectOutput": true,
-		"stopOnEntry": t.StopOnEntry, "python": []string{in.Path}, "showReturnValue": true,
+		"stopOnEntry": t.StopOnEntry, "python": append([]string{in.Path}, t.Through...), "showReturnValue": true,
 	}
 	if isPythonModule(t.Program) {
 		delete(args, "program")
@@ -226,6 +226,7 @@ func (p Python) Traits() Traits {
 		InstallInto:       p.InstallCommandsFor,
 		Interpreter:       p.ResolveInterpreter,
 		LaunchTypes:       []string{"debugpy", "python"},
+		RunsThrough:       true,
 	}
 }
 

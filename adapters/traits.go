@@ -128,6 +128,10 @@ type Traits struct {
 	// debug adapter ("debugpy", "python"): debug_run_configuration debugs
 	// an entry of one of them with this adapter.
 	LaunchTypes []string
+	// RunsThrough: a launch's Target.Through runs in place of the
+	// runtime's own start of the program (debugpy: the interpreter's
+	// command line before the launcher's). False: Through is ignored.
+	RunsThrough bool
 	// CommandAgent is the placeholder a launch's adapterConfig.command
 	// (a build tool's command line, for a test run) carries where the
 	// program the command forks takes the debug agent option; the adapter

@@ -49,6 +49,9 @@ type StartRequest struct {
 	// ExceptionFilters, when not nil, are the adapter's own exception
 	// filter ids, used instead of BreakOnExceptions.
 	ExceptionFilters []string
+	// Through, when set, is the adapter's Target.Through: a script the
+	// runtime runs in place of its own start of the program.
+	Through []string
 	// SkipStop, when set, is asked about each exception stop before the
 	// first stop the launch answers (and again at every restart): the
 	// program is continued past those it reports true for.
@@ -204,7 +207,7 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 	for k, v := range req.DAPLaunchArgs {
 		extra[k] = v
 	}
-	t := adapters.Target{Mode: adapters.Launch, Program: req.ScriptPath, Args: req.Args, Cwd: req.Cwd, Env: req.Env,
+	t := adapters.Target{Mode: adapters.Launch, Program: req.ScriptPath, Args: req.Args, Cwd: req.Cwd, Env: withMark(req.Env, s.mark), Through: req.Through,
 		StopOnEntry: req.StopOnEntry, ExecutablePath: s.req.ExecutablePath, JustMyCode: s.req.JustMyCode,
 		SourcePaths: s.req.SourcePaths, Extra: extra}
 	if isPath {

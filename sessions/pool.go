@@ -205,3 +205,8 @@ func (m *Manager) WarmPIDs() map[string]int {
 	}
 	return out
 }
+
+// Warm reports whether the server keeps processes ready for the next
+// session (the warm pool is on); other capabilities that keep such
+// processes follow it.
+func (m *Manager) Warm() bool { return m.pool != nil }

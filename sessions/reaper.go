@@ -38,6 +38,8 @@ type sessionRecord struct {
 	Session     string       `json:"session"`
 	Processes   []procRecord `json:"processes"`
 	KillTargets bool         `json:"killTargets"`
+	// Mark is the session's mark (mark.go), when it launched its program.
+	Mark string `json:"mark,omitempty"`
 }
 
 func (m *Manager) recordDir() string {
@@ -60,12 +62,16 @@ func (m *Manager) recordProcesses(s *Session) {
 	if s.ep != nil && s.ep.Process != nil {
 		pids = append(pids, s.ep.Process.Pid())
 	}
-	if s.target.Mode == "launch" && s.pid > 0 {
-		pids = append(pids, s.pid)
+	mark := ""
+	if s.target.Mode == "launch" {
+		mark = s.mark
+		if s.pid > 0 {
+			pids = append(pids, s.pid)
+		}
 	}
 	id := s.id
 	s.mu.Unlock()
-	if err := m.writeRecord(id, pids); err != nil {
+	if err := m.writeRecordMarked(id, pids, mark); err != nil {
 		s.mu.Lock()
 		warned := s.recordWarned
 		s.recordWarned = true
@@ -79,11 +85,17 @@ func (m *Manager) recordProcesses(s *Session) {
 // writeRecord records the processes owned under key (a session id, or an
 // owned process) for the reaper.
 func (m *Manager) writeRecord(key string, pids []int) error {
+	return m.writeRecordMarked(key, pids, "")
+}
+
+// writeRecordMarked is writeRecord for a session whose launched
+// processes hold mark.
+func (m *Manager) writeRecordMarked(key string, pids []int, mark string) error {
 	dir := m.recordDir()
 	if dir == "" || len(pids) == 0 {
 		return nil
 	}
-	rec := sessionRecord{Boot: proc.BootID(), Server: procRecord{PID: os.Getpid(), Start: proc.StartTime(os.Getpid())}, Session: key}
+	rec := sessionRecord{Boot: proc.BootID(), Server: procRecord{PID: os.Getpid(), Start: proc.StartTime(os.Getpid())}, Session: key, Mark: mark}
 	for _, p := range pids {
 		rec.Processes = append(rec.Processes, recordOf(p))
 	}
@@ -182,6 +194,10 @@ func (m *Manager) Reap() int {
 				proc.KillAll(victims)
 				killed++
 			}
+		}
+		if left := marked(rec.Mark); len(left) > 0 {
+			proc.KillAll(left)
+			killed++
 		}
 		_ = os.Remove(path)
 	}

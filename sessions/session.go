@@ -88,6 +88,7 @@ type Session struct {
 	created  time.Time
 	parentID string
 	req      CreateRequest
+	mark     string // in a launched debuggee's environment (mark.go)
 
 	bg   sync.WaitGroup  // background work (process tracking); close waits for it
 	life context.Context // ends when the session closes; background work watches it
@@ -151,7 +152,7 @@ func newSession(m *Manager, lang string, a adapters.Adapter, req CreateRequest) 
 		output:  toolkit.NewOutputRing(m.cfg.OutputLimit, m.cfg.Now),
 		created: m.cfg.Now(), state: StateCreated,
 		changed: make(chan struct{}), threads: map[int]string{},
-		bps: newBreakpointSet(),
+		bps: newBreakpointSet(), mark: newMark(),
 	}
 }
 

@@ -86,12 +86,18 @@ func (s *Session) stopEndpoint(ctx context.Context, ep *adapters.Endpoint, launc
 		doomed = append(doomed, pid)
 		doomed = append(doomed, proc.Descendants(pid)...)
 	}
-	if !launched {
+	if launched {
+		doomed = append(doomed, marked(s.mark)...)
+	} else {
 		// Never kill the attached target or its children.
 		doomed = exclude(doomed, pid, proc.Descendants(pid))
 	}
 	ep.Close(ctx)
 	proc.KillAll(doomed)
+	if launched {
+		// What was started while the adapter stopped.
+		proc.KillAll(marked(s.mark))
+	}
 	s.m.forgetProcesses(s)
 }
 

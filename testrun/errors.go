@@ -45,6 +45,10 @@ const maxClosest = 10
 
 // notFound is the TEST_NOT_FOUND error for id, offering the closest ids.
 func notFound(id string, ids []TestID, where string) *toolkit.ToolError {
+	if len(ids) == 0 {
+		return toolkit.NewError(toolkit.CodeTestNotFound, fmt.Sprintf("no test %q%s: the runner finds no tests in the project", id, where),
+			"check the project's test files and configuration; list_tests lists what the runner finds")
+	}
 	return toolkit.NewError(toolkit.CodeTestNotFound, fmt.Sprintf("no test %q%s", id, where),
 		"pass one of availableOptions (list_tests lists every test)").WithOptions(closest(id, ids, maxClosest)...)
 }

@@ -30,6 +30,14 @@ type Framework struct {
 	// holds the test), so discovery runs first; otherwise it runs while
 	// the test starts.
 	PlanAfterList bool
+	// Unsupported, for a runner dbg recognises but cannot run one test
+	// of under the debugger, says how to debug its tests instead (FILE
+	// stands for one of them); list_tests and debug_test refuse it.
+	Unsupported string
+	// FileIDs: an id starts with the file that holds the test
+	// (FILE::NAME), and the run loads only that file, so discovery looks
+	// at that file first (List with it as the part).
+	FileIDs bool
 	// Claims reports whether a test id is in this framework's syntax; it
 	// picks the framework of a project that has several.
 	Claims func(id string) bool
@@ -45,6 +53,18 @@ type Framework struct {
 	// UserFile reports whether a source file is the user's code rather
 	// than the framework's, the standard library's or a dependency's.
 	UserFile func(p *Project, file string) bool
+	// Ended, when set, reads a run that ended without stopping: the run
+	// itself reports an id it does not find (missing) or tests that do
+	// not build, so discovery runs only then, never beside the run.
+	Ended func(out string, exitCode int) (missing bool, build *BuildError)
+	// Rerun, when set, plans a second run for a failure the first ended
+	// with without stopping, because the debugger could not stop there
+	// (a Python RecursionError ends debugpy's tracing): nil when there is
+	// none.
+	Rerun func(p *Project, pl *Plan) *Rerun
+	// Paused, when set, is told of a run paused with its program alive
+	// (pytest learns the environment of its fork server from it).
+	Paused func(p *Project, s *sessions.Session)
 	// Subtests, when set, is for a framework whose tests make subtests
 	// at run time (Go's TestX/sub), which discovery cannot list: an id
 	// naming one runs through its parent's listing, and after a run that
@@ -81,6 +101,40 @@ type Plan struct {
 	Breakpoints []sessions.BreakpointSpec
 	// Command is the runner's command line, for the answer.
 	Command []string
+	// Report, when set, is a file the run writes what it found out about
+	// a failure it could not stop at (Rerun reads it).
+	Report string
+	// Rerun, when set, is the failure a second run stops at: a stop at
+	// its breakpoints is the failure.
+	Rerun *Rerun
+}
+
+// Rerun is how a second run stops at a failure the first could not stop
+// at, and what the answer says of it.
+type Rerun struct {
+	Breakpoints []sessions.BreakpointSpec
+	Message     string
+	Recursion   *Recursion
+	Hint        string
+}
+
+// Recursion is a failure of unbounded recursion: the frames that repeat
+// and how deep they went.
+type Recursion struct {
+	// Depth is how many frames of the cycle were on the stack when the
+	// language's limit stopped it.
+	Depth int `json:"depth"`
+	// Limit is the language's limit (Python's recursion limit).
+	Limit int `json:"limit,omitempty"`
+	// Cycle is the frames that repeat, outermost first.
+	Cycle []CycleFrame `json:"cycle"`
+}
+
+// CycleFrame is one frame of a recursion's cycle.
+type CycleFrame struct {
+	Function string `json:"function"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
 }
 
 // StopAt is where a debug_test run stops.
@@ -103,6 +157,11 @@ type Project struct {
 	// Python is the interpreter of the project (pytest), the one the
 	// framework's adapter picks (adapters.Traits.Interpreter).
 	Python string
+	// RunsThrough: the framework's adapter runs a start script of
+	// testrun's in place of its own (adapters.Traits.RunsThrough).
+	RunsThrough bool
+	// boot is the server's pytest start (its fork servers).
+	boot *pyBoot
 	// Agent is where a build tool's command line takes the framework's
 	// debug agent (adapters.Traits.CommandAgent: JUnit's ${jdwpAgent}).
 	Agent string
@@ -111,12 +170,12 @@ type Project struct {
 // frameworks is the table of every supported ecosystem, in detection
 // order.
 func frameworks() []*Framework {
-	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework(), vitestFramework(), cargoFramework(), rspecFramework(), minitestFramework(), junitFramework()}
+	return []*Framework{pytestFramework(), goFramework(), nodeTestFramework(), jestFramework(), vitestFramework(), mochaFramework(), cargoFramework(), rspecFramework(), minitestFramework(), junitFramework()}
 }
 
-// frameworkNamed returns the framework called name.
+// frameworkNamed returns the framework called name, supported or not.
 func frameworkNamed(name string) *Framework {
-	for _, f := range frameworks() {
+	for _, f := range append(frameworks(), unsupportedFrameworks()...) {
 		if f.Name == name {
 			return f
 		}

@@ -34,6 +34,7 @@ func jestFramework() *Framework {
 		Message:  jestMessage,
 		UserFile: jsUserFile,
 		Claims:   jsClaims,
+		FileIDs:  true,
 		Accept:   jsAccept,
 	}
 }
@@ -132,7 +133,13 @@ var jestThrowers = map[string]bool{"expect": true}
 // neither stops on the errors the runner throws and catches inside
 // itself nor shows its frames, while the assertion errors still stop.
 func jsSkipFiles(dir string, throwers map[string]bool) []string {
-	skip := []string{"<node_internals>/**"}
+	return append([]string{"<node_internals>/**"}, jsDependencySkips(dir, throwers)...)
+}
+
+// jsDependencySkips are the skipFiles globs of every dependency of the
+// project but the throwers.
+func jsDependencySkips(dir string, throwers map[string]bool) []string {
+	skip := []string{}
 	nm := filepath.Join(dir, "node_modules")
 	entries, _ := os.ReadDir(nm)
 	for _, e := range entries {

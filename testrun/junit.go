@@ -237,12 +237,55 @@ func junitUserFile(p *Project, file string) bool {
 }
 
 // junitAccept: an assertion's failure, or an exception the user's code
-// threw.
+// threw, that reaches the test runner: one caught on its way (by the
+// code under test, a library, or an assertion that expects it) is not the
+// failure, and the run goes on to the one that is.
 func junitAccept(r *failureReader) bool {
+	if c := caughtIn(r.stop.Description); c != "" && !junitReachesRunner(c) {
+		return false
+	}
 	t := r.stop.Text
 	if strings.HasPrefix(t, "org.opentest4j.AssertionFailedError") || strings.HasPrefix(t, "org.opentest4j.MultipleFailuresError") ||
 		strings.HasPrefix(t, "java.lang.AssertionError") {
 		return true
 	}
 	return len(r.frames) > 0 && r.frames[0].File != "" && r.fw.UserFile(r.p, r.frames[0].File)
+}
+
+// caughtIn is the frame that catches the exception of a Java adapter's
+// exception stop ("Exception: T, caught in Class.method(File.java:N)"), or
+// "" for an uncaught one.
+func caughtIn(description string) string {
+	_, c, _ := strings.Cut(description, ", caught in ")
+	return c
+}
+
+// junitExpecting are JUnit's classes that catch an exception the test
+// expects (assertThrows, @Test(expected), ExpectedException): not a
+// failure.
+var junitExpecting = []string{"org.junit.jupiter.api.AssertThrows", "org.junit.Assert.", "org.junit.internal.runners.statements.ExpectException",
+	"org.junit.rules.ExpectedException"}
+
+// javaRuntime are the JDK's packages: reflection catches what a test
+// method throws to hand it to JUnit.
+var javaRuntime = []string{"java.", "javax.", "jdk.", "sun.", "com.sun."}
+
+// junitReachesRunner reports whether an exception caught at frame (a
+// Java stack frame, "Class.method(File.java:N)") reaches the test runner,
+// and so fails the test: caught by JUnit's, a build tool's or the JDK's
+// frames, not by an assertion that expects it. One the code under test
+// or a library it uses catches is handled there, and is not the failure.
+func junitReachesRunner(frame string) bool {
+	name, _, _ := strings.Cut(frame, "(")
+	for _, e := range junitExpecting {
+		if strings.HasPrefix(name, e) {
+			return false
+		}
+	}
+	for _, p := range append(javaRuntime, junitLibraries...) {
+		if strings.HasPrefix(name, strings.TrimSuffix(p, "*")) {
+			return true
+		}
+	}
+	return false
 }

@@ -58,3 +58,23 @@ func TestMavenErrorsKeepsTheCompilersLines(t *testing.T) {
 func stopWithText(text string) *sessions.StopInfo {
 	return &sessions.StopInfo{Reason: "exception", Text: text}
 }
+
+func TestJunitReachesRunnerOnlyThroughJUnitOrTheJDK(t *testing.T) {
+	for frame, want := range map[string]bool{
+		"org.junit.platform.commons.util.ReflectionUtils.invokeMethod(ReflectionUtils.java:728)":      true,
+		"jdk.internal.reflect.DirectMethodHandleAccessor.invoke(DirectMethodHandleAccessor.java:103)": true,
+		"org.apache.maven.surefire.booter.ForkedBooter.main(ForkedBooter.java:495)":                   true,
+		"com.shop.Prices.totalOf(Prices.java:12)":                                                     false,
+		"com.fasterxml.jackson.databind.ObjectMapper.readValue(ObjectMapper.java:10)":                 false,
+		"org.junit.jupiter.api.AssertThrows.assertThrows(AssertThrows.java:53)":                       false,
+		"org.junit.internal.runners.statements.ExpectException.evaluate(ExpectException.java:19)":     false,
+	} {
+		if got := junitReachesRunner(frame); got != want {
+			t.Errorf("junitReachesRunner(%s) = %v, want %v", frame, got, want)
+		}
+	}
+	if caughtIn("Exception: java.lang.IllegalArgumentException, caught in com.shop.Prices.totalOf(Prices.java:12)") != "com.shop.Prices.totalOf(Prices.java:12)" ||
+		caughtIn("Uncaught exception: java.lang.IllegalStateException") != "" {
+		t.Error("caughtIn does not read the Java adapter's stop description")
+	}
+}

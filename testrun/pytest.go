@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/dbg-dev/dbg/sessions"
@@ -35,49 +36,89 @@ func pytestFramework() *Framework {
 		UserFile: pythonUserFile,
 		Internal: pytestLocal,
 		Claims:   func(id string) bool { f, _, _ := strings.Cut(id, "::"); return strings.HasSuffix(f, ".py") },
+		FileIDs:  true,
+		Paused:   func(p *Project, s *sessions.Session) { p.boot.learn(p.Python, s.Info().PID) },
+		Ended:    pytestEnded,
+		Rerun:    pytestRerun,
+		Accept:   pytestAccept,
 	}
 }
 
+// detectPytest: a pytest configuration or conftest, or test modules
+// pytest runs (unittest's TestCase classes included).
 func detectPytest(dir string) bool {
-	for _, f := range []string{"pytest.ini", "conftest.py", "tests/conftest.py"} {
-		if exists(dir, f) {
+	if exists(dir, "conftest.py") || exists(dir, "tests/conftest.py") {
+		return true
+	}
+	cfg := readPytestConfig(dir)
+	return cfg.Found || len(pytestFiles(dir, cfg, 1)) > 0
+}
+
+// pytestEnded reads how a pytest run that never stopped ended: a
+// collection error (exit code 2, or 4 for an id in a file that does not
+// import) is tests that do not build; 4 with "not found" is an id pytest
+// does not know, 5 an id that selects no test.
+func pytestEnded(out string, code int) (missing bool, build *BuildError) {
+	collecting := strings.Contains(out, "ERROR collecting") || strings.Contains(out, "during collection") || strings.Contains(out, "while loading conftest")
+	switch {
+	case collecting && (code == 2 || code == 4):
+		// An id in a file that does not import is "found no collectors"
+		// (4), after the collection error.
+		return false, &BuildError{Tool: "pytest", Output: out}
+	case code == 5 || code == 4 && (strings.Contains(out, "ERROR: not found:") || strings.Contains(out, "ERROR: file or directory not found:")):
+		return true, nil
+	case code == 2:
+		return false, &BuildError{Tool: "pytest", Output: out}
+	case code == 3 || code == 4:
+		return false, &BuildError{Tool: "pytest", Output: out, Usage: true}
+	}
+	return false, nil
+}
+
+// pytestAccept: an exception that leaves the user's code while pytest
+// imports it (a test module or conftest that does not import: only
+// module-level frames of the user's, debugpy showing no others) is not
+// the test's failure; the run goes on, and pytest reports it as the
+// collection error it is.
+func pytestAccept(r *failureReader) bool {
+	for _, f := range r.frames {
+		if frameName(f.Name) != "<module>" {
 			return true
 		}
 	}
-	for f, marker := range map[string]string{"pyproject.toml": "[tool.pytest", "setup.cfg": "[tool:pytest]", "tox.ini": "[pytest]"} {
-		if b, err := os.ReadFile(filepath.Join(dir, f)); err == nil && strings.Contains(string(b), marker) {
-			return true
-		}
-	}
-	for _, pat := range []string{"test_*.py", "tests/test_*.py", "tests/*_test.py", "test/test_*.py"} {
-		if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
-			return true
-		}
-	}
-	return false
+	return len(r.frames) == 0
 }
 
 func pytestEnvOf(p *Project) map[string]string { return mergeEnv(pytestEnv, p.Env) }
 
 // listPytest runs `pytest --collect-only -q`: one node id per line. path,
-// when given, is the file or directory collected, else the project.
+// when given, is the file or directory collected, else the project's
+// tests are: those pytest collects by itself and the test files it runs
+// only when they are named (test.py, tests.py).
 func listPytest(ctx context.Context, p *Project, path string) ([]TestID, error) {
 	argv := append([]string{p.Python, "-m", "pytest", "--collect-only"}, pytestArgs...)
 	if path != "" {
 		argv = append(argv, "--", path)
+	} else {
+		// pytest collects a file outside python_files only when it is
+		// named, and a file named beside a folder that holds it not at
+		// all: the file's name joins python_files instead.
+		cfg := readPytestConfig(p.Dir)
+		if extra := pytestExtraFiles(pytestFiles(p.Dir, cfg, maxTestFiles), cfg); len(extra) > 0 {
+			globs := append([]string{}, cfg.PythonFiles...)
+			for _, f := range extra {
+				if name := filepath.Base(f); !slices.Contains(globs, name) {
+					globs = append(globs, name)
+				}
+			}
+			argv = append(argv, "-o", "python_files="+strings.Join(globs, " "))
+		}
 	}
 	res, err := run(ctx, p.Dir, pytestEnvOf(p), argv)
 	if err != nil {
 		return nil, fmt.Errorf("pytest --collect-only: %w", err)
 	}
-	var ids []TestID
-	for _, line := range strings.Split(res.Output, "\n") {
-		line = strings.TrimSpace(line)
-		if strings.Contains(line, "::") && !strings.Contains(line, " ") {
-			file, _, _ := strings.Cut(line, "::")
-			ids = append(ids, TestID{ID: line, File: file})
-		}
-	}
+	ids := pytestIDs(res.Output)
 	switch res.ExitCode {
 	case 0, 5: // 5: no tests collected
 		return ids, nil
@@ -85,6 +126,21 @@ func listPytest(ctx context.Context, p *Project, path string) ([]TestID, error) 
 		return ids, &BuildError{Tool: "pytest", Output: res.Output}
 	}
 	return nil, &BuildError{Tool: "pytest", Output: res.Output, Usage: true}
+}
+
+// pytestIDs reads the node ids of `pytest --collect-only -q`, once each.
+func pytestIDs(out string) []TestID {
+	var ids []TestID
+	seen := map[string]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.Contains(line, "::") && !strings.Contains(line, " ") && !seen[line] {
+			seen[line] = true
+			file, _, _ := strings.Cut(line, "::")
+			ids = append(ids, TestID{ID: line, File: file})
+		}
+	}
+	return ids
 }
 
 func planPytest(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, error) {
@@ -95,6 +151,21 @@ func planPytest(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan,
 		Start: sessions.StartRequest{ScriptPath: "-m pytest", Args: args, Cwd: p.Dir, Env: pytestEnvOf(p),
 			ExceptionFilters: []string{"userUnhandled"}},
 		Command: append([]string{p.Python, "-m", "pytest"}, args...),
+	}
+	// debugpy's launcher runs dbg's start of pytest in place of its own,
+	// through the fork server when one runs; dbg's start is not the
+	// user's code.
+	if script, dir, err := pytestBootScript(); err == nil && p.RunsThrough {
+		pl.Start.Through = []string{"-X", "frozen_modules=off", script}
+		pl.Start.DAPLaunchArgs = map[string]any{"rules": []map[string]any{{"path": filepath.Join(dir, "*"), "include": false}}}
+		extra := map[string]string{}
+		if sock := p.boot.socket(p.Python); sock != "" {
+			extra[zygoteEnv] = sock
+		}
+		if pl.Report = pytestReportFile(dir); pl.Report != "" {
+			extra[pytestReportEnv] = pl.Report
+		}
+		pl.Start.Env = mergeEnv(pl.Start.Env, extra)
 	}
 	if stopAt.Mode == StopStart {
 		file, line, err := pythonTestStart(p.Dir, id.ID)

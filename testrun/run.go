@@ -62,6 +62,7 @@ type DebugTestResult struct {
 	DurationMs      float64               `json:"durationMs"`
 	ExitCode        *int                  `json:"exitCode,omitempty"`
 	Command         []string              `json:"command"`
+	Recursion       *Recursion            `json:"recursion,omitempty"`
 	Hint            string                `json:"hint,omitempty"`
 }
 
@@ -88,17 +89,24 @@ func (x *Tests) debugTest(ctx context.Context, in DebugTestInput) (DebugTestResu
 	if in.TimeoutMs > 0 {
 		wait = min(time.Duration(in.TimeoutMs)*time.Millisecond, sessions.MaxWait)
 	}
-	if fw.PlanAfterList {
-		id, err := x.find(ctx, p, fw, in.Test, in.Package)
-		if err != nil {
-			return DebugTestResult{}, err
+	if fw.PlanAfterList || fw.Ended != nil {
+		id := TestID{ID: in.Test, Package: in.Package}
+		if fw.PlanAfterList {
+			if id, err = x.find(ctx, p, fw, in.Test, in.Package); err != nil {
+				return DebugTestResult{}, err
+			}
 		}
 		plan, err := fw.Plan(ctx, p, id, stopAt)
 		if err != nil {
+			if fw.Ended != nil {
+				if _, ferr := x.find(ctx, p, fw, in.Test, in.Package); ferr != nil {
+					return DebugTestResult{}, ferr
+				}
+			}
 			return DebugTestResult{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "").Wrap(err)
 		}
 		plan.Start.Wait = wait
-		return x.runPlan(ctx, p, fw, id, plan, stopAt, nil)
+		return x.runAgain(ctx, p, fw, id, plan, stopAt)
 	}
 	// The runner's discovery checks the id (and the build) while the test
 	// starts under the debugger: a run of an id it does not find is
@@ -155,6 +163,7 @@ func stopAtOf(in DebugTestInput) (StopAt, error) {
 // collects only it; the whole project is looked at when the id is not
 // there (or the file does not exist), for the closest ids.
 func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg string) (TestID, error) {
+	var near []TestID // ids of the id's own part, offered when the project's listing fails
 	if part := idPart(fw, test); part != "" && exists(p.Dir, part) {
 		ids, err := fw.List(ctx, p, part)
 		var be *BuildError
@@ -165,15 +174,16 @@ func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg s
 			if t, ok := lookup(fw, ids, test); ok {
 				return t, nil
 			}
+			near = ids
 		}
 	}
 	ids, err := fw.List(ctx, p, listPackage(fw, pkg))
 	var be *BuildError
-	if errors.As(err, &be) {
+	if errors.As(err, &be) && (len(near) == 0 || be.Usage) {
 		return TestID{}, be.toolError()
 	} else if te, ok := err.(*toolkit.ToolError); ok {
 		return TestID{}, te
-	} else if err != nil {
+	} else if err != nil && be == nil {
 		return TestID{}, toolkit.NewError(toolkit.CodeAdapterFailed, err.Error(), "check that the runner is installed").Wrap(err)
 	}
 	if t, ok := lookup(fw, ids, test); ok {
@@ -183,7 +193,21 @@ func (x *Tests) find(ctx context.Context, p *Project, fw *Framework, test, pkg s
 	if pkg != "" {
 		where = " in package " + pkg
 	}
-	return TestID{}, notFound(test, ids, where)
+	all := mergeIDs(near, ids)
+	return TestID{}, asUnsupported(p.Dir, all, notFound(test, all, where))
+}
+
+// mergeIDs is a followed by the ids of b it lacks.
+func mergeIDs(a, b []TestID) []TestID {
+	seen := map[string]bool{}
+	var out []TestID
+	for _, t := range append(append([]TestID{}, a...), b...) {
+		if !seen[t.ID] {
+			seen[t.ID] = true
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // lookup finds test among the discovered ids.
@@ -207,9 +231,9 @@ func lookup(fw *Framework, ids []TestID, test string) (TestID, bool) {
 }
 
 // idPart is the part of the project that holds test when its id says
-// (a pytest, Jest or Vitest id's file), or "".
+// (the file of a FileIDs framework's id), or "".
 func idPart(fw *Framework, test string) string {
-	if fw.Name != "pytest" && fw.Name != "jest" && fw.Name != "vitest" {
+	if !fw.FileIDs {
 		return ""
 	}
 	file, _, _ := strings.Cut(test, "::")
@@ -222,6 +246,36 @@ func listPackage(fw *Framework, pkg string) string {
 		return fw.DefaultPackage
 	}
 	return pkg
+}
+
+// runAgain runs the plan, and when its failure ended the run without a
+// stop the framework can plan one for (Rerun), runs the test again to
+// stop there.
+func (x *Tests) runAgain(ctx context.Context, p *Project, fw *Framework, id TestID, plan *Plan, stopAt StopAt) (DebugTestResult, error) {
+	res, err := x.runPlan(ctx, p, fw, id, plan, stopAt, nil)
+	if err != nil || res.Outcome != OutcomeFailed || res.SessionID != "" || fw.Rerun == nil {
+		return res, err
+	}
+	rr := fw.Rerun(p, plan)
+	if rr == nil {
+		return res, nil
+	}
+	res.Message, res.Recursion = rr.Message, rr.Recursion
+	if len(rr.Breakpoints) == 0 {
+		return res, nil
+	}
+	again, err := fw.Plan(ctx, p, id, stopAt)
+	if err != nil {
+		return res, nil
+	}
+	again.Start.Wait, again.Rerun = plan.Start.Wait, rr
+	again.Breakpoints = append(again.Breakpoints, rr.Breakpoints...)
+	res2, err := x.runPlan(ctx, p, fw, id, again, stopAt, nil)
+	if err != nil || res2.SessionID == "" {
+		return res, nil // the first run's answer, with what it found out
+	}
+	res2.DurationMs += res.DurationMs
+	return res2, nil
 }
 
 // runPlan runs the test's session and answers where it stopped or how it
@@ -273,19 +327,33 @@ func (x *Tests) runPlan(ctx context.Context, p *Project, fw *Framework, id TestI
 	switch sr.State {
 	case sessions.StatePaused:
 		keep = true
+		if fw.Paused != nil {
+			fw.Paused(p, s)
+		}
 		return x.stopAnswer(ctx, s, p, fw, plan, res)
 	case sessions.StateTerminated, sessions.StateError:
-		return x.endAnswer(s, fw, id, sr, res)
+		return x.endAnswer(ctx, s, p, fw, id, sr, res)
 	}
 	return res, toolkit.NewError(toolkit.CodeTimeout, fmt.Sprintf("the test neither failed nor ended within %s", plan.Start.Wait),
 		"pass a larger timeoutMs, or stopAt start to step through it").Retry()
 }
 
 // endAnswer is the answer of a run that ended without stopping.
-func (x *Tests) endAnswer(s *sessions.Session, fw *Framework, id TestID, sr *sessions.StartResult, res DebugTestResult) (DebugTestResult, error) {
+func (x *Tests) endAnswer(ctx context.Context, s *sessions.Session, p *Project, fw *Framework, id TestID, sr *sessions.StartResult, res DebugTestResult) (DebugTestResult, error) {
 	out := s.Output().Text("")
 	res.Output, res.OutputTruncated = textcut.Tail(out, maxOutputBytes)
 	res.ExitCode = sr.ExitCode
+	if fw.Ended != nil && sr.ExitCode != nil {
+		missing, build := fw.Ended(out, *sr.ExitCode)
+		if build != nil {
+			return res, build.toolError()
+		}
+		if missing {
+			if _, err := x.find(ctx, p, fw, id.ID, id.Package); err != nil {
+				return res, err
+			}
+		}
+	}
 	if fw.Subtests != nil && strings.Contains(id.ID, "/") {
 		if ran, tests := fw.Subtests(id.ID, out); !ran {
 			return res, notFound(id.ID, tests, "")
@@ -315,7 +383,13 @@ func (x *Tests) stopAnswer(ctx context.Context, s *sessions.Session, p *Project,
 	}
 	failure := r.stop.Reason == "exception" || (len(r.frames) > 0 && failFrame(plan.Functions, r.frames[0].Name))
 	var f Failure
-	if failure {
+	if plan.Rerun != nil && !failure {
+		// The second run stopped where the first failed.
+		failure = true
+		res.Outcome = OutcomeFailed
+		f = Failure{Message: plan.Rerun.Message}
+		res.Recursion = plan.Rerun.Recursion
+	} else if failure {
 		res.Outcome = OutcomeFailed
 		f = fw.Message(ctx, r)
 		if fw.Settle != nil {
@@ -340,9 +414,12 @@ func (x *Tests) stopAnswer(ctx context.Context, s *sessions.Session, p *Project,
 	}
 	res.Frames = r.withLocals(ctx, user)
 	res.Output, res.OutputTruncated = textcut.Tail(s.Output().Text(""), maxOutputBytes)
-	if failure {
+	switch {
+	case plan.Rerun != nil && plan.Rerun.Hint != "":
+		res.Hint = plan.Rerun.Hint
+	case failure:
 		res.Hint = "stopped at the failure: evaluate_expression or get_local_variables with a frameId of frames, step, or restart_debugging to run the test again"
-	} else {
+	default:
 		res.Hint = "stopped before the failure: step, set breakpoints, or continue_execution to run to the failure"
 	}
 	return res, nil

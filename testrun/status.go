@@ -37,6 +37,9 @@ func detectStatus(project string) toolkit.StatusPart {
 	}
 	c := toolkit.CapabilityState{Name: "tests", State: toolkit.NotConfigured,
 		Reason: "no test framework found in the project (supported: " + strings.Join(frameworkNames(), ", ") + ")"}
+	if fw := unsupportedIn(project); project != "" && fw != nil {
+		c.Reason = "the project's tests run with " + fw.Name + ", which debug_test does not support; debug a test file as a program with start_debugging"
+	}
 	if len(found) > 0 {
 		c = toolkit.CapabilityState{Name: "tests", State: toolkit.Available,
 			Reason: "tests found: " + strings.Join(found, ", ") + "; list_tests, then debug_test"}

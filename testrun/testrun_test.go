@@ -115,7 +115,7 @@ func asToolError(err error, out **toolkit.ToolError) bool {
 }
 
 func TestPickFrameworkDetectsEachFixture(t *testing.T) {
-	for dir, want := range map[string]string{"pytest": "pytest", "go": "go", "node": "node", "jest": "jest", "cargo": "cargo", "rspec": "rspec", "minitest": "minitest"} {
+	for dir, want := range map[string]string{"pytest": "pytest", "go": "go", "node": "node", "jest": "jest", "cargo": "cargo", "rspec": "rspec", "minitest": "minitest", "mocha": "mocha"} {
 		fw, err := pickFramework(filepath.Join(fixtures(t), dir), "", "", "", "")
 		if err != nil || fw.Name != want {
 			t.Errorf("%s: picked %v, %v; want %s", dir, fw, err, want)
@@ -124,8 +124,31 @@ func TestPickFrameworkDetectsEachFixture(t *testing.T) {
 	if _, err := pickFramework(t.TempDir(), "", "", "", ""); err == nil || !strings.Contains(err.Error(), "no test framework") {
 		t.Errorf("an empty project: %v", err)
 	}
-	if _, err := pickFramework(t.TempDir(), "mocha", "", "", ""); err == nil {
+	if _, err := pickFramework(t.TempDir(), "nope", "", "", ""); err == nil {
 		t.Error("an unknown framework was accepted")
+	}
+	// A runner without support is named, with the way to debug its tests.
+	for _, name := range []string{"", "tape"} {
+		_, err := pickFramework(filepath.Join(fixtures(t), "tape"), name, "", "", "")
+		var te *toolkit.ToolError
+		if !asToolError(err, &te) || te.Code != toolkit.CodeUnsupported || !strings.Contains(te.Message, "tape") ||
+			!slices.Equal(te.AvailableOptions, []string{"test/cart.test.js"}) || !strings.Contains(te.Hint, "start_debugging {scriptPath: test/cart.test.js}") {
+			t.Errorf("framework %q of the tape fixture: %v", name, err)
+		}
+	}
+	if err := asUnsupported(filepath.Join(fixtures(t), "tape"), nil, nil); err == nil {
+		t.Error("an empty listing of the tape fixture is not refused")
+	}
+	if err := asUnsupported(filepath.Join(fixtures(t), "node"), nil, nil); err != nil {
+		t.Errorf("an empty listing of a node:test project: %v", err)
+	}
+}
+
+func TestMochaArgsSelectTheFullTitle(t *testing.T) {
+	got := mochaArgs(TestID{ID: "test/a.test.js::pairs > 2 + 3 (x)"})
+	want := []string{"--timeout", "0", "--grep", `^pairs 2 \+ 3 \(x\)$`, "--", "test/a.test.js"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("mochaArgs = %q, want %q", got, want)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 type Tests struct {
 	m      *sessions.Manager
 	status statusCache
+	boot   pyBoot
 }
 
 // Toolset holds list_tests and debug_test. A server lists it by default
@@ -104,6 +105,7 @@ func (x *Tests) listTests(ctx context.Context, in ListTestsInput) (ListTestsResu
 	}
 	toolkit.Progress(ctx, "listing the %s tests of %s…", fw.Name, p.Dir)
 	ids, err := fw.List(ctx, p, in.Package)
+	err = asUnsupported(p.Dir, ids, err)
 	if be, ok := err.(*BuildError); ok {
 		return ListTestsResult{}, be.toolError()
 	} else if te, ok := err.(*toolkit.ToolError); ok {
@@ -141,6 +143,9 @@ func (x *Tests) resolve(ctx context.Context, in ProjectInput, id, pkg string) (*
 		return nil, nil, err
 	}
 	p := &Project{Dir: dir}
+	if x.m.Warm() {
+		p.boot = &x.boot
+	}
 	fw, err := pickFramework(dir, in.Framework, in.Language, id, pkg)
 	if err != nil {
 		return nil, nil, err
@@ -151,25 +156,46 @@ func (x *Tests) resolve(ctx context.Context, in ProjectInput, id, pkg string) (*
 			p.Python = decl.Interpreter(ctx, adapters.Target{Mode: adapters.Launch, Cwd: dir}).Path
 		}
 		p.Agent = decl.CommandAgent
+		p.RunsThrough = decl.RunsThrough
 	}
 	return p, fw, nil
 }
 
 func pickFramework(dir, name, language, id, pkg string) (*Framework, error) {
 	if name != "" {
-		if fw := frameworkNamed(name); fw != nil {
+		if fw := frameworkNamed(name); fw != nil && fw.Unsupported != "" {
+			return nil, unsupportedError(dir, fw)
+		} else if fw != nil {
 			return fw, nil
 		}
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("framework %q is not supported", name),
 			"pass one of availableOptions").WithOptions(frameworkNames()...)
 	}
 	var found []*Framework
+	fromID := false
 	for _, fw := range frameworks() {
 		if language != "" && fw.Language != language {
 			continue
 		}
 		if fw.Detect(dir) {
 			found = append(found, fw)
+		}
+	}
+	if len(found) == 0 {
+		// A runner dbg recognises but does not support: named, with the
+		// way to debug its tests, rather than "none found".
+		if fw := unsupportedIn(dir); fw != nil && (language == "" || fw.Language == language) {
+			return nil, unsupportedError(dir, fw)
+		}
+	}
+	if len(found) == 0 && id != "" {
+		// No runner's files or configuration, but an id only one
+		// framework's syntax can mean (test.py::TestX::test_y).
+		for _, fw := range frameworks() {
+			if (language == "" || fw.Language == language) && fw.Claims(id) {
+				found = append(found, fw)
+				fromID = true
+			}
 		}
 	}
 	if len(found) > 1 && (id != "" || pkg != "") {
@@ -197,6 +223,10 @@ func pickFramework(dir, name, language, id, pkg string) (*Framework, error) {
 	var names []string
 	for _, fw := range found {
 		names = append(names, fw.Name)
+	}
+	if fromID {
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("no test framework found in %s, and the id %q is in the syntax of several", dir, id),
+			"pass framework: one of availableOptions").WithOptions(names...)
 	}
 	return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "the project has tests of several frameworks",
 		"pass framework: one of availableOptions").WithOptions(names...)

@@ -41,6 +41,7 @@ func vitestFramework() *Framework {
 		Message:  vitestMessage,
 		UserFile: jsUserFile,
 		Claims:   jsClaims,
+		FileIDs:  true,
 		Accept:   vitestAccept,
 	}
 }
@@ -86,22 +87,7 @@ func hasVitest(dir string) bool {
 			return true
 		}
 	}
-	pkg, ok := readPackageJSON(dir)
-	if !ok {
-		return false
-	}
-	if _, dep := pkg.Dependencies["vitest"]; dep {
-		return true
-	}
-	if _, dep := pkg.DevDependencies["vitest"]; dep {
-		return true
-	}
-	for _, s := range pkg.Scripts {
-		if vitestWord.MatchString(s) {
-			return true
-		}
-	}
-	return false
+	return packageUses(dir, "vitest", vitestWord)
 }
 
 // jsRunner is the runner a project that has both Jest and Vitest uses:

@@ -13,6 +13,9 @@ type exceptionStop struct {
 	typeName, message string
 	uncaught          bool
 	obj               uint64
+	// caughtIn is where a caught exception is caught, as a frame reads:
+	// "com.shop.Cart.parse(Cart.java:42)".
+	caughtIn string
 }
 
 func (s *Server) setExceptionBreakpoints(ctx context.Context, req *godap.SetExceptionBreakpointsRequest) (*godap.SetExceptionBreakpointsResponse, error) {
@@ -115,6 +118,9 @@ func (s *Server) exceptionHit(ctx context.Context, e Event) *stopInfo {
 	}
 	sig, _ := s.classes.signature(ctx, rt)
 	ex := &exceptionStop{typeName: javaTypeName(sig), uncaught: uncaught, obj: e.Exception.Object}
+	if !uncaught {
+		ex.caughtIn = s.catcher(ctx, e.CatchLocation)
+	}
 	if v, err := s.invoke(ctx, e.Thread, Value{Tag: TagObject, Object: e.Exception.Object}, "getMessage", nil); err == nil && v.Object != 0 {
 		ex.message, _ = s.vm.StringValue(ctx, v.Object)
 	}
@@ -124,6 +130,11 @@ func (s *Server) exceptionHit(ctx context.Context, e Event) *stopInfo {
 		kind = "Uncaught exception"
 	}
 	desc := fmt.Sprintf("%s: %s", kind, ex.typeName)
+	if ex.caughtIn != "" {
+		// Who catches it tells a failure from an exception the program
+		// handles itself.
+		desc += ", caught in " + ex.caughtIn
+	}
 	text := ex.typeName
 	if ex.message != "" {
 		text += ": " + ex.message
@@ -146,4 +157,21 @@ func (s *Server) exceptionInfo(_ context.Context, req *godap.ExceptionInfoReques
 	}
 	return &godap.ExceptionInfoResponse{Body: godap.ExceptionInfoResponseBody{ExceptionId: ex.typeName, Description: ex.message, BreakMode: mode,
 		Details: &godap.ExceptionDetails{TypeName: ex.typeName, Message: ex.message, FullTypeName: ex.typeName}}}, nil
+}
+
+// catcher names the frame at loc, where an exception is caught, as a
+// stack trace does: Class.method(File.java:line), as much as is known.
+func (s *Server) catcher(ctx context.Context, loc Location) string {
+	sig, err := s.classes.signature(ctx, loc.Class)
+	if err != nil {
+		return ""
+	}
+	name := javaTypeName(sig)
+	if m, ok := s.classes.method(ctx, loc.Class, loc.Method); ok {
+		name += "." + m.Name
+	}
+	if file, line := s.classes.sourceFile(ctx, loc.Class), s.classes.lineOf(ctx, loc); file != "" && line > 0 {
+		name += fmt.Sprintf("(%s:%d)", file, line)
+	}
+	return name
 }

@@ -1,6 +1,7 @@
 package javadap
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -21,12 +22,17 @@ func TestExceptionBreakpointsCaughtAndUncaught(t *testing.T) {
 		if info["exceptionId"] != "java.lang.IllegalStateException" || info["description"] != "caught one" || info["breakMode"] != "always" {
 			t.Errorf("exceptionInfo %v", info)
 		}
+		// Where it is caught: main's catch clause, named as a frame is.
+		caughtIn := "Exceptions.main(Exceptions.java:9)"
+		if desc, _ := s.rawEvent["description"].(string); desc != "Exception: java.lang.IllegalStateException, caught in "+caughtIn {
+			t.Errorf("stop description %q", desc)
+		}
 		c.cont(s.thread)
 		s = c.stopped()
 		if s.reason != "exception" || !strings.Contains(s.text, "uncaught one") {
 			t.Fatalf("uncaught exception stop %+v", s)
 		}
-		if info := c.req("exceptionInfo", map[string]any{"threadId": s.thread}); info["breakMode"] != "unhandled" {
+		if info := c.req("exceptionInfo", map[string]any{"threadId": s.thread}); info["breakMode"] != "unhandled" || strings.Contains(fmt.Sprint(s.rawEvent["description"]), "caught in") {
 			t.Errorf("uncaught exceptionInfo %v", info)
 		}
 		c.cont(s.thread)

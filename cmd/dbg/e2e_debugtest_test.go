@@ -148,6 +148,22 @@ func testFixtures() []testFixture {
 			broken: brokenFile{file: "test/cart.test.js", text: "\ntest('broken', () => {\n", says: "invalid JS syntax"},
 		},
 		{
+			framework: "mocha", dir: "mocha", decl: `it('total is wrong', () => {`, require: requireNode, setup: withMocha,
+			failing: []failingTest{
+				{name: "assertion", id: "test/cart.test.js::total is wrong", file: "test/cart.test.js", line: "assert.strictEqual(got, 6);",
+					message: "Expected values to be strictly equal", local: "got", value: "5", expected: "6", actual: "5"},
+				{name: "raises", id: "test/cart.test.js::discount throws", file: "cart.js", line: "throw new RangeError",
+					message: "RangeError: percent 150 is out of range", local: "percent", value: "150"},
+				{name: "parametrised", id: "test/cart.test.js::pairs > 2 + 3", file: "test/cart.test.js", line: "assert.strictEqual(got, want);",
+					message: "Expected values to be strictly equal", local: "got", value: "5", expected: "6", actual: "5"},
+			},
+			passing: "test/cart.test.js::passes", printed: "checking the discount",
+			listed: []string{"test/cart.test.js::total is wrong", "test/cart.test.js::pairs > 1 + 1", "test/cart.test.js::pairs > 2 + 3", "test/cart.test.js::passes"},
+			filter: "PAIRS", filtered: []string{"test/cart.test.js::pairs > 1 + 1", "test/cart.test.js::pairs > 2 + 3"},
+			missing: "test/cart.test.js::total is wrongg", nearest: "test/cart.test.js::total is wrong",
+			broken: brokenFile{file: "test/cart.test.js", text: "\nit('broken', () => {\n", says: "SyntaxError"},
+		},
+		{
 			framework: "cargo", dir: "cargo", decl: `fn total_wrong() {`, require: requireCargo, setup: copyTree,
 			failing: []failingTest{
 				{name: "assertion", id: "tests::total_wrong", file: "src/lib.rs", line: "assert_eq!(got, 6);",
@@ -288,6 +304,14 @@ func withNodeModules(t *testing.T, dir, runner, bin string) string {
 		t.Fatal(err)
 	}
 	return cp
+}
+
+// withMocha copies the fixture project and links the pinned Mocha in as
+// its node_modules ($DBG_MOCHA_DIR, as scripts/deps/tests.sh installs
+// it).
+func withMocha(t *testing.T, dir string) string {
+	t.Helper()
+	return withNodeModules(t, dir, "mocha", "mocha/bin/mocha.js")
 }
 
 // withVitest copies the fixture project and links the pinned Vitest in
@@ -599,4 +623,70 @@ func TestDebugTestGoSubtestNotFound(t *testing.T) {
 		t.Fatalf("a refused test left %d session(s)", n)
 	}
 	mcpNoChildren(t, c)
+}
+
+// A project whose tests run with tape, which list_tests and debug_test do
+// not support, is answered UNSUPPORTED naming tape, its test files, and
+// the way to debug one as a program; and that way works: the test file
+// run under the debugger stops at a breakpoint in the test with its
+// values.
+func TestDebugTestUnsupportedRunner(t *testing.T) {
+	requireNode(t)
+	t.Parallel()
+	c := startDbg(t)
+	dir := withNodeModules(t, fixture(t, "tests/tape"), "tape", "tape/index.js")
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"list_tests", map[string]any{"projectPath": dir}},
+		{"list_tests", map[string]any{"projectPath": dir, "framework": "node"}},
+		{"debug_test", map[string]any{"projectPath": dir, "test": "test/cart.test.js::total is wrong"}},
+	} {
+		r := c.fail(call.tool, call.args, "UNSUPPORTED")
+		if !strings.Contains(r.Error.Message, "with tape,") || !strings.Contains(r.Error.Hint, "start_debugging {scriptPath: test/cart.test.js}") ||
+			!slices.Equal(r.Error.AvailableOptions, []string{"test/cart.test.js"}) {
+			t.Fatalf("%s %v: %+v", call.tool, call.args, r.Error)
+		}
+	}
+	st := c.ok("get_debug_tools_status", map[string]any{"projectPath": dir})
+	for _, cp := range st.list("capabilities") {
+		if cp.str("name") == "tests" && (cp.str("state") != "NOT_CONFIGURED" || !strings.Contains(cp.str("reason"), "tape")) {
+			t.Fatalf("status of a tape project: %v", cp)
+		}
+	}
+	file := filepath.Join(dir, "test", "cart.test.js")
+	line := mcpLine(t, file, "t.equal(got, 6);")
+	id, stop := mcpLaunch(t, c, "javascript", file, []int{line}, file, nil)
+	if stop.num("lastStop.location.line") != line {
+		t.Fatalf("the test file under the debugger stopped at %v, want line %d", stop.get("lastStop"), line)
+	}
+	if got := mcpEval(t, c, id, "got"); got != "5" {
+		t.Fatalf("got = %s, want 5", got)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+}
+
+// In a library whose own code catches the exceptions it throws (a price
+// that is not one is skipped), and a test that expects one with
+// assertThrows, debug_test passes over both, caught before they reach
+// JUnit, and stops at the assertion that fails the test.
+func TestDebugTestJUnitPassesOverCaughtExceptions(t *testing.T) {
+	requireMaven(t)
+	t.Parallel()
+	c := startDbg(t)
+	dir := copyTree(t, fixture(t, "tests/junit-caught"))
+	r := c.ok("debug_test", map[string]any{"projectPath": dir, "test": "com.shop.PricesTest#expectsTheError"})
+	id := r.str("sessionId")
+	if id != "" {
+		defer c.ok("close_debug_session", map[string]any{"sessionId": id})
+	}
+	file := filepath.Join(dir, "src/test/java/com/shop/PricesTest.java")
+	if r.str("outcome") != "failed" || r.str("location.file") != file || r.num("location.line") != mcpLine(t, file, "assertEquals(6, got);") ||
+		r.str("expected") != "6" || r.str("actual") != "1" {
+		t.Fatalf("debug_test: %v", r)
+	}
+	if got := mcpEval(t, c, id, "got"); got != "1" {
+		t.Fatalf("got = %s, want 1", got)
+	}
 }

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The test runners of debug_test and list_tests, pinned: pytest in the
 # interpreter the python adapter picks for the fixture projects (python3
-# first on PATH), and Jest and Vitest in cache folders the tests link into
-# their copy of the fixture project ($DBG_JEST_DIR, default
+# first on PATH), and Jest, Vitest and Mocha in cache folders the tests
+# link into their copy of the fixture project ($DBG_JEST_DIR, default
 # ~/.cache/dbg-test/jest; $DBG_VITEST_DIR, default
-# ~/.cache/dbg-test/vitest); nothing is installed into the repository.
+# ~/.cache/dbg-test/vitest; $DBG_MOCHA_DIR, default
+# ~/.cache/dbg-test/mocha; $DBG_TAPE_DIR, default ~/.cache/dbg-test/tape);
+# nothing is installed into the repository.
 # RSpec from Debian (ruby-rspec, for the ruby3.1 whose rdbg the ruby
 # adapter runs). go test comes with Go, cargo with rustup, minitest with
 # Ruby; Maven from Debian, with the JUnit fixtures' artifacts. Idempotent.
@@ -16,6 +18,12 @@ JEST_DIR="${DBG_JEST_DIR:-$HOME/.cache/dbg-test/jest}"
 # Vitest 4.1 is the newest that runs on Node 20.
 VITEST_VERSION=4.1.12
 VITEST_DIR="${DBG_VITEST_DIR:-$HOME/.cache/dbg-test/vitest}"
+MOCHA_VERSION=12.0.3
+MOCHA_DIR="${DBG_MOCHA_DIR:-$HOME/.cache/dbg-test/mocha}"
+# tape has no support: its test runs the refusal's way (start_debugging
+# of the test file).
+TAPE_VERSION=5.10.2
+TAPE_DIR="${DBG_TAPE_DIR:-$HOME/.cache/dbg-test/tape}"
 
 py="$(command -v python3)"
 if [ "$("$py" -c 'import pytest; print(pytest.__version__)' 2>/dev/null || true)" != "$PYTEST_VERSION" ]; then
@@ -39,6 +47,8 @@ npm_pinned() {
 }
 npm_pinned jest "$JEST_VERSION" "$JEST_DIR"
 npm_pinned vitest "$VITEST_VERSION" "$VITEST_DIR"
+npm_pinned mocha "$MOCHA_VERSION" "$MOCHA_DIR"
+npm_pinned tape "$TAPE_VERSION" "$TAPE_DIR"
 
 RSPEC_VERSION="3.12.0c0e1m1s0-1"
 if [ "$(dpkg-query -W -f='${Version}' ruby-rspec 2>/dev/null || true)" != "$RSPEC_VERSION" ]; then
@@ -79,4 +89,4 @@ if [ ! -f "$HOME/.m2/repository/org/apache/groovy/groovy/4.0.33/groovy-4.0.33.ja
   mvn -q -B "$DEPENDENCY_PLUGIN:get" -Dartifact="$GROOVY" -Dtransitive=false
 fi
 
-echo "test runners: pytest $("$py" -c 'import pytest; print(pytest.__version__)') ($py), jest $(node -p "require('$JEST_DIR/node_modules/jest/package.json').version"), vitest $(node -p "require('$VITEST_DIR/node_modules/vitest/package.json').version"), rspec $(rspec --version | head -1), $(mvn -B -v | sed -n 1p)"
+echo "test runners: pytest $("$py" -c 'import pytest; print(pytest.__version__)') ($py), jest $(node -p "require('$JEST_DIR/node_modules/jest/package.json').version"), vitest $(node -p "require('$VITEST_DIR/node_modules/vitest/package.json').version"), mocha $(node -p "require('$MOCHA_DIR/node_modules/mocha/package.json').version"), tape $(node -p "require('$TAPE_DIR/node_modules/tape/package.json').version"), rspec $(rspec --version | head -1), $(mvn -B -v | sed -n 1p)"

@@ -1,0 +1,5 @@
+import nosuchmodule
+
+
+def test_orders():
+    assert nosuchmodule.count() == 1
