@@ -33,7 +33,7 @@ type BreakpointInput struct {
 // DebugTestInput is the input of debug_test.
 type DebugTestInput struct {
 	ProjectInput
-	Test        string            `json:"test" jsonschema:"the test id in the framework's syntax: tests/test_cart.py::test_total[2-3] (pytest), TestTotal/empty (go, with package), com.shop.CartTest#total (junit)"`
+	Test        string            `json:"test" alias:"id" jsonschema:"the test id in the framework's syntax: tests/test_cart.py::test_total[2-3] (pytest), TestTotal/empty (go, with package), com.shop.CartTest#total (junit)"`
 	Package     string            `json:"package,omitempty" jsonschema:"Go: the test's package (./cart); default the project's root package"`
 	StopAt      string            `json:"stopAt,omitempty" jsonschema:"failure (default): the first failure in your code; start: the test's first line; breakpoints: the breakpoints given (and a failure)"`
 	Breakpoints []BreakpointInput `json:"breakpoints,omitempty" jsonschema:"line breakpoints set before the test runs"`

@@ -99,14 +99,18 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
 	}
-	inSchema.AdditionalProperties = nil // tolerate extra fields from clients
+	// The schema stays open, so tools/list stays small; decodeArgs refuses
+	// a name that is no argument, naming the closest.
+	inSchema.AdditionalProperties = nil
 	outSchema, err := jsonschema.For[Envelope[Out]](tb.schemaOptions())
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", name, err))
 	}
 	values := holdsValues(outSchema) // its answers may hold credentials: redact them
+	var extra []string               // arguments the toolbox reads itself
 	if values {
 		inSchema = withRevealParam(inSchema)
+		extra = append(extra, RevealParam)
 	}
 	tb.mu.Lock()
 	tb.names = append(tb.names, name)
@@ -121,7 +125,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 				ra, err = readRedactArgs(args)
 			}
 			if err == nil {
-				out, err = callTool(ctx, args, h)
+				out, err = callTool(ctx, args, h, extra)
 			}
 			env.Timestamp = tb.now().UTC().Format(time.RFC3339Nano)
 			if err != nil {
@@ -146,7 +150,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 		}})
 }
 
-func callTool[In, Out any](ctx context.Context, args json.RawMessage, h func(context.Context, In) (Out, error)) (out Out, err error) {
+func callTool[In, Out any](ctx context.Context, args json.RawMessage, h func(context.Context, In) (Out, error), extra []string) (out Out, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = NewError(CodeInternal, fmt.Sprintf("internal error: %v", r),
@@ -155,7 +159,7 @@ func callTool[In, Out any](ctx context.Context, args json.RawMessage, h func(con
 	}()
 	var in In
 	if len(args) > 0 && string(args) != "null" {
-		if err := decodeArgs(args, &in); err != nil {
+		if err := decodeArgs(args, &in, extra...); err != nil {
 			return out, err
 		}
 	}

@@ -20,7 +20,7 @@ type sessionArg = SessionRef
 
 type threadArg struct {
 	SessionRef
-	ThreadID toolkit.Int `json:"threadId,omitempty" jsonschema:"thread to act on (default: the stopped thread)"`
+	ThreadID toolkit.Int `json:"threadId,omitempty" alias:"id" jsonschema:"thread to act on (default: the stopped thread)"`
 	WaitMs   toolkit.Int `json:"waitMs,omitempty" jsonschema:"how long to wait for the new location before answering pending:true (default 3000)"`
 	changedArg
 }
@@ -130,7 +130,7 @@ type breakpointsOut struct {
 
 type removeBPIn struct {
 	SessionRef
-	BreakpointID toolkit.Int `json:"breakpointId" jsonschema:"id from set_breakpoint or list_breakpoints"`
+	BreakpointID toolkit.Int `json:"breakpointId" alias:"id" jsonschema:"id from set_breakpoint or list_breakpoints"`
 }
 
 type clearBPIn struct {
@@ -169,7 +169,7 @@ type threadsOut struct {
 
 type stackIn struct {
 	SessionRef
-	ThreadID         toolkit.Int  `json:"threadId,omitempty" jsonschema:"thread (default: the stopped thread)"`
+	ThreadID         toolkit.Int  `json:"threadId,omitempty" alias:"id" jsonschema:"thread (default: the stopped thread)"`
 	StartFrame       toolkit.Int  `json:"startFrame,omitempty" jsonschema:"first frame to return"`
 	Levels           toolkit.Int  `json:"levels,omitempty" jsonschema:"how many frames (default 50)"`
 	IncludeInternals toolkit.Bool `json:"includeInternals,omitempty" jsonschema:"keep frames without source (runtime internals)"`
@@ -182,7 +182,7 @@ type stackOut struct {
 
 type scopesIn struct {
 	SessionRef
-	FrameID toolkit.Int `json:"frameId,omitempty" jsonschema:"frame id from get_stack_trace (default: the top frame)"`
+	FrameID toolkit.Int `json:"frameId,omitempty" alias:"id" jsonschema:"frame id from get_stack_trace (default: the top frame)"`
 }
 
 type scopesOut struct {
@@ -204,7 +204,7 @@ type variablesOut struct {
 
 type localsIn struct {
 	SessionRef
-	FrameID        toolkit.Int  `json:"frameId,omitempty" jsonschema:"frame (default: the top frame)"`
+	FrameID        toolkit.Int  `json:"frameId,omitempty" alias:"id" jsonschema:"frame (default: the top frame)"`
 	Names          []string     `json:"names,omitempty" jsonschema:"only these variables"`
 	IncludeSpecial toolkit.Bool `json:"includeSpecial,omitempty" jsonschema:"keep special variables (dunder names, return values)"`
 }
@@ -219,7 +219,7 @@ type localsOut struct {
 type evaluateIn struct {
 	SessionRef
 	Expression string      `json:"expression" jsonschema:"expression in the program's language"`
-	FrameID    toolkit.Int `json:"frameId,omitempty" jsonschema:"frame (default: the top frame)"`
+	FrameID    toolkit.Int `json:"frameId,omitempty" alias:"id" jsonschema:"frame (default: the top frame)"`
 	Context    string      `json:"context,omitempty" jsonschema:"repl (default), watch or hover"`
 	// SideEffects false refuses calls and assignments (SPEC §10).
 	SideEffects toolkit.Bool `json:"sideEffects,omitempty" jsonschema:"false: refuse what would change the program, such as calls and assignments (default true, or false under dbg mcp --no-side-effects)"`
@@ -231,7 +231,7 @@ type setVariableIn struct {
 	Value              string      `json:"value" jsonschema:"new value, in the program's syntax"`
 	VariablesReference toolkit.Int `json:"variablesReference,omitempty" jsonschema:"scope holding the variable (default: found in the frame's scopes)"`
 	Scope              toolkit.Int `json:"scope,omitempty" jsonschema:"same as variablesReference"`
-	FrameID            toolkit.Int `json:"frameId,omitempty" jsonschema:"frame (default: the top frame)"`
+	FrameID            toolkit.Int `json:"frameId,omitempty" alias:"id" jsonschema:"frame (default: the top frame)"`
 }
 
 type sourceIn struct {

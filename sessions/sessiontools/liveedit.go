@@ -9,7 +9,7 @@ import (
 
 type restartFrameIn struct {
 	SessionRef
-	FrameID toolkit.Int `json:"frameId" jsonschema:"the frame to restart, from get_stack_trace"`
+	FrameID toolkit.Int `json:"frameId" alias:"id" jsonschema:"the frame to restart, from get_stack_trace"`
 	WaitMs  toolkit.Int `json:"waitMs,omitempty" jsonschema:"how long to wait for the stop at the frame's start (default 5000)"`
 }
 

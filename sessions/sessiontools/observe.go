@@ -28,7 +28,7 @@ type addTraceIn struct {
 
 type traceIn struct {
 	SessionRef
-	TraceID string      `json:"traceId" jsonschema:"the id add_trace answered"`
+	TraceID string      `json:"traceId" alias:"id" jsonschema:"the id add_trace answered"`
 	Recent  toolkit.Int `json:"recent,omitempty" jsonschema:"also return up to this many of the newest hits with their values"`
 }
 
