@@ -116,11 +116,17 @@ func (s *Session) StackTrace(ctx context.Context, threadID, startFrame, levels i
 		loc := s.frameLocation(f)
 		out = append(out, Frame{ID: f.Id, Name: f.Name, File: loc.File, Line: f.Line, Column: f.Column, Text: loc.Text, Hint: f.PresentationHint})
 	}
+	s.sawFrames(out)
 	return out, body.TotalFrames, nil
 }
 
-// topFrameID returns the id of the innermost frame with source.
+// topFrameID returns the id of the frame calls without a frameId act on:
+// the one picked at this stop (framepick.go), else the innermost with
+// source.
 func (s *Session) topFrameID(ctx context.Context, threadID int) (int, error) {
+	if id := s.pickedFrame(); id != 0 && threadID == 0 {
+		return id, nil
+	}
 	s.mu.Lock()
 	fc, seq := s.topFrame, s.stopSeq
 	cur := 0

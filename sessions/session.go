@@ -115,6 +115,7 @@ type Session struct {
 	closing   bool
 	tracked   map[int]string         // pid -> start time of processes the session owns
 	topFrame  frameCache             // the stopped thread's top user frame
+	pick      framePick              // the frame calls without a frameId act on (framepick.go)
 	views     frameViews             // each frame's locals at its last stop answer (changed.go)
 	reads     stopReads              // scopes and variables read at the current stop (stopreads.go)
 	syncMus   map[string]*sync.Mutex // per file / kind: serialise breakpoint syncs (see syncLock)

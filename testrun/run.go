@@ -340,6 +340,7 @@ func (x *Tests) stopAnswer(ctx context.Context, s *sessions.Session, p *Project,
 	user := r.userFrames()
 	if len(user) > 0 {
 		top := user[0]
+		s.PickFrame(top.ID) // the calls naming no frame act where the answer points
 		res.Location = &sessions.Location{File: top.File, Line: top.Line, Column: top.Column,
 			Function: frameName(top.Name), Text: top.Text}
 		res.Source, _ = sessions.SourceContext(top.File, top.Line, 3)

@@ -40,6 +40,7 @@ func languages() []*lang {
 			trace: trace10k("java/Trace.java"),
 			watch: watchFixture{program: "java/Watch.java", stopAt: "WATCH: set", expr: "a.count", writes: "WATCH: writes",
 				old: "0", new: "5", output: "watched a=5 b=7"},
+			frame: frameCase{program: "java/Loop.java", mark: "BP:square", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "rust", require: requireCargo,
@@ -58,6 +59,7 @@ func languages() []*lang {
 			trace:  smallTrace("rust", "rust/src/main.rs", "BREAK: loop body", "i", 0, 4, "done total=45"),
 			watch: watchFixture{program: "rustwatch/watch.rs", stopAt: "WATCH: set", expr: "p.x", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched x=5 y=1"},
+			frame: frameCase{program: "rust", src: "rust/src/main.rs", mark: "let result = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "cobol", require: requireCOBOL,
@@ -75,8 +77,12 @@ func languages() []*lang {
 				totalExpr: "WS-TOTAL", total: "130"},
 			// A paragraph is no function to lldb: the breakpoint stays
 			// unverified. A COBOL data item is no variable lldb watches.
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "function": {says: "not verified"}, "watch": {code: "INVALID_ARGUMENT", says: "lldb can watch"}},
-			trace:  smallTrace("cobol/loop.cob", "", "ADD WS-SQUARE TO WS-TOTAL", "WS-I", 0, 4, "DONE TOTAL=00130"),
+			// A paragraph is no frame either, and a source with nested
+			// programs (a caller's frame under the callee's) is refused.
+			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "function": {says: "not verified"}, "watch": {code: "INVALID_ARGUMENT", says: "lldb can watch"},
+				"frame": {code: "INVALID_ARGUMENT", says: "nested programs"}},
+			trace: smallTrace("cobol/loop.cob", "", "ADD WS-SQUARE TO WS-TOTAL", "WS-I", 0, 4, "DONE TOTAL=00130"),
+			frame: frameCase{program: "cobol/frames.cob", mark: "COMPUTE LK-Y", arg: "WS-F", want: "3", caller: "WS-I", was: "2", set: "7"},
 		},
 		{
 			name: "cpp", require: requireLLDB,
@@ -95,6 +101,7 @@ func languages() []*lang {
 			trace:  smallTrace("cpp/loop.cpp", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
 			watch: watchFixture{program: "c/watch.c", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched counter=5 bumps=1"},
+			frame: frameCase{program: "cpp/loop.cpp", mark: "int result = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "c", require: requireLLDB,
@@ -115,6 +122,7 @@ func languages() []*lang {
 			trace: smallTrace("c/loop.c", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
 			watch: watchFixture{program: "c/watch.c", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched counter=5 bumps=1"},
+			frame: frameCase{program: "c/loop.c", mark: "int result = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "javascript", cmdline: "loop.js", require: requireNode,
@@ -138,6 +146,7 @@ func languages() []*lang {
 			changed: &changedCase{program: "javascript/changed.js", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "*", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
 			trace: trace10k("javascript/trace.js"),
+			frame: frameCase{program: "javascript/frames.js", mark: "FRAME: callee", arg: "x", want: "2", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "typescript", cmdline: "count", require: requireNode, prepare: compileTS,
@@ -157,6 +166,7 @@ func languages() []*lang {
 			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
 			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
 			trace:  smallTrace("javascript/ts/count.ts", "", "BP:ts-loop", "i", 0, 4, "counted total=30"),
+			frame:  frameCase{program: "javascript/ts/count.ts", mark: "const result: number = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
@@ -176,6 +186,7 @@ func languages() []*lang {
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `puts "done`, totalExpr: "total", total: "30"},
 			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "function": {says: "not supported"}, "watch": {code: "UNSUPPORTED", says: "supportsDataBreakpoints"}},
 			trace:  smallTrace("ruby/loop.rb", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
+			frame:  frameCase{program: "ruby/loop.rb", mark: "result = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "python", cmdline: "loop.py", require: requireDebugpy,
@@ -198,6 +209,7 @@ func languages() []*lang {
 			changed: &changedCase{program: "python/changed.py", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", "'one'"}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
 			trace: trace10k("python/trace.py"),
+			frame: frameCase{program: "python/loop.py", mark: "total = a + b", arg: "a", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "go", require: requireDelve,
@@ -222,6 +234,7 @@ func languages() []*lang {
 			// delve 1.27.2's DAP server has data breakpoints.
 			watch: watchFixture{program: "go/watch/main.go", stopAt: "WATCH: set", expr: "c.n", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched n=5"},
+			frame: frameCase{program: "go/loop/main.go", mark: "sum := a + b", arg: "a", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "mock", require: func(*testing.T) {}, noPID: true,
@@ -243,6 +256,7 @@ func languages() []*lang {
 			trace:  smallTrace("mock/loop.mock", "", "let total = add(total, i)", "i", 1, 3, "done total=6"),
 			watch: watchFixture{program: "mock/watch.mock", stopAt: `print "watch-start"`, expr: "count",
 				writes: "let count = count + 4", old: "1", new: "5", output: "watched count=5"},
+			frame: frameCase{program: "mock/loop.mock", mark: "let sum = a + b", arg: "a", want: "0", caller: "i", was: "1", set: "3"},
 		},
 	}
 }

@@ -30,6 +30,7 @@ type lang struct {
 	changed *changedCase       // changed in stop answers (nil: the loop part only)
 	trace   traceFixture       // traces (conformance_observe_test.go)
 	watch   watchFixture       // data breakpoints (conformance_observe_test.go)
+	frame   frameCase          // the frame calls naming none act on (conformance_answers_test.go)
 	cannot  map[string]refusal // scenario → how the language refuses it
 }
 

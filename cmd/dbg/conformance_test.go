@@ -67,6 +67,7 @@ var scenarios = []scenario{
 	{name: "changed", run: scenarioChanged},
 	{name: "trace", run: scenarioTrace},
 	{name: "watch", run: scenarioWatch, refused: refusedWatch},
+	{name: "frame", run: scenarioFrame, refused: refusedFrame},
 	{name: "leftovers", run: scenarioLeftovers},
 }
 

@@ -408,7 +408,8 @@ func checkListTests(t *testing.T, c *client, fx testFixture, args func(...any) m
 }
 
 func checkFailingTest(t *testing.T, c *client, dir string, fx testFixture, ft failingTest, args func(...any) map[string]any) {
-	r := c.ok("debug_test", args("test", ft.id))
+	// id, as list_tests calls the test's id, names the test too.
+	r := c.ok("debug_test", args("id", ft.id))
 	id := r.str("sessionId")
 	if id != "" {
 		t.Cleanup(func() { c.call("close_debug_session", map[string]any{"sessionId": id}) })
@@ -429,6 +430,13 @@ func checkFailingTest(t *testing.T, c *client, dir string, fx testFixture, ft fa
 	}
 	if !strings.Contains(r.str("message"), ft.message) {
 		t.Fatalf("failure message %q does not hold %q", r.str("message"), ft.message)
+	}
+	// Calls naming no frame act in the frame the answer reports.
+	if got := mcpEval(t, c, id, ft.local); got != ft.value {
+		t.Errorf("evaluate %s without frameId = %q, want %s: the failing frame %s:%d", ft.local, got, ft.value, file, line)
+	}
+	if got := mcpLocals(t, c, id)[ft.local].str("value"); got != ft.value {
+		t.Errorf("get_local_variables without frameId: %s = %q, want %s", ft.local, got, ft.value)
 	}
 	frames := r.list("frames")
 	if len(frames) == 0 || len(frames) > 5 || frames[0].str("file") != file {

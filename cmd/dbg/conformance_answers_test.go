@@ -1,0 +1,94 @@
+package main
+
+import (
+	"testing"
+)
+
+// frameCase is a stop in a function called from another function of the
+// program: the frame of the stop answer is where calls naming no frame
+// act, a frame the agent names is where they act after it, and the next
+// stop's frame is where they act again.
+type frameCase struct {
+	program, src string // src: the file breakpoints go in (default program)
+	mark         string // a line of the callee
+	arg, want    string // a local of the callee and its value at the stop
+	caller, was  string // a local of the caller, absent in the callee, and its value
+	set          string // a value set_variable gives the caller's local
+}
+
+// scenarioFrame: evaluate, get_local_variables and set_variable without a
+// frameId act in the frame the stop answer reports, then in the frame a
+// call named (get_local_variables {id}: the frame's id as get_stack_trace
+// calls it), then, after a step, in the new stop's frame.
+func scenarioFrame(t *testing.T, c *client, l *lang) {
+	f := l.frame
+	if f.program == "" {
+		t.Fatalf("%s declares no frame fixture", l.name)
+	}
+	src := td(f.program)
+	if f.src != "" {
+		src = td(f.src)
+	}
+	line := mcpLine(t, src, f.mark)
+	id, st := mcpLaunch(t, c, l.name, src, []int{line}, td(f.program), nil)
+	if st.num("lastStop.location.line") != line || st.str("lastStop.location.file") != src {
+		t.Fatalf("stop %v, want %s:%d", st.get("lastStop"), src, line)
+	}
+	if got := mcpEval(t, c, id, f.arg); got != f.want {
+		t.Errorf("%s = %q in the stop's frame, want %q", f.arg, got, f.want)
+	}
+	var caller obj
+	for _, fr := range c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")[1:] {
+		if fr.str("file") == src {
+			caller = fr
+			break
+		}
+	}
+	if caller == nil {
+		t.Fatalf("no caller frame in %s", src)
+	}
+	// Naming the frame picks it.
+	picked := c.ok("get_local_variables", map[string]any{"sessionId": id, "id": caller.num("id")})
+	if picked.num("location.line") != caller.num("line") {
+		t.Errorf("locals of frame %d answered location %v, want line %d", caller.num("id"), picked.get("location"), caller.num("line"))
+	}
+	if got := mcpEval(t, c, id, f.caller); got != f.was {
+		t.Errorf("%s = %q after the caller's frame was named, want %q", f.caller, got, f.was)
+	}
+	locals := c.ok("get_local_variables", map[string]any{"sessionId": id})
+	if locals.num("location.line") != caller.num("line") {
+		t.Errorf("get_local_variables without frameId answered location %v, want the caller's line %d", locals.get("location"), caller.num("line"))
+	}
+	found := false
+	for _, v := range locals.list("variables") {
+		if v.str("name") == f.caller {
+			found = v.str("value") == f.was
+		}
+	}
+	if !found {
+		t.Errorf("get_local_variables without frameId: %v, want the caller's %s = %s", locals.list("variables"), f.caller, f.was)
+	}
+	if r := c.ok("set_variable", map[string]any{"sessionId": id, "name": f.caller, "value": f.set}); r.str("result") != f.set {
+		t.Errorf("set_variable %s = %s answered %v", f.caller, f.set, r)
+	}
+	got := c.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": f.caller, "frameId": caller.num("id")}).str("result")
+	if got != f.set {
+		t.Errorf("the caller's %s = %q after set_variable without frameId, want %q", f.caller, got, f.set)
+	}
+	// A new stop: its own frame again.
+	if step := c.ok("step_over", map[string]any{"sessionId": id}); step.str("state") != "paused" || step.str("lastStop.location.file") != src {
+		t.Fatalf("step_over: %v", step)
+	}
+	if got := mcpEval(t, c, id, f.arg); got != f.want {
+		t.Errorf("%s = %q after a step, want %q: the new stop's frame", f.arg, got, f.want)
+	}
+	mcpClose(t, c, id, mcpPIDs(t, c))
+}
+
+// refusedFrame: the language's programs cannot call one another's frames
+// into the stack; the frame fixture's launch is refused with the reason.
+func refusedFrame(t *testing.T, c *client, l *lang, r refusal) {
+	id := c.ok("create_debug_session", map[string]any{"language": l.name}).str("sessionId")
+	checkRefusal(t, c.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": td(l.frame.program)}, r.code), r)
+	mcpClose(t, c, id, nil)
+}
