@@ -10,7 +10,7 @@
 //   - the agent's TCP protocol ([Frame], [RunDTO], [RunResult]) and HTTP
 //     endpoints ([AgentClient], [HTTPClient]);
 //   - connections and attach orchestration ([Service]);
-//   - the MCP tools of SPEC §3 ([Register]) and the "jvm" section of
+//   - the MCP tools of docs/contract.md, "JVM capabilities" ([Register]) and the "jvm" section of
 //     get_debug_tools_status.
 //
 // # The agent

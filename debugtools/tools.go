@@ -25,7 +25,7 @@ type Manager interface {
 	Now() time.Time
 }
 
-// Register adds the JVM tools (SPEC §3) and the "jvm" status contributor.
+// Register adds the JVM tools (docs/contract.md, "JVM capabilities") and the "jvm" status contributor.
 // The service it creates lives as long as the process; RegisterWith lets
 // the caller own it.
 func Register(tb *toolkit.Toolbox, m Manager, cfg Config) {

@@ -11,7 +11,7 @@ import (
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
-// Live edits (SPEC §10): restart a frame, replace code in the running
+// Live edits (docs/contract.md, "Beyond the peers"): restart a frame, replace code in the running
 // program, move the next statement. Each goes through DAP where DAP has a
 // request for it (restartFrame, gotoTargets/goto) and through the
 // built-in adapters' own request (hotReload) where it has none; an

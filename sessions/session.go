@@ -12,7 +12,7 @@ import (
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
-// State is a session's state (SPEC §2).
+// State is a session's state (docs/contract.md, "Debug sessions").
 type State string
 
 const (

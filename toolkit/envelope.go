@@ -9,7 +9,7 @@ import (
 	"github.com/dbg-dev/dbg/textcut"
 )
 
-// Envelope is the answer of every tool (SPEC §4): on success Data holds
+// Envelope is the answer of every tool (docs/contract.md, "Structured errors"): on success Data holds
 // the tool's result; on failure Error says what went wrong and how to fix it.
 type Envelope[T any] struct {
 	Success   bool       `json:"success"`
@@ -19,7 +19,7 @@ type Envelope[T any] struct {
 	Timestamp string     `json:"timestamp"`
 }
 
-// Error codes of SPEC §4.
+// Error codes of docs/contract.md, "Structured errors".
 const (
 	CodeNoProject             = "NO_PROJECT"
 	CodeInvalidArgument       = "INVALID_ARGUMENT"
@@ -45,7 +45,7 @@ const (
 	CodeInvalidState = "INVALID_STATE"
 )
 
-// ToolError is the structured error every tool answers with (SPEC §4).
+// ToolError is the structured error every tool answers with (docs/contract.md, "Structured errors").
 // Capabilities return it (possibly wrapped) from their handlers.
 type ToolError struct {
 	Code             string   `json:"code"`

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Capability states reported by get_debug_tools_status (SPEC §5).
+// Capability states reported by get_debug_tools_status (docs/contract.md, "get_debug_tools_status").
 const (
 	Available     = "AVAILABLE"
 	Unavailable   = "UNAVAILABLE"
@@ -16,7 +16,7 @@ const (
 	Unknown       = "UNKNOWN"
 )
 
-// Next actions of get_debug_tools_status (SPEC §5).
+// Next actions of get_debug_tools_status (docs/contract.md, "get_debug_tools_status").
 const (
 	NextInvoke                = "INVOKE"
 	NextSelectConnection      = "SELECT_CONNECTION"

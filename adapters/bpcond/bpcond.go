@@ -1,6 +1,6 @@
 // Package bpcond holds what every adapter means by a breakpoint's hit
 // condition and a logpoint's message, so that they read the same in every
-// language (SPEC §2).
+// language (docs/contract.md, "Debug sessions").
 //
 // # Hit conditions
 //

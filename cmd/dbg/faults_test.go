@@ -18,7 +18,7 @@ import (
 	"github.com/dbg-dev/dbg/cmd/internal/httpguard"
 )
 
-// Fault tests (SPEC §9): each fault is met on real adapters, and each
+// Fault tests (docs/contract.md, "Non-functional targets"): each fault is met on real adapters, and each
 // test checks three things: the tool answers within a deadline with a
 // structured error (or the right state), the other sessions of the same
 // server keep working, and no process of the faulted session is left

@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// newCmdJVM groups the JVM commands (SPEC §3): they answer with the
+// newCmdJVM groups the JVM commands (docs/contract.md, "JVM capabilities"): they answer with the
 // list_attachable_jvms, attach_local_jvm and invoke_java_method tools.
 func newCmdJVM(f *factory) *cobra.Command {
 	cmd := &cobra.Command{

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Live edits (SPEC §10) through MCP on real adapters: hot_reload and
+// Live edits (docs/contract.md, "Beyond the peers") through MCP on real adapters: hot_reload and
 // restart_frame in Java and Node, goto_line with lldb, evaluation
 // without side effects. Each edit goes to a copy of the fixture.
 

@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// newCmdRun groups the run-configuration commands (SPEC §6): they answer
+// newCmdRun groups the run-configuration commands (docs/contract.md, "Run configurations and Git"): they answer
 // with the get_restartable_run_configurations, restart_run_configuration
 // and debug_run_configuration tools.
 func newCmdRun(f *factory) *cobra.Command {

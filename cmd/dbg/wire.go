@@ -12,8 +12,8 @@ import (
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/sessiontools"
-	"github.com/dbg-dev/dbg/toolkit/mcpbind"
 	"github.com/dbg-dev/dbg/testrun"
+	"github.com/dbg-dev/dbg/toolkit/mcpbind"
 )
 
 // newManager builds the session manager of project and reaps what a

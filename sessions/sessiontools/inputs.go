@@ -221,7 +221,7 @@ type evaluateIn struct {
 	Expression string      `json:"expression" jsonschema:"expression in the program's language"`
 	FrameID    toolkit.Int `json:"frameId,omitempty" alias:"id" jsonschema:"frame (default: the top frame)"`
 	Context    string      `json:"context,omitempty" jsonschema:"repl (default), watch or hover"`
-	// SideEffects false refuses calls and assignments (SPEC §10).
+	// SideEffects false refuses calls and assignments (docs/contract.md, "Beyond the peers").
 	SideEffects toolkit.Bool `json:"sideEffects,omitempty" jsonschema:"false: refuse what would change the program, such as calls and assignments (default true, or false under dbg mcp --no-side-effects)"`
 }
 

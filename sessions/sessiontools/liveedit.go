@@ -28,7 +28,7 @@ type gotoLineIn struct {
 }
 
 // RegisterLiveEditTools adds restart_frame, hot_reload and goto_line
-// (SPEC §10), and the sections of get_debug_tools_status that say what
+// (docs/contract.md, "Beyond the peers"), and the sections of get_debug_tools_status that say what
 // each session supports (supportstatus.go).
 func RegisterLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	sessionTool(tb, m, "restart_frame", "Restart a frame: pop the stack back to the start of frameId and stop there (Java, Node, the mock, and adapters announcing restartFrame). Answers the new stop like a step.",

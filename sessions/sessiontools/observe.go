@@ -7,7 +7,7 @@ import (
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
-// The observation tools (SPEC §10): data breakpoints and traces.
+// The observation tools (docs/contract.md, "Beyond the peers"): data breakpoints and traces.
 
 type probeIn struct {
 	File        string      `json:"file,omitempty" jsonschema:"source file of the probe (with line)"`

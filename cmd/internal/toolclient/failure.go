@@ -12,7 +12,7 @@ import (
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
-// Failure is a tool's structured error (SPEC §4) as a Go error. Raw is
+// Failure is a tool's structured error (docs/contract.md, "Structured errors") as a Go error. Raw is
 // the whole envelope, printed as it is with --json.
 type Failure struct {
 	Tool string

@@ -11,7 +11,7 @@
 //	var out struct{ Sessions []any }
 //	raw, err := c.Call(ctx, "list_debug_sessions", nil, &out)
 //
-// A tool that answers an error envelope (SPEC §4) comes back as a
+// A tool that answers an error envelope (docs/contract.md, "Structured errors") comes back as a
 // [*Failure]; [Finish] prints its envelope for --json.
 package toolclient
 
@@ -157,7 +157,7 @@ func Decode(name string, res *mcp.CallToolResult, out any) (json.RawMessage, err
 			te = toolkit.NewError(toolkit.CodeInternal, "the tool failed without an error", "")
 		}
 		if env.Data != nil && out != nil {
-			_ = json.Unmarshal(*env.Data, out) // a business failure keeps the tool's fields (SPEC §4)
+			_ = json.Unmarshal(*env.Data, out) // a business failure keeps the tool's fields (docs/contract.md, "Structured errors")
 		}
 		return nil, &Failure{Tool: name, Err: te, Raw: raw}
 	}
