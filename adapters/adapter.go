@@ -85,6 +85,10 @@ type Traits struct {
 	// error says what was found. Nil: dbg has no such check for the
 	// language.
 	SideEffectFree func(expr string) error
+	// Chatter are the console lines the adapter prints of itself at every
+	// start ("Type 'dlv help' for list of commands."), which say nothing
+	// of the program: the session leaves them out of its output.
+	Chatter []string
 }
 
 // NamesTarget reports whether an attach configuration (adapterConfig)

@@ -230,4 +230,6 @@ func (Go) ExceptionFilters(mode string) []string {
 
 // Traits implements Adapter: delve evaluates Go expressions, which
 // goSideEffectFree checks for calls and assignments.
-func (Go) Traits() Traits { return Traits{SideEffectFree: goSideEffectFree} }
+func (Go) Traits() Traits {
+	return Traits{SideEffectFree: goSideEffectFree, Chatter: []string{"Type 'dlv help' for list of commands."}}
+}

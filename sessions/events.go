@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	godap "github.com/google/go-dap"
@@ -43,7 +44,7 @@ func (s *Session) onEvent(m *dap.Message) {
 		if cat == "" {
 			cat = "console"
 		}
-		if cat == "telemetry" {
+		if cat == "telemetry" || cat == "console" && slices.Contains(s.adapter.Traits().Chatter, strings.TrimSpace(b.Output)) {
 			return
 		}
 		s.writeOutput(cat, b.Output)

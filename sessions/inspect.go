@@ -244,8 +244,16 @@ func capValue(s string) (string, bool) {
 }
 
 // LocalVariables reads the local scope of a frame (0 = top), optionally
-// only the named variables.
+// only the named variables, without the adapter's groups and special
+// names (see [IsSpecialLocal]).
 func (s *Session) LocalVariables(ctx context.Context, frameID int, names []string) ([]Variable, *Truncation, Scope, error) {
+	return s.Locals(ctx, frameID, names, false)
+}
+
+// Locals is LocalVariables, with the adapter's groups and special names
+// ("special variables", __name__) when special is true. Named variables
+// are returned whatever their names.
+func (s *Session) Locals(ctx context.Context, frameID int, names []string, special bool) ([]Variable, *Truncation, Scope, error) {
 	scopes, err := s.Scopes(ctx, frameID)
 	if err != nil {
 		return nil, nil, Scope{}, err
@@ -271,7 +279,10 @@ func (s *Session) LocalVariables(ctx context.Context, frameID int, names []strin
 			}
 		}
 		vars = filtered
-	} else if len(vars) > defaultVarLimit {
+	} else if !special {
+		vars = slices.DeleteFunc(vars, func(v Variable) bool { return IsSpecialLocal(v.Name) })
+	}
+	if len(names) == 0 && len(vars) > defaultVarLimit {
 		tr = &Truncation{Note: fmt.Sprintf("showing %d of %d locals; pass names to pick", defaultVarLimit, len(vars)), Returned: defaultVarLimit, Total: len(vars)}
 		vars = vars[:defaultVarLimit]
 	}

@@ -22,7 +22,9 @@
 //     14) are kept by the layer (logpoints.go);
 //   - exception filters of its own ([Filter]: Rust panics, COBOL runtime
 //     errors) become LLDB breakpoints on the runtime's function, and a
-//     stop there is reported as an exception.
+//     stop there is reported as an exception;
+//   - LLDB's echo of the commands that load dbg's formatters is left out
+//     of the output (initecho.go).
 package native
 
 import (
@@ -163,6 +165,9 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 }
 
 func (s *lldb) event(m *dap.Message) dap.Verdict {
+	if m.Event == "output" {
+		return quietInit(m)
+	}
 	if m.Event != "stopped" {
 		return dap.Pass
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -91,4 +93,73 @@ func refusedFrame(t *testing.T, c *client, l *lang, r refusal) {
 	id := c.ok("create_debug_session", map[string]any{"language": l.name}).str("sessionId")
 	checkRefusal(t, c.fail("start_debugging", map[string]any{"sessionId": id, "scriptPath": td(l.frame.program)}, r.code), r)
 	mcpClose(t, c, id, nil)
+}
+
+// noise is what adapters print or show of themselves, which no answer
+// may hold: delve's banner, LLDB's echo of dbg's start commands, the
+// rustc formatters' commands it sources.
+var noise = []string{"Type 'dlv help'", "Running initCommands", "(lldb) ", "type synthetic add"}
+
+// scenarioQuiet: no frame's locals hold the adapter's member groups or
+// special names, nor does a structured local's children; the output
+// holds the program's lines once, as text (or as lines when asked), and
+// none of the adapters' own noise.
+func scenarioQuiet(t *testing.T, c *client, l *lang) {
+	lp := l.loop
+	src := lp.srcPath()
+	id, _ := mcpLaunch(t, c, l.name, src, []int{mcpLine(t, src, lp.mark)}, td(lp.program), nil)
+	expanded := 0
+	for _, fr := range c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames") {
+		if fr.str("file") != src {
+			continue
+		}
+		for _, v := range c.ok("get_local_variables", map[string]any{"sessionId": id, "frameId": fr.num("id")}).list("variables") {
+			if special(v.str("name")) {
+				t.Errorf("frame %s: local %q is no variable of the program", fr.str("name"), v.str("name"))
+			}
+			if v.num("variablesReference") > 0 && expanded < 3 {
+				expanded++
+				for name := range mcpChildren(t, c, id, v) {
+					if special(name) {
+						t.Errorf("%s: child %q is no member of the value", v.str("name"), name)
+					}
+				}
+			}
+		}
+	}
+	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	pids := mcpPIDs(t, c)
+	mcpRunToEnd(t, c, id)
+	mcpOutputHas(t, c, id, lp.output)
+	out := c.ok("get_output", map[string]any{"sessionId": id})
+	text := out.str("text")
+	if out.get("lines") != nil {
+		t.Errorf("get_output sent the output twice, as text and as lines")
+	}
+	if b, _ := json.Marshal(out); len(b) > len(text)*11/10+300 {
+		t.Errorf("get_output answered %d bytes for %d bytes of output", len(b), len(text))
+	}
+	for _, n := range noise {
+		if strings.Contains(text, n) {
+			t.Errorf("the output holds the adapter's %q: %q", n, text)
+		}
+	}
+	lines := c.ok("get_output", map[string]any{"sessionId": id, "lines": true})
+	var joined strings.Builder
+	for _, ln := range lines.list("lines") {
+		if ln.str("category") == "" || ln.num("seq") == 0 {
+			t.Errorf("line %v has no category or seq", ln)
+		}
+		joined.WriteString(ln.str("text") + "\n")
+	}
+	if lines.get("text") != nil || joined.String() != text {
+		t.Errorf("get_output lines:true: %q, want the lines of %q alone", joined.String(), text)
+	}
+	mcpClose(t, c, id, pids)
+}
+
+// special reports whether a variable's name is an adapter's grouping
+// (debugpy's "special variables") or a dunder name.
+func special(name string) bool {
+	return strings.HasSuffix(name, " variables") || len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
 }

@@ -68,6 +68,7 @@ var scenarios = []scenario{
 	{name: "trace", run: scenarioTrace},
 	{name: "watch", run: scenarioWatch, refused: refusedWatch},
 	{name: "frame", run: scenarioFrame, refused: refusedFrame},
+	{name: "quiet", run: scenarioQuiet},
 	{name: "leftovers", run: scenarioLeftovers},
 }
 

@@ -191,10 +191,11 @@ type scopesOut struct {
 
 type variablesIn struct {
 	SessionRef
-	Scope              toolkit.Int `json:"scope,omitempty" jsonschema:"variablesReference of a scope or of a variable with children"`
-	VariablesReference toolkit.Int `json:"variablesReference,omitempty" jsonschema:"same as scope"`
-	Start              toolkit.Int `json:"start,omitempty" jsonschema:"first child (paging)"`
-	Limit              toolkit.Int `json:"limit,omitempty" jsonschema:"max variables (default 100, max 1000)"`
+	Scope              toolkit.Int  `json:"scope,omitempty" jsonschema:"variablesReference of a scope or of a variable with children"`
+	VariablesReference toolkit.Int  `json:"variablesReference,omitempty" jsonschema:"same as scope"`
+	Start              toolkit.Int  `json:"start,omitempty" jsonschema:"first child (paging)"`
+	Limit              toolkit.Int  `json:"limit,omitempty" jsonschema:"max variables (default 100, max 1000)"`
+	IncludeSpecial     toolkit.Bool `json:"includeSpecial,omitempty" jsonschema:"keep the adapter's member groups (debugpy's special and function variables)"`
 }
 
 type variablesOut struct {
@@ -250,14 +251,16 @@ type sourceOut struct {
 
 type outputIn struct {
 	SessionRef
-	Since    toolkit.Int `json:"since,omitempty" jsonschema:"only lines after this seq (from a previous nextSince)"`
-	Limit    toolkit.Int `json:"limit,omitempty" jsonschema:"max lines (default 200, newest kept)"`
-	Category string      `json:"category,omitempty" jsonschema:"stdout, stderr or console (default: all)"`
+	Since    toolkit.Int  `json:"since,omitempty" jsonschema:"only lines after this seq (from a previous nextSince)"`
+	Limit    toolkit.Int  `json:"limit,omitempty" jsonschema:"max lines (default 200, newest kept)"`
+	Category string       `json:"category,omitempty" jsonschema:"stdout, stderr or console (default: all)"`
+	Lines    toolkit.Bool `json:"lines,omitempty" jsonschema:"answer each line with its seq, time and category instead of the text"`
 }
 
+// outputOut holds the output once: as text, or as lines when asked.
 type outputOut struct {
-	Lines      []toolkit.OutputLine `json:"lines"`
-	Text       string               `json:"text"`
+	Lines      []toolkit.OutputLine `json:"lines,omitempty"`
+	Text       string               `json:"text,omitempty"`
 	NextSince  int64                `json:"nextSince"`
 	Dropped    int64                `json:"dropped,omitempty"`
 	Truncation *sessions.Truncation `json:"truncation,omitempty"`

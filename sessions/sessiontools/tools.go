@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
@@ -242,18 +243,18 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				ref = in.VariablesReference
 			}
 			v, tr, err := s.Variables(ctx, int(ref), int(in.Start), int(in.Limit))
+			if !in.IncludeSpecial.Or(false) {
+				v = slices.DeleteFunc(v, func(v sessions.Variable) bool { return sessions.IsGroup(v.Name) })
+			}
 			return variablesOut{Variables: v, Truncation: tr}, err
 		})
 	sessionTool(tb, m, "get_local_variables", "Get the local variables of the top frame (or frameId) in one call.",
 		func(ctx context.Context, s *sessions.Session, in localsIn) (localsOut, error) {
-			v, tr, sc, err := s.LocalVariables(ctx, int(in.FrameID), in.Names)
+			v, tr, sc, err := s.Locals(ctx, int(in.FrameID), in.Names, in.IncludeSpecial.Or(false))
 			if err != nil {
 				return localsOut{}, err
 			}
 			picked(s, in.FrameID, nil)
-			if !in.IncludeSpecial.Or(false) {
-				v = dropSpecial(v)
-			}
 			return localsOut{Variables: v, Scope: sc.Name, Truncation: tr, Location: s.FrameLocation(int(in.FrameID))}, nil
 		})
 	sessionTool(tb, m, "evaluate_expression", "Evaluate an expression in the stopped program (top frame or frameId). sideEffects: false refuses what would change the program (calls, assignments).",
@@ -315,7 +316,7 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return sourceOut{File: file, Line: line, TotalLines: total, Lines: lines}, nil
 		})
-	sessionTool(tb, m, "get_output", "Read the program's captured stdout/stderr and adapter output (bounded ring buffer). Pass since=nextSince to read only new lines.",
+	sessionTool(tb, m, "get_output", "Read the program's captured stdout/stderr and adapter output (bounded ring buffer) as text, or as lines with lines:true. Pass since=nextSince to read only new lines.",
 		func(ctx context.Context, s *sessions.Session, in outputIn) (outputOut, error) {
 			limit := int(in.Limit)
 			if limit <= 0 {
@@ -327,9 +328,12 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				out.Truncation = &sessions.Truncation{Note: fmt.Sprintf("showing the newest %d of %d lines; pass since or a larger limit", limit, len(lines)), Returned: limit, Total: len(lines)}
 				lines = lines[len(lines)-limit:]
 			}
-			out.Lines = lines
-			if out.Lines == nil {
-				out.Lines = []toolkit.OutputLine{}
+			if in.Lines.Or(false) {
+				out.Lines = lines
+				if out.Lines == nil {
+					out.Lines = []toolkit.OutputLine{}
+				}
+				return out, nil
 			}
 			text := make([]byte, 0, 256)
 			for _, l := range lines {
@@ -437,16 +441,4 @@ func sessionIDs(m *sessions.Manager) []string {
 		ids = append(ids, s.ID)
 	}
 	return ids
-}
-
-// dropSpecial hides dunder names and adapter pseudo-variables.
-func dropSpecial(vs []sessions.Variable) []sessions.Variable {
-	out := vs[:0]
-	for _, v := range vs {
-		if sessions.IsSpecialLocal(v.Name) {
-			continue
-		}
-		out = append(out, v)
-	}
-	return out
 }
