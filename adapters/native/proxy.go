@@ -12,6 +12,8 @@
 //   - a pause that lldb drops (one sent right after an attach's
 //     configurationDone, before lldb has resumed the process) is sent
 //     again until the program stops, for at most two seconds;
+//   - a Rust function's name loses its symbol's hash, and a Rust char
+//     reads as 'a' (values.go);
 //   - the leading blank lldb puts before summaries (` "hello"` for a Rust
 //     String) is trimmed, and a reference (C++ `T &`, a Rust `&T`) reads
 //     as the value it refers to, not its address (values.go; the values
@@ -158,6 +160,8 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 		s.noteHitConditions(r, m)
 	case "variables":
 		return s.fixValues(r, m)
+	case "stackTrace":
+		return s.fixFrames(m)
 	case "evaluate":
 		return s.fixResult(r, m)
 	}

@@ -22,6 +22,14 @@ var refValueRE = regexp.MustCompile(`^0x[0-9a-fA-F]+ (.+)$`)
 func derefValue(value, typ string, rust bool) string {
 	value = strings.TrimLeft(value, " ")
 	t := strings.TrimSpace(typ)
+	if rust && (t == "char" || t == "char32_t") {
+		// LLDB reads a Rust char as a UTF-32 code unit, its number then
+		// its letter ("U+0x00000061 U'a'"), the number twice with its
+		// summary: Rust writes 'a'.
+		if m := rustCharRE.FindStringSubmatch(value); m != nil {
+			return "'" + m[1] + "'"
+		}
+	}
 	ref := strings.HasSuffix(t, "&") || (rust && strings.HasSuffix(t, "*"))
 	if !ref {
 		return value
@@ -30,6 +38,40 @@ func derefValue(value, typ string, rust bool) string {
 		return m[1]
 	}
 	return value
+}
+
+// rustCharRE is LLDB's value of a Rust char: its code point, once or
+// twice, then the character as a C++ char32_t literal.
+var rustCharRE = regexp.MustCompile(`^(?:U\+0x[0-9a-fA-F]+ )+U'(.*)'$`)
+
+// rustHashRE is the hash rustc's legacy mangling puts at the end of a
+// symbol, which LLDB keeps in a function's name.
+var rustHashRE = regexp.MustCompile(`::h[0-9a-f]{16}$`)
+
+// fixFrames gives a Rust stack's functions the names the program writes,
+// without their symbol's hash (strsim::generic_jaro, not
+// strsim::generic_jaro::h54cafb2e7e5544b7).
+func (s *lldb) fixFrames(m *dap.Message) dap.Verdict {
+	if !s.rust {
+		return dap.Pass
+	}
+	var body map[string]any
+	if m.DecodeBody(&body) != nil {
+		return dap.Pass
+	}
+	frames, _ := body["stackFrames"].([]any)
+	changed := false
+	for _, f := range frames {
+		fr, _ := f.(map[string]any)
+		if name, _ := fr["name"].(string); rustHashRE.MatchString(name) {
+			fr["name"] = rustHashRE.ReplaceAllString(name, "")
+			changed = true
+		}
+	}
+	if changed {
+		m.Body, _ = json.Marshal(body)
+	}
+	return dap.Pass
 }
 
 // bareRE is lldb-dap's value of an aggregate that has no summary (a
