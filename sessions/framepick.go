@@ -16,7 +16,14 @@ type framePick struct {
 	seq    int
 	conn   *dap.Conn
 	id     int               // 0: none picked
-	frames map[int]*Location // by frame id, from this stop's stack reads
+	frames map[int]seenFrame // by frame id, from this stop's stack reads
+}
+
+// seenFrame is a frame as a stack read showed it: where it is, and its
+// index in the stack (0: the innermost).
+type seenFrame struct {
+	loc   *Location
+	index int
 }
 
 // pickLocked returns the pick of the current stop. Callers hold mu.
@@ -45,17 +52,29 @@ func (s *Session) pickedFrame() int {
 }
 
 // sawFrames records where the frames of a stack read of the current stop
-// are.
-func (s *Session) sawFrames(frames []Frame) {
+// are; the read began at frame start.
+func (s *Session) sawFrames(frames []Frame, start int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.pickLocked()
 	if p.frames == nil {
-		p.frames = map[int]*Location{}
+		p.frames = map[int]seenFrame{}
 	}
-	for _, f := range frames {
-		p.frames[f.ID] = &Location{File: f.File, Line: f.Line, Column: f.Column, Function: f.Name, Text: f.Text}
+	for i, f := range frames {
+		p.frames[f.ID] = seenFrame{loc: &Location{File: f.File, Line: f.Line, Column: f.Column, Function: f.Name, Text: f.Text}, index: start + i}
 	}
+}
+
+// frameIndex returns the index in its stack of frame id of the current
+// stop, when a read of this stop showed it.
+func (s *Session) frameIndex(id int) (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.topFrame.seq == s.stopSeq && s.topFrame.id == id {
+		return s.topFrame.index, true
+	}
+	f, ok := s.pickLocked().frames[id]
+	return f.index, ok
 }
 
 // FrameLocation returns where frame id of the current stop is (0: the
@@ -74,8 +93,8 @@ func (s *Session) FrameLocation(id int) *Location {
 		}
 		return nil
 	}
-	if loc := p.frames[id]; loc != nil {
-		cp := *loc
+	if f, ok := p.frames[id]; ok {
+		cp := *f.loc
 		return &cp
 	}
 	return nil

@@ -116,7 +116,7 @@ func (s *Session) StackTrace(ctx context.Context, threadID, startFrame, levels i
 		loc := s.frameLocation(f)
 		out = append(out, Frame{ID: f.Id, Name: f.Name, File: loc.File, Line: f.Line, Column: f.Column, Text: loc.Text, Hint: f.PresentationHint})
 	}
-	s.sawFrames(out)
+	s.sawFrames(out, startFrame)
 	return out, body.TotalFrames, nil
 }
 
