@@ -79,7 +79,7 @@ func registerObserveTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 type dataBreakpointIn struct {
 	SessionRef
 	Expression         string      `json:"expression,omitempty" jsonschema:"the variable or field to watch (a global, obj.field, Class.field)"`
-	Name               string      `json:"name,omitempty" jsonschema:"a variable's name in variablesReference's container (from get_variables), instead of expression"`
+	Name               string      `json:"name,omitempty" jsonschema:"a variable's name, in variablesReference's container (from get_variables) or else in the frame, instead of expression"`
 	FrameID            toolkit.Int `json:"frameId,omitempty" jsonschema:"frame the expression is read in (default: the top frame)"`
 	VariablesReference toolkit.Int `json:"variablesReference,omitempty" jsonschema:"container of name (from get_variables)"`
 	AccessType         string      `json:"accessType,omitempty" jsonschema:"write (default), read or readWrite"`
