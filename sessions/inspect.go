@@ -76,7 +76,7 @@ func (s *Session) requireStopped() error {
 	case StatePaused:
 		return nil
 	case StateRunning:
-		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is running; values can only be read while it is paused", "call pause_execution or wait_for_stop first").WithNext(toolkit.NextContinue)
+		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is running; values can only be read while it is paused", "call pause_execution or wait_for_stop first")
 	case StateTerminated, StateError:
 		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has ended: "+s.reason, "restart_debugging, or create a new session")
 	}

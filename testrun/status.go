@@ -37,11 +37,17 @@ func detectStatus(project string) toolkit.StatusPart {
 	}
 	c := toolkit.CapabilityState{Name: "tests", State: toolkit.NotConfigured,
 		Reason: "no test framework found in the project (supported: " + strings.Join(frameworkNames(), ", ") + ")"}
+	part := toolkit.StatusPart{Section: "tests", Data: map[string]any{"frameworks": list}}
 	if len(found) > 0 {
 		c = toolkit.CapabilityState{Name: "tests", State: toolkit.Available,
 			Reason: "tests found: " + strings.Join(found, ", ") + "; list_tests, then debug_test"}
+		// Ahead of the sessions' "create a session" when none is open:
+		// debug_test is the session's start in a project with tests.
+		part.Suggestions = []toolkit.Suggestion{{Action: toolkit.NextCreateDebugSession, Priority: 15,
+			Hint: "tests found (" + strings.Join(found, ", ") + "): list_tests, then debug_test {test} runs one to its first failure in a debug session"}}
 	}
-	return toolkit.StatusPart{Section: "tests", Data: map[string]any{"frameworks": list}, Capabilities: []toolkit.CapabilityState{c}}
+	part.Capabilities = []toolkit.CapabilityState{c}
+	return part
 }
 
 // statusTTL is how long a project's detected frameworks are reused: the

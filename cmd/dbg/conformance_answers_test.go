@@ -39,6 +39,12 @@ func scenarioFrame(t *testing.T, c *client, l *lang) {
 	if got := mcpEval(t, c, id, f.arg); got != f.want {
 		t.Errorf("%s = %q in the stop's frame, want %q", f.arg, got, f.want)
 	}
+	// Source around another line marks the stop's line, not the center.
+	for _, sl := range c.ok("get_source_context", map[string]any{"sessionId": id, "file": src, "line": line - 1, "linesContext": 3}).list("lines") {
+		if (sl.get("current") == true) != (sl.num("line") == line) {
+			t.Errorf("get_source_context line %d current=%v; the stop is at line %d", sl.num("line"), sl.get("current"), line)
+		}
+	}
 	var caller obj
 	for _, fr := range c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")[1:] {
 		if fr.str("file") == src {

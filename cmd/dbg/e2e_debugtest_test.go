@@ -392,6 +392,10 @@ func checkListTests(t *testing.T, c *client, fx testFixture, args func(...any) m
 	if !found {
 		t.Fatalf("status reports no %s tests: %v", fx.framework, st.get("capabilities"))
 	}
+	// No session yet: the hint goes where the tests section points.
+	if st.str("nextAction") != "CREATE_DEBUG_SESSION" || !strings.Contains(st.str("hint"), "debug_test") {
+		t.Errorf("status with tests and no session: %s %q, want CREATE_DEBUG_SESSION through debug_test", st.str("nextAction"), st.str("hint"))
+	}
 	all := ids(c.ok("list_tests", args()))
 	for _, want := range fx.listed {
 		if !slices.Contains(all, want) {
@@ -430,6 +434,12 @@ func checkFailingTest(t *testing.T, c *client, dir string, fx testFixture, ft fa
 	}
 	if !strings.Contains(r.str("message"), ft.message) {
 		t.Fatalf("failure message %q does not hold %q", r.str("message"), ft.message)
+	}
+	// The interpreter says why it was picked: debug_test passes none.
+	for _, ls := range c.ok("list_debug_sessions", nil).list("sessions") {
+		if src := ls.str("interpreter.source"); src == "executablePath" {
+			t.Errorf("session %s: interpreter %v, yet no executablePath was passed", ls.str("sessionId"), ls.get("interpreter"))
+		}
 	}
 	// Calls naming no frame act in the frame the answer reports.
 	if got := mcpEval(t, c, id, ft.local); got != ft.value {

@@ -314,6 +314,7 @@ func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if line < 1 || line > total {
 				return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d is outside %s (%d lines)", line, file, total), "pick a line between 1 and "+fmt.Sprint(total))
 			}
+			markStop(m, s, file, lines)
 			return sourceOut{File: file, Line: line, TotalLines: total, Lines: lines}, nil
 		})
 	sessionTool(tb, m, "get_output", "Read the program's captured stdout/stderr and adapter output (bounded ring buffer) as text, or as lines with lines:true. Pass since=nextSince to read only new lines.",
@@ -425,6 +426,36 @@ func checkSource(arg, path string) error {
 		return nil
 	}
 	return toolkit.CheckReadable(arg, path, 0, false)
+}
+
+// markStop marks current, among lines of file, the line the session (s,
+// or else the only one) is stopped at, and no other: the line asked for
+// is the excerpt's center, not where the program is.
+func markStop(m *sessions.Manager, s *sessions.Session, file string, lines []sessions.SourceLine) {
+	if s == nil {
+		if all := m.List(); len(all) == 1 {
+			s, _ = m.Get(all[0].ID)
+		}
+	}
+	stop := 0
+	if s != nil {
+		if info := s.Info(); info.State == sessions.StatePaused && info.LastStop != nil && info.LastStop.Location != nil && sameFile(info.LastStop.Location.File, file) {
+			stop = info.LastStop.Location.Line
+		}
+	}
+	for i := range lines {
+		lines[i].Current = lines[i].Line == stop
+	}
+}
+
+// sameFile reports whether two paths name one file.
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
 // picked makes frame, which a call named and could act on (err nil), the
