@@ -48,12 +48,12 @@ func (s *Server) hotReload(ctx context.Context, req *dap.Message) (any, error) {
 	if s.vm == nil {
 		return nil, errors.New("no program is being debugged")
 	}
-	if !s.stopped {
-		return nil, errNotStopped
-	}
 	var a hotReloadArgs
 	if err := dap.DecodeArgs(req, &a); err != nil {
 		return nil, err
+	}
+	if a.RestartFrames && !s.stopped {
+		return nil, errNotStopped // RedefineClasses itself needs no stop
 	}
 	files := a.Files
 	if len(files) == 0 {

@@ -31,6 +31,7 @@ type lang struct {
 	trace   traceFixture       // traces (conformance_observe_test.go)
 	watch   watchFixture       // data breakpoints (conformance_observe_test.go)
 	frame   frameCase          // the frame calls naming none act on (conformance_answers_test.go)
+	reload  reloadCase         // hot_reload while the program runs (conformance_answers_test.go)
 	cannot  map[string]refusal // scenario → how the language refuses it
 }
 

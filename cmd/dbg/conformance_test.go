@@ -69,6 +69,7 @@ var scenarios = []scenario{
 	{name: "watch", run: scenarioWatch, refused: refusedWatch},
 	{name: "frame", run: scenarioFrame, refused: refusedFrame},
 	{name: "quiet", run: scenarioQuiet},
+	{name: "reload", run: scenarioReload, refused: refusedReload},
 	{name: "leftovers", run: scenarioLeftovers},
 }
 

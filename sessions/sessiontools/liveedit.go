@@ -39,7 +39,7 @@ func RegisterLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return *r, nil
 		})
-	sessionTool(tb, m, "hot_reload", "Put edited source into the running program without restarting it: Java compiles the files and redefines their classes, Node replaces the scripts (TypeScript through its source maps). Lists what was replaced and what was refused with the runtime's reason; restartFrames restarts frames of replaced code.",
+	sessionTool(tb, m, "hot_reload", "Put edited source into the program, running or paused, without restarting it: Java compiles the files and redefines their classes, Node replaces the scripts (TypeScript through its source maps). Lists what was replaced and what was refused with the runtime's reason; restartFrames (paused only) restarts frames of replaced code.",
 		func(ctx context.Context, s *sessions.Session, in hotReloadIn) (sessions.HotReloadResult, error) {
 			for _, f := range in.Files {
 				if err := checkSource("files", f); err != nil {
