@@ -2,19 +2,88 @@
 // debug adapter. One file (or sub-package) per language; the [Registry]
 // maps language names to [Adapter]s.
 //
-// Everything the session manager must know about one adapter is in the
-// [Adapter] contract: the arguments it builds, the stop reasons and
-// exception filters it maps, and the [Traits] it declares (which
-// adapterConfig keys name an attach target, which programs are names
-// rather than files). Adapters that run an outside program declare it as
-// a [Tool], which finds, describes and installs it.
+// Everything dbg knows about a language is declared here, by its
+// adapter: the [Adapter] methods (how the adapter is found and started,
+// the launch and attach arguments it takes, the stop reasons and
+// exception filters it maps) and its [Traits], everything else (how the
+// language's files and processes are recognised, whether it is native,
+// which abilities its adapter has, what the tools around a session need
+// of it). No package outside this one compares a language's name; each
+// asks the declaration, and internal/layout's tests hold them to it.
+// Adapters that run an outside program declare it as a [Tool], which
+// finds, describes and installs it.
+//
+// # Adding a language: PHP through Xdebug
+//
+// PHP is debugged by Xdebug, a PHP extension that connects out to a
+// debugger, and Xdebug's DAP adapter (vscode-php-debug: `node
+// phpDebug.js`, speaking DAP on its stdio) is that debugger. A new
+// language is five things, and nothing else changes:
+//
+// 1. Its adapter, adapters/php.go: a type with the [Adapter] methods,
+// its outside program declared as a [Tool] (pinned, so `dbg adapters
+// install php` installs it), and its declaration:
+//
+//	// PHP debugs PHP scripts with Xdebug's DAP adapter, which runs the
+//	// script under php with Xdebug and listens for Xdebug's connection.
+//	type PHP struct{}
+//
+//	func (PHP) Language() string { return "php" }
+//
+//	// Start runs `node phpDebug.js` with DAP on its stdio.
+//	func (PHP) Start(ctx context.Context, t Target) (*Endpoint, error) {
+//		js, err := phpDebugTool.Path()
+//		...
+//		p, err := dap.StartProcess(exec.Command(node, js), dap.ProcessOptions{Stdio: true})
+//		return &Endpoint{Conn: p, Process: p}, err
+//	}
+//
+//	// LaunchArgs: the adapter runs the program itself, on a free port.
+//	func (PHP) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
+//		return merge(map[string]any{"program": absPath(t.Program), "args": t.Args, "cwd": t.Cwd,
+//			"env": t.Env, "port": 0, "stopOnEntry": t.StopOnEntry,
+//			"runtimeArgs": []string{"-dxdebug.mode=debug", "-dxdebug.start_with_request=yes"}}, t.Extra), nil
+//	}
+//
+//	// ExceptionFilters: Xdebug's error levels, "*" for every one.
+//	func (PHP) ExceptionFilters(mode string) []string { return standardFilters(mode, "*", "Exception") }
+//
+//	func (PHP) Traits() Traits {
+//		return Traits{Extensions: []string{".php"}, Commands: []string{"php*"}, LaunchTypes: []string{"php"}}
+//	}
+//
+// AttachArgs says how a running program is reached: Xdebug connects to
+// the adapter, so an attach is the adapter listening on adapterConfig's
+// port, and attach by pid is refused with that reason. From the
+// declaration alone, `dbg launch app.php` and `dbg attach --pid` know the
+// language, traces run in stop mode (set HeldLogpoints once the adapter
+// is shown to write a logpoint's output before the script goes on), and
+// set_data_breakpoint refuses with the adapter's own words (set
+// NoDataBreakpoints to say more).
+//
+// 2. One line in default.go: r.Register(PHP{}, "php8").
+//
+// 3. One row in the conformance table (cmd/dbg/conformance_langs_test.go):
+// the fixtures, their marked lines, the values a stop shows, how to start
+// a target to attach to, and in cannot the scenarios PHP answers with a
+// clean refusal (restart_frame, goto_line, watch).
+//
+// 4. Its fixtures, testdata/php/: the loop, the exception, the spinning
+// target the row names, each line the tests stop at marked by a comment.
+//
+// 5. Its deps script, scripts/deps/php.sh: php with Xdebug and the
+// adapter, pinned (scripts/install-test-deps.sh runs every deps script).
+//
+// Beyond the five, only what is new to dbg: a test framework
+// (testrun/phpunit.go, one entry in testrun's frameworks) for
+// debug_test, or a launchKinds row (ide/launchjson.go) for
+// debug_run_configuration to read launch.json's php entries.
+// docs/adding-a-language.md walks through the same steps.
 package adapters
 
 import (
 	"context"
 	"io"
-	"sort"
-	"strings"
 	"sync"
 
 	"github.com/dbg-dev/dbg/dap"
@@ -50,65 +119,6 @@ type Target struct {
 	JustMyCode     *bool          // nil = adapter default
 	SourcePaths    []string       // source roots for mapping
 	Extra          map[string]any // dapLaunchArgs / adapterConfig, merged last
-}
-
-// Traits is what an adapter declares about its inputs, so that the session
-// manager treats every adapter alike and knows none by name. The zero
-// value says: attach targets are named by processId or port only, and a
-// launch program is a path.
-//
-// Traits is not where adapter fixes go. An adapter fixes its own
-// deviations, in one place each: the arguments of the launch and attach
-// requests in [Adapter.LaunchArgs] and [Adapter.AttachArgs] (lldb-dap
-// attaches by "pid", netcoredbg by "processId"), and deviations of the
-// protocol in a proxy in front of the stream [Adapter.Start] returns (old
-// rdbg's repeated pause stops and missing terminated event, lldb's
-// dropped pauses). The manager applies no fix of its own.
-type Traits struct {
-	// AttachKeys are the adapterConfig keys, beyond processId and port,
-	// that name an attach target (Dart's vmServiceUri, the inspector's
-	// websocketAddress): a create request carrying one attaches at once.
-	AttachKeys []string
-	// NamedProgram reports whether a launch program (scriptPath) is a
-	// name the adapter resolves rather than a file: a Python module
-	// ("-m pkg"), a Java main class. The manager checks that any other
-	// program exists and makes it absolute. Nil: every program is a path.
-	NamedProgram func(program string) bool
-	// PausedBreakpoints: the adapter cannot safely change breakpoints
-	// while its program runs (lldb may report a thread that reaches a
-	// breakpoint being inserted as a SIGTRAP, not as the breakpoint), so
-	// the manager pauses the program around the change and resumes it.
-	PausedBreakpoints bool
-	// SideEffectFree checks that an expression in the adapter's language
-	// neither calls nor assigns, for evaluate_expression with
-	// sideEffects:false on an adapter that cannot refuse them itself; the
-	// error says what was found. Nil: dbg has no such check for the
-	// language.
-	SideEffectFree func(expr string) error
-	// Chatter are the console lines the adapter prints of itself at every
-	// start ("Type 'dlv help' for list of commands."), which say nothing
-	// of the program: the session leaves them out of its output.
-	Chatter []string
-}
-
-// NamesTarget reports whether an attach configuration (adapterConfig)
-// names a target of a: a processId or port (every adapter; the session
-// manager reads them as the target's pid and port), or one of a's
-// AttachKeys, with a value that is neither null nor "".
-func NamesTarget(a Adapter, cfg map[string]any) bool {
-	for _, k := range append([]string{"processId", "port"}, a.Traits().AttachKeys...) {
-		if v, ok := cfg[k]; ok && v != nil && v != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// IsPath reports whether a's launch program names a file or directory
-// (and not a module or class the adapter resolves by name).
-func IsPath(a Adapter, program string) bool {
-	named := a.Traits().NamedProgram
-	return named == nil || !named(program)
 }
 
 // Info describes an adapter as found on this machine.
@@ -192,74 +202,11 @@ type Adapter interface {
 	// ExceptionFilters returns the exception breakpoint filter ids for a
 	// mode: "all", "uncaught" or "none".
 	ExceptionFilters(mode string) []string
-	// Traits declares what the session manager must know about the
-	// adapter's inputs.
+	// Traits declares everything else dbg knows about the language:
+	// how its programs are recognised, what the adapter can do, and what
+	// the tools around it need (see [Traits]). It is cheap: callers ask
+	// it where they need it rather than keep it.
 	Traits() Traits
-}
-
-// Registry maps language names and aliases to adapters. It is safe for
-// concurrent use.
-type Registry struct {
-	mu      sync.RWMutex
-	byName  map[string]Adapter
-	aliases map[string]string
-}
-
-// NewRegistry returns a registry holding as.
-func NewRegistry(as ...Adapter) *Registry {
-	r := &Registry{byName: map[string]Adapter{}, aliases: map[string]string{}}
-	for _, a := range as {
-		r.Register(a)
-	}
-	return r
-}
-
-// Register adds a (replacing one of the same language) and its aliases.
-func (r *Registry) Register(a Adapter, aliases ...string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.byName[a.Language()] = a
-	for _, al := range aliases {
-		r.aliases[strings.ToLower(al)] = a.Language()
-	}
-}
-
-// Lookup finds the adapter of a language or alias (case-insensitive).
-func (r *Registry) Lookup(lang string) (Adapter, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	l := strings.ToLower(strings.TrimSpace(lang))
-	if canon, ok := r.aliases[l]; ok {
-		l = canon
-	}
-	a, ok := r.byName[l]
-	return a, ok
-}
-
-// Languages returns the canonical names, sorted.
-func (r *Registry) Languages() []string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	out := make([]string, 0, len(r.byName))
-	for k := range r.byName {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// Aliases returns the aliases of a canonical language name, sorted.
-func (r *Registry) Aliases(lang string) []string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	var out []string
-	for al, canon := range r.aliases {
-		if canon == lang {
-			out = append(out, al)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Installer is implemented by adapters that dbg can install

@@ -155,5 +155,11 @@ func (a *COBOL) StopReason(reason string) string { return a.c.StopReason(reason)
 // cob_runtime_error) in modes "all" and "uncaught".
 func (a *COBOL) ExceptionFilters(mode string) []string { return a.c.ExceptionFilters(mode) }
 
-// Traits: those of the C adapter.
-func (a *COBOL) Traits() Traits { return a.c.Traits() }
+// Traits: those of the C adapter, with COBOL's sources, and its programs
+// told by the GnuCOBOL runtime they link.
+func (a *COBOL) Traits() Traits {
+	t := a.c.Traits()
+	t.Extensions = []string{".cob", ".cbl"}
+	t.Binary, t.BinaryRank = func(e *Executable) bool { return e.Imports("libcob") }, 30
+	return t
+}

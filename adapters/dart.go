@@ -141,7 +141,7 @@ func (d *Dart) ExceptionFilters(mode string) []string {
 }
 
 // Traits: a VM service (vmServiceUri, vmServiceInfoFile) or a Flutter
-// device (deviceId) names an attach target.
+// device (deviceId) names an attach target; a dart process is Dart's.
 func (d *Dart) Traits() Traits {
-	return Traits{AttachKeys: []string{"vmServiceUri", "vmServiceInfoFile", "deviceId"}}
+	return Traits{AttachKeys: []string{"vmServiceUri", "vmServiceInfoFile", "deviceId"}, Commands: []string{"dart"}}
 }

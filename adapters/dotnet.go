@@ -140,8 +140,8 @@ func (d *Dotnet) ExceptionFilters(mode string) []string {
 	return nil
 }
 
-// Traits: none beyond the defaults.
-func (d *Dotnet) Traits() Traits { return Traits{} }
+// Traits: a process of the dotnet host is a .NET program.
+func (d *Dotnet) Traits() Traits { return Traits{Commands: []string{"dotnet"}} }
 
 // dotnetBuild builds a project (a .csproj/.fsproj or a directory with one)
 // in Debug and returns its assembly.

@@ -229,7 +229,16 @@ func (Go) ExceptionFilters(mode string) []string {
 }
 
 // Traits implements Adapter: delve evaluates Go expressions, which
-// goSideEffectFree checks for calls and assignments.
+// goSideEffectFree checks for calls and assignments, and writes a
+// logpoint's output while the thread is held. A Go binary is told by
+// its build information. Its banner is no line of the program's.
 func (Go) Traits() Traits {
-	return Traits{SideEffectFree: goSideEffectFree, Chatter: []string{"Type 'dlv help' for list of commands."}}
+	return Traits{
+		SideEffectFree: goSideEffectFree,
+		Extensions:     []string{".go"}, ProjectFiles: []string{"go.mod"},
+		Binary: (*Executable).GoBuild, BinaryRank: 50,
+		HeldLogpoints: true,
+		LaunchTypes:   []string{"go"},
+		Chatter:       []string{"Type 'dlv help' for list of commands."},
+	}
 }

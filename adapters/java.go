@@ -231,8 +231,20 @@ func (Java) ExceptionFilters(mode string) []string {
 	return standardFilters(mode, "caught", "uncaught")
 }
 
-// Traits implements Adapter: a program may be a main class name.
-func (Java) Traits() Traits { return Traits{NamedProgram: isJavaClassName} }
+// Traits implements Adapter: a program may be a main class name; the
+// built-in adapter is served standalone, holds the thread for a
+// logpoint's output, and connects the JVM a build tool forks through
+// ${jdwpAgent}.
+func (Java) Traits() Traits {
+	return Traits{
+		NamedProgram: isJavaClassName,
+		Extensions:   []string{".java", ".jar"}, Commands: []string{"java", "javaw"},
+		HeldLogpoints: true,
+		Builtin:       &Builtin{Name: "java", Serve: javadap.Serve},
+		LaunchTypes:   []string{"java"},
+		CommandAgent:  javadap.JDWPAgentVar,
+	}
+}
 
 // isJavaClassName accepts Java main class names (com.example.Main, or
 // Main in the default package), which name no file.

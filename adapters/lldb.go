@@ -17,6 +17,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters/native"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // Native is the adapter of the compiled languages "c", "cpp" and "rust".
@@ -364,7 +365,7 @@ func (n *Native) AttachArgs(ctx context.Context, t Target) (map[string]any, erro
 		args["type"] = "gdb"
 	case kindLLDBDAP:
 		args["stopOnEntry"] = t.StopOnEntry
-		exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", t.PID))
+		exe, _ := proc.Exe(t.PID)
 		if init := n.initCommands(ctx, t.Cwd, exe); len(init) > 0 {
 			args["initCommands"] = init
 		}
@@ -452,5 +453,37 @@ func (n *Native) ExceptionFilters(mode string) []string {
 	return ids
 }
 
-// Traits: none beyond the defaults.
-func (n *Native) Traits() Traits { return Traits{PausedBreakpoints: true} }
+// Traits: native programs, with breakpoints changed while paused (see
+// [Traits.PausedBreakpoints]). A binary is Rust's by its runtime's
+// symbols, C++'s by its standard library, and C's when it is any other
+// ELF file.
+func (n *Native) Traits() Traits {
+	t := Traits{Native: true, PausedBreakpoints: true}
+	switch n.lang {
+	case "c":
+		t.Extensions = []string{".c"}
+		t.Binary, t.BinaryRank = (*Executable).ELF, 10
+	case "cpp":
+		t.Extensions = []string{".cc", ".cpp", ".cxx"}
+		t.Binary, t.BinaryRank = isCPPBinary, 20
+	case "rust":
+		t.Extensions, t.ProjectFiles = []string{".rs"}, []string{"Cargo.toml"}
+		t.Binary, t.BinaryRank = isRustBinary, 40
+	}
+	return t
+}
+
+// isRustBinary recognises Rust's runtime in a binary's symbols.
+func isRustBinary(e *Executable) bool {
+	return e.Symbol(func(s string) bool {
+		return strings.Contains(s, "rust_begin_unwind") || strings.HasPrefix(s, "_ZN3std2rt")
+	})
+}
+
+// isCPPBinary recognises C++'s standard library in a binary's symbols or
+// libraries.
+func isCPPBinary(e *Executable) bool {
+	return e.Imports("libstdc++", "libc++") || e.Symbol(func(s string) bool {
+		return strings.HasPrefix(s, "_ZNSt") || strings.HasPrefix(s, "_ZSt") || strings.Contains(s, "GLIBCXX")
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/dbg-dev/dbg/adapters/mockdap"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Mock is the built-in mock adapter: deterministic programs of a tiny
@@ -71,8 +72,16 @@ func (Mock) StopReason(r string) string { return r }
 // ExceptionFilters implements Adapter.
 func (Mock) ExceptionFilters(mode string) []string { return standardFilters(mode, "all", "uncaught") }
 
-// Traits implements Adapter.
-func (Mock) Traits() Traits { return Traits{} }
+// Traits implements Adapter: .mock programs, read whole (so their size is
+// bounded before the launch), and the mock served standalone by
+// `dbg dap mock`.
+func (Mock) Traits() Traits {
+	return Traits{
+		Extensions:      []string{".mock"},
+		MaxProgramBytes: toolkit.MaxSourceBytes, // the mock reads its programs whole
+		Builtin:         &Builtin{Name: "mock", Serve: mockdap.Serve},
+	}
+}
 
 // standardFilters maps a breakOnExceptions mode to filter ids.
 func standardFilters(mode, all, uncaught string) []string {

@@ -278,8 +278,18 @@ func (Node) StopReason(r string) string {
 func (Node) ExceptionFilters(mode string) []string { return standardFilters(mode, "all", "uncaught") }
 
 // Traits implements Adapter: an inspector's websocketAddress names an
-// attach target.
-func (Node) Traits() Traits { return Traits{AttachKeys: []string{"websocketAddress"}} }
+// attach target; the built-in adapter is served standalone; CDP has no
+// watchpoints.
+func (Node) Traits() Traits {
+	return Traits{
+		AttachKeys: []string{"websocketAddress"},
+		Extensions: []string{".js", ".mjs", ".cjs", ".ts"}, Commands: []string{"node", "nodejs*"},
+		HeldLogpoints:     true,
+		NoDataBreakpoints: "the Node inspector protocol (CDP) has no watchpoints on variables",
+		Builtin:           &Builtin{Name: "node", Serve: nodedap.Serve},
+		LaunchTypes:       []string{"pwa-node", "node", "node2"},
+	}
+}
 
 // jsDebug returns the dapDebugServer.js to use, or "" for the built-in
 // adapter.

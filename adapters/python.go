@@ -220,8 +220,21 @@ func (Python) ExceptionFilters(mode string) []string {
 	return []string{}
 }
 
-// Traits implements Adapter: a program "-m pkg" names a module.
-func (Python) Traits() Traits { return Traits{NamedProgram: isPythonModule} }
+// Traits implements Adapter: a program "-m pkg" names a module; a trace
+// probe records in its condition (debugpy would drop queued logpoint
+// output at exit); debugpy goes into the interpreter the user names and
+// runs on the project's (python_env.go).
+func (p Python) Traits() Traits {
+	return Traits{
+		NamedProgram: isPythonModule,
+		Extensions:   []string{".py"}, Commands: []string{"python*", "pypy*", "*.py"},
+		ProbeCondition:    pythonProbeCondition,
+		NoDataBreakpoints: "debugpy has no data breakpoints: it does not announce supportsDataBreakpoints",
+		InstallInto:       p.InstallCommandsFor,
+		Interpreter:       p.ResolveInterpreter,
+		LaunchTypes:       []string{"debugpy", "python"},
+	}
+}
 
 // isPythonModule reports whether a launch program names a module
 // ("-m pkg"), which debugpy runs as `python -m pkg`.

@@ -194,5 +194,7 @@ func (r *Ruby) ExceptionFilters(mode string) []string {
 	return nil
 }
 
-// Traits: none beyond the defaults; the proxy fixes old rdbg.
-func (r *Ruby) Traits() Traits { return Traits{} }
+// Traits: .rb programs, and ruby processes; the proxy fixes old rdbg.
+func (r *Ruby) Traits() Traits {
+	return Traits{Extensions: []string{".rb"}, Commands: []string{"ruby*"}}
+}

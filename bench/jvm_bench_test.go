@@ -13,11 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
 	"github.com/dbg-dev/dbg/toolkit/mcpbind"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The JVM benchmarks run the java-service fixture (scripts/deps/jvm.sh
@@ -155,7 +156,7 @@ func BenchmarkJVMInvoke(b *testing.B) {
 	m := sessions.NewManager(sessions.Config{})
 	svc := debugtools.NewService(debugtools.Config{CacheDir: b.TempDir()})
 	defer svc.Close()
-	debugtools.RegisterWith(tb, m, svc, debugtools.Config{})
+	debugtools.New(m, svc, debugtools.Config{}).Register(tb)
 	if res, err := svc.Attach(ctx, pid, "", 2*time.Minute); err != nil || res.Conn == nil {
 		b.Fatalf("attach: %v", err)
 	}

@@ -9,10 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit/mcpbind"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The status benchmarks of the Git and run-configuration contributors:
@@ -89,7 +90,7 @@ func BenchmarkStatusGitLargeRepo(b *testing.B) {
 	defer cancel()
 	m := sessions.NewManager(sessions.Config{Project: dir})
 	tb := mcpbind.NewToolbox(mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "0"}, nil), nil)
-	ide.Register(tb, m, ide.Options{Context: ctx})
+	ide.New(m, ide.Options{Context: ctx}).Register(tb)
 
 	st, err := m.BuildStatus(ctx, tb.Status(), "", "")
 	if err != nil {

@@ -33,8 +33,8 @@ func BenchmarkStatus(b *testing.B) {
 			tb := mcpbind.NewToolbox(mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "0"}, nil), nil)
 			svc := debugtools.NewService(debugtools.Config{})
 			defer svc.Close()
-			debugtools.RegisterWith(tb, m, svc, debugtools.Config{})
-			ide.Register(tb, m, ide.Options{Context: ctx})
+			debugtools.New(m, svc, debugtools.Config{}).Register(tb)
+			ide.New(m, ide.Options{Context: ctx}).Register(tb)
 			for i := 0; i < n; i++ {
 				s, _, err := m.Create(ctx, sessions.CreateRequest{Language: "mock"})
 				if err != nil {

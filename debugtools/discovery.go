@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,10 +106,13 @@ func globPerf(tmp string) []string {
 	return m
 }
 
+// jvmLaunchers are the names of the JDK's launcher executables.
+var jvmLaunchers = []string{"java", "javaw"}
+
 // isJavaExe is a cheap check by the executable's name.
 func isJavaExe(pid int) bool {
 	c, err := proc.Comm(pid)
-	return err == nil && (c == "java" || c == "javaw")
+	return err == nil && slices.Contains(jvmLaunchers, c)
 }
 
 // InspectJVM describes the JVM of pid from its process entry and, when
@@ -156,8 +160,7 @@ func looksLikeJava(cmd []string) bool {
 	if len(cmd) == 0 {
 		return false
 	}
-	b := filepath.Base(cmd[0])
-	return b == "java" || b == "javaw"
+	return slices.Contains(jvmLaunchers, filepath.Base(cmd[0]))
 }
 
 // attachNameOf turns a main class or jar into an application name:

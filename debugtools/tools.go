@@ -25,17 +25,22 @@ type Manager interface {
 	Now() time.Time
 }
 
-// Register adds the JVM tools (docs/contract.md, "JVM capabilities") and the "jvm" status contributor.
-// The service it creates lives as long as the process; RegisterWith lets
-// the caller own it.
-func Register(tb *toolkit.Toolbox, m Manager, cfg Config) {
-	RegisterWith(tb, m, NewService(cfg), cfg)
+// Tools is the JVM capability of a server (docs/contract.md, "JVM
+// capabilities"): the JVM tools and the "jvm" status contributor.
+type Tools struct {
+	m   Manager
+	svc *Service
+	cfg Config
 }
 
-// RegisterWith is Register over an existing Service, which the caller
+// New returns the JVM capability over m and svc, a Service the caller
 // closes.
-func RegisterWith(tb *toolkit.Toolbox, m Manager, svc *Service, cfg Config) {
-	t := &jvmTools{m: m, svc: svc, starter: cfg.Starter}
+func New(m Manager, svc *Service, cfg Config) *Tools { return &Tools{m: m, svc: svc, cfg: cfg} }
+
+// Register implements toolkit.Capability.
+func (x *Tools) Register(tb *toolkit.Toolbox) {
+	m, cfg := x.m, x.cfg
+	t := &jvmTools{m: m, svc: x.svc, starter: cfg.Starter}
 	toolkit.AddTool(tb, "list_debug_tools_connections",
 		"List the DebugTools agent connections to JVMs (connectionId, application, pid, host, ports, state, default class loader). Read-only: attaches nothing.",
 		t.listConnections)

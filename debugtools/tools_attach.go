@@ -58,6 +58,10 @@ func (t *jvmTools) listJVMs(ctx context.Context, in Common) (jvmsOut, error) {
 
 var mainClassOpt = regexp.MustCompile(`(?s)<configuration\b[^>]*\bname="([^"]+)"[^>]*>.*?<option name="MAIN_CLASS_NAME" value="([^"]+)"`)
 
+// javaSourceDir is the name of the folder that holds a module's Java
+// sources (Maven's and Gradle's src/main/java).
+const javaSourceDir = "java"
+
 // linkProject ties a main class to the project: the run configuration
 // naming it, the module whose sources hold it, and the project's name.
 func linkProject(project, mainClass string) (config, module, proj *string) {
@@ -80,7 +84,7 @@ func linkProject(project, mainClass string) (config, module, proj *string) {
 		case ".git", "node_modules", "build", "target", "out", ".gradle", ".idea":
 			return filepath.SkipDir
 		}
-		if d.Name() == "java" {
+		if d.Name() == javaSourceDir {
 			if _, err := os.Stat(filepath.Join(p, rel)); err == nil {
 				modDir := p
 				if strings.HasSuffix(filepath.ToSlash(p), "src/main/java") {

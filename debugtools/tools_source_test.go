@@ -9,11 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
 	"github.com/dbg-dev/dbg/toolkit/mcpbind"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // sourceClient serves the source tools over in-memory transports.

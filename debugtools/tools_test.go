@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
 	"github.com/dbg-dev/dbg/toolkit/mcpbind"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type jvmClient struct {
@@ -44,7 +45,7 @@ func newJVMClientOn(t *testing.T, m *sessions.Manager, cfg Config) *jvmClient {
 	tb := mcpbind.NewToolbox(srv, nil)
 	svc := NewService(Config{CacheDir: testCacheDir(t)})
 	t.Cleanup(svc.Close)
-	RegisterWith(tb, m, svc, cfg)
+	New(m, svc, cfg).Register(tb)
 	cs := connectInMemory(t, ctx, srv)
 	return &jvmClient{t: t, cs: cs, m: m, svc: svc}
 }

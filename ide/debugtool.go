@@ -55,12 +55,6 @@ type debugPlan struct {
 	start  *sessions.StartRequest // nil: create attaches
 }
 
-// launchLanguages maps kinds to session languages.
-var launchLanguages = map[string]string{
-	KindNode: "javascript", KindPython: "python", KindGo: "go", KindGoTest: "go",
-	KindApplication: "java", KindSpringBoot: "java", KindRemoteJVM: "java",
-}
-
 // launchKeysHandled are launch.json keys dbg maps itself or that only
 // mean something to an editor.
 var launchKeysHandled = map[string]bool{
@@ -133,7 +127,7 @@ func goModulePath(gomod string) string {
 // planDebug maps a configuration to the requests that create and start
 // its debug session.
 func planDebug(project string, c RunConfiguration, stopOnEntry bool) (debugPlan, error) {
-	lang, ok := launchLanguages[c.Kind]
+	lang, ok := debugLanguage(c)
 	if c.Kind == KindCompound {
 		return debugPlan{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("%q is a compound", c.Name),
 			"debug each of availableOptions").WithOptions(c.Members...)
@@ -149,7 +143,7 @@ func planDebug(project string, c RunConfiguration, stopOnEntry bool) (debugPlan,
 		if n <= 0 {
 			return debugPlan{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("%q names no JDWP port", c.Name), "set PORT in the configuration")
 		}
-		return debugPlan{create: sessions.CreateRequest{Language: "java", Name: c.Name, Host: host, Port: n}}, nil
+		return debugPlan{create: sessions.CreateRequest{Language: lang, Name: c.Name, Host: host, Port: n}}, nil
 	}
 	p := debugPlan{create: sessions.CreateRequest{Language: lang, Name: c.Name}}
 	if c.Source == sourceLaunch {
@@ -242,7 +236,7 @@ func (x *IDE) debugConfiguration(ctx context.Context, in DebugInput) (DebugResul
 	}
 	res := DebugResult{ConfigurationName: c.Name, Mode: DebugSession}
 	if c.Kind == KindApplication || c.Kind == KindSpringBoot {
-		if _, ok := x.m.Adapters().Lookup("java"); !ok {
+		if lang, _ := debugLanguage(c); !x.registered(lang) {
 			return x.runAttachableJVM(ctx, c)
 		}
 	}
@@ -283,6 +277,22 @@ func (x *IDE) debugConfiguration(ctx context.Context, in DebugInput) (DebugResul
 	return res, nil
 }
 
+// debugLanguage is the language of the session that debugs c: that of
+// the adapter declaring c's launch type.
+func debugLanguage(c RunConfiguration) (string, bool) {
+	a, ok := languages().ForLaunchType(launchTypeOf(c.Kind))
+	if !ok {
+		return "", false
+	}
+	return a.Language(), true
+}
+
+// registered reports whether the session manager has lang's adapter.
+func (x *IDE) registered(lang string) bool {
+	_, ok := x.m.Adapters().Lookup(lang)
+	return lang != "" && ok
+}
+
 // closeSession removes a session whose start failed.
 func (x *IDE) closeSession(id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -297,7 +307,8 @@ func (x *IDE) runAttachableJVM(ctx context.Context, c RunConfiguration) (DebugRe
 	if err != nil && !r.Exited {
 		return DebugResult{}, err
 	}
-	res := DebugResult{ConfigurationName: c.Name, Mode: DebugJVM, Language: "java", PID: r.PID, NextAction: toolkit.NextAttachJVM,
+	lang, _ := debugLanguage(c)
+	res := DebugResult{ConfigurationName: c.Name, Mode: DebugJVM, Language: lang, PID: r.PID, NextAction: toolkit.NextAttachJVM,
 		Hint: fmt.Sprintf("no Java debug adapter is installed; the JVM runs as pid %d: attach_local_jvm with that pid", r.PID)}
 	if r.Exited {
 		res.NextAction, res.Hint = "", "the JVM exited at once; its output: "+strings.Join(r.Output, " | ")

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/ide/cfgfile"
 )
 
@@ -33,13 +34,14 @@ func parseLaunchJSON(b []byte, project string, getenv func(string) string) ([]Ru
 		return nil, fmt.Errorf("invalid JSON: %w", err)
 	}
 	vars := launchVars{project: project, getenv: getenv}
+	langs := languages()
 	var out []RunConfiguration
 	for _, raw := range doc.Configurations {
 		if raw == nil {
 			continue
 		}
 		entry, _ := vars.subst(raw).(map[string]any)
-		rc := launchConfig(entry, project)
+		rc := launchConfig(langs, entry, project)
 		if rc.Name == "" {
 			continue
 		}
@@ -141,22 +143,57 @@ func strs(m map[string]any, k string) []string {
 	return nil
 }
 
-var launchTypeNames = map[string]struct{ kind, name string }{
-	"node":     {KindNode, "Node.js"},
-	"pwa-node": {KindNode, "Node.js"},
-	"node2":    {KindNode, "Node.js"},
-	"python":   {KindPython, "Python"},
-	"debugpy":  {KindPython, "Python"},
-	"go":       {KindGo, "Go"},
-	"java":     {KindApplication, "Java"},
+// launchKinds are the kinds of launch.json entries dbg reads, each with a
+// launch type of the adapter that debugs it, and the kind's name. An
+// entry of any type that adapter declares (adapters.Traits.LaunchTypes:
+// "node2" is the Node adapter's too) is read as the kind.
+var launchKinds = []struct{ kind, typ, name string }{
+	{KindNode, "pwa-node", "Node.js"},
+	{KindPython, "debugpy", "Python"},
+	{KindGo, "go", "Go"},
+	{KindApplication, "java", "Java"},
 }
 
-func launchConfig(e map[string]any, project string) RunConfiguration {
+// kindTypes are the launch types of the adapters that debug the kinds of
+// configuration dbg reads from the IDEs' own files.
+var kindTypes = map[string]string{KindGoTest: "go", KindSpringBoot: "java", KindRemoteJVM: "java"}
+
+// launchTypeOf is the launch type whose adapter debugs a kind ("" when
+// none does).
+func launchTypeOf(kind string) string {
+	for _, k := range launchKinds {
+		if k.kind == kind {
+			return k.typ
+		}
+	}
+	return kindTypes[kind]
+}
+
+// languages are the declarations of every language dbg knows; they say
+// which adapter debugs which launch.json type. Reading a configuration
+// needs no adapter to be installed or registered.
+func languages() *adapters.Registry { return adapters.Default() }
+
+// launchKind is the kind of launch.json entries of type typ, and its name.
+func launchKind(langs *adapters.Registry, typ string) (kind, name string, ok bool) {
+	a, ok := langs.ForLaunchType(typ)
+	if !ok {
+		return "", "", false
+	}
+	for _, k := range launchKinds {
+		if b, ok := langs.ForLaunchType(k.typ); ok && b.Language() == a.Language() {
+			return k.kind, k.name, true
+		}
+	}
+	return "", "", false
+}
+
+func launchConfig(langs *adapters.Registry, e map[string]any, project string) RunConfiguration {
 	typ := str(e, "type")
 	rc := RunConfiguration{Name: str(e, "name"), TypeID: typ, TypeName: typ, Source: sourceLaunch, Kind: KindOther,
 		Request: str(e, "request"), Launch: e}
-	if t, ok := launchTypeNames[typ]; ok {
-		rc.Kind, rc.TypeName = t.kind, t.name
+	if kind, name, ok := launchKind(langs, typ); ok {
+		rc.Kind, rc.TypeName = kind, name
 	}
 	rc.Cwd = absIn(project, str(e, "cwd"))
 	if rc.Cwd == "" {

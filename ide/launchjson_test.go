@@ -53,3 +53,31 @@ func TestLaunchRuntimeExecutable(t *testing.T) {
 		t.Errorf("cppdbg = %+v", cfgs[2])
 	}
 }
+
+// A launch.json entry is read as the kind of the adapter that declares
+// its type, and debugged in that adapter's language; the kinds' own
+// launch types are all declared by an adapter, so the tables cannot drift
+// from the declarations.
+func TestLaunchTypesComeFromTheDeclarations(t *testing.T) {
+	t.Parallel()
+	for typ, want := range map[string][2]string{
+		"node": {KindNode, "Node.js"}, "pwa-node": {KindNode, "Node.js"}, "node2": {KindNode, "Node.js"},
+		"python": {KindPython, "Python"}, "debugpy": {KindPython, "Python"}, "go": {KindGo, "Go"}, "java": {KindApplication, "Java"},
+		"cppdbg": {KindOther, "cppdbg"},
+	} {
+		b := []byte(`{"configurations": [{"type": "` + typ + `", "request": "launch", "name": "x", "program": "a", "mainClass": "A"}]}`)
+		cfgs, err := parseLaunchJSON(b, "/p", func(string) string { return "" })
+		if err != nil || len(cfgs) != 1 {
+			t.Fatalf("%s: %v %v", typ, cfgs, err)
+		}
+		if got := [2]string{cfgs[0].Kind, cfgs[0].TypeName}; got != want {
+			t.Errorf("type %s: kind %q, want %q", typ, got, want)
+		}
+	}
+	for kind, want := range map[string]string{KindNode: "javascript", KindPython: "python", KindGo: "go", KindGoTest: "go",
+		KindApplication: "java", KindSpringBoot: "java", KindRemoteJVM: "java", KindNpm: "", KindOther: ""} {
+		if got, _ := debugLanguage(RunConfiguration{Kind: kind}); got != want {
+			t.Errorf("kind %s debugs as %q, want %q", kind, got, want)
+		}
+	}
+}

@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
 	"github.com/dbg-dev/dbg/toolkit/mcpbind"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // copyFixture copies a fixture project into a temporary directory, so
@@ -197,7 +198,8 @@ func TestRegisterStopsProcessesWithItsContext(t *testing.T) {
 	m := sessions.NewManager(sessions.Config{Project: dir})
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
 	tb := mcpbind.NewToolbox(srv, nil)
-	x := Register(tb, m, Options{Context: ctx})
+	x := New(m, Options{Context: ctx})
+	x.Register(tb)
 	defer func() { _ = x.Close(context.Background()) }()
 	for _, want := range []string{"get_restartable_run_configurations", "restart_run_configuration", "debug_run_configuration",
 		"get_git_repositories", "get_git_remotes", "git_fetch", "git_pull", "git_push"} {

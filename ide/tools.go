@@ -85,19 +85,12 @@ func (x *IDE) Close(ctx context.Context) error { return x.runner.Close(ctx) }
 // Runner returns the run-configuration runner.
 func (x *IDE) Runner() *Runner { return x.runner }
 
-// Register adds the run-configuration and Git tools to tb and registers
-// the "runConfigurations" and "git" status contributors with tb. The
-// processes it starts stop when opts.Context ends; that stop runs in the
-// background, so a server about to exit calls Close on the returned IDE,
-// which returns once every process group is gone.
-func Register(tb *toolkit.Toolbox, m Manager, opts Options) *IDE {
-	x := New(m, opts)
-	x.Install(tb)
-	return x
-}
-
-// Install adds the tools and the status contributors to tb.
-func (x *IDE) Install(tb *toolkit.Toolbox) {
+// Register implements toolkit.Capability: it adds the run-configuration
+// and Git tools to tb and registers the "runConfigurations" and "git"
+// status contributors. The processes the tools start stop when
+// opts.Context ends; that stop runs in the background, so a server about
+// to exit calls Close, which returns once every process group is gone.
+func (x *IDE) Register(tb *toolkit.Toolbox) {
 	toolkit.AddTool(tb, "get_restartable_run_configurations",
 		"List the project's saved run configurations (IntelliJ .idea/runConfigurations, .run, workspace.xml; VS Code launch.json) with name, typeId, typeName, source, the command line dbg runs, and whether it runs now.",
 		x.listConfigurations)

@@ -7,11 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
 	"github.com/dbg-dev/dbg/toolkit/mcpbind"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // toolClient calls the ide tools through a real MCP client and server
@@ -43,7 +44,7 @@ func newToolClient(t *testing.T, project string, opts Options, reg ...*adapters.
 		opts.Runner.StopGrace = time.Second
 	}
 	x := New(m, opts)
-	x.Install(tb)
+	x.Register(tb)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {

@@ -69,13 +69,6 @@ func (d *dataSet) list() []Breakpoint {
 	return out
 }
 
-// noDataBreakpoints says, per language, what its adapter lacks.
-var noDataBreakpoints = map[string]string{
-	"python":     "debugpy has no data breakpoints: it does not announce supportsDataBreakpoints",
-	"javascript": "the Node inspector protocol (CDP) has no watchpoints on variables",
-	"typescript": "the Node inspector protocol (CDP) has no watchpoints on variables",
-}
-
 // SetDataBreakpoint sets a data breakpoint through the adapter's
 // dataBreakpointInfo and setDataBreakpoints. The session must be paused:
 // the expression is resolved in a frame.

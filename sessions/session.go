@@ -183,6 +183,9 @@ func (s *Session) ID() string { return s.id }
 // Language returns the canonical language.
 func (s *Session) Language() string { return s.language }
 
+// Traits returns what the session's adapter declares about its language.
+func (s *Session) Traits() adapters.Traits { return s.adapter.Traits() }
+
 // Output returns the session's captured output (debuggee and adapter).
 func (s *Session) Output() *toolkit.OutputRing { return s.output }
 

@@ -34,7 +34,7 @@ func (s *Session) DataBreakpoints() DataBreakpointSupport {
 // noDataBreakpointsWhy is what the session's adapter lacks for data
 // breakpoints.
 func (s *Session) noDataBreakpointsWhy() string {
-	if why := noDataBreakpoints[s.language]; why != "" {
+	if why := s.adapter.Traits().NoDataBreakpoints; why != "" {
 		return why
 	}
 	return s.language + "'s debug adapter does not announce supportsDataBreakpoints"
@@ -47,7 +47,7 @@ func (s *Session) Traces() TraceSupport {
 	defer s.mu.Unlock()
 	mode := "stop"
 	switch {
-	case logModeLanguages[s.language]:
+	case s.adapter.Traits().HeldLogpoints:
 		mode = "log"
 	case s.recordsInCondition():
 		mode = "record"

@@ -21,11 +21,12 @@ import (
 //   - log mode: a logpoint whose message carries the probe and the
 //     values, marked so dbg takes it out of the output. Used only where
 //     the adapter delivers a logpoint's output before the program goes
-//     on (see logModeLanguages), so counts stay exact.
+//     on (adapters.Traits.HeldLogpoints), so counts stay exact.
 //
-//   - record mode (Python programs debugpy launched): a breakpoint whose
+//   - record mode (launched programs of an adapter that declares
+//     adapters.Traits.ProbeCondition: Python's): a breakpoint whose
 //     condition writes the hit to the program's stdout pipe and is false
-//     (see tracepython.go).
+//     (see tracerecord.go).
 //
 // A probe starts in stop mode until it has its sampled stacks, then
 // switches to log or record mode where the adapter allows it.
@@ -60,13 +61,6 @@ const (
 	maxTraceStacks       = 20
 	traceStackDepth      = 10
 )
-
-// logModeLanguages deliver a logpoint's output before the program goes
-// on: delve and the built-in Java and Node adapters write it while the
-// thread is held (Node's console.log is synchronous on a pipe). debugpy
-// queues it and drops what is queued when the program exits; the others
-// are not known to hold it, so they stay in stop mode.
-var logModeLanguages = map[string]bool{"go": true, "java": true, "javascript": true, "typescript": true}
 
 // traceSet holds a session's traces. Guarded by the session's mu.
 type traceSet struct {

@@ -153,9 +153,9 @@ func TestTraceFunctionProbe(t *testing.T) {
 }
 
 // A recorded value the program could not read counts as an error, and a
-// Python probe's condition names its trace and probe and reads each
-// expression.
-func TestRecordedErrorsAndPythonCondition(t *testing.T) {
+// probe's recording condition is asked for with the probe's key
+// (trace.probe), its expressions and its own condition.
+func TestRecordedErrorsAndRecordingCondition(t *testing.T) {
 	s := newMock(t)
 	prog := testdata(t, "mock/count.mock")
 	tr, err := s.AddTrace(context.Background(), TraceSpec{Probes: []TraceProbeSpec{{File: prog, Line: 3, Expressions: []string{"i", "nosuch"}, Condition: "i > 1"}}})
@@ -168,12 +168,12 @@ func TestRecordedErrorsAndPythonCondition(t *testing.T) {
 		t.Errorf("expressions %+v", e)
 	}
 	s.mu.Lock()
-	cond := s.bps.traces.traces[tr.TraceID].probes[0].pythonCondition()
+	cond := s.bps.traces.traces[tr.TraceID].probes[0].recordingCondition(func(key string, exprs []string, cond string) string {
+		return key + "|" + strings.Join(exprs, ",") + "|" + cond
+	})
 	s.mu.Unlock()
-	for _, want := range []string{`(i > 1) and `, `"` + tr.TraceID + `.1"`, `["i", "nosuch"]`, "globals(), locals()"} {
-		if !strings.Contains(cond, want) {
-			t.Errorf("condition %s lacks %s", cond, want)
-		}
+	if want := tr.TraceID + ".1|i,nosuch|i > 1"; cond != want {
+		t.Errorf("condition %q, want %q", cond, want)
 	}
 }
 

@@ -10,16 +10,18 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/dap"
 )
 
-// Markers of the logpoint messages dbg sends: a trace probe's values, and
-// a user's logpoint text. The adapter prints them as given; dbg takes
-// them out of the program's output.
+// Markers of the logpoint messages dbg sends: a trace probe's values (in
+// the format of the records a probe condition writes), and a user's
+// logpoint text. The adapter prints them as given; dbg takes them out of
+// the program's output.
 const (
-	traceMarker = "\x1edbgtrace "
+	traceMarker = adapters.ProbeMarker
 	logMarker   = "\x1edbglog\x1f"
-	traceSep    = "\x1f"
+	traceSep    = adapters.ProbeSep
 )
 
 // adapterPrefix is what an adapter puts before a logpoint's message

@@ -45,6 +45,16 @@ type Framework struct {
 	// UserFile reports whether a source file is the user's code rather
 	// than the framework's, the standard library's or a dependency's.
 	UserFile func(p *Project, file string) bool
+	// Subtests, when set, is for a framework whose tests make subtests
+	// at run time (Go's TestX/sub), which discovery cannot list: an id
+	// naming one runs through its parent's listing, and after a run that
+	// ended without stopping Subtests reads the output to tell whether
+	// the subtest ran, and which tests did.
+	Subtests func(id, out string) (ran bool, tests []TestID)
+	// DefaultPackage, for a framework whose tests are in packages (Go's),
+	// is the package discovery looks at when none is named ("."); a
+	// package named picks this framework among the project's.
+	DefaultPackage string
 }
 
 // TestID is one test as list_tests lists it and debug_test takes it.
@@ -90,8 +100,12 @@ const (
 type Project struct {
 	Dir string
 	Env map[string]string
-	// Python is the interpreter of the project (pytest).
+	// Python is the interpreter of the project (pytest), the one the
+	// framework's adapter picks (adapters.Traits.Interpreter).
 	Python string
+	// Agent is where a build tool's command line takes the framework's
+	// debug agent (adapters.Traits.CommandAgent: JUnit's ${jdwpAgent}).
+	Agent string
 }
 
 // frameworks is the table of every supported ecosystem, in detection

@@ -416,3 +416,18 @@ func goUniqueName(name string, seen map[string]int) string {
 		empty = false
 	}
 }
+
+// goSubtestRan is Go's Framework.Subtests: whether a verbose go test
+// run's output shows id ran, and the tests and subtests it ran.
+func goSubtestRan(id, out string) (bool, []TestID) {
+	if strings.Contains(out, "=== RUN   "+id+"\n") {
+		return true, nil
+	}
+	var ids []TestID
+	for _, l := range strings.Split(out, "\n") {
+		if name, ok := strings.CutPrefix(l, "=== RUN   "); ok {
+			ids = append(ids, TestID{ID: strings.TrimSpace(name)})
+		}
+	}
+	return false, ids
+}

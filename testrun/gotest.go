@@ -34,6 +34,9 @@ func goFramework() *Framework {
 		UserFile: func(p *Project, file string) bool { return under(file, p.Dir) },
 		Claims:   func(id string) bool { top, _, _ := strings.Cut(id, "/"); return goTestName.MatchString(top) },
 		Settle:   goSettle,
+
+		Subtests:       goSubtestRan,
+		DefaultPackage: ".",
 	}
 }
 

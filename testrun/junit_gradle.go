@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/dbg-dev/dbg/adapters/javadap"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit"
@@ -172,7 +171,7 @@ func gradleTestArgs(init string, id TestID) []string {
 func planGradle(p *Project, id TestID) (*Plan, error) {
 	b := id.junit.build
 	args := gradleTestArgs(b.initScript, id)
-	argv := append(append([]string{b.command}, args...), "-P"+gradleJDWPProperty+"="+javadap.JDWPAgentVar)
+	argv := append(append([]string{b.command}, args...), "-P"+gradleJDWPProperty+"="+p.Agent)
 	return &Plan{
 		Create:  sessions.CreateRequest{AdapterConfig: map[string]any{"command": argv}},
 		Start:   sessions.StartRequest{ScriptPath: b.command, Env: p.Env},

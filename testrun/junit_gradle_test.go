@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/adapters/javadap"
 )
 
@@ -18,7 +19,7 @@ func TestPlanGradleRunsTheTestTaskUnderTheAgent(t *testing.T) {
 	dir := t.TempDir()
 	b := &junitBuild{tool: "gradle", command: filepath.Join(dir, "gradlew"), classpath: "CP", initScript: "/c/dbg-init.gradle"}
 	id := TestID{ID: "com.shop.CartTest#pairs", junit: &junitRun{selector: "com.shop.CartTest#pairs(int, int, int)", build: b}}
-	pl, err := planJunit(t.Context(), &Project{Dir: dir}, id, StopAt{Mode: StopFailure})
+	pl, err := planJunit(t.Context(), &Project{Dir: dir, Agent: adapters.Java{}.Traits().CommandAgent}, id, StopAt{Mode: StopFailure})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/dbg-dev/dbg/adapters/javadap"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
 )
@@ -154,7 +153,7 @@ func surefireArgs(id TestID) []string {
 func planSurefire(p *Project, id TestID) (*Plan, error) {
 	mvn := id.junit.build.command
 	args := surefireArgs(id)
-	argv := append(append([]string{mvn}, args...), "-Dmaven.surefire.debug="+javadap.JDWPAgentVar)
+	argv := append(append([]string{mvn}, args...), "-Dmaven.surefire.debug="+p.Agent)
 	return &Plan{
 		Create:  sessions.CreateRequest{AdapterConfig: map[string]any{"command": argv}},
 		Start:   sessions.StartRequest{ScriptPath: mvn, Env: mavenEnv(p)},

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/adapters/javadap"
 )
 
@@ -16,7 +17,7 @@ func TestPlanSurefireRunsTheProjectsSurefireUnderTheAgent(t *testing.T) {
 	dir := t.TempDir()
 	b := &junitBuild{tool: "maven", command: "/usr/bin/mvn", classpath: "CP", surefire: "3.5.4"}
 	id := TestID{ID: "com.shop.CartTest#total(int)", junit: &junitRun{selector: "com.shop.CartTest#total(int)", build: b}}
-	pl, err := planJunit(t.Context(), &Project{Dir: dir}, id, StopAt{Mode: StopStart})
+	pl, err := planJunit(t.Context(), &Project{Dir: dir, Agent: adapters.Java{}.Traits().CommandAgent}, id, StopAt{Mode: StopStart})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -195,7 +195,7 @@ func lookup(fw *Framework, ids []TestID, test string) (TestID, bool) {
 	}
 	// A Go subtest whose name is made at run time is not listed: its
 	// parent is, and a run that never starts it says so after the run.
-	if top, _, sub := strings.Cut(test, "/"); sub && fw.Language == "go" {
+	if top, _, sub := strings.Cut(test, "/"); sub && fw.Subtests != nil {
 		for _, t := range ids {
 			if t.ID == top && !t.subtestsComplete {
 				t.ID = test
@@ -216,10 +216,10 @@ func idPart(fw *Framework, test string) string {
 	return file
 }
 
-// listPackage is the package discovery looks at for a Go test.
+// listPackage is the package discovery looks at for a test.
 func listPackage(fw *Framework, pkg string) string {
-	if fw.Language == "go" && pkg == "" {
-		return "."
+	if pkg == "" {
+		return fw.DefaultPackage
 	}
 	return pkg
 }
@@ -285,8 +285,10 @@ func (x *Tests) endAnswer(s *sessions.Session, fw *Framework, id TestID, sr *ses
 	out := s.Output().Text("")
 	res.Output, res.OutputTruncated = textcut.Tail(out, maxOutputBytes)
 	res.ExitCode = sr.ExitCode
-	if fw.Language == "go" && strings.Contains(id.ID, "/") && !strings.Contains(out, "=== RUN   "+id.ID+"\n") {
-		return res, notFound(id.ID, goRanTests(out), "")
+	if fw.Subtests != nil && strings.Contains(id.ID, "/") {
+		if ran, tests := fw.Subtests(id.ID, out); !ran {
+			return res, notFound(id.ID, tests, "")
+		}
 	}
 	if sr.ExitCode != nil && *sr.ExitCode == 0 {
 		res.Outcome = OutcomePassed
@@ -301,17 +303,6 @@ func (x *Tests) endAnswer(s *sessions.Session, fw *Framework, id TestID, sr *ses
 		res.Message = sr.Message
 	}
 	return res, nil
-}
-
-// goRanTests lists the tests and subtests a verbose go test run ran.
-func goRanTests(out string) []TestID {
-	var ids []TestID
-	for _, l := range strings.Split(out, "\n") {
-		if name, ok := strings.CutPrefix(l, "=== RUN   "); ok {
-			ids = append(ids, TestID{ID: strings.TrimSpace(name)})
-		}
-	}
-	return ids
 }
 
 // stopAnswer reads the stop: the failure's message, the user's frames

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
@@ -140,5 +142,29 @@ func TestStatusReportsTheFrameworksFound(t *testing.T) {
 	}
 	if part := detectStatus(t.TempDir()); part.Capabilities[0].State != toolkit.NotConfigured {
 		t.Fatalf("status of an empty project: %+v", part.Capabilities)
+	}
+}
+
+// What a project's run needs from its language comes from the adapter's
+// declaration: pytest's interpreter is the one the Python adapter picks,
+// a JUnit build's command line takes the Java adapter's agent, and a
+// framework whose adapter declares neither gets neither.
+func TestResolveAsksTheAdaptersDeclaration(t *testing.T) {
+	t.Parallel()
+	reg := adapters.Default()
+	x := &Tests{m: sessions.NewManager(sessions.Config{Adapters: reg, Project: fixtures(t)})}
+	py, _ := reg.Lookup("python")
+	for dir, want := range map[string]Project{
+		"pytest": {Python: py.Traits().Interpreter(t.Context(), adapters.Target{Mode: adapters.Launch, Cwd: filepath.Join(fixtures(t), "pytest")}).Path},
+		"junit":  {Agent: "${jdwpAgent}"},
+		"go":     {},
+	} {
+		p, fw, err := x.resolve(t.Context(), ProjectInput{ProjectPath: filepath.Join(fixtures(t), dir)}, "", "")
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		if p.Python != want.Python || p.Agent != want.Agent || (dir == "pytest") != (p.Python != "") {
+			t.Errorf("%s (%s): python %q agent %q, want %q %q", dir, fw.Name, p.Python, p.Agent, want.Python, want.Agent)
+		}
 	}
 }

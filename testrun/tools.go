@@ -17,10 +17,12 @@ type Tests struct {
 	status statusCache
 }
 
-// Register adds list_tests and debug_test to tb and the "tests" status
-// contributor to its registry.
-func Register(tb *toolkit.Toolbox, m *sessions.Manager) *Tests {
-	x := &Tests{m: m}
+// New returns the test capability over m.
+func New(m *sessions.Manager) *Tests { return &Tests{m: m} }
+
+// Register implements toolkit.Capability: list_tests, debug_test and
+// the "tests" status contributor.
+func (x *Tests) Register(tb *toolkit.Toolbox) {
 	toolkit.AddTool(tb, "list_tests",
 		"List the project's tests with the runner's own discovery (pytest --collect-only, go test -list), as ids debug_test takes. filter keeps ids containing it; limit bounds the count (default 200).",
 		x.listTests)
@@ -28,7 +30,6 @@ func Register(tb *toolkit.Toolbox, m *sessions.Manager) *Tests {
 		"Run one test under the debugger and stop at its first failure in your code: the failing assertion's line, or the line of the code under test that raised. Answers outcome failed (message, location with source, up to 5 user frames with locals, output, sessionId to go on stepping and evaluating) or passed (output, duration). Ids: pytest node ids; Go test names (TestX/sub) with package. restart_debugging on the session runs the test again.",
 		x.debugTest)
 	tb.Status().Register("tests", testStatus{x})
-	return x
 }
 
 // ProjectInput selects the project and its framework.
@@ -96,11 +97,6 @@ func (x *Tests) listTests(ctx context.Context, in ListTestsInput) (ListTestsResu
 	return res, nil
 }
 
-// interpreterResolver is the python adapter's interpreter choice.
-type interpreterResolver interface {
-	ResolveInterpreter(ctx context.Context, t adapters.Target) adapters.Interpreter
-}
-
 // resolve finds the project and its framework: the one named, the one of
 // the language, or the one detected (narrowed by the id's syntax when
 // the project has several).
@@ -114,13 +110,12 @@ func (x *Tests) resolve(ctx context.Context, in ProjectInput, id, pkg string) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	if fw.Language == "python" {
-		p.Python = "python3"
-		if a, ok := x.m.Adapters().Lookup("python"); ok {
-			if r, ok := a.(interpreterResolver); ok {
-				p.Python = r.ResolveInterpreter(ctx, adapters.Target{Mode: adapters.Launch, Program: "-m pytest", Cwd: dir}).Path
-			}
+	if a, ok := x.m.Adapters().Lookup(fw.Language); ok {
+		decl := a.Traits()
+		if decl.Interpreter != nil {
+			p.Python = decl.Interpreter(ctx, adapters.Target{Mode: adapters.Launch, Cwd: dir}).Path
 		}
+		p.Agent = decl.CommandAgent
 	}
 	return p, fw, nil
 }
@@ -145,7 +140,7 @@ func pickFramework(dir, name, language, id, pkg string) (*Framework, error) {
 	if len(found) > 1 && (id != "" || pkg != "") {
 		var claimed []*Framework
 		for _, fw := range found {
-			if (id != "" && fw.Claims(id)) || (pkg != "" && fw.Language == "go") {
+			if (id != "" && fw.Claims(id)) || (pkg != "" && fw.DefaultPackage != "") {
 				claimed = append(claimed, fw)
 			}
 		}

@@ -236,7 +236,7 @@ func run(n int, langs []string, out string, budget time.Duration) error {
 	m := sessions.NewManager(sessions.Config{Adapters: adapters.Default(), StateDir: filepath.Join(tmp, "state"), WarmAdapters: true})
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg", Version: "soak"}, nil)
 	tb := mcpbind.NewToolbox(srv, time.Now)
-	sessiontools.RegisterTools(tb, m)
+	sessiontools.New(m).Register(tb)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)

@@ -55,11 +55,11 @@ func adaptersInstallRun(ctx context.Context, opts *adaptersInstallOptions) error
 		}
 		cmds := inst.InstallCommands()
 		if opts.python != "" {
-			py, ok := a.(adapters.Python)
-			if !ok {
+			into := a.Traits().InstallInto
+			if into == nil {
 				return fmt.Errorf("--python is for python, not %s", a.Language())
 			}
-			cmds = py.InstallCommandsFor(opts.python)
+			cmds = into(opts.python)
 		}
 		for _, argv := range cmds {
 			if err := runInstall(ctx, opts.IO, argv, opts.dryRun); err != nil {

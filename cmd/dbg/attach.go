@@ -20,6 +20,8 @@ type attachOptions struct {
 	DaemonClient func(ctx context.Context, project string) (*toolclient.Client, error)
 	// DetectLanguage tells a process's language from its pid.
 	DetectLanguage func(pid int) (string, error)
+	// Registry declares the languages (which are native).
+	Registry func() *adapters.Registry
 	// Processes lists the user's debuggable processes for the picker.
 	Processes func() []console.Process
 	StateDir  func() string
@@ -39,8 +41,10 @@ func newCmdAttach(f *factory, runF func(context.Context, *attachOptions) error) 
 	if runF == nil {
 		runF = attachRun
 	}
-	opts := &attachOptions{IO: f.io, ToolClient: f.toolClient, DaemonClient: f.daemonClient,
-		DetectLanguage: adapters.DetectLanguage, Processes: debuggableProcesses, StateDir: f.stateDir, Getenv: f.getenv}
+	opts := &attachOptions{IO: f.io, ToolClient: f.toolClient, DaemonClient: f.daemonClient, Registry: f.registry,
+		DetectLanguage: func(pid int) (string, error) { return f.registry().DetectLanguage(pid) },
+		Processes:      func() []console.Process { return debuggableProcesses(f.registry()) },
+		StateDir:       f.stateDir, Getenv: f.getenv}
 	cmd := &cobra.Command{
 		Use:   "attach [--pid N | --port N]",
 		Short: "Attach to a running process (language detected) and debug it at a console",
@@ -117,7 +121,7 @@ func attachRun(ctx context.Context, opts *attachOptions) error {
 		return err
 	}
 	if opts.pid != 0 && opts.language == "" {
-		if err := checkKind(opts.pid, create["language"].(string)); err != nil {
+		if err := checkKind(opts.Registry(), opts.pid, create["language"].(string)); err != nil {
 			return err
 		}
 	}

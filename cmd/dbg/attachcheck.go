@@ -6,6 +6,7 @@ import (
 	"os/user"
 	"strconv"
 
+	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/proc"
 )
 
@@ -31,10 +32,8 @@ func checkProcess(pid int) error {
 
 // checkKind refuses a detected native language for a binary without
 // debug info: dbg could neither tell its language nor show its source.
-func checkKind(pid int, lang string) error {
-	switch lang {
-	case "c", "cpp", "rust", "cobol":
-	default:
+func checkKind(reg *adapters.Registry, pid int, lang string) error {
+	if !isNative(reg, lang) {
 		return nil
 	}
 	exe, err := proc.Exe(pid)
@@ -42,4 +41,12 @@ func checkKind(pid int, lang string) error {
 		return nil
 	}
 	return fmt.Errorf("cannot tell what kind of program process %d is (%s): it is not a Go, Python, Node, Java, Ruby, .NET or Dart program, and a native binary without debug info; pass --language c, cpp or rust to attach anyway", pid, exe)
+}
+
+// isNative reports whether lang is a native language (see
+// adapters.Traits.Native), whose programs dbg can only debug with their
+// debug info.
+func isNative(reg *adapters.Registry, lang string) bool {
+	a, ok := reg.Lookup(lang)
+	return ok && a.Traits().Native
 }

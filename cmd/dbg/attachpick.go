@@ -15,7 +15,7 @@ import (
 // attach to, with their language: interpreters and VMs by name, Go
 // binaries, and native binaries that carry debug info. dbg itself and
 // its ancestors (the shell) are left out.
-func debuggableProcesses() []console.Process {
+func debuggableProcesses(reg *adapters.Registry) []console.Process {
 	uid := os.Geteuid()
 	skip := map[int]bool{}
 	for pid := os.Getpid(); pid > 1; {
@@ -39,15 +39,9 @@ func debuggableProcesses() []console.Process {
 		if err != nil || exe == self {
 			continue
 		}
-		lang, err := adapters.DetectLanguage(pid)
-		if err != nil {
+		lang, err := reg.DetectLanguage(pid)
+		if err != nil || isNative(reg, lang) && !hasDebugInfo(exe) {
 			continue
-		}
-		switch lang {
-		case "c", "cpp", "rust", "cobol":
-			if !hasDebugInfo(exe) {
-				continue
-			}
 		}
 		args, _ := proc.Cmdline(pid)
 		out = append(out, console.Process{PID: pid, Language: lang, Command: strings.Join(args, " ")})

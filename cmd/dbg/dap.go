@@ -4,30 +4,21 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/dbg-dev/dbg/adapters/javadap"
-	"github.com/dbg-dev/dbg/adapters/mockdap"
-	"github.com/dbg-dev/dbg/adapters/nodedap"
+	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
 	"github.com/dbg-dev/dbg/dap"
 )
-
-// builtinServers are the adapters dbg can serve standalone over stdio.
-func builtinServers() map[string]func(ctx context.Context, rw io.ReadWriteCloser, log *dap.TrafficLog) error {
-	return map[string]func(ctx context.Context, rw io.ReadWriteCloser, log *dap.TrafficLog) error{
-		"mock": mockdap.Serve,
-		"java": javadap.Serve,
-		"node": nodedap.Serve,
-	}
-}
 
 type dapOptions struct {
 	IO     *iostreams.IOStreams
 	Getenv func(string) string
 
-	name string
+	name    string
+	builtin *adapters.Builtin
 }
 
 func newCmdDAP(f *factory, runF func(context.Context, *dapOptions) error) *cobra.Command {
@@ -35,16 +26,20 @@ func newCmdDAP(f *factory, runF func(context.Context, *dapOptions) error) *cobra
 		runF = dapRun
 	}
 	opts := &dapOptions{IO: f.io, Getenv: f.getenv}
+	reg := f.registry()
+	names := strings.Join(reg.Builtins(), ", ")
 	return &cobra.Command{
 		Use:   "dap NAME",
-		Short: "Serve a built-in debug adapter over stdio (mock, java, node)",
+		Short: "Serve a built-in debug adapter over stdio (" + names + ")",
 		Long:  "Run one of dbg's built-in debug adapters as a plain DAP server on stdin/stdout, for any DAP client (VS Code, nvim-dap).",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
-			if _, ok := builtinServers()[opts.name]; !ok {
-				return fmt.Errorf("no built-in adapter %q (have: mock, java, node)", opts.name)
+			b, ok := reg.Builtin(opts.name)
+			if !ok {
+				return fmt.Errorf("no built-in adapter %q (have: %s)", opts.name, names)
 			}
+			opts.builtin = b
 			return runF(cmd.Context(), opts)
 		},
 	}
@@ -56,7 +51,7 @@ func dapRun(ctx context.Context, opts *dapOptions) error {
 		return err
 	}
 	defer log.Close()
-	return builtinServers()[opts.name](ctx, stdio{in: opts.IO.In, out: opts.IO.Out}, log)
+	return opts.builtin.Serve(ctx, stdio{in: opts.IO.In, out: opts.IO.Out}, log)
 }
 
 // stdio joins stdin and stdout into one stream; Close closes both when

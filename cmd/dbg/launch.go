@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/cmd/internal/console"
 	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
 	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
@@ -17,6 +18,8 @@ type launchOptions struct {
 	DaemonClient func(ctx context.Context, project string) (*toolclient.Client, error)
 	StateDir     func() string
 	Getenv       func(string) string
+	// Registry tells a program's language by its file.
+	Registry func() *adapters.Registry
 
 	program  string
 	args     []string
@@ -32,7 +35,8 @@ func newCmdLaunch(f *factory, runF func(context.Context, *launchOptions) error) 
 	if runF == nil {
 		runF = launchRun
 	}
-	opts := &launchOptions{IO: f.io, ToolClient: f.toolClient, DaemonClient: f.daemonClient, StateDir: f.stateDir, Getenv: f.getenv}
+	opts := &launchOptions{IO: f.io, ToolClient: f.toolClient, DaemonClient: f.daemonClient, StateDir: f.stateDir, Getenv: f.getenv,
+		Registry: f.registry}
 	cmd := &cobra.Command{
 		Use:   "launch PROGRAM [-- ARGS...]",
 		Short: "Launch a program under the debugger and debug it at a console",
@@ -44,9 +48,11 @@ its id and first stop are printed, and dbg returns (see dbg attach).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.program, opts.args = args[0], args[1:]
 			if opts.language == "" {
-				if opts.language = console.LanguageOfFile(opts.program); opts.language == "" {
+				a, ok := opts.Registry().ForFile(opts.program)
+				if !ok {
 					return fmt.Errorf("cannot tell the language of %s; pass --language", opts.program)
 				}
+				opts.language = a.Language()
 			}
 			return runF(cmd.Context(), opts)
 		},

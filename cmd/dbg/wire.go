@@ -13,6 +13,7 @@ import (
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/sessiontools"
 	"github.com/dbg-dev/dbg/testrun"
+	"github.com/dbg-dev/dbg/toolkit"
 	"github.com/dbg-dev/dbg/toolkit/mcpbind"
 )
 
@@ -72,29 +73,32 @@ func (f *factory) newServerWith(ctx context.Context, project string, flags serve
 	}
 }
 
-// registerTools is the one place that registers tools: the session
-// tools and the status tool, then the capabilities outside debug
-// sessions (JVM, run configurations, Git). The returned function
-// releases what the capabilities hold (agent connections, processes
-// started for run configurations).
+// registerTools is the one place that registers tools: each capability,
+// built by its package's New with what it depends on, registers what it
+// serves (toolkit.Capability): the debug sessions first (their tools,
+// resources and get_debug_tools_status), then the JVM, the run
+// configurations and Git, and the tests. The returned function releases
+// what the capabilities hold (agent connections, processes started for
+// run configurations).
 func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions.Manager, flags serverFlags) func() {
 	tb := mcpbind.NewToolbox(srv, f.now)
 	tb.SetRevealSecrets(flags.RevealSecrets)
-	sessiontools.RegisterTools(tb, m)
-	sessiontools.RegisterResources(tb, m)
-	sessiontools.RegisterLiveEditTools(tb, m)
-	sessiontools.RegisterStatusTool(tb, m)
 	ctx, cancel := context.WithCancel(ctx)
 	// The run configurations start the JVMs of run_and_invoke.
 	x := ide.New(m, ide.Options{Context: ctx, Getenv: f.getenv})
 	svc := debugtools.NewService(debugtools.Config{AgentJar: f.getenv(debugtools.AgentJarEnv), Now: f.now})
-	debugtools.RegisterWith(tb, m, svc, debugtools.Config{Now: f.now, Starter: x})
-	x.Install(tb)
-	testrun.Register(tb, m)
+	for _, c := range []toolkit.Capability{
+		sessiontools.New(m),
+		debugtools.New(m, svc, debugtools.Config{Now: f.now, Starter: x}),
+		x,
+		testrun.New(m),
+	} {
+		c.Register(tb)
+	}
 	return func() {
 		cctx, done := context.WithTimeout(context.Background(), 10*time.Second)
 		defer done()
-		_ = x.Close(cctx) // returns once every run configuration's process group is gone
+		_ = x.Close(cctx) // returns once every process group is gone
 		cancel()
 		svc.Close()
 	}

@@ -10,6 +10,5 @@
 // work unchanged.
 //
 //	tb := mcpbind.NewToolbox(srv, nil)
-//	sessiontools.RegisterTools(tb, m)
-//	sessiontools.RegisterStatusTool(tb, m)
+//	sessiontools.New(m).Register(tb)
 package sessiontools

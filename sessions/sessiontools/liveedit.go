@@ -27,10 +27,10 @@ type gotoLineIn struct {
 	ThreadID toolkit.Int `json:"threadId,omitempty" jsonschema:"thread (default: the stopped thread)"`
 }
 
-// RegisterLiveEditTools adds restart_frame, hot_reload and goto_line
+// registerLiveEditTools adds restart_frame, hot_reload and goto_line
 // (docs/contract.md, "Beyond the peers"), and the sections of get_debug_tools_status that say what
 // each session supports (supportstatus.go).
-func RegisterLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
+func registerLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	sessionTool(tb, m, "restart_frame", "Restart a frame: pop the stack back to the start of frameId and stop there (Java, Node, the mock, and adapters announcing restartFrame). Answers the new stop like a step.",
 		func(ctx context.Context, s *sessions.Session, in restartFrameIn) (sessions.ExecResult, error) {
 			r, err := s.RestartFrame(ctx, int(in.FrameID), ms(in.WaitMs, 0))

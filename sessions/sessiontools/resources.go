@@ -90,10 +90,10 @@ func readSession(m *sessions.Manager, read func(context.Context, *sessions.Sessi
 	}
 }
 
-// RegisterResources serves each session of m as two resources of tb,
+// registerResources serves each session of m as two resources of tb,
 // dbg://sessions/{id}/state and dbg://sessions/{id}/output, and tells
 // their subscribers of every change until m shuts down.
-func RegisterResources(tb *toolkit.Toolbox, m *sessions.Manager) {
+func registerResources(tb *toolkit.Toolbox, m *sessions.Manager) {
 	served := tb.AddResourceTemplate(toolkit.ResourceTemplate{
 		URITemplate: resourcePrefix + "{id}/" + stateResource,
 		Name:        "session-state",

@@ -12,9 +12,9 @@ type statusIn struct {
 	SessionID   string `json:"sessionId,omitempty" jsonschema:"report this session's view"`
 }
 
-// RegisterStatusTool adds get_debug_tools_status: the sessions of m and
+// registerStatusTool adds get_debug_tools_status: the sessions of m and
 // the part of every contributor registered in tb.Status().
-func RegisterStatusTool(tb *toolkit.Toolbox, m *sessions.Manager) {
+func registerStatusTool(tb *toolkit.Toolbox, m *sessions.Manager) {
 	toolkit.AddTool(tb, "get_debug_tools_status", "One snapshot of everything dbg knows for this project: debug sessions (state, last stop, pid), JVM connections and attachable JVMs, run configurations, Git repositories, each capability's state with a reason, and nextAction with a one-line hint. With sessionId: that session's view.",
 		func(ctx context.Context, in statusIn) (sessions.Status, error) {
 			st, err := m.BuildStatus(ctx, tb.Status(), in.ProjectPath, in.SessionID)

@@ -36,10 +36,28 @@ func sessionTool[In interface{ session() string }, Out any](tb *toolkit.Toolbox,
 	})
 }
 
-// RegisterTools adds the debug-session tools to tb. Register them before
-// other capabilities' tools: the session types they share (StopInfo,
-// SourceLine) are then described once for all.
-func RegisterTools(tb *toolkit.Toolbox, m *sessions.Manager) {
+// Tools is the debug-session capability of a server: the session tools,
+// the live-edit tools, the sessions' resources and
+// get_debug_tools_status.
+type Tools struct {
+	m *sessions.Manager
+}
+
+// New returns the debug-session capability over m.
+func New(m *sessions.Manager) *Tools { return &Tools{m: m} }
+
+// Register implements toolkit.Capability. Register it before the other
+// capabilities: the session types they share (StopInfo, SourceLine) are
+// then described once for all.
+func (x *Tools) Register(tb *toolkit.Toolbox) {
+	registerTools(tb, x.m)
+	registerResources(tb, x.m)
+	registerLiveEditTools(tb, x.m)
+	registerStatusTool(tb, x.m)
+}
+
+// registerTools adds the debug-session tools to tb.
+func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	tb.ShareSchemas(reflect.TypeFor[sessions.StopInfo](), reflect.TypeFor[sessions.SourceLine]())
 	toolkit.AddTool(tb, "list_supported_languages", "List every supported language: whether its debug adapter is installed, its path and version, what works (launch, attach by pid, attach by port) and the install command when missing.",
 		func(ctx context.Context, _ struct{}) (languagesOut, error) {
@@ -398,9 +416,9 @@ func sessionAnswer(ctx context.Context, s *sessions.Session, res *sessions.Start
 }
 
 // checkScript refuses a scriptPath that is a device, pipe, socket or
-// kernel file; for the mock, whose programs are read whole, also one over
-// toolkit.MaxSourceBytes. A path that does not exist is left to the
-// adapter (a module or package name).
+// kernel file, and one over the limit the adapter declares for the
+// programs it reads whole (the mock's). A path that does not exist is
+// left to the adapter (a module or package name).
 func checkScript(s *sessions.Session, path string) error {
 	if path == "" {
 		return nil
@@ -408,11 +426,7 @@ func checkScript(s *sessions.Session, path string) error {
 	if _, err := os.Stat(path); err != nil {
 		return nil
 	}
-	var limit int64
-	if s.Language() == "mock" {
-		limit = toolkit.MaxSourceBytes
-	}
-	return toolkit.CheckReadable("scriptPath", path, limit, true)
+	return toolkit.CheckReadable("scriptPath", path, s.Traits().MaxProgramBytes, true)
 }
 
 // checkSource refuses a source file argument that cannot be a source

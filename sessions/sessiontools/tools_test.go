@@ -22,8 +22,7 @@ func connect(t *testing.T) *mcp.ClientSession {
 	t.Cleanup(func() { m.Shutdown(context.Background()) })
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
 	tb := mcpbind.NewToolbox(srv, nil)
-	RegisterTools(tb, m)
-	RegisterStatusTool(tb, m)
+	New(m).Register(tb)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	if _, err := srv.Connect(ctx, st, nil); err != nil {

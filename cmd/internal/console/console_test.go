@@ -184,25 +184,6 @@ func TestCreateFailure(t *testing.T) {
 	}
 }
 
-func TestLanguageOfFile(t *testing.T) {
-	dir := t.TempDir()
-	goDir, rustDir := filepath.Join(dir, "g"), filepath.Join(dir, "r")
-	for d, f := range map[string]string{goDir: "go.mod", rustDir: "Cargo.toml"} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(d, f), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for p, want := range map[string]string{"a.go": "go", "A.PY": "python", "x.ts": "javascript", "x.jar": "java", "x.cpp": "cpp",
-		"x.rb": "ruby", "x.cbl": "cobol", "x.mock": "mock", "x.c": "c", "x.rs": "rust", "x.txt": "", goDir: "go", rustDir: "rust", dir: ""} {
-		if got := LanguageOfFile(p); got != want {
-			t.Errorf("%s: %q, want %q", p, got, want)
-		}
-	}
-}
-
 // stopOf decodes a stop answer's last stop.
 func (p *prompt) stopOf(answer string) *sessions.StopInfo {
 	var s stopAnswer
