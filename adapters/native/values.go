@@ -63,15 +63,40 @@ func (s *lldb) fixFrames(m *dap.Message) dap.Verdict {
 	changed := false
 	for _, f := range frames {
 		fr, _ := f.(map[string]any)
-		if name, _ := fr["name"].(string); rustHashRE.MatchString(name) {
-			fr["name"] = rustHashRE.ReplaceAllString(name, "")
-			changed = true
+		if name, _ := fr["name"].(string); name != "" {
+			if clean := rustName(name); clean != name {
+				fr["name"] = clean
+				changed = true
+			}
 		}
 	}
 	if changed {
 		m.Body, _ = json.Marshal(body)
 	}
 	return dap.Pass
+}
+
+// rustEscapes are the escapes of rustc's legacy mangling that LLDB
+// leaves in a name (std::rt::lang_start::_$u7b$$u7b$closure$u7d$$u7d$).
+var rustEscapes = strings.NewReplacer("$SP$", "@", "$BP$", "*", "$RF$", "&", "$LT$", "<", "$GT$", ">",
+	"$LP$", "(", "$RP$", ")", "$C$", ",", "$u20$", " ", "$u22$", "\"", "$u27$", "'", "$u2b$", "+",
+	"$u3b$", ";", "$u5b$", "[", "$u5d$", "]", "$u7b$", "{", "$u7d$", "}", "$u7e$", "~")
+
+// rustName is a Rust function's name as the program writes it: without
+// its symbol's hash, and with the escapes of legacy mangling read.
+func rustName(name string) string {
+	name = rustHashRE.ReplaceAllString(name, "")
+	if !strings.Contains(name, "$") {
+		return name
+	}
+	parts := strings.Split(name, "::")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "_$") {
+			p = p[1:] // a path part that would start with $ starts with _$
+		}
+		parts[i] = rustEscapes.Replace(p)
+	}
+	return strings.Join(parts, "::")
 }
 
 // bareRE is lldb-dap's value of an aggregate that has no summary (a

@@ -29,13 +29,20 @@ func TestRustCharValue(t *testing.T) {
 
 // Rust frames lose their symbol's hash; other names stay.
 func TestRustFrameNames(t *testing.T) {
-	body := `{"stackFrames":[{"id":1,"name":"strsim::generic_jaro::h54cafb2e7e5544b7"},{"id":2,"name":"main"},{"id":3,"name":"a::b::hzz"}]}`
+	body := `{"stackFrames":[{"id":1,"name":"strsim::generic_jaro::h54cafb2e7e5544b7"},{"id":2,"name":"main"},{"id":3,"name":"a::b::hzz"},` +
+		`{"id":4,"name":"std::rt::lang_start::_$u7b$$u7b$closure$u7d$$u7d$::h0123456789abcdef"},{"id":5,"name":"_$LT$T$u20$as$u20$x..Y$GT$::f"}]}`
 	m := &dap.Message{Type: "response", Command: "stackTrace", Body: json.RawMessage(body)}
 	(&lldb{rust: true}).fixFrames(m)
 	var got struct{ StackFrames []struct{ Name string } }
 	_ = json.Unmarshal(m.Body, &got)
-	if len(got.StackFrames) != 3 || got.StackFrames[0].Name != "strsim::generic_jaro" || got.StackFrames[1].Name != "main" || got.StackFrames[2].Name != "a::b::hzz" {
+	want := []string{"strsim::generic_jaro", "main", "a::b::hzz", "std::rt::lang_start::{{closure}}", "<T as x..Y>::f"}
+	if len(got.StackFrames) != len(want) {
 		t.Fatalf("%s", m.Body)
+	}
+	for i, w := range want {
+		if got.StackFrames[i].Name != w {
+			t.Errorf("frame %d: %q, want %q", i, got.StackFrames[i].Name, w)
+		}
 	}
 	m = &dap.Message{Type: "response", Command: "stackTrace", Body: json.RawMessage(body)}
 	(&lldb{}).fixFrames(m)
