@@ -94,7 +94,7 @@ func rustName(name string) string {
 		if strings.HasPrefix(p, "_$") {
 			p = p[1:] // a path part that would start with $ starts with _$
 		}
-		parts[i] = rustEscapes.Replace(p)
+		parts[i] = strings.ReplaceAll(rustEscapes.Replace(p), "..", "::") // a path inside a generic
 	}
 	return strings.Join(parts, "::")
 }

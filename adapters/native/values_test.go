@@ -35,7 +35,7 @@ func TestRustFrameNames(t *testing.T) {
 	(&lldb{rust: true}).fixFrames(m)
 	var got struct{ StackFrames []struct{ Name string } }
 	_ = json.Unmarshal(m.Body, &got)
-	want := []string{"strsim::generic_jaro", "main", "a::b::hzz", "std::rt::lang_start::{{closure}}", "<T as x..Y>::f"}
+	want := []string{"strsim::generic_jaro", "main", "a::b::hzz", "std::rt::lang_start::{{closure}}", "<T as x::Y>::f"}
 	if len(got.StackFrames) != len(want) {
 		t.Fatalf("%s", m.Body)
 	}
