@@ -25,8 +25,8 @@
 //   - exception filters of its own ([Filter]: Rust panics, COBOL runtime
 //     errors) become LLDB breakpoints on the runtime's function, and a
 //     stop there is reported as an exception;
-//   - LLDB's echo of the commands that load dbg's formatters is left out
-//     of the output (initecho.go).
+//   - LLDB's echo of the commands a launch or attach runs (those that
+//     load dbg's formatters) is left out of the output (initecho.go).
 package native
 
 import (
@@ -94,6 +94,8 @@ type lldb struct {
 	watches   *watchState       // data breakpoints (watchpoints.go)
 	ownLogs   bool              // lldb has no log points: the layer keeps them
 	logMsgs   map[int]string    // LLDB breakpoint id → the log message kept
+
+	started startCommands // the launch's commands, whose echo is left out (initecho.go)
 }
 
 func (s *lldb) request(r *dap.Request) dap.Verdict {
@@ -111,6 +113,7 @@ func (s *lldb) request(r *dap.Request) dap.Verdict {
 	case "goto":
 		return s.gotoRequest(r)
 	case "launch", "attach":
+		s.started.note(r)
 		var a struct {
 			StopOnEntry bool `json:"stopOnEntry"`
 		}
@@ -170,7 +173,7 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 
 func (s *lldb) event(m *dap.Message) dap.Verdict {
 	if m.Event == "output" {
-		return quietInit(m)
+		return s.started.quiet(m)
 	}
 	if m.Event != "stopped" {
 		return dap.Pass
