@@ -73,33 +73,28 @@ func (b *breakpointSet) all() []Breakpoint {
 	return out
 }
 
+// byAdapterID returns the line or function breakpoint the adapter
+// numbers id.
 func (b *breakpointSet) byAdapterID(id int) *Breakpoint {
-	for _, list := range b.byFile {
-		for _, bp := range list {
-			if bp.adapterID == id {
-				return bp
-			}
-		}
-	}
-	for _, bp := range b.funcs {
-		if bp.adapterID == id {
-			return bp
-		}
-	}
-	return nil
+	return b.first(func(bp *Breakpoint) bool { return bp.adapterID == id })
 }
 
 // byID returns the line or function breakpoint id.
 func (b *breakpointSet) byID(id int) *Breakpoint {
+	return b.first(func(bp *Breakpoint) bool { return bp.ID == id })
+}
+
+// first returns a line or function breakpoint that match accepts.
+func (b *breakpointSet) first(match func(*Breakpoint) bool) *Breakpoint {
 	for _, list := range b.byFile {
 		for _, bp := range list {
-			if bp.ID == id {
+			if match(bp) {
 				return bp
 			}
 		}
 	}
 	for _, bp := range b.funcs {
-		if bp.ID == id {
+		if match(bp) {
 			return bp
 		}
 	}

@@ -182,11 +182,14 @@ func closestName(key string, names []string) string {
 		return strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "").Replace(s))
 	}
 	k := norm(key)
+	if len(k) > 64 {
+		k = k[:64] // no argument name is that long
+	}
 	best, bestScore := "", 0
 	for _, name := range names {
 		n := norm(name)
 		score := 0
-		switch d := editDistance(k, n); {
+		switch d := EditDistance(k, n); {
 		case k == n:
 			score = 1000
 		case k != "" && (strings.Contains(n, k) || strings.Contains(k, n)) && min(len(k), len(n)) >= 2:
@@ -201,15 +204,10 @@ func closestName(key string, names []string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance of a and b, bounded in cost
-// by the clipped lengths of argument names.
-func editDistance(a, b string) int {
-	if len(a) > 64 {
-		a = a[:64]
-	}
-	if len(b) > 64 {
-		b = b[:64]
-	}
+// EditDistance is the Levenshtein distance of a and b, in bytes: how
+// far a name a client sent is from a real one. Its cost is the product
+// of the lengths; callers bound them.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

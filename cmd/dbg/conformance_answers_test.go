@@ -19,21 +19,29 @@ type frameCase struct {
 	set          string // a value set_variable gives the caller's local
 }
 
+// fixtureFiles returns the paths of a fixture's program and of the file
+// its breakpoints go in (src, default the program). A language that
+// declares no such fixture fails: it must declare one or a refusal.
+func fixtureFiles(t *testing.T, l *lang, what, program, src string) (string, string) {
+	t.Helper()
+	if program == "" {
+		t.Fatalf("%s declares no %s fixture", l.name, what)
+	}
+	if src == "" {
+		src = program
+	}
+	return td(program), td(src)
+}
+
 // scenarioFrame: evaluate, get_local_variables and set_variable without a
 // frameId act in the frame the stop answer reports, then in the frame a
 // call named (get_local_variables {id}: the frame's id as get_stack_trace
 // calls it), then, after a step, in the new stop's frame.
 func scenarioFrame(t *testing.T, c *client, l *lang) {
 	f := l.frame
-	if f.program == "" {
-		t.Fatalf("%s declares no frame fixture", l.name)
-	}
-	src := td(f.program)
-	if f.src != "" {
-		src = td(f.src)
-	}
+	program, src := fixtureFiles(t, l, "frame", f.program, f.src)
 	line := mcpLine(t, src, f.mark)
-	id, st := mcpLaunch(t, c, l.name, src, []int{line}, td(f.program), nil)
+	id, st := mcpLaunch(t, c, l.name, src, []int{line}, program, nil)
 	if st.num("lastStop.location.line") != line || st.str("lastStop.location.file") != src {
 		t.Fatalf("stop %v, want %s:%d", st.get("lastStop"), src, line)
 	}

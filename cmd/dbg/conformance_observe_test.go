@@ -171,14 +171,8 @@ func clip(s string) string {
 // shows it; remove_breakpoint removes it, and the program runs to its end.
 func scenarioWatch(t *testing.T, c *client, l *lang) {
 	f := l.watch
-	if f.program == "" {
-		t.Fatalf("%s declares no watch fixture", l.name)
-	}
-	src := td(f.program)
-	if f.src != "" {
-		src = td(f.src)
-	}
-	id, _ := mcpLaunch(t, c, l.name, src, []int{mcpLine(t, src, f.stopAt)}, td(f.program), f.start)
+	program, src := fixtureFiles(t, l, "watch", f.program, f.src)
+	id, _ := mcpLaunch(t, c, l.name, src, []int{mcpLine(t, src, f.stopAt)}, program, f.start)
 	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
 	// A bare name is an expression of the stopped frame.
 	key := "expression"
