@@ -6,9 +6,10 @@ import "github.com/dbg-dev/dbg/dap"
 // frame: the innermost with source (resolveStop), or the frame a
 // capability reports for the stop instead (debug_test's frame of the
 // user's code), which it picks with [Session.PickFrame]. Evaluate,
-// scopes, locals and set_variable without a frameId run in that frame.
-// A call that names a frame picks it in turn, so that the calls after it
-// stay there, as a debugger's "frame N" does, until the next stop.
+// scopes, locals and set_variable without a frameId run in that frame
+// until the next stop; a call that names a frame acts there alone, so a
+// client that keeps a frame of its own (the console's "frame N") never
+// finds the default moved under it.
 
 // framePick is the frame picked at one stop, and the frames the stop's
 // stack reads showed. Callers hold the session's mu.

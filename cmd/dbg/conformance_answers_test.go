@@ -8,15 +8,15 @@ import (
 )
 
 // frameCase is a stop in a function called from another function of the
-// program: the frame of the stop answer is where calls naming no frame
-// act, a frame the agent names is where they act after it, and the next
-// stop's frame is where they act again.
+// program: calls naming no frame act in the frame of the stop answer, a
+// call that names another frame acts there alone, and the next stop's
+// frame is where they act after it.
 type frameCase struct {
 	program, src string // src: the file breakpoints go in (default program)
 	mark         string // a line of the callee
 	arg, want    string // a local of the callee and its value at the stop
 	caller, was  string // a local of the caller, absent in the callee, and its value
-	set          string // a value set_variable gives the caller's local
+	set          string // a value set_variable gives both
 }
 
 // fixtureFiles returns the paths of a fixture's program and of the file
@@ -34,9 +34,10 @@ func fixtureFiles(t *testing.T, l *lang, what, program, src string) (string, str
 }
 
 // scenarioFrame: evaluate, get_local_variables and set_variable without a
-// frameId act in the frame the stop answer reports, then in the frame a
-// call named (get_local_variables {id}: the frame's id as get_stack_trace
-// calls it), then, after a step, in the new stop's frame.
+// frameId act in the frame the stop answer reports; naming the caller's
+// frame (get_local_variables {id}: the frame's id as get_stack_trace
+// calls it) acts there and leaves the default where it was; after a
+// step, the default is the new stop's frame.
 func scenarioFrame(t *testing.T, c *client, l *lang) {
 	f := l.frame
 	program, src := fixtureFiles(t, l, "frame", f.program, f.src)
@@ -64,42 +65,52 @@ func scenarioFrame(t *testing.T, c *client, l *lang) {
 	if caller == nil {
 		t.Fatalf("no caller frame in %s", src)
 	}
-	// Naming the frame picks it.
-	picked := c.ok("get_local_variables", map[string]any{"sessionId": id, "id": caller.num("id")})
-	if picked.num("location.line") != caller.num("line") {
-		t.Errorf("locals of frame %d answered location %v, want line %d", caller.num("id"), picked.get("location"), caller.num("line"))
+	named := c.ok("get_local_variables", map[string]any{"sessionId": id, "id": caller.num("id")})
+	if named.num("location.line") != caller.num("line") || localValue(named, f.caller) != f.was {
+		t.Errorf("locals of the caller's frame %d: %v at %v, want %s = %s at line %d", caller.num("id"), named.list("variables"), named.get("location"), f.caller, f.was, caller.num("line"))
 	}
-	if got := mcpEval(t, c, id, f.caller); got != f.was {
-		t.Errorf("%s = %q after the caller's frame was named, want %q", f.caller, got, f.was)
+	if got := c.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": f.caller, "frameId": caller.num("id")}).str("result"); got != f.was {
+		t.Errorf("%s = %q in the caller's frame, want %q", f.caller, got, f.was)
 	}
+	// The default stays the stop's frame.
 	locals := c.ok("get_local_variables", map[string]any{"sessionId": id})
-	if locals.num("location.line") != caller.num("line") {
-		t.Errorf("get_local_variables without frameId answered location %v, want the caller's line %d", locals.get("location"), caller.num("line"))
+	if locals.num("location.line") != line || localValue(locals, f.arg) != f.want {
+		t.Errorf("get_local_variables without frameId after naming the caller: %v at %v, want the stop's frame", locals.list("variables"), locals.get("location"))
 	}
-	found := false
-	for _, v := range locals.list("variables") {
-		if v.str("name") == f.caller {
-			found = v.str("value") == f.was
+	if got := mcpEval(t, c, id, f.arg); got != f.want {
+		t.Errorf("%s = %q without frameId after naming the caller, want %q", f.arg, got, f.want)
+	}
+	for _, sv := range []map[string]any{{"name": f.arg}, {"name": f.caller, "frameId": caller.num("id")}} {
+		sv["sessionId"], sv["value"] = id, f.set
+		if r := c.ok("set_variable", sv); r.str("result") != f.set {
+			t.Errorf("set_variable %v answered %v", sv, r)
 		}
 	}
-	if !found {
-		t.Errorf("get_local_variables without frameId: %v, want the caller's %s = %s", locals.list("variables"), f.caller, f.was)
+	if got := mcpEval(t, c, id, f.arg); got != f.set {
+		t.Errorf("%s = %q after set_variable without frameId, want %q", f.arg, got, f.set)
 	}
-	if r := c.ok("set_variable", map[string]any{"sessionId": id, "name": f.caller, "value": f.set}); r.str("result") != f.set {
-		t.Errorf("set_variable %s = %s answered %v", f.caller, f.set, r)
+	if got := c.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": f.caller, "frameId": caller.num("id")}).str("result"); got != f.set {
+		t.Errorf("the caller's %s = %q after set_variable in its frame, want %q", f.caller, got, f.set)
 	}
-	got := c.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": f.caller, "frameId": caller.num("id")}).str("result")
-	if got != f.set {
-		t.Errorf("the caller's %s = %q after set_variable without frameId, want %q", f.caller, got, f.set)
-	}
-	// A new stop: its own frame again.
+	// A new stop: its own frame.
 	if step := c.ok("step_over", map[string]any{"sessionId": id}); step.str("state") != "paused" || step.str("lastStop.location.file") != src {
 		t.Fatalf("step_over: %v", step)
 	}
-	if got := mcpEval(t, c, id, f.arg); got != f.want {
-		t.Errorf("%s = %q after a step, want %q: the new stop's frame", f.arg, got, f.want)
+	if got := mcpEval(t, c, id, f.arg); got != f.set {
+		t.Errorf("%s = %q after a step, want %q: the new stop's frame", f.arg, got, f.set)
 	}
 	mcpClose(t, c, id, mcpPIDs(t, c))
+}
+
+// localValue is the value of the local name in a get_local_variables
+// answer ("" when absent).
+func localValue(locals obj, name string) string {
+	for _, v := range locals.list("variables") {
+		if v.str("name") == name {
+			return v.str("value")
+		}
+	}
+	return ""
 }
 
 // refusedFrame: the language's programs cannot call one another's frames

@@ -182,7 +182,7 @@ type stackOut struct {
 
 type scopesIn struct {
 	SessionRef
-	FrameID toolkit.Int `json:"frameId,omitempty" alias:"id" jsonschema:"frame id from get_stack_trace (default: the top frame)"`
+	FrameID toolkit.Int `json:"frameId,omitempty" alias:"id" jsonschema:"frame id from get_stack_trace (default: the frame the stop reports)"`
 }
 
 type scopesOut struct {
@@ -205,7 +205,7 @@ type variablesOut struct {
 
 type localsIn struct {
 	SessionRef
-	FrameID        toolkit.Int  `json:"frameId,omitempty" alias:"id" jsonschema:"frame (default: the top frame)"`
+	FrameID        toolkit.Int  `json:"frameId,omitempty" alias:"id" jsonschema:"frame (default: the frame the stop reports)"`
 	Names          []string     `json:"names,omitempty" jsonschema:"only these variables"`
 	IncludeSpecial toolkit.Bool `json:"includeSpecial,omitempty" jsonschema:"keep special variables (dunder names, return values)"`
 }
@@ -220,7 +220,7 @@ type localsOut struct {
 type evaluateIn struct {
 	SessionRef
 	Expression string      `json:"expression" jsonschema:"expression in the program's language"`
-	FrameID    toolkit.Int `json:"frameId,omitempty" alias:"id" jsonschema:"frame (default: the top frame)"`
+	FrameID    toolkit.Int `json:"frameId,omitempty" alias:"id" jsonschema:"frame (default: the frame the stop reports)"`
 	Context    string      `json:"context,omitempty" jsonschema:"repl (default), watch or hover"`
 	// SideEffects false refuses calls and assignments (docs/contract.md, "Beyond the peers").
 	SideEffects toolkit.Bool `json:"sideEffects,omitempty" jsonschema:"false: refuse what would change the program, such as calls and assignments (default true, or false under dbg mcp --no-side-effects)"`
@@ -232,7 +232,7 @@ type setVariableIn struct {
 	Value              string      `json:"value" jsonschema:"new value, in the program's syntax"`
 	VariablesReference toolkit.Int `json:"variablesReference,omitempty" jsonschema:"scope holding the variable (default: found in the frame's scopes)"`
 	Scope              toolkit.Int `json:"scope,omitempty" jsonschema:"same as variablesReference"`
-	FrameID            toolkit.Int `json:"frameId,omitempty" alias:"id" jsonschema:"frame (default: the top frame)"`
+	FrameID            toolkit.Int `json:"frameId,omitempty" alias:"id" jsonschema:"frame (default: the frame the stop reports)"`
 }
 
 type sourceIn struct {

@@ -251,7 +251,6 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	sessionTool(tb, m, "get_scopes", "Get the scopes (locals, globals...) of a frame, with the variablesReference to pass to get_variables.",
 		func(ctx context.Context, s *sessions.Session, in scopesIn) (scopesOut, error) {
 			sc, err := s.Scopes(ctx, int(in.FrameID))
-			picked(s, in.FrameID, err)
 			return scopesOut{Scopes: sc}, err
 		})
 	sessionTool(tb, m, "get_variables", "Get the variables of a scope or the children of a variable (scope = variablesReference). Capped, with a truncation note.",
@@ -272,7 +271,6 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return localsOut{}, err
 			}
-			picked(s, in.FrameID, nil)
 			return localsOut{Variables: v, Scope: sc.Name, Truncation: tr, Location: s.FrameLocation(int(in.FrameID))}, nil
 		})
 	sessionTool(tb, m, "evaluate_expression", "Evaluate an expression in the stopped program (top frame or frameId). sideEffects: false refuses what would change the program (calls, assignments).",
@@ -281,7 +279,6 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessions.EvalResult{}, err
 			}
-			picked(s, in.FrameID, nil)
 			return *r, nil
 		})
 	sessionTool(tb, m, "set_variable", "Change a variable's value in the stopped program.",
@@ -294,7 +291,6 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessions.EvalResult{}, err
 			}
-			picked(s, in.FrameID, nil)
 			return *r, nil
 		})
 	toolkit.AddTool(tb, "get_source_context", "Read source lines around a line (default: where the session stopped).",
@@ -470,14 +466,6 @@ func sameFile(a, b string) bool {
 	sa, err1 := os.Stat(a)
 	sb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
-}
-
-// picked makes frame, which a call named and could act on (err nil), the
-// one the next calls without a frameId act on.
-func picked(s *sessions.Session, frame toolkit.Int, err error) {
-	if frame != 0 && err == nil {
-		s.PickFrame(int(frame))
-	}
 }
 
 func sessionIDs(m *sessions.Manager) []string {
