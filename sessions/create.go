@@ -238,7 +238,7 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 // launchFailed is the error of a launch whose adapter died before the
 // program ended (killed while it started the program): the launch
 // failed, whatever the program managed to do. What it started is
-// stopped and the session is left in the error state.
+// stopped; the session stays ended, for restart_debugging or close.
 func (s *Session) launchFailed(t adapters.Target, res *StartResult) error {
 	s.mu.Lock()
 	died, reason, ep := s.adapterDied && s.state == StateTerminated, s.reason, s.ep
