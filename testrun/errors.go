@@ -75,4 +75,3 @@ func closest(id string, ids []TestID, n int) []string {
 	}
 	return out
 }
-
