@@ -242,7 +242,7 @@ func (Go) ExceptionFilters(mode string) []string {
 // Traits implements Adapter: delve evaluates Go expressions, which
 // goSideEffectFree checks for calls and assignments, and writes a
 // logpoint's output while the thread is held. A Go binary is told by
-// its build information.
+// its build information. Its banner is no line of the program's.
 func (Go) Traits() Traits {
 	return Traits{
 		SideEffectFree: goSideEffectFree,
@@ -250,5 +250,6 @@ func (Go) Traits() Traits {
 		Binary: (*Executable).GoBuild, BinaryRank: 50,
 		HeldLogpoints: true,
 		LaunchTypes:   []string{"go"},
+		Chatter:       []string{"Type 'dlv help' for list of commands."},
 	}
 }

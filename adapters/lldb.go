@@ -385,7 +385,7 @@ func (n *Native) initCommands(ctx context.Context, dir, binary string) []string 
 		if etc, err := rustLLDBDir(ctx, dir); err == nil {
 			cmds = append(cmds,
 				fmt.Sprintf("command script import %q", filepath.Join(etc, "lldb_lookup.py")),
-				fmt.Sprintf("command source -s 0 %q", filepath.Join(etc, "lldb_commands")))
+				fmt.Sprintf("command source -s 1 %q", filepath.Join(etc, "lldb_commands")))
 		}
 	}
 	switch n.lang {

@@ -109,6 +109,11 @@ type Traits struct {
 	// protocol (CDP) has no watchpoints on variables"). "": the refusal
 	// says only that the adapter does not announce them.
 	NoDataBreakpoints string
+	// Chatter are the console lines the adapter prints of itself at every
+	// start ("Type 'dlv help' for list of commands."), which say nothing
+	// of the program: the session leaves them out of its output. None:
+	// every line is the session's.
+	Chatter []string
 
 	// Around the adapter.
 

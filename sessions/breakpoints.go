@@ -36,6 +36,7 @@ type Breakpoint struct {
 
 	adapterID int
 	probe     *traceProbe // set on a trace probe's breakpoint, which is not listed
+	temporary bool        // run_to_line's, which is not listed either
 }
 
 // breakpointSet holds a session's breakpoints. It is guarded by the
@@ -59,33 +60,66 @@ func (b *breakpointSet) all() []Breakpoint {
 	sort.Strings(files)
 	for _, f := range files {
 		for _, bp := range b.byFile[f] {
-			if bp.probe == nil {
+			if bp.probe == nil && !bp.temporary {
 				out = append(out, *bp)
 			}
 		}
 	}
 	for _, bp := range b.funcs {
-		if bp.probe == nil {
+		if bp.probe == nil && !bp.temporary {
 			out = append(out, *bp)
 		}
 	}
 	return out
 }
 
+// byAdapterID returns the line or function breakpoint the adapter
+// numbers id.
 func (b *breakpointSet) byAdapterID(id int) *Breakpoint {
+	return b.first(func(bp *Breakpoint) bool { return bp.adapterID == id })
+}
+
+// byID returns the line or function breakpoint id.
+func (b *breakpointSet) byID(id int) *Breakpoint {
+	return b.first(func(bp *Breakpoint) bool { return bp.ID == id })
+}
+
+// first returns a line or function breakpoint that match accepts.
+func (b *breakpointSet) first(match func(*Breakpoint) bool) *Breakpoint {
 	for _, list := range b.byFile {
 		for _, bp := range list {
-			if bp.adapterID == id {
+			if match(bp) {
 				return bp
 			}
 		}
 	}
 	for _, bp := range b.funcs {
-		if bp.adapterID == id {
+		if match(bp) {
 			return bp
 		}
 	}
 	return nil
+}
+
+// onlyTemporaryAt reports whether the breakpoints at file:line are
+// run_to_line's alone.
+func (b *breakpointSet) onlyTemporaryAt(file string, line int) bool {
+	temp := false
+	for f, list := range b.byFile {
+		if file == "" || (f != file && !sameFile(f, file)) {
+			continue
+		}
+		for _, bp := range list {
+			if bp.Line != line && bp.ActualLine != line {
+				continue
+			}
+			if !bp.temporary {
+				return false
+			}
+			temp = true
+		}
+	}
+	return temp
 }
 
 // find returns the breakpoint already at spec's place: the same file and
@@ -148,6 +182,7 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 		// A retry, or a change of the same breakpoint: one breakpoint per
 		// place, updated to what this call asks for.
 		bp.Condition, bp.HitCondition, bp.LogMessage = spec.Condition, spec.HitCondition, spec.LogMessage
+		bp.temporary = false // run_to_line's breakpoint, now the caller's
 		if lineText != "" {
 			bp.LineText = lineText
 		}

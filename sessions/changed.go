@@ -310,11 +310,15 @@ func (c *Changes) note(n string) {
 // special name rather than a variable of the program: Python's dunder
 // names and debugpy's "special variables" groups.
 func IsSpecialLocal(name string) bool {
-	if len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") {
-		return true
-	}
+	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") || IsGroup(name)
+}
+
+// IsGroup reports whether a variable is debugpy's grouping of a value's
+// members ("special variables", "function variables"...): a variable of
+// no program, whose children are the members grouped.
+func IsGroup(name string) bool {
 	switch name {
-	case "special variables", "function variables", "class variables":
+	case "special variables", "function variables", "class variables", "protected variables":
 		return true
 	}
 	return false

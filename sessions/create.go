@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -228,10 +229,28 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 		}
 	}
 	res := s.waitLaunched(ctx, wait)
+	if err := s.launchFailed(t, res); err != nil {
+		return nil, err
+	}
 	if req.SkipStop != nil {
 		res = s.skipStops(ctx, req.SkipStop, res, time.Now().Add(wait))
 	}
 	return res, nil
+}
+
+// launchFailed is the error of a launch whose adapter died before the
+// program ended (killed while it started the program): the launch
+// failed, whatever the program managed to do. What it started is
+// stopped; the session stays ended, for restart_debugging or close.
+func (s *Session) launchFailed(t adapters.Target, res *StartResult) error {
+	s.mu.Lock()
+	died, reason, ep := s.adapterDied && s.state == StateTerminated, s.reason, s.ep
+	s.mu.Unlock()
+	if !died || res.State != StateTerminated {
+		return nil
+	}
+	return s.failStart(ep, t, toolkit.CodeAdapterFailed, errors.New(reason),
+		"the adapter ended while it started the program: check it with dbg adapters, then start_debugging again")
 }
 
 func cwdOr() string {

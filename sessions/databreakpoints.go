@@ -57,7 +57,8 @@ type dataSet struct {
 type dataBreakpoint struct {
 	bp     Breakpoint
 	dataID string
-	last   *string // the value last read
+	last   *string    // the value last read
+	at     *heldFrame // the frame the expression was set in, when known
 }
 
 func (d *dataSet) list() []Breakpoint {
@@ -75,24 +76,8 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, spec DataBreakpointSpec
 	if spec.AccessType == "" {
 		spec.AccessType = "write"
 	}
-	switch spec.AccessType {
-	case "write", "read", "readWrite":
-	default:
-		return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("accessType %q is not write, read or readWrite", toolkit.Clip(spec.AccessType)), "pass write, read or readWrite").WithOptions("write", "read", "readWrite")
-	}
-	expr := strings.TrimSpace(spec.Expression)
-	if expr == "" {
-		expr = strings.TrimSpace(spec.Name)
-	}
-	if expr == "" {
-		return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, "expression or name is required", "pass expression (a global, obj.field, Class.field) or name with variablesReference")
-	}
-	if spec.Name != "" && spec.Expression == "" && spec.VariablesReference <= 0 {
-		return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, "name needs variablesReference", "pass variablesReference from get_variables, or pass expression instead")
-	}
-	if _, err := bpcond.ParseHit(spec.HitCondition); err != nil {
-		return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "use N, >= N, > N, < N, <= N or % N").Wrap(err)
-	}
+	// What the adapter can do comes first: no argument makes an
+	// adapter that cannot watch able to.
 	s.mu.Lock()
 	supported, started := s.caps.SupportsDataBreakpoints, s.conn != nil
 	s.mu.Unlock()
@@ -102,6 +87,22 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, spec DataBreakpointSpec
 	if !supported {
 		return Breakpoint{}, toolkit.NewError(toolkit.CodeUnsupported, "data breakpoints are not supported here: "+s.noDataBreakpointsWhy(),
 			"use a conditional breakpoint or a trace (add_trace) on the lines that write it")
+	}
+	switch spec.AccessType {
+	case "write", "read", "readWrite":
+	default:
+		return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("accessType %q is not write, read or readWrite", toolkit.Clip(spec.AccessType)), "pass write, read or readWrite").WithOptions("write", "read", "readWrite")
+	}
+	// A name without variablesReference is an expression of the frame.
+	expr := strings.TrimSpace(spec.Expression)
+	if expr == "" {
+		expr = strings.TrimSpace(spec.Name)
+	}
+	if expr == "" {
+		return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, "expression or name is required", "pass expression (a global, obj.field, Class.field) or name, alone or with variablesReference")
+	}
+	if _, err := bpcond.ParseHit(spec.HitCondition); err != nil {
+		return Breakpoint{}, toolkit.NewError(toolkit.CodeInvalidArgument, err.Error(), "use N, >= N, > N, < N, <= N or % N").Wrap(err)
 	}
 	if err := s.requireStopped(); err != nil {
 		return Breakpoint{}, err
@@ -146,6 +147,7 @@ func (s *Session) SetDataBreakpoint(ctx context.Context, spec DataBreakpointSpec
 			v := r.Result
 			db.last = &v
 		}
+		db.at = s.frameOf(ctx, frameID)
 	}
 	s.mu.Lock()
 	s.bps.next++
@@ -277,11 +279,7 @@ func (s *Session) recordDataStop(b godap.StoppedEventBody, given *DataValues) {
 		if f := firstUserFrame(st.StackFrames); f != nil {
 			ch.Frame = s.frameLocation(*f)
 			if db != nil && (given == nil || given.New == nil) && db.bp.AccessType == "write" {
-				var ev godap.EvaluateResponseBody
-				if err := s.request(ctx, "evaluate", godap.EvaluateArguments{Expression: db.bp.Expression, FrameId: f.Id, Context: "watch"}, &ev); err == nil {
-					v := ev.Result
-					ch.New = &v
-				}
+				ch.New = s.readWatched(ctx, db, f.Id)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	godap "github.com/google/go-dap"
@@ -43,7 +44,7 @@ func (s *Session) onEvent(m *dap.Message) {
 		if cat == "" {
 			cat = "console"
 		}
-		if cat == "telemetry" {
+		if cat == "telemetry" || cat == "console" && slices.Contains(s.adapter.Traits().Chatter, strings.TrimSpace(b.Output)) {
 			return
 		}
 		s.writeOutput(cat, b.Output)
@@ -121,10 +122,19 @@ func (s *Session) recordStopWith(b godap.StoppedEventBody, data *DataChange) {
 		return
 	}
 	var ids []int
+	temporary := false
 	for _, aid := range b.HitBreakpointIds {
 		if bp := s.bps.byAdapterID(aid); bp != nil {
+			if bp.temporary {
+				temporary = true
+				continue
+			}
 			ids = append(ids, bp.ID)
 		}
+	}
+	desc := b.Description
+	if temporary && len(ids) == 0 && reason == "breakpoint" {
+		reason, desc = RunToLineReason, "" // no breakpoint of the user's: run_to_line's line
 	}
 	if data != nil {
 		// Data breakpoint ids are their own: never a line breakpoint's.
@@ -145,7 +155,7 @@ func (s *Session) recordStopWith(b godap.StoppedEventBody, data *DataChange) {
 		}
 	}
 	s.stopSeq++
-	s.lastStop = &StopInfo{Reason: reason, ThreadID: tid, Description: b.Description, Text: strings.TrimSpace(b.Text),
+	s.lastStop = &StopInfo{Reason: reason, ThreadID: tid, Description: desc, Text: strings.TrimSpace(b.Text),
 		HitBreakpoint: ids, Time: s.m.cfg.Now(), Data: data}
 	s.setStateLocked(StatePaused, "")
 	s.observeLocked() // a stop of a debuggee that is gone ("no such process") is its end
@@ -163,9 +173,12 @@ func (s *Session) onConnClosed(c *dap.Conn) {
 	reason := "the debug adapter exited"
 	if s.exitCode != nil {
 		reason = fmt.Sprintf("the program exited with code %d", *s.exitCode)
-	} else if s.ep != nil && s.ep.Process != nil {
-		if tail := strings.TrimSpace(s.ep.Process.StderrTail()); tail != "" {
-			reason += ": " + textcut.LastLines(tail, 5)
+	} else {
+		s.adapterDied = !s.closing // no end of the program came first
+		if s.ep != nil && s.ep.Process != nil {
+			if tail := strings.TrimSpace(s.ep.Process.StderrTail()); tail != "" {
+				reason += ": " + textcut.LastLines(tail, 5)
+			}
 		}
 	}
 	s.setStateLocked(StateTerminated, reason)

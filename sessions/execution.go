@@ -113,6 +113,11 @@ func (s *Session) resolveStop(ctx context.Context) {
 		cp := *s.lastStop
 		cp.Location = loc
 		cp.Text = text
+		if cp.Reason == "breakpoint" && len(cp.HitBreakpoint) == 0 && s.bps.onlyTemporaryAt(loc.File, loc.Line) {
+			// An adapter that names no breakpoint in its stops (lldb,
+			// rdbg): the place tells run_to_line's.
+			cp.Reason, cp.Description = RunToLineReason, ""
+		}
 		s.lastStop = &cp
 		top.conn = s.conn
 		s.topFrame = top
@@ -206,7 +211,7 @@ func (s *Session) result(info SessionInfo, done bool) *ExecResult {
 	// of a program that resumed since (and perhaps ended) is history.
 	r := &ExecResult{State: info.State, ExitCode: info.ExitCode}
 	switch {
-	case info.State == StateTerminated || info.State == StateError:
+	case info.State.Ended():
 		r.Reason = info.Reason
 		r.Message = info.Reason
 	case info.State == StatePaused && done:
@@ -244,7 +249,7 @@ func (s *Session) requirePaused(threadID int) (int, int, error) {
 	switch s.state {
 	case StatePaused:
 	case StateRunning:
-		return 0, 0, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is running", "call pause_execution, or wait_for_stop until it stops").WithNext(toolkit.NextContinue)
+		return 0, 0, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is running", "call pause_execution, or wait_for_stop until it stops")
 	case StateTerminated, StateError:
 		return 0, 0, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has ended: "+s.reason, "restart_debugging, or create a new session")
 	default:
@@ -393,8 +398,15 @@ func (s *Session) unmarkRunning(seq int) {
 }
 
 // Continue resumes the program. With wait > 0 it waits that long for the
-// next stop.
+// next stop. A program that runs already runs on: the answer is the one
+// a resume would give.
 func (s *Session) Continue(ctx context.Context, threadID int, wait time.Duration) (*ExecResult, error) {
+	if s.State() == StateRunning {
+		if wait <= 0 {
+			return &ExecResult{State: StateRunning, Pending: true, Message: "already running; call wait_for_stop to wait for the next stop"}, nil
+		}
+		return s.WaitForStop(ctx, wait)
+	}
 	seq, tid, err := s.requirePaused(threadID)
 	if err != nil {
 		return nil, err
@@ -465,6 +477,10 @@ func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*Exec
 	return r, nil
 }
 
+// RunToLineReason is the reason of the stop at the line run_to_line ran
+// to (its temporary breakpoint, which the stop does not name).
+const RunToLineReason = "run to line"
+
 // RunToLine runs until file:line (a temporary breakpoint, unless one is
 // already there) or another stop.
 func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int, grace time.Duration) (*ExecResult, error) {
@@ -489,6 +505,11 @@ func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int
 			return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d of %s cannot hold a breakpoint: %s", line, file, bp.Message), "pick a line with code")
 		}
 		temp = bp.ID
+		s.mu.Lock()
+		if b := s.bps.byID(temp); b != nil {
+			b.temporary = true
+		}
+		s.mu.Unlock()
 	}
 	if grace <= 0 {
 		grace = 10 * time.Second
@@ -501,7 +522,7 @@ func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int
 		return res, err
 	}
 	if err != nil || !res.Pending {
-		_ = s.RemoveBreakpoint(context.WithoutCancel(ctx), temp)
+		s.removeTemporary(context.WithoutCancel(ctx), temp)
 		return res, err
 	}
 	// Still running: remove the temporary breakpoint at the next stop.
@@ -509,7 +530,19 @@ func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int
 		wctx, cancel := context.WithTimeout(s.life, MaxWait)
 		defer cancel()
 		s.waitStop(wctx, seq)
-		_ = s.RemoveBreakpoint(wctx, temp)
+		s.removeTemporary(wctx, temp)
 	})
 	return res, nil
+}
+
+// removeTemporary removes run_to_line's breakpoint id, unless a
+// set_breakpoint at its line made it the caller's meanwhile.
+func (s *Session) removeTemporary(ctx context.Context, id int) {
+	s.mu.Lock()
+	bp := s.bps.byID(id)
+	temp := bp != nil && bp.temporary
+	s.mu.Unlock()
+	if temp {
+		_ = s.RemoveBreakpoint(ctx, id)
+	}
 }

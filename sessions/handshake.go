@@ -74,7 +74,7 @@ func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 	defer cancel()
 	s.mu.Lock()
 	s.target = t
-	s.exitCode, s.lastStop, s.pid, s.reason = nil, nil, 0, ""
+	s.exitCode, s.lastStop, s.pid, s.reason, s.adapterDied = nil, nil, 0, "", false
 	s.threads = map[int]string{}
 	s.setStateLocked(StateInitializing, "")
 	s.mu.Unlock()
@@ -260,10 +260,14 @@ func launchHint(t adapters.Target) string {
 	return "check scriptPath, args and cwd; get_output shows what the program printed"
 }
 
-// withStderr adds the adapter's last stderr lines to an error.
+// withStderr adds the adapter's last stderr lines to an error; a closed
+// stream is the adapter's end.
 func (s *Session) withStderr(err error) error {
 	if err == nil {
 		err = dap.ErrClosed
+	}
+	if errors.Is(err, dap.ErrClosed) {
+		err = fmt.Errorf("the debug adapter exited (%w)", err)
 	}
 	s.mu.Lock()
 	ep := s.ep

@@ -76,7 +76,7 @@ func (s *Session) requireStopped() error {
 	case StatePaused:
 		return nil
 	case StateRunning:
-		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is running; values can only be read while it is paused", "call pause_execution or wait_for_stop first").WithNext(toolkit.NextContinue)
+		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is running; values can only be read while it is paused", "call pause_execution or wait_for_stop first")
 	case StateTerminated, StateError:
 		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" has ended: "+s.reason, "restart_debugging, or create a new session")
 	}
@@ -117,11 +117,17 @@ func (s *Session) StackTrace(ctx context.Context, threadID, startFrame, levels i
 		s.seen.add(loc.File)
 		out = append(out, Frame{ID: f.Id, Name: f.Name, File: loc.File, Line: f.Line, Column: f.Column, Text: loc.Text, Hint: f.PresentationHint})
 	}
+	s.sawFrames(out, startFrame)
 	return out, body.TotalFrames, nil
 }
 
-// topFrameID returns the id of the innermost frame with source.
+// topFrameID returns the id of the frame calls without a frameId act on:
+// the one picked at this stop (framepick.go), else the innermost with
+// source.
 func (s *Session) topFrameID(ctx context.Context, threadID int) (int, error) {
+	if id := s.pickedFrame(); id != 0 && threadID == 0 {
+		return id, nil
+	}
 	s.mu.Lock()
 	fc, seq := s.topFrame, s.stopSeq
 	cur := 0
@@ -239,8 +245,16 @@ func capValue(s string) (string, bool) {
 }
 
 // LocalVariables reads the local scope of a frame (0 = top), optionally
-// only the named variables.
+// only the named variables, without the adapter's groups and special
+// names (see [IsSpecialLocal]).
 func (s *Session) LocalVariables(ctx context.Context, frameID int, names []string) ([]Variable, *Truncation, Scope, error) {
+	return s.Locals(ctx, frameID, names, false)
+}
+
+// Locals is LocalVariables, with the adapter's groups and special names
+// ("special variables", __name__) when special is true. Named variables
+// are returned whatever their names.
+func (s *Session) Locals(ctx context.Context, frameID int, names []string, special bool) ([]Variable, *Truncation, Scope, error) {
 	scopes, err := s.Scopes(ctx, frameID)
 	if err != nil {
 		return nil, nil, Scope{}, err
@@ -266,7 +280,10 @@ func (s *Session) LocalVariables(ctx context.Context, frameID int, names []strin
 			}
 		}
 		vars = filtered
-	} else if len(vars) > defaultVarLimit {
+	} else if !special {
+		vars = slices.DeleteFunc(vars, func(v Variable) bool { return IsSpecialLocal(v.Name) })
+	}
+	if len(names) == 0 && len(vars) > defaultVarLimit {
 		tr = &Truncation{Note: fmt.Sprintf("showing %d of %d locals; pass names to pick", defaultVarLimit, len(vars)), Returned: defaultVarLimit, Total: len(vars)}
 		vars = vars[:defaultVarLimit]
 	}

@@ -167,17 +167,27 @@ type hotReloadBody struct {
 	Message      string       `json:"message"`
 }
 
-// HotReload puts edited source into the running program: files (none:
-// every source changed since the session started) are compiled where
-// needed and replaced by the adapter; with restartFrames the frames of
-// replaced code on the stack restart to run it.
+// HotReload puts edited source into the program, paused or running (as
+// IDEs do: JDWP's RedefineClasses and V8's setScriptSource need no stop):
+// files (none: every source changed since the session started) are
+// compiled where needed and replaced by the adapter; with restartFrames,
+// which needs a stop, the frames of replaced code on the stack restart
+// to run it.
 func (s *Session) HotReload(ctx context.Context, files []string, restartFrames bool, grace time.Duration) (*HotReloadResult, error) {
-	seq, tid, err := s.requirePaused(0)
-	if err != nil {
-		return nil, err
-	}
 	if !s.LiveEdits().HotReload {
 		return nil, s.unsupported("replace code in a running program", "edit the source, then restart_debugging to run it (breakpoints are kept)")
+	}
+	seq, tid := 0, 0
+	if s.State() == StateRunning {
+		if restartFrames {
+			return nil, toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is running: restartFrames restarts the frames of a stopped thread",
+				"hot_reload without restartFrames replaces the code while it runs (calls made after it run the new code), or pause_execution first")
+		}
+	} else {
+		var err error
+		if seq, tid, err = s.requirePaused(0); err != nil {
+			return nil, err
+		}
 	}
 	abs := make([]string, 0, len(files))
 	for _, f := range files {

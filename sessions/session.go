@@ -22,6 +22,9 @@ const (
 	StatePaused       State = "paused"
 	StateTerminated   State = "terminated"
 	StateError        State = "error"
+	// StateDetached is an attach session that let go of its target, which
+	// runs on: the session has ended as terminated has, with no stop.
+	StateDetached State = "detached"
 )
 
 // Location is a place in the debuggee's source.
@@ -116,11 +119,17 @@ type Session struct {
 	launchReq *StartRequest
 	children  []string
 	closing   bool
+	detached  bool                   // ended by a detach: shown as StateDetached
 	tracked   map[int]string         // pid -> start time of processes the session owns
 	topFrame  frameCache             // the stopped thread's top user frame
+	pick      framePick              // the frame calls without a frameId act on (framepick.go)
 	views     frameViews             // each frame's locals at its last stop answer (changed.go)
 	reads     stopReads              // scopes and variables read at the current stop (stopreads.go)
 	syncMus   map[string]*sync.Mutex // per file / kind: serialise breakpoint syncs (see syncLock)
+
+	// adapterDied: the adapter's stream ended before the program did
+	// (see onConnClosed); a launch that ends so has failed.
+	adapterDied bool
 
 	debuggee     debuggeeID // the watched debuggee process (see debuggee.go)
 	recordWarned bool       // the process record could not be written, and it was said
@@ -188,7 +197,22 @@ func (s *Session) State() State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.observeLocked()
+	return s.shownStateLocked()
+}
+
+// shownStateLocked is the state as answers show it: a session ended by a
+// detach is detached. Callers hold mu.
+func (s *Session) shownStateLocked() State {
+	if s.detached && s.state == StateTerminated {
+		return StateDetached
+	}
 	return s.state
+}
+
+// Ended reports whether a session in state st has ended: terminated,
+// failed or detached.
+func (st State) Ended() bool {
+	return st == StateTerminated || st == StateError || st == StateDetached
 }
 
 // Info returns the session summary.
@@ -196,16 +220,19 @@ func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.observeLocked()
-	info := SessionInfo{ID: s.id, Name: s.name, Language: s.language, State: s.state, Reason: s.reason,
+	info := SessionInfo{ID: s.id, Name: s.name, Language: s.language, State: s.shownStateLocked(), Reason: s.reason,
 		CreatedAt: s.created, Mode: string(s.target.Mode), Program: s.target.Program, Cwd: s.target.Cwd,
 		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, seq: s.seq}
+	if info.PID == 0 && s.target.Mode == adapters.Attach && !s.detached {
+		info.PID = s.target.PID // the process attached to, until the adapter names it
+	}
 	if s.ep != nil && s.ep.Process != nil {
 		info.AdapterPID = s.ep.Process.Pid()
 	}
 	if s.ep != nil {
 		info.Interpreter = s.ep.Interpreter
 	}
-	if s.lastStop != nil {
+	if s.lastStop != nil && !s.detached {
 		ls := *s.lastStop
 		info.LastStop = &ls
 	}

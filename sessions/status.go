@@ -115,6 +115,8 @@ func (m *Manager) sessionSuggestions(all []SessionInfo, focus *SessionInfo) []to
 			out = append(out, toolkit.Suggestion{Action: toolkit.NextSetBreakpoint, Priority: 55, Hint: "session " + s.ID + " is created: set_breakpoint, then start_debugging"})
 		case StateError:
 			out = append(out, toolkit.Suggestion{Action: toolkit.NextReconnect, Priority: 70, Hint: "session " + s.ID + " failed: " + s.Reason + "; close it and create a new one"})
+		case StateDetached:
+			out = append(out, toolkit.Suggestion{Action: toolkit.NextNone, Priority: 5, Hint: "session " + s.ID + " detached; its target runs on: close it, or attach_to_process again"})
 		case StateTerminated:
 			out = append(out, toolkit.Suggestion{Action: toolkit.NextReconnect, Priority: 20, Hint: "session " + s.ID + " ended (" + s.Reason + "): restart_debugging or close it"})
 		}

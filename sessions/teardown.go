@@ -51,6 +51,7 @@ func (s *Session) Detach(ctx context.Context, terminate bool) error {
 	if terminate {
 		reason = "detached and terminated the target"
 	}
+	s.detached = !terminate
 	s.setStateLocked(StateTerminated, reason)
 	s.mu.Unlock()
 	return nil
@@ -204,6 +205,6 @@ func (s *Session) resetLocked() {
 		_ = s.conn.Close()
 	}
 	s.conn, s.ep = nil, nil
-	s.state, s.reason = StateCreated, ""
+	s.state, s.reason, s.detached = StateCreated, "", false
 	s.notifyLocked()
 }

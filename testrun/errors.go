@@ -64,7 +64,7 @@ func closest(id string, ids []TestID, n int) []string {
 	var cs []cand
 	for _, t := range ids {
 		c := strings.ToLower(t.ID)
-		d := editDistance(want, c)
+		d := toolkit.EditDistance(want, c)
 		// An id that holds the one asked for is nearest; one the asked id
 		// holds (its parent) is as near as the letters it lacks.
 		if strings.Contains(c, want) {
@@ -78,25 +78,4 @@ func closest(id string, ids []TestID, n int) []string {
 		out = append(out, cs[i].id)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance of a and b (bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -147,7 +147,9 @@ func planPytest(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan,
 	jmc := true
 	args := append([]string{id.ID}, pytestArgs...)
 	pl := &Plan{
-		Create: sessions.CreateRequest{Language: "python", Name: "test " + id.ID, ExecutablePath: p.Python, JustMyCode: &jmc},
+		// The launch resolves p.Python again, as the project's, and says
+		// why; an ExecutablePath would say it was passed.
+		Create: sessions.CreateRequest{Language: "python", Name: "test " + id.ID, JustMyCode: &jmc},
 		Start: sessions.StartRequest{ScriptPath: "-m pytest", Args: args, Cwd: p.Dir, Env: pytestEnvOf(p),
 			ExceptionFilters: []string{"userUnhandled"}},
 		Command: append([]string{p.Python, "-m", "pytest"}, args...),

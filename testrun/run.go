@@ -33,7 +33,7 @@ type BreakpointInput struct {
 // DebugTestInput is the input of debug_test.
 type DebugTestInput struct {
 	ProjectInput
-	Test        string            `json:"test" jsonschema:"as list_tests gives it: tests/t.py::test_x, TestX/sub, pkg.CartTest#total, file.test.js::name"`
+	Test        string            `json:"test" alias:"id" jsonschema:"as list_tests gives it: tests/t.py::test_x, TestX/sub, pkg.CartTest#total, file.test.js::name"`
 	Package     string            `json:"package,omitempty" jsonschema:"Go: the test's package (default: the root)"`
 	StopAt      string            `json:"stopAt,omitempty" jsonschema:"default failure; start: the first line"`
 	Breakpoints []BreakpointInput `json:"breakpoints,omitempty" jsonschema:"set before the run"`
@@ -406,6 +406,7 @@ func (x *Tests) stopAnswer(ctx context.Context, s *sessions.Session, p *Project,
 	user := r.userFrames()
 	if len(user) > 0 {
 		top := user[0]
+		s.PickFrame(top.ID) // the calls naming no frame act where the answer points
 		res.Location = &sessions.Location{File: top.File, Line: top.Line, Column: top.Column,
 			Function: frameName(top.Name), Text: top.Text}
 		res.Source, _ = sessions.SourceContext(top.File, top.Line, 3)

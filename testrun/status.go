@@ -40,11 +40,17 @@ func detectStatus(project string) toolkit.StatusPart {
 	if fw := unsupportedIn(project); project != "" && fw != nil {
 		c.Reason = "the project's tests run with " + fw.Name + ", which debug_test does not support; debug a test file as a program with start_debugging"
 	}
+	part := toolkit.StatusPart{Section: "tests", Data: map[string]any{"frameworks": list}}
 	if len(found) > 0 {
 		c = toolkit.CapabilityState{Name: "tests", State: toolkit.Available,
 			Reason: "tests found: " + strings.Join(found, ", ") + "; list_tests, then debug_test"}
+		// Ahead of the sessions' "create a session" when none is open:
+		// debug_test is the session's start in a project with tests.
+		part.Suggestions = []toolkit.Suggestion{{Action: toolkit.NextCreateDebugSession, Priority: 15,
+			Hint: "tests found (" + strings.Join(found, ", ") + "): list_tests, then debug_test {test} runs one to its first failure in a debug session"}}
 	}
-	return toolkit.StatusPart{Section: "tests", Data: map[string]any{"frameworks": list}, Capabilities: []toolkit.CapabilityState{c}}
+	part.Capabilities = []toolkit.CapabilityState{c}
+	return part
 }
 
 // statusTTL is how long a project's detected frameworks are reused: the

@@ -163,8 +163,14 @@ func TestStatusReportsTheFrameworksFound(t *testing.T) {
 	if len(part.Capabilities) != 1 || part.Capabilities[0].State != toolkit.Available || !strings.Contains(part.Capabilities[0].Reason, "pytest") {
 		t.Fatalf("status of the pytest fixture: %+v", part.Capabilities)
 	}
-	if part := detectStatus(t.TempDir()); part.Capabilities[0].State != toolkit.NotConfigured {
-		t.Fatalf("status of an empty project: %+v", part.Capabilities)
+	// With no session open, the next action is debug_test, ahead of the
+	// sessions' "create a session" (priority 10).
+	if len(part.Suggestions) != 1 || part.Suggestions[0].Action != toolkit.NextCreateDebugSession || part.Suggestions[0].Priority <= 10 ||
+		!strings.Contains(part.Suggestions[0].Hint, "debug_test") {
+		t.Fatalf("suggestions of the pytest fixture: %+v", part.Suggestions)
+	}
+	if part := detectStatus(t.TempDir()); part.Capabilities[0].State != toolkit.NotConfigured || len(part.Suggestions) != 0 {
+		t.Fatalf("status of an empty project: %+v", part)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -14,18 +16,21 @@ import (
 const MaxArgsBytes = 4 << 20
 
 // decodeArgs decodes tool arguments into v, a pointer to the tool's input.
-// Keys match exactly: a key that differs from a known one only by case is
-// INVALID_ARGUMENT naming the right key (encoding/json alone would let
-// "sessionID" override "sessionId"). Type errors name the JSON field as
-// the client wrote it and the kind it sent, and strings are held to the
-// limits of [checkStrings].
-func decodeArgs(raw json.RawMessage, v any) error {
+// Keys match exactly, at every level of the input: a key that names no
+// field is INVALID_ARGUMENT naming the closest real one (encoding/json
+// alone would drop it, or let "sessionID" override "sessionId"), except
+// the names in extra, which the toolbox itself reads (reveal). A field
+// tagged alias:"id" also takes the key id, the name dbg's own answers give
+// the value. Type errors name the JSON field as the client wrote it and
+// the kind it sent, and strings are held to the limits of [checkStrings].
+func decodeArgs(raw json.RawMessage, v any, extra ...string) error {
 	if len(raw) > MaxArgsBytes {
 		return NewError(CodeInvalidArgument, fmt.Sprintf("the arguments are %d bytes; the limit is %d", len(raw), MaxArgsBytes),
 			"send smaller arguments")
 	}
 	t := reflect.TypeOf(v).Elem()
-	if err := checkKeys(raw, t, ""); err != nil {
+	raw, err := checkKeys(raw, t, "", extra)
+	if err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -51,49 +56,175 @@ func decodeArgs(raw json.RawMessage, v any) error {
 	return checkStrings(reflect.ValueOf(v).Elem(), "", 0)
 }
 
-// checkKeys refuses keys of raw that match a field of t only when case is
-// ignored, at every level t describes.
-func checkKeys(raw json.RawMessage, t reflect.Type, path string) error {
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// checkKeys refuses keys of raw that name no field of t, at every level t
+// describes (extra names are allowed at the top level), and returns raw
+// with aliased keys renamed to their fields' names.
+func checkKeys(raw json.RawMessage, t reflect.Type, path string, extra []string) (json.RawMessage, error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(unmarshalerType) {
+		return raw, nil // the type reads its own JSON (Int, Bool)
 	}
 	switch t.Kind() {
 	case reflect.Struct:
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(raw, &obj) != nil {
-			return nil // not an object: Decode reports it
+			return raw, nil // not an object: Decode reports it
 		}
 		fields := jsonFields(t)
-		for k, val := range obj {
-			if f, ok := fields[k]; ok {
-				if err := checkKeys(val, f.typ, path+k+"."); err != nil {
-					return err
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		changed := false
+		for _, k := range keys {
+			name := k
+			if _, ok := fields[k]; !ok {
+				if path == "" && slices.Contains(extra, k) {
+					continue
 				}
-				continue
-			}
-			for name := range fields {
-				if strings.EqualFold(k, name) {
-					return NewError(CodeInvalidArgument,
-						fmt.Sprintf("unknown argument %s: argument names match exactly; did you mean %q?", Clip(path+k), path+name),
-						"rename "+Clip(path+k)+" to "+path+name+" and call again").WithOptions(path + name)
+				target, ok := aliasTarget(fields, k)
+				if !ok {
+					return nil, unknownArg(path, k, fields, extra)
 				}
+				if _, both := obj[target]; both {
+					return nil, NewError(CodeInvalidArgument, fmt.Sprintf("arguments %s and %s name the same value: pass one", path+k, path+target),
+						"leave out "+path+k+" and call again").WithOptions(path + target)
+				}
+				obj[target] = obj[k]
+				delete(obj, k)
+				name, changed = target, true
 			}
+			sub, err := checkKeys(obj[name], fields[name].typ, path+name+".", nil)
+			if err != nil {
+				return nil, err
+			}
+			if !bytes.Equal(sub, obj[name]) {
+				obj[name], changed = sub, true
+			}
+		}
+		if changed {
+			return json.Marshal(obj)
 		}
 	case reflect.Slice, reflect.Array:
 		if !hasStruct(t.Elem()) {
-			return nil
+			return raw, nil
 		}
 		var list []json.RawMessage
 		if json.Unmarshal(raw, &list) != nil {
-			return nil
+			return raw, nil
 		}
+		changed := false
 		for i, val := range list {
-			if err := checkKeys(val, t.Elem(), fmt.Sprintf("%s%d.", path, i)); err != nil {
-				return err
+			sub, err := checkKeys(val, t.Elem(), fmt.Sprintf("%s%d.", path, i), nil)
+			if err != nil {
+				return nil, err
+			}
+			if !bytes.Equal(sub, val) {
+				list[i], changed = sub, true
 			}
 		}
+		if changed {
+			return json.Marshal(list)
+		}
 	}
-	return nil
+	return raw, nil
+}
+
+// aliasTarget returns the field whose alias tag is key.
+func aliasTarget(fields map[string]jsonField, key string) (string, bool) {
+	for name, f := range fields {
+		if f.alias == key {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// unknownArg is the refusal of key, which names no argument: it names
+// the closest real one, or lists them all when none is close.
+func unknownArg(path, key string, fields map[string]jsonField, extra []string) *ToolError {
+	names := make([]string, 0, len(fields)+len(extra))
+	for name := range fields {
+		names = append(names, name)
+	}
+	if path == "" {
+		names = append(names, extra...)
+	}
+	sort.Strings(names)
+	if best := closestName(key, names); best != "" {
+		return NewError(CodeInvalidArgument,
+			fmt.Sprintf("unknown argument %s: did you mean %q?", Clip(path+key), path+best),
+			"rename "+Clip(path+key)+" to "+path+best+" and call again").WithOptions(path + best)
+	}
+	if len(names) == 0 {
+		return NewError(CodeInvalidArgument, fmt.Sprintf("unknown argument %s: this takes no arguments", Clip(path+key)),
+			"call it with no arguments")
+	}
+	opts := make([]string, len(names))
+	for i, n := range names {
+		opts[i] = path + n
+	}
+	return NewError(CodeInvalidArgument,
+		fmt.Sprintf("unknown argument %s: the arguments are %s", Clip(path+key), strings.Join(opts, ", ")),
+		"use one of the arguments listed and call again").WithOptions(opts...)
+}
+
+// closestName returns the name key most likely meant: one equal to it
+// but for case and separators, else one that contains it or that it
+// contains, else one a few edits away; "" when none is close.
+func closestName(key string, names []string) string {
+	norm := func(s string) string {
+		return strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "").Replace(s))
+	}
+	k := norm(key)
+	if len(k) > 64 {
+		k = k[:64] // no argument name is that long
+	}
+	best, bestScore := "", 0
+	for _, name := range names {
+		n := norm(name)
+		score := 0
+		switch d := EditDistance(k, n); {
+		case k == n:
+			score = 1000
+		case k != "" && (strings.Contains(n, k) || strings.Contains(k, n)) && min(len(k), len(n)) >= 2:
+			score = 500 - d
+		case d <= max(1, min(len(k), len(n))/3):
+			score = 100 - d
+		}
+		if score > bestScore {
+			best, bestScore = name, score
+		}
+	}
+	return best
+}
+
+// EditDistance is the Levenshtein distance of a and b, in bytes: how
+// far a name a client sent is from a real one. Its cost is the product
+// of the lengths; callers bound them.
+func EditDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func hasStruct(t reflect.Type) bool {
@@ -106,7 +237,8 @@ func hasStruct(t reflect.Type) bool {
 type jsonField struct {
 	typ   reflect.Type
 	index []int
-	limit int // maxBytes tag, 0 = by name
+	limit int    // maxBytes tag, 0 = by name
+	alias string // alias tag: another key for the field
 }
 
 var fieldCache sync.Map // reflect.Type -> map[string]jsonField
@@ -153,7 +285,7 @@ func jsonFields(t reflect.Type) map[string]jsonField {
 			}
 			var limit int
 			_, _ = fmt.Sscan(sf.Tag.Get("maxBytes"), &limit)
-			found = append(found, promoted{name, jsonField{typ: ft, index: idx, limit: limit}, depth})
+			found = append(found, promoted{name, jsonField{typ: ft, index: idx, limit: limit, alias: sf.Tag.Get("alias")}, depth})
 		}
 	}
 	walk(t, nil, 0)

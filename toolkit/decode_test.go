@@ -47,9 +47,67 @@ func TestDecodeKeysExactCase(t *testing.T) {
 	if te := decodeErr(t, `{"items":[{"NAME":"x"}]}`); !strings.Contains(te.Message, "items.0.name") {
 		t.Fatalf("nested: %+v", te)
 	}
+}
+
+type aliasIn struct {
+	refIn
+	BreakpointID Int          `json:"breakpointId" alias:"id"`
+	Verbose      Bool         `json:"verbose"`
+	Probes       []aliasProbe `json:"probes"`
+}
+
+type aliasProbe struct {
+	TraceID string `json:"traceId" alias:"id"`
+	Line    Int    `json:"line"`
+}
+
+// A name that is no argument is refused, naming the closest argument, or
+// listing them all when none is close; the names the toolbox reads
+// itself pass.
+func TestDecodeUnknownArguments(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{"sessionId":"a","other":1}`:     `unknown argument "other": the arguments are big, file, items, sessionId, timeoutMillis`,
+		`{"session":"a"}`:                 `unknown argument "session": did you mean "sessionId"?`,
+		`{"session_id":"a"}`:              `unknown argument "session_id": did you mean "sessionId"?`,
+		`{"timeoutMilis":1}`:              `unknown argument "timeoutMilis": did you mean "timeoutMillis"?`,
+		`{"items":[{"nam":"x"}]}`:         `unknown argument "items.0.nam": did you mean "items.0.name"?`,
+		`{"files":"x"}`:                   `unknown argument "files": did you mean "file"?`,
+		`{"reveal":true}`:                 `unknown argument "reveal": the arguments are`,
+		`{"sessionId":"a","SESSIONID":1}`: `unknown argument "SESSIONID": did you mean "sessionId"?`,
+	} {
+		te := decodeErr(t, raw)
+		if !strings.HasPrefix(te.Message, want) {
+			t.Errorf("%s:\n got %s\nwant %s", raw, te.Message, want)
+		}
+		if len(te.AvailableOptions) == 0 {
+			t.Errorf("%s: no availableOptions in %+v", raw, te)
+		}
+	}
 	var in embeddedIn
-	if err := decodeArgs(json.RawMessage(`{"sessionId":"a","other":1}`), &in); err != nil || in.SessionID != "a" {
-		t.Fatalf("%+v %v", in, err)
+	if err := decodeArgs(json.RawMessage(`{"sessionId":"a","reveal":true}`), &in, "reveal"); err != nil || in.SessionID != "a" {
+		t.Fatalf("an extra name the toolbox reads: %+v %v", in, err)
+	}
+	var none struct{}
+	if err := decodeArgs(json.RawMessage(`{"x":1}`), &none); err == nil || !strings.Contains(err.Error(), "takes no arguments") {
+		t.Fatalf("a tool without arguments: %v", err)
+	}
+}
+
+// A field's alias (id, as dbg's list answers call it) sets the field, at
+// every level; passing both names is refused.
+func TestDecodeAlias(t *testing.T) {
+	var in aliasIn
+	if err := decodeArgs(json.RawMessage(`{"sessionId":"s","id":"7","verbose":"true","probes":[{"id":"t1","line":3}]}`), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.BreakpointID != 7 || in.SessionID != "s" || !in.Verbose.Or(false) || len(in.Probes) != 1 || in.Probes[0].TraceID != "t1" || in.Probes[0].Line != 3 {
+		t.Fatalf("%+v", in)
+	}
+	var both aliasIn
+	err := decodeArgs(json.RawMessage(`{"id":1,"breakpointId":2}`), &both)
+	var te *ToolError
+	if !errors.As(err, &te) || te.Code != CodeInvalidArgument || !strings.Contains(te.Message, "pass one") {
+		t.Fatalf("both names: %v", err)
 	}
 }
 

@@ -146,14 +146,18 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
 	}
-	inSchema.AdditionalProperties = nil // tolerate extra fields from clients
+	// The schema stays open, so tools/list stays small; decodeArgs refuses
+	// a name that is no argument, naming the closest.
+	inSchema.AdditionalProperties = nil
 	outSchema, err := jsonschema.For[Envelope[Out]](tb.schemaOptions())
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", name, err))
 	}
 	values := holdsValues(outSchema) // its answers may hold credentials: redact them
+	var extra []string               // arguments the toolbox reads itself
 	if values {
 		inSchema = withRevealParam(inSchema)
+		extra = append(extra, RevealParam)
 	}
 	inSchema = compactSchema(inSchema, spec.enums)
 	tb.install(Tool{Name: name, Description: description, InputSchema: inSchema},
@@ -166,7 +170,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 				ra, err = tb.readRedactArgs(args)
 			}
 			if err == nil {
-				out, err = callTool(ctx, args, h)
+				out, err = callTool(ctx, args, h, extra)
 			}
 			env.RequestID, env.Timestamp = tb.stamp()
 			if err != nil {
@@ -232,7 +236,7 @@ func (tb *Toolbox) install(t Tool, spec toolSpec, call func(context.Context, jso
 	tb.serve(t)
 }
 
-func callTool[In, Out any](ctx context.Context, args json.RawMessage, h func(context.Context, In) (Out, error)) (out Out, err error) {
+func callTool[In, Out any](ctx context.Context, args json.RawMessage, h func(context.Context, In) (Out, error), extra []string) (out Out, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = NewError(CodeInternal, fmt.Sprintf("internal error: %v", r),
@@ -241,7 +245,7 @@ func callTool[In, Out any](ctx context.Context, args json.RawMessage, h func(con
 	}()
 	var in In
 	if len(args) > 0 && string(args) != "null" {
-		if err := decodeArgs(args, &in); err != nil {
+		if err := decodeArgs(args, &in, extra...); err != nil {
 			return out, err
 		}
 	}

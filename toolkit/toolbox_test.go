@@ -31,8 +31,13 @@ func TestDecodeArgs(t *testing.T) {
 func FuzzDecodeArgs(f *testing.F) {
 	f.Add([]byte(`{"line":"12","flag":true}`))
 	f.Add([]byte(`{"names":[1,2],"text":"\u0000"}`))
+	f.Add([]byte(`{"id":3,"probes":[{"id":"t","lin":1}],"reveal":true}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var in decodeIn
 		_ = decodeArgs(data, &in)
+		var a aliasIn
+		if decodeArgs(data, &a, "reveal") == nil && a.BreakpointID != 0 && !json.Valid(data) {
+			t.Fatalf("decoded invalid JSON %q", data)
+		}
 	})
 }

@@ -92,6 +92,10 @@ func Build(ctx context.Context, src string) (*Program, error) {
 	if err := run(bctx, tmp, "cobc", "-x", "-g", "-o", name, cfile); err != nil {
 		return nil, err
 	}
+	if _, err := os.Stat(filepath.Join(tmp, cfile+".l1.h")); err == nil {
+		// cobc writes one storage header per program of the source.
+		return nil, fmt.Errorf("cobol: %s holds nested programs, which dbg does not debug: its data items are read for one program; keep one program per source", filepath.Base(src))
+	}
 	if err := os.Rename(tmp, final); err != nil {
 		// Another build got there first; use it.
 		if p, lerr := load(src, final, name); lerr == nil {

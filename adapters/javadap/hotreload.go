@@ -33,10 +33,10 @@ func (s *Server) hotReload(ctx context.Context, req *dap.HotReloadRequest) (*dap
 	if s.vm == nil {
 		return nil, errors.New("no program is being debugged")
 	}
-	if !s.stopped {
-		return nil, errNotStopped
-	}
 	a := &req.Arguments
+	if a.RestartFrames && !s.stopped {
+		return nil, errNotStopped // RedefineClasses itself needs no stop
+	}
 	files := a.Files
 	if len(files) == 0 {
 		files = s.changedSources(time.UnixMilli(a.Since))

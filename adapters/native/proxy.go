@@ -12,6 +12,8 @@
 //   - a pause that lldb drops (one sent right after an attach's
 //     configurationDone, before lldb has resumed the process) is sent
 //     again until the program stops, for at most two seconds;
+//   - a Rust function's name loses its symbol's hash, and a Rust char
+//     reads as 'a' (values.go);
 //   - the leading blank lldb puts before summaries (` "hello"` for a Rust
 //     String) is trimmed, and a reference (C++ `T &`, a Rust `&T`) reads
 //     as the value it refers to, not its address (values.go; the values
@@ -22,7 +24,9 @@
 //     14) are kept by the layer (logpoints.go);
 //   - exception filters of its own ([Filter]: Rust panics, COBOL runtime
 //     errors) become LLDB breakpoints on the runtime's function, and a
-//     stop there is reported as an exception.
+//     stop there is reported as an exception;
+//   - LLDB's echo of the commands a launch or attach runs (those that
+//     load dbg's formatters) is left out of the output (initecho.go).
 package native
 
 import (
@@ -90,6 +94,8 @@ type lldb struct {
 	watches   *watchState       // data breakpoints (watchpoints.go)
 	ownLogs   bool              // lldb has no log points: the layer keeps them
 	logMsgs   map[int]string    // LLDB breakpoint id → the log message kept
+
+	started startCommands // the launch's commands, whose echo is left out (initecho.go)
 }
 
 func (s *lldb) request(r *dap.Request) dap.Verdict {
@@ -107,6 +113,7 @@ func (s *lldb) request(r *dap.Request) dap.Verdict {
 	case "goto":
 		return s.gotoRequest(r)
 	case "launch", "attach":
+		s.started.note(r)
 		var a struct {
 			StopOnEntry bool `json:"stopOnEntry"`
 		}
@@ -156,6 +163,8 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 		s.noteHitConditions(r, m)
 	case "variables":
 		return s.fixValues(r, m)
+	case "stackTrace":
+		return s.fixFrames(m)
 	case "evaluate":
 		return s.fixResult(r, m)
 	}
@@ -163,6 +172,9 @@ func (s *lldb) response(r *dap.Request, m *dap.Message) dap.Verdict {
 }
 
 func (s *lldb) event(m *dap.Message) dap.Verdict {
+	if m.Event == "output" {
+		return s.started.quiet(m)
+	}
 	if m.Event != "stopped" {
 		return dap.Pass
 	}

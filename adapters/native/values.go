@@ -22,6 +22,14 @@ var refValueRE = regexp.MustCompile(`^0x[0-9a-fA-F]+ (.+)$`)
 func derefValue(value, typ string, rust bool) string {
 	value = strings.TrimLeft(value, " ")
 	t := strings.TrimSpace(typ)
+	if rust && (t == "char" || t == "char32_t") {
+		// LLDB reads a Rust char as a UTF-32 code unit, its number then
+		// its letter ("U+0x00000061 U'a'"), the number twice with its
+		// summary: Rust writes 'a'.
+		if m := rustCharRE.FindStringSubmatch(value); m != nil {
+			return "'" + m[1] + "'"
+		}
+	}
 	ref := strings.HasSuffix(t, "&") || (rust && strings.HasSuffix(t, "*"))
 	if !ref {
 		return value
@@ -30,6 +38,65 @@ func derefValue(value, typ string, rust bool) string {
 		return m[1]
 	}
 	return value
+}
+
+// rustCharRE is LLDB's value of a Rust char: its code point, once or
+// twice, then the character as a C++ char32_t literal.
+var rustCharRE = regexp.MustCompile(`^(?:U\+0x[0-9a-fA-F]+ )+U'(.*)'$`)
+
+// rustHashRE is the hash rustc's legacy mangling puts at the end of a
+// symbol, which LLDB keeps in a function's name.
+var rustHashRE = regexp.MustCompile(`::h[0-9a-f]{16}$`)
+
+// fixFrames gives a Rust stack's functions the names the program writes,
+// without their symbol's hash (strsim::generic_jaro, not
+// strsim::generic_jaro::h54cafb2e7e5544b7).
+func (s *lldb) fixFrames(m *dap.Message) dap.Verdict {
+	if !s.rust {
+		return dap.Pass
+	}
+	var body map[string]any
+	if m.DecodeBody(&body) != nil {
+		return dap.Pass
+	}
+	frames, _ := body["stackFrames"].([]any)
+	changed := false
+	for _, f := range frames {
+		fr, _ := f.(map[string]any)
+		if name, _ := fr["name"].(string); name != "" {
+			if clean := rustName(name); clean != name {
+				fr["name"] = clean
+				changed = true
+			}
+		}
+	}
+	if changed {
+		m.Body, _ = json.Marshal(body)
+	}
+	return dap.Pass
+}
+
+// rustEscapes are the escapes of rustc's legacy mangling that LLDB
+// leaves in a name (std::rt::lang_start::_$u7b$$u7b$closure$u7d$$u7d$).
+var rustEscapes = strings.NewReplacer("$SP$", "@", "$BP$", "*", "$RF$", "&", "$LT$", "<", "$GT$", ">",
+	"$LP$", "(", "$RP$", ")", "$C$", ",", "$u20$", " ", "$u22$", "\"", "$u27$", "'", "$u2b$", "+",
+	"$u3b$", ";", "$u5b$", "[", "$u5d$", "]", "$u7b$", "{", "$u7d$", "}", "$u7e$", "~")
+
+// rustName is a Rust function's name as the program writes it: without
+// its symbol's hash, and with the escapes of legacy mangling read.
+func rustName(name string) string {
+	name = rustHashRE.ReplaceAllString(name, "")
+	if !strings.Contains(name, "$") {
+		return name
+	}
+	parts := strings.Split(name, "::")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "_$") {
+			p = p[1:] // a path part that would start with $ starts with _$
+		}
+		parts[i] = strings.ReplaceAll(rustEscapes.Replace(p), "..", "::") // a path inside a generic
+	}
+	return strings.Join(parts, "::")
 }
 
 // bareRE is lldb-dap's value of an aggregate that has no summary (a

@@ -34,8 +34,8 @@ func (h *Handler) hotReload(ctx context.Context, req *dap.HotReloadRequest) (*da
 	h.mu.Lock()
 	old := h.pause
 	h.mu.Unlock()
-	if old == nil {
-		return nil, errors.New("the program is not paused")
+	if old == nil && a.RestartFrames {
+		return nil, errors.New("the program is not paused: restartFrames restarts a paused frame") // setScriptSource itself needs no pause
 	}
 	files := a.Files
 	if len(files) == 0 {
@@ -50,7 +50,7 @@ func (h *Handler) hotReload(ctx context.Context, req *dap.HotReloadRequest) (*da
 	targets, refused, notes := h.reloadTargets(ctx, files)
 	var replaced []dap.ReloadUnit
 	topScript := ""
-	if len(old.frames) > 0 {
+	if old != nil && len(old.frames) > 0 {
 		topScript = old.frames[0].Location.ScriptID
 	}
 	editedTop := false

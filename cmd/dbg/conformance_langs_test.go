@@ -40,6 +40,8 @@ func languages() []*lang {
 			trace: trace10k("java/Trace.java"),
 			watch: watchFixture{program: "java/Watch.java", stopAt: "WATCH: set", expr: "a.count", writes: "WATCH: writes",
 				old: "0", new: "5", output: "watched a=5 b=7"},
+			frame:  frameCase{program: "java/Loop.java", mark: "BP:square", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
+			reload: reloadCase{copy: copied("java/Ticker.java")},
 		},
 		{
 			name: "rust", require: requireCargo,
@@ -54,10 +56,11 @@ func languages() []*lang {
 			spin:   spin{program: "rust", src: "rust/src/main.rs", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("rust", "rust", "main.rs")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `println!("done`, totalExpr: "total", total: "45"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			cannot: map[string]refusal{"reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			trace:  smallTrace("rust", "rust/src/main.rs", "BREAK: loop body", "i", 0, 4, "done total=45"),
 			watch: watchFixture{program: "rustwatch/watch.rs", stopAt: "WATCH: set", expr: "p.x", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched x=5 y=1"},
+			frame: frameCase{program: "rust", src: "rust/src/main.rs", mark: "let result = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "cobol", require: requireCOBOL,
@@ -75,8 +78,12 @@ func languages() []*lang {
 				totalExpr: "WS-TOTAL", total: "130"},
 			// A paragraph is no function to lldb: the breakpoint stays
 			// unverified. A COBOL data item is no variable lldb watches.
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "function": {says: "not verified"}, "watch": {code: "INVALID_ARGUMENT", says: "lldb can watch"}},
-			trace:  smallTrace("cobol/loop.cob", "", "ADD WS-SQUARE TO WS-TOTAL", "WS-I", 0, 4, "DONE TOTAL=00130"),
+			// A paragraph is no frame either, and a source with nested
+			// programs (a caller's frame under the callee's) is refused.
+			cannot: map[string]refusal{"reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "function": {says: "not verified"}, "watch": {code: "INVALID_ARGUMENT", says: "lldb can watch"},
+				"frame": {code: "INVALID_ARGUMENT", says: "nested programs"}},
+			trace: smallTrace("cobol/loop.cob", "", "ADD WS-SQUARE TO WS-TOTAL", "WS-I", 0, 4, "DONE TOTAL=00130"),
+			frame: frameCase{program: "cobol/frames.cob", mark: "COMPUTE LK-Y", arg: "WS-F", want: "3", caller: "WS-I", was: "2", set: "7"},
 		},
 		{
 			name: "cpp", require: requireLLDB,
@@ -91,10 +98,11 @@ func languages() []*lang {
 			spin:   spin{program: "cpp/loop.cpp", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("cpp", "cpp/loop.cpp", "loop.cpp")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `"done total="`, totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			cannot: map[string]refusal{"reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			trace:  smallTrace("cpp/loop.cpp", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
 			watch: watchFixture{program: "c/watch.c", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched counter=5 bumps=1"},
+			frame: frameCase{program: "cpp/loop.cpp", mark: "int result = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "c", require: requireLLDB,
@@ -109,12 +117,13 @@ func languages() []*lang {
 			spin:   spin{program: "c/loop.c", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("c", "c/loop.c", "loop.c")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `printf("done`, totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			cannot: map[string]refusal{"reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			changed: &changedCase{program: "c/changed.c", after: [][]changedWant{
 				{{"count", "1", "2"}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
 			trace: smallTrace("c/loop.c", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
 			watch: watchFixture{program: "c/watch.c", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched counter=5 bumps=1"},
+			frame: frameCase{program: "c/loop.c", mark: "int result = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "javascript", cmdline: "loop.js", require: requireNode,
@@ -137,7 +146,9 @@ func languages() []*lang {
 			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
 			changed: &changedCase{program: "javascript/changed.js", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "*", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
-			trace: trace10k("javascript/trace.js"),
+			trace:  trace10k("javascript/trace.js"),
+			frame:  frameCase{program: "javascript/frames.js", mark: "FRAME: callee", arg: "x", want: "2", caller: "i", was: "0", set: "3"},
+			reload: reloadCase{copy: copied("javascript/ticker.js")},
 		},
 		{
 			name: "typescript", cmdline: "count", require: requireNode, prepare: compileTS,
@@ -157,6 +168,8 @@ func languages() []*lang {
 			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
 			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
 			trace:  smallTrace("javascript/ts/count.ts", "", "BP:ts-loop", "i", 0, 4, "counted total=30"),
+			frame:  frameCase{program: "javascript/ts/count.ts", mark: "const result: number = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
+			reload: reloadCase{copy: func(t *testing.T) string { return tsProject(t, "src/ticker.ts") }},
 		},
 		{
 			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
@@ -174,8 +187,9 @@ func languages() []*lang {
 				{by: "processId", refused: &refusal{code: "INVALID_ARGUMENT", says: "port"}},
 			},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `puts "done`, totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "function": {says: "not supported"}, "watch": {code: "UNSUPPORTED", says: "supportsDataBreakpoints"}},
+			cannot: map[string]refusal{"reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "function": {says: "not supported"}, "watch": {code: "UNSUPPORTED", says: "supportsDataBreakpoints"}},
 			trace:  smallTrace("ruby/loop.rb", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
+			frame:  frameCase{program: "ruby/loop.rb", mark: "result = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "python", cmdline: "loop.py", require: requireDebugpy,
@@ -194,10 +208,11 @@ func languages() []*lang {
 				{by: "port", start: pythonTarget(true)},
 			},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "UNSUPPORTED", says: "debugpy"}},
+			cannot: map[string]refusal{"reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "UNSUPPORTED", says: "debugpy"}},
 			changed: &changedCase{program: "python/changed.py", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", "'one'"}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
 			trace: trace10k("python/trace.py"),
+			frame: frameCase{program: "python/loop.py", mark: "total = a + b", arg: "a", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "go", require: requireDelve,
@@ -219,13 +234,14 @@ func languages() []*lang {
 				{by: "processId", name: "processId/idle", start: goIdleTarget, flow: goIdleFlow},
 			},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `fmt.Printf("done`, totalExpr: "total", total: "3"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
+			cannot: map[string]refusal{"reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "go/changed/main.go", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
 			trace: trace10k("go/trace/main.go"),
 			// delve 1.27.2's DAP server has data breakpoints.
 			watch: watchFixture{program: "go/watch/main.go", stopAt: "WATCH: set", expr: "c.n", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched n=5"},
+			frame: frameCase{program: "go/loop/main.go", mark: "sum := a + b", arg: "a", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "mock", require: func(*testing.T) {}, noPID: true,
@@ -243,10 +259,11 @@ func languages() []*lang {
 				{by: "port", refused: &refusal{code: "INVALID_ARGUMENT", says: "adapterConfig.program"}},
 			},
 			feat:   features{cond: "i == 2", n: "2", logNext: "lp 3", runTo: `print "done`, totalExpr: "total", total: "6"},
-			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
+			cannot: map[string]refusal{"reload": {code: "UNSUPPORTED", says: "replace code"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			trace:  smallTrace("mock/loop.mock", "", "let total = add(total, i)", "i", 1, 3, "done total=6"),
 			watch: watchFixture{program: "mock/watch.mock", stopAt: `print "watch-start"`, expr: "count",
 				writes: "let count = count + 4", old: "1", new: "5", output: "watched count=5"},
+			frame: frameCase{program: "mock/loop.mock", mark: "let sum = a + b", arg: "a", want: "0", caller: "i", was: "1", set: "3"},
 		},
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -170,16 +171,15 @@ func clip(s string) string {
 // shows it; remove_breakpoint removes it, and the program runs to its end.
 func scenarioWatch(t *testing.T, c *client, l *lang) {
 	f := l.watch
-	if f.program == "" {
-		t.Fatalf("%s declares no watch fixture", l.name)
-	}
-	src := td(f.program)
-	if f.src != "" {
-		src = td(f.src)
-	}
-	id, _ := mcpLaunch(t, c, l.name, src, []int{mcpLine(t, src, f.stopAt)}, td(f.program), f.start)
+	program, src := fixtureFiles(t, l, "watch", f.program, f.src)
+	id, _ := mcpLaunch(t, c, l.name, src, []int{mcpLine(t, src, f.stopAt)}, program, f.start)
 	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
-	bp := c.ok("set_data_breakpoint", map[string]any{"sessionId": id, "expression": f.expr, "accessType": "write"})
+	// A bare name is an expression of the stopped frame.
+	key := "expression"
+	if identRE.MatchString(f.expr) {
+		key = "name"
+	}
+	bp := c.ok("set_data_breakpoint", map[string]any{"sessionId": id, key: f.expr, "accessType": "write"})
 	if bp.str("kind") != "data" || bp.get("verified") != true {
 		t.Fatalf("set_data_breakpoint answered %v", bp)
 	}
@@ -205,6 +205,9 @@ func scenarioWatch(t *testing.T, c *client, l *lang) {
 	mcpEnd(t, c, id, f.output)
 }
 
+// identRE matches a bare name.
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
 // refusedWatch: a language that cannot watch answers the
 // refusal's code naming what its adapter lacks, at a stop where the loop
 // variable is in scope.
@@ -214,6 +217,13 @@ func refusedWatch(t *testing.T, c *client, l *lang, r refusal) {
 	res := c.fail("set_data_breakpoint", map[string]any{"sessionId": id, "expression": l.loop.loopVar}, r.code)
 	if !strings.Contains(res.Error.Message, r.says) {
 		t.Errorf("refusal %q does not say %q", res.Error.Message, r.says)
+	}
+	// What the adapter cannot do is said whatever the arguments.
+	if r.code == "UNSUPPORTED" {
+		res := c.fail("set_data_breakpoint", map[string]any{"sessionId": id, "name": l.loop.loopVar, "accessType": "sometimes"}, r.code)
+		if !strings.Contains(res.Error.Message, r.says) {
+			t.Errorf("refusal of bad arguments %q does not say %q", res.Error.Message, r.says)
+		}
 	}
 	mcpFinish(t, c, id, l.loop.output)
 }

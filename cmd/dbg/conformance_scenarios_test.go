@@ -30,6 +30,8 @@ type lang struct {
 	changed *changedCase       // changed in stop answers (nil: the loop part only)
 	trace   traceFixture       // traces (conformance_observe_test.go)
 	watch   watchFixture       // data breakpoints (conformance_observe_test.go)
+	frame   frameCase          // the frame calls naming none act on (conformance_answers_test.go)
+	reload  reloadCase         // hot_reload while the program runs (conformance_answers_test.go)
 	cannot  map[string]refusal // scenario → how the language refuses it
 }
 
@@ -244,6 +246,16 @@ func scenarioPause(t *testing.T, c *client, l *lang) {
 		}
 		if r := c.ok("continue_execution", map[string]any{"sessionId": id}); r.str("state") != "running" {
 			t.Fatalf("continue: %v", r)
+		}
+		if round == 0 {
+			// A running program runs on: continuing it again is no
+			// error, and a step names what would do.
+			if r := c.ok("continue_execution", map[string]any{"sessionId": id}); r.str("state") != "running" || r.get("pending") != true {
+				t.Errorf("continue of a running program: %v", r)
+			}
+			if r := c.fail("step_over", map[string]any{"sessionId": id}, "INVALID_STATE"); r.Error.NextAction == "CONTINUE" || !strings.Contains(r.Error.Hint, "pause_execution") {
+				t.Errorf("step of a running program: %+v", r.Error)
+			}
 		}
 	}
 	old := l.debuggee(t, c, program)
@@ -535,6 +547,13 @@ func scenarioFeatures(t *testing.T, c *client, l *lang) {
 	st = mcpPaused(t, c, id, c.ok("run_to_line", map[string]any{"sessionId": id, "file": src, "line": runTo, "waitMs": 30000}))
 	if st.num("lastStop.location.line") != runTo {
 		t.Fatalf("run_to_line: %v, want line %d", st.get("lastStop"), runTo)
+	}
+	// Its temporary breakpoint is no breakpoint of the caller's.
+	if st.str("lastStop.reason") != "run to line" || st.get("lastStop.hitBreakpointIds") != nil {
+		t.Errorf("run_to_line stopped with %v, want reason \"run to line\" and no breakpoint id", st.get("lastStop"))
+	}
+	if bps := c.ok("list_breakpoints", map[string]any{"sessionId": id}).list("breakpoints"); len(bps) != 1 || bps[0].str("logMessage") == "" {
+		t.Errorf("breakpoints after run_to_line: %v, want the log point alone", bps)
 	}
 	if got := mcpEval(t, c, id, f.totalExpr); got != f.total {
 		t.Errorf("%s at line %d = %q, want %q", f.totalExpr, runTo, got, f.total)

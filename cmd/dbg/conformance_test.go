@@ -67,6 +67,9 @@ var scenarios = []scenario{
 	{name: "changed", run: scenarioChanged},
 	{name: "trace", run: scenarioTrace},
 	{name: "watch", run: scenarioWatch, refused: refusedWatch},
+	{name: "frame", run: scenarioFrame, refused: refusedFrame},
+	{name: "quiet", run: scenarioQuiet},
+	{name: "reload", run: scenarioReload, refused: refusedReload},
 	{name: "leftovers", run: scenarioLeftovers},
 }
 

@@ -416,6 +416,12 @@ func checkListTests(t *testing.T, c *client, fx testFixture, args func(...any) m
 	if !found {
 		t.Fatalf("status reports no %s tests: %v", fx.framework, st.get("capabilities"))
 	}
+	// No session yet: a session's start goes where the tests section
+	// points (another capability of the machine may come first: a JVM to
+	// attach).
+	if st.str("nextAction") == "CREATE_DEBUG_SESSION" && !strings.Contains(st.str("hint"), "debug_test") {
+		t.Errorf("status with tests and no session: %s %q, want it through debug_test", st.str("nextAction"), st.str("hint"))
+	}
 	all := ids(c.ok("list_tests", args()))
 	for _, want := range fx.listed {
 		if !slices.Contains(all, want) {
@@ -432,7 +438,8 @@ func checkListTests(t *testing.T, c *client, fx testFixture, args func(...any) m
 }
 
 func checkFailingTest(t *testing.T, c *client, dir string, fx testFixture, ft failingTest, args func(...any) map[string]any) {
-	r := c.ok("debug_test", args("test", ft.id))
+	// id, as list_tests calls the test's id, names the test too.
+	r := c.ok("debug_test", args("id", ft.id))
 	id := r.str("sessionId")
 	if id != "" {
 		t.Cleanup(func() { c.call("close_debug_session", map[string]any{"sessionId": id}) })
@@ -453,6 +460,19 @@ func checkFailingTest(t *testing.T, c *client, dir string, fx testFixture, ft fa
 	}
 	if !strings.Contains(r.str("message"), ft.message) {
 		t.Fatalf("failure message %q does not hold %q", r.str("message"), ft.message)
+	}
+	// The interpreter says why it was picked: debug_test passes none.
+	for _, ls := range c.ok("list_debug_sessions", nil).list("sessions") {
+		if src := ls.str("interpreter.source"); src == "executablePath" {
+			t.Errorf("session %s: interpreter %v, yet no executablePath was passed", ls.str("sessionId"), ls.get("interpreter"))
+		}
+	}
+	// Calls naming no frame act in the frame the answer reports.
+	if got := mcpEval(t, c, id, ft.local); got != ft.value {
+		t.Errorf("evaluate %s without frameId = %q, want %s: the failing frame %s:%d", ft.local, got, ft.value, file, line)
+	}
+	if got := mcpLocals(t, c, id)[ft.local].str("value"); got != ft.value {
+		t.Errorf("get_local_variables without frameId: %s = %q, want %s", ft.local, got, ft.value)
 	}
 	frames := r.list("frames")
 	if len(frames) == 0 || len(frames) > 5 || frames[0].str("file") != file {

@@ -210,67 +210,73 @@ func adapterOf(t *testing.T, server int, marker string) int {
 	return 0
 }
 
-// The adapter dies during launch (SIGKILL of debugpy's adapter while
-// start_debugging waits): a structured answer at once, the session ended,
-// nothing of it left.
+// The adapter dies during launch (SIGKILL of debugpy's adapter once it
+// has had dbg start its launcher, or once the program runs, while
+// start_debugging waits for its breakpoint): the launch failed,
+// ADAPTER_FAILED at once, the session ended, nothing of it left.
 func TestFaultAdapterKilledDuringLaunch(t *testing.T) {
 	requireDebugpy(t)
 	c := startDbg(t)
 	other := mockPaused(t, c)
 	prog := fixture(t, "python/slow.py")
-	id := c.ok("create_debug_session", map[string]any{"language": "python"}).str("sessionId")
-	// A breakpoint after the long sleep: start_debugging waits for it.
-	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": markedLineT(t, prog, "SLOW") + 1})
-	type answer struct {
-		env obj
-		at  time.Time
+	for _, when := range []string{"launcher", "running"} {
+		t.Run(when, func(t *testing.T) {
+			id := c.ok("create_debug_session", map[string]any{"language": "python"}).str("sessionId")
+			// A breakpoint after the long sleep: start_debugging waits for it.
+			c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": prog, "line": markedLineT(t, prog, "SLOW") + 1})
+			type answer struct {
+				env obj
+				at  time.Time
+			}
+			done := make(chan answer, 1)
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "start_debugging", Arguments: map[string]any{"sessionId": id, "scriptPath": prog, "waitMs": 60000}})
+				var env obj
+				if err == nil {
+					b, _ := json.Marshal(res.StructuredContent)
+					_ = json.Unmarshal(b, &env)
+				}
+				done <- answer{env, time.Now()}
+			}()
+			adapter := adapterOf(t, c.cmd.Process.Pid, "-m debugpy.adapter")
+			adapterOf(t, c.cmd.Process.Pid, "debugpy/launcher")
+			if when == "running" {
+				for deadline := time.Now().Add(30 * time.Second); sessionInfo(t, c, id).str("state") != "running"; time.Sleep(10 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatalf("the session never ran: %v", sessionInfo(t, c, id))
+					}
+				}
+			}
+			pids := append(childrenOf(adapter), adapter)
+			killed := time.Now()
+			if err := syscall.Kill(adapter, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			var a answer
+			select {
+			case a = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("start_debugging never answered after its adapter died")
+			}
+			if d := a.at.Sub(killed); d > 5*time.Second {
+				t.Errorf("start_debugging answered %s after the adapter died", d)
+			}
+			switch {
+			case a.env == nil:
+				t.Fatal("start_debugging: no envelope")
+			case a.env.get("success") != false || a.env.str("error.code") != "ADAPTER_FAILED" || !strings.Contains(a.env.str("error.message"), "adapter exited"):
+				t.Fatalf("start_debugging after the adapter died: %v, want ADAPTER_FAILED", a.env)
+			}
+			if st := sessionInfo(t, c, id).str("state"); st != "terminated" && st != "error" {
+				t.Fatalf("session after its adapter died in launch: %s", st)
+			}
+			bystanderWorks(t, c, other)
+			c.ok("close_debug_session", map[string]any{"sessionId": id})
+			waitGone(t, 5*time.Second, pids...)
+		})
 	}
-	done := make(chan answer, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "start_debugging", Arguments: map[string]any{"sessionId": id, "scriptPath": prog, "waitMs": 60000}})
-		var env obj
-		if err == nil {
-			b, _ := json.Marshal(res.StructuredContent)
-			_ = json.Unmarshal(b, &env)
-		}
-		done <- answer{env, time.Now()}
-	}()
-	adapter := adapterOf(t, c.cmd.Process.Pid, "-m debugpy.adapter")
-	time.Sleep(300 * time.Millisecond) // into the launch
-	pids := append(childrenOf(adapter), adapter)
-	killed := time.Now()
-	if err := syscall.Kill(adapter, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	var a answer
-	select {
-	case a = <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("start_debugging never answered after its adapter died")
-	}
-	if d := a.at.Sub(killed); d > 5*time.Second {
-		t.Errorf("start_debugging answered %s after the adapter died", d)
-	}
-	switch {
-	case a.env == nil:
-		t.Fatal("start_debugging: no envelope")
-	case a.env.get("success") == true:
-		if st := a.env.str("data.state"); st != "terminated" && st != "error" {
-			t.Fatalf("start_debugging after the adapter died: %v", a.env)
-		}
-	default:
-		if a.env.str("error.code") == "" || a.env.str("error.message") == "" {
-			t.Fatalf("unstructured error: %v", a.env)
-		}
-	}
-	if st := sessionInfo(t, c, id).str("state"); st != "terminated" && st != "error" {
-		t.Fatalf("session after its adapter died in launch: %s", st)
-	}
-	bystanderWorks(t, c, other)
-	c.ok("close_debug_session", map[string]any{"sessionId": id})
-	waitGone(t, 5*time.Second, pids...)
 }
 
 // stdioServer is a `dbg mcp` whose pipes the test holds, so that it can

@@ -127,6 +127,7 @@ type result struct {
 		Message          string   `json:"message"`
 		Hint             string   `json:"hint"`
 		AvailableOptions []string `json:"availableOptions"`
+		NextAction       string   `json:"nextAction"`
 	} `json:"error"`
 	IsError bool `json:"-"`
 }

@@ -499,10 +499,21 @@ func mcpAttach(t testing.TB, c *client, args map[string]any, tg target) {
 	if n := strings.Count(tg.out.String(), tg.marker); n != paused {
 		t.Errorf("the target printed %d lines while paused", n-paused)
 	}
+	if _, byPID := args["processId"]; byPID {
+		if pid := mcpPIDs(t, c)[0]; pid != tg.cmd.Process.Pid {
+			t.Errorf("list_debug_sessions pid %d, want the target's %d", pid, tg.cmd.Process.Pid)
+		}
+	}
 	c.ok("detach_from_process", map[string]any{"sessionId": id})
 	waitCount(t, tg.out, tg.marker, paused+1, "the target stopped printing after detach")
 	if !processAlive(tg.cmd.Process.Pid) {
 		t.Fatalf("the target died at detach")
+	}
+	// Detached: no stop of a target the session no longer holds.
+	for _, ls := range c.ok("list_debug_sessions", nil).list("sessions") {
+		if ls.str("sessionId") == id && (ls.str("state") != "detached" || ls.get("lastStop") != nil) {
+			t.Errorf("after detach the session is listed as %v, want detached with no stop", ls)
+		}
 	}
 	c.ok("close_debug_session", map[string]any{"sessionId": id})
 	before := strings.Count(tg.out.String(), tg.marker)

@@ -256,6 +256,17 @@ func TestMCPNodeRestartFrame(t *testing.T) {
 // map names.
 func TestMCPTypeScriptHotReload(t *testing.T) {
 	requireNode(t)
+	src := tsProject(t, "src/price.ts")
+	liveFixed(t, liveCase{lang: "typescript", prog: src, src: src, first: "const sum: number", bad: "return sum + 1;", good: "return sum;",
+		right: "total=12", wrong: "total=13"})
+}
+
+// tsProject copies the files of testdata/javascript/livets (paths under
+// it) and its tsconfig.json into a project of its own, whose compiler is
+// node_modules/.bin/tsc as in a real project, builds it and returns the
+// copy of the first file.
+func tsProject(t *testing.T, files ...string) string {
+	t.Helper()
 	dir := os.Getenv("DBG_TS_DIR")
 	if dir == "" {
 		home, _ := os.UserHomeDir()
@@ -266,7 +277,7 @@ func TestMCPTypeScriptHotReload(t *testing.T) {
 		t.Skipf("tsc is not installed in %s (scripts/deps/node.sh installs it)", dir)
 	}
 	project := t.TempDir()
-	for _, rel := range []string{"tsconfig.json", "src/price.ts"} {
+	for _, rel := range append([]string{"tsconfig.json"}, files...) {
 		b, err := os.ReadFile(fixture(t, "javascript/livets/"+rel))
 		if err != nil {
 			t.Fatal(err)
@@ -279,16 +290,13 @@ func TestMCPTypeScriptHotReload(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The project's compiler: node_modules/.bin/tsc, as in a real project.
 	if err := os.Symlink(modules, filepath.Join(project, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command(filepath.Join(modules, ".bin", "tsc"), "-p", project).CombinedOutput(); err != nil {
 		t.Fatalf("tsc: %v\n%s", err, out)
 	}
-	src := filepath.Join(project, "src", "price.ts")
-	liveFixed(t, liveCase{lang: "typescript", prog: src, src: src, first: "const sum: number", bad: "return sum + 1;", good: "return sum;",
-		right: "total=12", wrong: "total=13"})
+	return filepath.Join(project, files[0])
 }
 
 // TestMCPNodeSafeEvaluate: without side effects V8 refuses obj.count++

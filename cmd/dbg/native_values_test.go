@@ -127,7 +127,8 @@ func TestMCPNativeRustValueKinds(t *testing.T) {
 		wantValue(t, l, "pref", "{x: 3, y: 4}")
 		wantChildren(t, c, id, l, "pref", map[string]string{"x": "3", "y": "4"})
 		wantValue(t, l, "nref", "20")
-		for expr, want := range map[string]string{"some": "Some(5)", "pref": "{x: 3, y: 4}", "greeting": `"hi there"`} {
+		wantValue(t, l, "letter", "'a'")
+		for expr, want := range map[string]string{"some": "Some(5)", "pref": "{x: 3, y: 4}", "greeting": `"hi there"`, "letter": "'a'"} {
 			if got := mcpEval(t, c, id, expr); got != want {
 				t.Errorf("evaluate %s = %q, want %q", expr, got, want)
 			}
@@ -139,6 +140,14 @@ func TestMCPNativeRustValueKinds(t *testing.T) {
 			t.Fatalf("stop %v, want the loop of show", st)
 		}
 		wantValue(t, mcpLocals(t, c, id), "w", `"alpha"`)
+		// Functions read as written, without the hash of their symbol.
+		if f := st.str("lastStop.location.function"); f != "dbgvalues::show" {
+			t.Errorf("stopped in %q, want dbgvalues::show", f)
+		}
+		frames := c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")
+		if len(frames) < 2 || frames[0].str("name") != "dbgvalues::show" || frames[1].str("name") != "dbgvalues::main" {
+			t.Errorf("frames %v, want dbgvalues::show called from dbgvalues::main", frames)
+		}
 	})
 }
 

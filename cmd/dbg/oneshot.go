@@ -127,7 +127,7 @@ creates a session and prints its id.`,
 		},
 	}
 	if v.frame {
-		cmd.Flags().IntVar(&opts.frame, "frame", 0, "frame N of bt (default: the top frame)")
+		cmd.Flags().IntVar(&opts.frame, "frame", 0, "frame N of bt (default: the frame the stop reports)")
 	}
 	if v.waits {
 		cmd.Flags().DurationVar(&opts.wait, "wait", 30*time.Second, "how long to wait for the stop before answering pending")

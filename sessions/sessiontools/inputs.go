@@ -20,7 +20,7 @@ type sessionArg = SessionRef
 
 type threadArg struct {
 	SessionRef
-	ThreadID toolkit.Int `json:"threadId,omitempty"`
+	ThreadID toolkit.Int `json:"threadId,omitempty" alias:"id"`
 	WaitMs   toolkit.Int `json:"waitMs,omitempty" jsonschema:"default 3000"`
 	changedArg
 }
@@ -130,7 +130,7 @@ type breakpointsOut struct {
 
 type removeBPIn struct {
 	SessionRef
-	BreakpointID toolkit.Int `json:"breakpointId"`
+	BreakpointID toolkit.Int `json:"breakpointId" alias:"id"`
 }
 
 type clearBPIn struct {
@@ -169,7 +169,7 @@ type threadsOut struct {
 
 type stackIn struct {
 	SessionRef
-	ThreadID         toolkit.Int  `json:"threadId,omitempty"`
+	ThreadID         toolkit.Int  `json:"threadId,omitempty" alias:"id"`
 	StartFrame       toolkit.Int  `json:"startFrame,omitempty"`
 	Levels           toolkit.Int  `json:"levels,omitempty" jsonschema:"default 50"`
 	IncludeInternals toolkit.Bool `json:"includeInternals,omitempty" jsonschema:"keep frames without source"`
@@ -182,7 +182,7 @@ type stackOut struct {
 
 type scopesIn struct {
 	SessionRef
-	FrameID toolkit.Int `json:"frameId,omitempty"`
+	FrameID toolkit.Int `json:"frameId,omitempty" alias:"id"`
 }
 
 type scopesOut struct {
@@ -191,10 +191,11 @@ type scopesOut struct {
 
 type variablesIn struct {
 	SessionRef
-	Scope              toolkit.Int `json:"scope,omitempty" jsonschema:"variablesReference"`
-	VariablesReference toolkit.Int `json:"variablesReference,omitempty"`
-	Start              toolkit.Int `json:"start,omitempty"`
-	Limit              toolkit.Int `json:"limit,omitempty" jsonschema:"default 100"`
+	Scope              toolkit.Int  `json:"scope,omitempty" jsonschema:"variablesReference"`
+	VariablesReference toolkit.Int  `json:"variablesReference,omitempty"`
+	Start              toolkit.Int  `json:"start,omitempty"`
+	Limit              toolkit.Int  `json:"limit,omitempty" jsonschema:"default 100"`
+	IncludeSpecial     toolkit.Bool `json:"includeSpecial,omitempty" jsonschema:"keep debugpy's member groups"`
 }
 
 type variablesOut struct {
@@ -204,7 +205,7 @@ type variablesOut struct {
 
 type localsIn struct {
 	SessionRef
-	FrameID        toolkit.Int  `json:"frameId,omitempty"`
+	FrameID        toolkit.Int  `json:"frameId,omitempty" alias:"id"`
 	Names          []string     `json:"names,omitempty"`
 	IncludeSpecial toolkit.Bool `json:"includeSpecial,omitempty" jsonschema:"keep dunder names and return values"`
 }
@@ -219,7 +220,7 @@ type localsOut struct {
 type evaluateIn struct {
 	SessionRef
 	Expression string      `json:"expression"`
-	FrameID    toolkit.Int `json:"frameId,omitempty"`
+	FrameID    toolkit.Int `json:"frameId,omitempty" alias:"id"`
 	Context    string      `json:"context,omitempty"`
 	// SideEffects false refuses calls and assignments (docs/contract.md, "Beyond the peers").
 	SideEffects toolkit.Bool `json:"sideEffects,omitempty" jsonschema:"false refuses calls and assignments"`
@@ -231,7 +232,7 @@ type setVariableIn struct {
 	Value              string      `json:"value"`
 	VariablesReference toolkit.Int `json:"variablesReference,omitempty"`
 	Scope              toolkit.Int `json:"scope,omitempty"`
-	FrameID            toolkit.Int `json:"frameId,omitempty"`
+	FrameID            toolkit.Int `json:"frameId,omitempty" alias:"id"`
 }
 
 type sourceIn struct {
@@ -250,14 +251,16 @@ type sourceOut struct {
 
 type outputIn struct {
 	SessionRef
-	Since    toolkit.Int `json:"since,omitempty"`
-	Limit    toolkit.Int `json:"limit,omitempty" jsonschema:"default 200"`
-	Category string      `json:"category,omitempty" jsonschema:"stdout, stderr or console"`
+	Since    toolkit.Int  `json:"since,omitempty"`
+	Limit    toolkit.Int  `json:"limit,omitempty" jsonschema:"default 200"`
+	Category string       `json:"category,omitempty" jsonschema:"stdout, stderr or console"`
+	Lines    toolkit.Bool `json:"lines,omitempty" jsonschema:"lines with seq, time and category, not text"`
 }
 
+// outputOut holds the output once: as text, or as lines when asked.
 type outputOut struct {
-	Lines      []toolkit.OutputLine `json:"lines"`
-	Text       string               `json:"text"`
+	Lines      []toolkit.OutputLine `json:"lines,omitempty"`
+	Text       string               `json:"text,omitempty"`
 	NextSince  int64                `json:"nextSince"`
 	Dropped    int64                `json:"dropped,omitempty"`
 	Truncation *sessions.Truncation `json:"truncation,omitempty"`

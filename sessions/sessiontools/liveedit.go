@@ -9,7 +9,7 @@ import (
 
 type restartFrameIn struct {
 	SessionRef
-	FrameID toolkit.Int `json:"frameId" jsonschema:"the frame to restart, from get_stack_trace"`
+	FrameID toolkit.Int `json:"frameId" alias:"id" jsonschema:"the frame to restart, from get_stack_trace"`
 	WaitMs  toolkit.Int `json:"waitMs,omitempty" jsonschema:"how long to wait for the stop at the frame's start (default 5000)"`
 }
 
@@ -39,7 +39,7 @@ func registerLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return *r, nil
 		}, toolkit.Hints{Title: "Restart frame", Destructive: true, Alters: true}, toolkit.InToolset(LiveToolset))
-	sessionTool(tb, m, "hot_reload", "Put edited sources into the running program (Java: compile and redefine; Node: replace scripts); lists replaced and refused.",
+	sessionTool(tb, m, "hot_reload", "Put edited sources into the program, running or paused (Java: compile and redefine; Node: replace scripts); lists replaced and refused.",
 		func(ctx context.Context, s *sessions.Session, in hotReloadIn) (sessions.HotReloadResult, error) {
 			for _, f := range in.Files {
 				if err := checkSource(m, s, "files", f); err != nil {

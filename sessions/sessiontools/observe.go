@@ -28,7 +28,7 @@ type addTraceIn struct {
 
 type traceIn struct {
 	SessionRef
-	TraceID string      `json:"traceId" jsonschema:"the id add_trace answered"`
+	TraceID string      `json:"traceId" alias:"id" jsonschema:"the id add_trace answered"`
 	Recent  toolkit.Int `json:"recent,omitempty" jsonschema:"also return up to this many of the newest hits with their values"`
 }
 
@@ -79,7 +79,7 @@ func registerObserveTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 type dataBreakpointIn struct {
 	SessionRef
 	Expression         string      `json:"expression,omitempty" jsonschema:"the variable or field to watch (a global, obj.field, Class.field)"`
-	Name               string      `json:"name,omitempty" jsonschema:"a variable's name in variablesReference's container (from get_variables), instead of expression"`
+	Name               string      `json:"name,omitempty" jsonschema:"a variable's name, in variablesReference's container (from get_variables) or else in the frame, instead of expression"`
 	FrameID            toolkit.Int `json:"frameId,omitempty" jsonschema:"frame the expression is read in (default: the top frame)"`
 	VariablesReference toolkit.Int `json:"variablesReference,omitempty" jsonschema:"container of name (from get_variables)"`
 	AccessType         string      `json:"accessType,omitempty" jsonschema:"write (default), read or readWrite"`

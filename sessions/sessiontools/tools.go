@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/dbg-dev/dbg/sessions"
@@ -269,22 +270,18 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				ref = in.VariablesReference
 			}
 			v, tr, err := s.Variables(ctx, int(ref), int(in.Start), int(in.Limit))
+			if !in.IncludeSpecial.Or(false) {
+				v = slices.DeleteFunc(v, func(v sessions.Variable) bool { return sessions.IsGroup(v.Name) })
+			}
 			return variablesOut{Variables: v, Truncation: tr}, err
 		}, toolkit.Hints{Title: "Variables", ReadOnly: true})
 	sessionTool(tb, m, "get_local_variables", "Locals of the top frame (or frameId).",
 		func(ctx context.Context, s *sessions.Session, in localsIn) (localsOut, error) {
-			v, tr, sc, err := s.LocalVariables(ctx, int(in.FrameID), in.Names)
+			v, tr, sc, err := s.Locals(ctx, int(in.FrameID), in.Names, in.IncludeSpecial.Or(false))
 			if err != nil {
 				return localsOut{}, err
 			}
-			if !in.IncludeSpecial.Or(false) {
-				v = dropSpecial(v)
-			}
-			out := localsOut{Variables: v, Scope: sc.Name, Truncation: tr}
-			if ls := s.Info().LastStop; ls != nil {
-				out.Location = ls.Location
-			}
-			return out, nil
+			return localsOut{Variables: v, Scope: sc.Name, Truncation: tr, Location: s.FrameLocation(int(in.FrameID))}, nil
 		}, toolkit.Hints{Title: "Local variables", ReadOnly: true})
 	sessionTool(tb, m, "evaluate_expression", "Evaluate an expression in the stopped frame (or frameId).",
 		func(ctx context.Context, s *sessions.Session, in evaluateIn) (sessions.EvalResult, error) {
@@ -350,9 +347,10 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if line < 1 || line > total {
 				return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d is outside %s (%d lines)", line, file, total), "pick a line between 1 and "+fmt.Sprint(total))
 			}
+			markStop(m, s, file, lines)
 			return sourceOut{File: file, Line: line, TotalLines: total, Lines: lines}, nil
 		}, toolkit.Hints{Title: "Source context", ReadOnly: true})
-	sessionTool(tb, m, "get_output", "The program's captured output; since=nextSince reads newer lines.",
+	sessionTool(tb, m, "get_output", "The program's captured output, as text (lines:true: as lines); since=nextSince reads newer lines.",
 		func(ctx context.Context, s *sessions.Session, in outputIn) (outputOut, error) {
 			limit := int(in.Limit)
 			if limit <= 0 {
@@ -364,9 +362,12 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				out.Truncation = &sessions.Truncation{Note: fmt.Sprintf("showing the newest %d of %d lines; pass since or a larger limit", limit, len(lines)), Returned: limit, Total: len(lines)}
 				lines = lines[len(lines)-limit:]
 			}
-			out.Lines = lines
-			if out.Lines == nil {
-				out.Lines = []toolkit.OutputLine{}
+			if in.Lines.Or(false) {
+				out.Lines = lines
+				if out.Lines == nil {
+					out.Lines = []toolkit.OutputLine{}
+				}
+				return out, nil
 			}
 			text := make([]byte, 0, 256)
 			for _, l := range lines {
@@ -459,22 +460,40 @@ func checkSource(m *sessions.Manager, s *sessions.Session, arg, path string) err
 	return toolkit.CheckReadable(arg, path, 0, false)
 }
 
+// markStop marks current, among lines of file, the line the session (s,
+// or else the only one) is stopped at, and no other: the line asked for
+// is the excerpt's center, not where the program is.
+func markStop(m *sessions.Manager, s *sessions.Session, file string, lines []sessions.SourceLine) {
+	if s == nil {
+		if all := m.List(); len(all) == 1 {
+			s, _ = m.Get(all[0].ID)
+		}
+	}
+	stop := 0
+	if s != nil {
+		if info := s.Info(); info.State == sessions.StatePaused && info.LastStop != nil && info.LastStop.Location != nil && sameFile(info.LastStop.Location.File, file) {
+			stop = info.LastStop.Location.Line
+		}
+	}
+	for i := range lines {
+		lines[i].Current = lines[i].Line == stop
+	}
+}
+
+// sameFile reports whether two paths name one file.
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
 func sessionIDs(m *sessions.Manager) []string {
 	var ids []string
 	for _, s := range m.List() {
 		ids = append(ids, s.ID)
 	}
 	return ids
-}
-
-// dropSpecial hides dunder names and adapter pseudo-variables.
-func dropSpecial(vs []sessions.Variable) []sessions.Variable {
-	out := vs[:0]
-	for _, v := range vs {
-		if sessions.IsSpecialLocal(v.Name) {
-			continue
-		}
-		out = append(out, v)
-	}
-	return out
 }

@@ -12,11 +12,11 @@ import (
 // displays.
 func (p *prompt) stopped(raw json.RawMessage, s stopAnswer) {
 	p.frames, p.frame, p.names = nil, 0, nil
-	switch sessions.State(s.State) {
-	case sessions.StatePaused:
+	switch st := sessions.State(s.State); {
+	case st == sessions.StatePaused:
 		p.stop = s.LastStop
 		p.dropTemps(s.LastStop)
-	case sessions.StateTerminated, sessions.StateError:
+	case st.Ended():
 		p.stop, p.ended = nil, true
 	default:
 		p.stop = nil

@@ -1,5 +1,6 @@
 // Writes a struct field through a function: a fixture for data
-// breakpoints (the watch is set in main, the write happens in bump).
+// breakpoints (the watch is set in main, the write happens in bump, where
+// main's c is named k).
 package main
 
 import "fmt"
@@ -10,10 +11,10 @@ type counter struct {
 }
 
 //go:noinline
-func bump(c *counter, by int) {
+func bump(k *counter, by int) {
 	// The write of n is not the line's last: a hardware watchpoint stops
 	// after the writing instruction, still on this line.
-	c.n, c.bumps = c.n+by, c.bumps+1 // WATCH: writes
+	k.n, k.bumps = k.n+by, k.bumps+1 // WATCH: writes
 }
 
 func main() {

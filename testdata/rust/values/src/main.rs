@@ -46,10 +46,11 @@ fn main() {
     let p = Point { x: 3, y: 4 };
     let pref: &Point = &p;
     let nref: &i32 = &nums[1];
+    let letter: char = 'a';
     let n = show(&words); // BREAK: values
     println!(
-        "{} {} {} {:?} {} {:?} {:?} {:?} {:?} {} {} {} {:?} {:?} {:?} {} {}",
-        name, greeting, n, nums, ages["ann"], some, none, ok, err, boxed, rc, arc, circle, rect, pref, nref, words.len()
+        "{} {} {} {:?} {} {:?} {:?} {:?} {:?} {} {} {} {:?} {:?} {:?} {} {} {}",
+        name, greeting, n, nums, ages["ann"], some, none, ok, err, boxed, rc, arc, circle, rect, pref, nref, words.len(), letter
     );
     println!("done values");
 }
