@@ -247,5 +247,8 @@ func (Go) Traits() Traits {
 		Binary: (*Executable).GoBuild, BinaryRank: 50,
 		HeldLogpoints: true,
 		LaunchTypes:   []string{"go"},
+		Children: ChildProcesses{Follows: true, Shared: true, Reason: "delve's followExec: the programs the Go program execs " +
+			"(built with -gcflags=all=-N -l to stop at their lines), picked by followExecRegex; they stop and resume together with it"},
+		Core: goCore,
 	}
 }

@@ -202,7 +202,7 @@ func TestStartJSDebug(t *testing.T) {
 	if ep.Child == nil {
 		t.Fatal("a js-debug endpoint must open child connections")
 	}
-	childStream, err := ep.Child(ctx)
+	childStream, err := ep.Child(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +315,7 @@ func TestNodeBuiltinChildEndpoint(t *testing.T) {
 		t.Fatal("the built-in endpoint opens no child connections")
 	}
 	for i := 0; i < 2; i++ {
-		stream, err := ep.Child(ctx)
+		stream, err := ep.Child(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -128,6 +128,21 @@ type Traits struct {
 	// debug adapter ("debugpy", "python"): debug_run_configuration debugs
 	// an entry of one of them with this adapter.
 	LaunchTypes []string
+	// Beyond one process.
+
+	// Children says whether the adapter follows the processes a program
+	// starts as child sessions of its session, and how, or why not. The
+	// zero value follows none, for no stated reason.
+	Children ChildProcesses
+	// Core, when set, opens a core file: the request ([Launch] or
+	// [Attach]) and its arguments that debug t.CoreFile with t.Program as
+	// the crashed program. Nil: the language has no post-mortem
+	// sessions, and NoCore says why and what works instead.
+	Core func(ctx context.Context, t Target) (Mode, map[string]any, error)
+	// NoCore is the refusal of a core file: why the adapter cannot read
+	// one, and the tool that can ("py-spy dump", "jhsdb").
+	NoCore string
+
 	// CommandAgent is the placeholder a launch's adapterConfig.command
 	// (a build tool's command line, for a test run) carries where the
 	// program the command forks takes the debug agent option; the adapter
@@ -135,6 +150,24 @@ type Traits struct {
 	// (Java: "${jdwpAgent}", the -agentlib:jdwp option). "": the adapter
 	// launches no command's child.
 	CommandAgent string
+}
+
+// ChildProcesses is how an adapter follows the processes its program
+// starts (a subprocess, a fork, an exec).
+type ChildProcesses struct {
+	// Follows: each child the adapter reports becomes a session of its
+	// own whose parent is the program's session. The adapter reports a
+	// child with a startDebugging reverse request, answered on a new
+	// connection ([Endpoint.Child]), or, when Shared, with a "process"
+	// event on the parent's own connection.
+	Follows bool
+	// Shared: the children are more targets of the parent's connection
+	// (delve's follow-exec): they stop and resume together, and the
+	// adapter answers for the target that last stopped.
+	Shared bool
+	// Reason says what is followed when Follows, and otherwise why not
+	// and what to do instead; get_debug_tools_status reports it.
+	Reason string
 }
 
 // Builtin is an adapter that dbg holds in its own code, served

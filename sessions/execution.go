@@ -20,13 +20,16 @@ import (
 // still under way (the program is running) and wait_for_stop will report
 // its end.
 type ExecResult struct {
-	State    State        `json:"state"`
-	Pending  bool         `json:"pending,omitempty"`
-	LastStop *StopInfo    `json:"lastStop,omitempty"`
-	Source   []SourceLine `json:"source,omitempty"` // lines around the stop
-	ExitCode *int         `json:"exitCode,omitempty"`
-	Reason   string       `json:"reason,omitempty"`
-	Message  string       `json:"message,omitempty"`
+	// SessionID names the session the answer is about, when a wait on
+	// several (or on a session and its children) answers for one.
+	SessionID string       `json:"sessionId,omitempty"`
+	State     State        `json:"state"`
+	Pending   bool         `json:"pending,omitempty"`
+	LastStop  *StopInfo    `json:"lastStop,omitempty"`
+	Source    []SourceLine `json:"source,omitempty"` // lines around the stop
+	ExitCode  *int         `json:"exitCode,omitempty"`
+	Reason    string       `json:"reason,omitempty"`
+	Message   string       `json:"message,omitempty"`
 	// Changed is what changed in the top frame's locals since its
 	// previous stop (null on its first stop; see changed.go), and
 	// ChangedNote why it is null.

@@ -57,6 +57,9 @@ type Manager struct {
 
 	watch watchers  // see Watch
 	pool  *warmPool // nil: no warm adapters
+
+	pulseMu sync.Mutex
+	pulse   chan struct{} // closed at the next change of any session (multiwait.go)
 }
 
 type findEntry struct {

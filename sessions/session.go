@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
@@ -61,7 +62,12 @@ type SessionInfo struct {
 	LastStop   *StopInfo `json:"lastStop,omitempty"`
 	ExitCode   *int      `json:"exitCode,omitempty"`
 	Reason     string    `json:"reason,omitempty"` // why it terminated or failed
-	ParentID   string    `json:"parentId,omitempty"`
+	// ParentID is the session whose program started this one's (a child
+	// process, or the program js-debug runs for its dispatcher); Command
+	// is a child's command line; Children are the child sessions.
+	ParentID string   `json:"parentSessionId,omitempty"`
+	Command  []string `json:"command,omitempty"`
+	Children []string `json:"children,omitempty"`
 	// Interpreter is the runtime the session runs on and why it was
 	// picked (Python), when the adapter says.
 	Interpreter *adapters.Interpreter `json:"interpreter,omitempty"`
@@ -112,6 +118,8 @@ type Session struct {
 	excMode   string // breakOnExceptions in force
 	launchReq *StartRequest
 	children  []string
+	cmdline   []string // a child's command line, once its pid is known
+	owned     bool     // a child of a launch: its process is the server's to end
 	closing   bool
 	tracked   map[int]string         // pid -> start time of processes the session owns
 	topFrame  frameCache             // the stopped thread's top user frame
@@ -196,6 +204,15 @@ func (s *Session) Info() SessionInfo {
 	info := SessionInfo{ID: s.id, Name: s.name, Language: s.language, State: s.state, Reason: s.reason,
 		CreatedAt: s.created, Mode: string(s.target.Mode), Program: s.target.Program, Cwd: s.target.Cwd,
 		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, seq: s.seq}
+	if len(s.children) > 0 {
+		info.Children = append([]string(nil), s.children...)
+	}
+	if s.parentID != "" && s.pid > 0 {
+		if s.cmdline == nil {
+			s.cmdline, _ = proc.Cmdline(s.pid)
+		}
+		info.Command = s.cmdline
+	}
 	if s.ep != nil && s.ep.Process != nil {
 		info.AdapterPID = s.ep.Process.Pid()
 	}
@@ -213,6 +230,7 @@ func (s *Session) Info() SessionInfo {
 func (s *Session) notifyLocked() {
 	close(s.changed)
 	s.changed = make(chan struct{})
+	s.m.wake()
 }
 
 // setStateLocked changes state and wakes waiters. Callers hold mu.

@@ -159,7 +159,7 @@ func (s *Session) close(ctx context.Context) {
 		return
 	}
 	s.closing = true
-	ep, launched, children := s.ep, s.target.Mode == adapters.Launch, append([]string(nil), s.children...)
+	ep, launched, children := s.ep, s.target.Mode == adapters.Launch || s.owned, append([]string(nil), s.children...)
 	s.mu.Unlock()
 	for _, c := range children {
 		_ = s.m.CloseSession(ctx, c)

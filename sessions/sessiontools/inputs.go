@@ -44,6 +44,9 @@ type createIn struct {
 	SourcePaths       []string       `json:"sourcePaths,omitempty" jsonschema:"source paths for code mapping (remote=local pairs where the adapter maps paths)"`
 	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"attach mode: uncaught, all or none (default none)"`
 	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"adapter-specific attach configuration merged into the attach request"`
+	ChildProcesses    toolkit.Bool   `json:"childProcesses,omitempty" jsonschema:"follow the processes the program starts as child sessions (default true where the adapter can)"`
+	CoreFile          string         `json:"coreFile,omitempty" jsonschema:"a core file to inspect after the crash (a postmortem session); program names the binary"`
+	Program           string         `json:"program,omitempty" jsonschema:"with coreFile: the program that crashed"`
 }
 
 type sessionOut struct {
@@ -157,9 +160,23 @@ type runToLineIn struct {
 	changedArg
 }
 
+// allIn is the input of continue_execution and pause_execution.
+type allIn struct {
+	threadArg
+	All toolkit.Bool `json:"all,omitempty" jsonschema:"act on every session that can (sessionId and threadId are then ignored)"`
+}
+
+// allOut is one session's answer, or with all each session's.
+type allOut struct {
+	*sessions.ExecResult
+	Sessions []sessions.ExecResult `json:"sessions,omitempty"`
+}
+
 type waitIn struct {
 	SessionRef
-	TimeoutMs toolkit.Int `json:"timeoutMs,omitempty" jsonschema:"how long to wait (default 30000, max 600000)"`
+	SessionIDs []string     `json:"sessionIds,omitempty" jsonschema:"wait on these sessions (and their children): the first stop among them answers"`
+	All        toolkit.Bool `json:"all,omitempty" jsonschema:"wait on every session"`
+	TimeoutMs  toolkit.Int  `json:"timeoutMs,omitempty" jsonschema:"how long to wait (default 30000, max 600000)"`
 	changedArg
 }
 

@@ -182,13 +182,34 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			return *r, nil
 		})
 	}
-	execTool("continue_execution", "Resume the paused program. Answers at once (pending:true); wait_for_stop reports the next stop. Pass waitMs to wait here instead.",
+	allTool := func(name, desc string, run func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error), each func(context.Context, *sessions.Session) (*sessions.ExecResult, error)) {
+		toolkit.AddTool(tb, name, desc, func(ctx context.Context, in allIn) (allOut, error) {
+			if in.All.Or(false) {
+				return allOut{Sessions: m.ForAll(ctx, each)}, nil
+			}
+			s, err := m.Get(in.SessionID)
+			if err != nil {
+				return allOut{}, err
+			}
+			r, err := run(ctx, s, in.threadArg)
+			if err != nil {
+				return allOut{}, err
+			}
+			s.AddChanges(ctx, r, in.Changed.Or(true))
+			return allOut{ExecResult: r}, nil
+		})
+	}
+	allTool("continue_execution", "Resume the paused program (all: true, every paused session). Answers at once (pending:true); wait_for_stop reports the next stop. Pass waitMs to wait here instead.",
 		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
 			return s.Continue(ctx, int(in.ThreadID), ms(in.WaitMs, 0))
+		}, func(ctx context.Context, s *sessions.Session) (*sessions.ExecResult, error) {
+			return s.Continue(ctx, 0, 0)
 		})
-	execTool("pause_execution", "Pause the running program and answer where it stopped.",
+	allTool("pause_execution", "Pause the running program (all: true, every running session) and answer where it stopped.",
 		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
 			return s.Pause(ctx, int(in.ThreadID), ms(in.WaitMs, 0))
+		}, func(ctx context.Context, s *sessions.Session) (*sessions.ExecResult, error) {
+			return s.Pause(ctx, 0, 0)
 		})
 	for _, st := range []struct {
 		name string
@@ -216,9 +237,13 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			s.AddChanges(ctx, r, in.Changed.Or(true))
 			return *r, nil
 		})
-	sessionTool(tb, m, "wait_for_stop", "Block until the program stops (breakpoint, step, exception) or exits, up to timeoutMs. Returns the stop reason, location with source context, and exception text.",
-		func(ctx context.Context, s *sessions.Session, in waitIn) (sessions.ExecResult, error) {
-			r, err := s.WaitForStop(ctx, ms(in.TimeoutMs, 30*time.Second))
+	toolkit.AddTool(tb, "wait_for_stop", "Block until the program, or one of its child sessions, stops (breakpoint, step, exception) or exits, up to timeoutMs; sessionIds or all: true wait on several. Returns the stop reason, location with source context, exception text, and the sessionId of a stop in another session.",
+		func(ctx context.Context, in waitIn) (sessions.ExecResult, error) {
+			ids := in.SessionIDs
+			if in.SessionID != "" {
+				ids = append([]string{in.SessionID}, ids...)
+			}
+			s, r, err := m.Wait(ctx, sessions.WaitRequest{SessionIDs: ids, All: in.All.Or(false), Timeout: ms(in.TimeoutMs, 30*time.Second)})
 			if err != nil {
 				return sessions.ExecResult{}, err
 			}
@@ -371,7 +396,8 @@ func (in createIn) request() sessions.CreateRequest {
 	return sessions.CreateRequest{Language: in.Language, Name: in.Name, ExecutablePath: in.ExecutablePath, Host: in.Host,
 		Port: int(in.Port), ProcessID: int(in.ProcessID), Timeout: ms(in.Timeout, 0), VerifyTimeout: ms(in.VerifyTimeout, 0),
 		StopOnEntry: in.StopOnEntry.Ptr(), JustMyCode: in.JustMyCode.Ptr(), SourcePaths: in.SourcePaths,
-		BreakOnExceptions: in.BreakOnExceptions, AdapterConfig: in.AdapterConfig}
+		BreakOnExceptions: in.BreakOnExceptions, AdapterConfig: in.AdapterConfig, ChildProcesses: in.ChildProcesses.Ptr(),
+		CoreFile: in.CoreFile, Program: in.Program}
 }
 
 // sessionAnswer is the answer of a launch or attach; want says whether a
