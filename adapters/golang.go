@@ -145,6 +145,7 @@ func (g Go) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
 		"mode": mode, "program": prog, "stopOnEntry": t.StopOnEntry,
 		"outputMode": "remote", // debuggee output arrives as output events
 		"dlvCwd":     goModuleDir(Target{Program: prog}),
+		"followExec": !t.NoChildren, // followExecRegex, when given, comes with t.Extra
 	}
 	extraMode, _ := t.Extra["mode"].(string)
 	if extraMode == "test" && mode == "debug" && st.IsDir() {
@@ -247,8 +248,9 @@ func (Go) Traits() Traits {
 		Binary: (*Executable).GoBuild, BinaryRank: 50,
 		HeldLogpoints: true,
 		LaunchTypes:   []string{"go"},
-		Children: ChildProcesses{Follows: true, Shared: true, Reason: "delve's followExec: the programs the Go program execs " +
-			"(built with -gcflags=all=-N -l to stop at their lines), picked by followExecRegex; they stop and resume together with it"},
+		Children: ChildProcesses{Follows: true, Shared: true, Selected: delveSelected, Select: delveSelect,
+			Reason: "delve's followExec: the programs the Go program execs (built with -gcflags=all=-N -l to stop at their lines), " +
+				"picked by followExecRegex; delve stops and resumes them together with it"},
 		Core: goCore,
 	}
 }

@@ -80,7 +80,7 @@ func (Mock) Traits() Traits {
 		Extensions:      []string{".mock"},
 		MaxProgramBytes: toolkit.MaxSourceBytes, // the mock reads its programs whole
 		Builtin:         &Builtin{Name: "mock", Serve: mockdap.Serve},
-		Children:        ChildProcesses{Follows: true, Reason: "a launch with childSession: true opens a child session on the same program"},
+		Children:        ChildProcesses{Reason: "the mock runs no processes; a launch with childSession: true opens a child session on the same program"},
 		NoCore:          mockNoCore,
 	}
 }

@@ -168,7 +168,15 @@ type ChildProcesses struct {
 	// Reason says what is followed when Follows, and otherwise why not
 	// and what to do instead; get_debug_tools_status reports it.
 	Reason string
+	// Selected and Select, for Shared, ask which target the adapter
+	// answers for (its pid) and make pid that target, through eval: an
+	// evaluation in the adapter's REPL on the parent's connection.
+	Selected func(ctx context.Context, eval Eval) (int, error)
+	Select   func(ctx context.Context, eval Eval, pid int) error
 }
+
+// Eval evaluates expr in an adapter's REPL and returns the result.
+type Eval func(ctx context.Context, expr string) (string, error)
 
 // Builtin is an adapter that dbg holds in its own code, served
 // standalone by `dbg dap NAME`.

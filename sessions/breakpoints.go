@@ -341,6 +341,9 @@ func probesOnly(list []*Breakpoint) ([]*Breakpoint, int) {
 
 // Breakpoints lists the session's breakpoints, data breakpoints last.
 func (s *Session) Breakpoints() []Breakpoint {
+	if p := s.sharedParent(); p != nil {
+		return p.Breakpoints()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append(s.bps.all(), s.bps.data.list()...)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 // Child sessions: a program's child processes that its adapter reports
@@ -21,6 +24,12 @@ const childOpTimeout = 5 * time.Second
 // SetBreakpoint adds a breakpoint (see setBreakpoint) to the session and
 // to its child sessions.
 func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
+	if err := s.snapshotError("stop at a breakpoint"); err != nil {
+		return Breakpoint{}, err
+	}
+	if p := s.sharedParent(); p != nil {
+		return p.SetBreakpoint(ctx, spec) // the adapter's breakpoints are the family's
+	}
 	bp, err := s.setBreakpoint(ctx, spec)
 	if err == nil {
 		spec.File = bp.File
@@ -32,6 +41,9 @@ func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 // RemoveBreakpoint removes one breakpoint by id from the session, and the
 // breakpoint at the same place from its child sessions.
 func (s *Session) RemoveBreakpoint(ctx context.Context, id int) error {
+	if p := s.sharedParent(); p != nil {
+		return p.RemoveBreakpoint(ctx, id)
+	}
 	place, ok := s.breakpointPlace(id)
 	if err := s.removeBreakpoint(ctx, id); err != nil || !ok {
 		return err
@@ -47,6 +59,9 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, id int) error {
 // ClearBreakpoints removes every breakpoint (of one file when file != "")
 // from the session and its child sessions.
 func (s *Session) ClearBreakpoints(ctx context.Context, file string) (int, error) {
+	if p := s.sharedParent(); p != nil {
+		return p.ClearBreakpoints(ctx, file)
+	}
 	n, err := s.clearBreakpoints(ctx, file)
 	if err == nil {
 		s.eachChild(ctx, func(ctx context.Context, c *Session) { _, _ = c.ClearBreakpoints(ctx, file) })
@@ -80,8 +95,8 @@ func (s *Session) breakpointAt(place BreakpointSpec) (int, bool) {
 // turn, each bounded by childOpTimeout.
 func (s *Session) eachChild(ctx context.Context, f func(ctx context.Context, c *Session)) {
 	for _, c := range s.m.childrenOf(s) {
-		if c.ended() {
-			continue
+		if c.ended() || c.sharedParent() != nil {
+			continue // a shared child has its parent's breakpoints
 		}
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), childOpTimeout)
 		f(cctx, c)
@@ -115,4 +130,39 @@ func (s *Session) reportEnd(parent *Session) {
 	parent.notifyLocked()
 	parent.mu.Unlock()
 	s.m.watch.post(parent.id, ChangeState)
+}
+
+// ChildSupport says whether a session follows the processes its program
+// starts, and why not (get_debug_tools_status, childProcesses).
+type ChildSupport struct {
+	Supported bool     `json:"supported"`
+	On        bool     `json:"on"` // following, unless childProcesses: false turned it off
+	Reason    string   `json:"reason,omitempty"`
+	Children  []string `json:"children,omitempty"`
+}
+
+// ChildProcesses says whether s follows its program's children.
+func (s *Session) ChildProcesses() ChildSupport {
+	cp := s.adapter.Traits().Children
+	cs := ChildSupport{Supported: cp.Follows, On: cp.Follows && !s.noChildren(), Reason: cp.Reason}
+	if cs.Supported && !cs.On {
+		cs.Reason = "childProcesses: false at create; " + cp.Reason
+	}
+	cs.Children = s.Info().Children
+	return cs
+}
+
+// refuseChildren is the refusal of childProcesses: true for an adapter
+// that follows no child process.
+func refuseChildren(a adapters.Adapter, req CreateRequest) error {
+	cp := a.Traits().Children
+	if req.ChildProcesses == nil || !*req.ChildProcesses || cp.Follows {
+		return nil
+	}
+	why := cp.Reason
+	if why == "" {
+		why = "its adapter reports none"
+	}
+	return toolkit.NewError(toolkit.CodeUnsupported, fmt.Sprintf("%s sessions cannot follow child processes: %s", a.Language(), why),
+		"create the session without childProcesses, and debug each child in a session of its own")
 }

@@ -98,9 +98,23 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Session, *Sta
 	if req.VerifyTimeout < 0 || req.VerifyTimeout > maxVerifyTimeout {
 		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, "verifyTimeout must be between 0 and 600000 ms", "pass a smaller verifyTimeout")
 	}
+	if err := refuseChildren(a, req); err != nil {
+		return nil, nil, err
+	}
 	s := newSession(m, a.Language(), a, req)
+	if req.CoreFile != "" && s.namesTarget(req) {
+		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, "coreFile opens a core file; it takes no processId or port", "pass coreFile and program alone, or attach to a live process without coreFile")
+	}
 	if err := m.add(s); err != nil {
 		return nil, nil, err
+	}
+	if req.CoreFile != "" {
+		res, err := s.openCore(ctx, req)
+		if err != nil {
+			_ = m.CloseSession(context.WithoutCancel(ctx), s.id)
+			return nil, nil, err
+		}
+		return s, res, nil
 	}
 	if !s.namesTarget(req) {
 		return s, nil, nil

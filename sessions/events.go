@@ -53,7 +53,10 @@ func (s *Session) onEvent(m *dap.Message) {
 	case "process":
 		var b godap.ProcessEventBody
 		_ = m.DecodeBody(&b)
-		if b.SystemProcessId > 0 {
+		if s.sharedChildEvent(b) {
+			return // a child process the adapter follows on this connection (shared.go)
+		}
+		if b.SystemProcessId > 0 && s.Postmortem() == nil { // a core's pid is the dead process's
 			s.mu.Lock()
 			s.pid = b.SystemProcessId
 			s.watchedDebuggeeLocked()
@@ -100,6 +103,14 @@ func (s *Session) onEvent(m *dap.Message) {
 }
 
 func (s *Session) onStopped(b godap.StoppedEventBody, m *dap.Message) {
+	if s.routeStop(b, m) {
+		return // a shared family's stop, given to its process's session (shared.go)
+	}
+	s.stopped(b, m)
+}
+
+// stopped records a stop of s.
+func (s *Session) stopped(b godap.StoppedEventBody, m *dap.Message) {
 	if s.dataStop(b, m) {
 		return // recorded once its values are read (databreakpoints.go)
 	}

@@ -92,6 +92,8 @@ func (s *Session) resolveStop(ctx context.Context) {
 			// panic machinery.
 			if own := firstFrameUnder(body.StackFrames, s.programRoot()); own != nil {
 				f = own
+			} else if own := firstOwnFrame(body.StackFrames); own != nil && s.Postmortem() != nil {
+				f = own // a core's program was built elsewhere: its first frame with source here
 			}
 		}
 		if f != nil {
@@ -212,7 +214,7 @@ func (s *Session) result(info SessionInfo, done bool) *ExecResult {
 	case info.State == StateTerminated || info.State == StateError:
 		r.Reason = info.Reason
 		r.Message = info.Reason
-	case info.State == StatePaused && done:
+	case info.State.Stopped() && done:
 		r.LastStop = info.LastStop
 		if l := info.LastStop.Location; l != nil && l.File != "" {
 			r.Source, _ = s.SourceContext(l.File, l.Line, 3)
@@ -241,6 +243,9 @@ func (s *Session) answer(ctx, wctx context.Context, seq int) *ExecResult {
 
 // requirePaused returns the stop sequence and thread to act on.
 func (s *Session) requirePaused(threadID int) (int, int, error) {
+	if err := s.snapshotError("run or step"); err != nil {
+		return 0, 0, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.observeLocked()
@@ -345,7 +350,13 @@ func (s *Session) resume(ctx, wctx context.Context, seq int, command string, arg
 		return err
 	}
 	s.markRunning(seq)
+	done, err := s.onTarget(ctx, command)
+	if err != nil {
+		s.unmarkRunning(seq)
+		return err
+	}
 	call, err := c.Start(ctx, command, args)
+	done()
 	if err != nil {
 		s.unmarkRunning(seq)
 		return s.requestError(ctx, err)
@@ -419,6 +430,9 @@ func (s *Session) Continue(ctx context.Context, threadID int, wait time.Duration
 
 // Pause interrupts a running program.
 func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration) (*ExecResult, error) {
+	if err := s.snapshotError("pause: it never runs"); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	st, seq := s.state, s.stopSeq
 	s.mu.Unlock()

@@ -43,7 +43,7 @@ func (m *Manager) Wait(ctx context.Context, req WaitRequest) (*Session, *ExecRes
 	defer cancel()
 	s, done := ws.wait(wctx)
 	if s == nil {
-		s = named[0]
+		s = ws.running()
 	}
 	info := s.Info()
 	if s.checkDebuggee(ctx) {
@@ -130,8 +130,8 @@ func (w *waitSet) baseOf(s *Session) int {
 	}
 	s.mu.Lock()
 	b := s.stopSeq
-	if s.state == StatePaused {
-		b--
+	if s.state == StatePaused && s.lastStop != s.heldStop {
+		b-- // its stop is one the wait answers; a held family member's is not
 	}
 	s.mu.Unlock()
 	w.base[s] = b
@@ -176,6 +176,17 @@ func (w *waitSet) wait(ctx context.Context) (*Session, bool) {
 			return nil, false
 		}
 	}
+}
+
+// running is the first member that has not ended: the one a wait that
+// saw no stop answers for.
+func (w *waitSet) running() *Session {
+	for _, s := range w.members() {
+		if !s.ended() {
+			return s
+		}
+	}
+	return w.named[0]
 }
 
 // topSessions are the sessions without a parent, oldest first.

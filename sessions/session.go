@@ -25,6 +25,10 @@ const (
 	StateError        State = "error"
 )
 
+// Stopped reports whether a session in state st shows a stop: paused, or
+// postmortem (a core file).
+func (st State) Stopped() bool { return st == StatePaused || st == StatePostmortem }
+
 // Location is a place in the debuggee's source.
 type Location struct {
 	File     string `json:"file,omitempty"`
@@ -68,9 +72,12 @@ type SessionInfo struct {
 	ParentID string   `json:"parentSessionId,omitempty"`
 	Command  []string `json:"command,omitempty"`
 	Children []string `json:"children,omitempty"`
+	Group    string   `json:"group,omitempty"` // the group it was started in (a compound)
 	// Interpreter is the runtime the session runs on and why it was
 	// picked (Python), when the adapter says.
 	Interpreter *adapters.Interpreter `json:"interpreter,omitempty"`
+	// Core is the core file of a post-mortem session.
+	Core *CoreInfo `json:"core,omitempty"`
 
 	seq int
 }
@@ -118,8 +125,13 @@ type Session struct {
 	excMode   string // breakOnExceptions in force
 	launchReq *StartRequest
 	children  []string
-	cmdline   []string // a child's command line, once its pid is known
-	owned     bool     // a child of a launch: its process is the server's to end
+	cmdline   []string  // a child's command line, once its pid is known
+	owned     bool      // a child of a launch: its process is the server's to end
+	core      *CoreInfo // a post-mortem session's core file (postmortem.go)
+	shared    *Session  // a shared child's parent, whose connection it uses (shared.go)
+	family    *family   // a parent's shared family, once it has a shared child
+	heldStop  *StopInfo // lastStop, when it is the stop of another member of the family
+	group     string    // the group it was started in (groups.go)
 	closing   bool
 	tracked   map[int]string         // pid -> start time of processes the session owns
 	topFrame  frameCache             // the stopped thread's top user frame
@@ -203,9 +215,15 @@ func (s *Session) Info() SessionInfo {
 	s.observeLocked()
 	info := SessionInfo{ID: s.id, Name: s.name, Language: s.language, State: s.state, Reason: s.reason,
 		CreatedAt: s.created, Mode: string(s.target.Mode), Program: s.target.Program, Cwd: s.target.Cwd,
-		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, seq: s.seq}
+		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, Group: s.group, seq: s.seq}
 	if len(s.children) > 0 {
 		info.Children = append([]string(nil), s.children...)
+	}
+	if s.core != nil {
+		info.Core = s.core
+		if s.state == StatePaused {
+			info.State = StatePostmortem
+		}
 	}
 	if s.parentID != "" && s.pid > 0 {
 		if s.cmdline == nil {
@@ -267,7 +285,12 @@ func (s *Session) request(ctx context.Context, command string, args any, out any
 		return err
 	}
 	s.beforeRequest(command)
+	done, err := s.onTarget(ctx, command)
+	if err != nil {
+		return err
+	}
 	resp, err := c.Request(ctx, command, args) // the connection bounds it by requestTimeout
+	done()
 	if err != nil || command == "evaluate" {
 		// The adapter failed, or answered for a debuggee that is gone.
 		if err := s.requestError(ctx, err); err != nil {

@@ -34,7 +34,7 @@ func languages() []*lang {
 				{by: "processId", start: javaSpinTarget},
 			},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: "BP:print", totalExpr: "sum", total: "5"},
-			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
+			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "-agentlib:jdwp"}, "core": {code: "UNSUPPORTED", says: "jhsdb"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "java/Changed.java", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
 			trace: trace10k("java/Trace.java"),
@@ -54,10 +54,13 @@ func languages() []*lang {
 			spin:   spin{program: "rust", src: "rust/src/main.rs", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("rust", "rust", "main.rs")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `println!("done`, totalExpr: "total", total: "45"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			trace:  smallTrace("rust", "rust/src/main.rs", "BREAK: loop body", "i", 0, 4, "done total=45"),
 			watch: watchFixture{program: "rustwatch/watch.rs", stopAt: "WATCH: set", expr: "p.x", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched x=5 y=1"},
+			core: &coreCase{build: rustCrash, src: "rustcore/crash.rs", mark: "CRASH", signal: "SIGABRT",
+				locals: map[string]string{"amount": "5", "balance": "1", "left": "-4"}, eval: "amount + 1", evalWant: "6",
+				other: func(t *testing.T) string { return nativeBinary(t, "rust", td("rust")) }},
 		},
 		{
 			name: "cobol", require: requireCOBOL,
@@ -75,7 +78,7 @@ func languages() []*lang {
 				totalExpr: "WS-TOTAL", total: "130"},
 			// A paragraph is no function to lldb: the breakpoint stays
 			// unverified. A COBOL data item is no variable lldb watches.
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "function": {says: "not verified"}, "watch": {code: "INVALID_ARGUMENT", says: "lldb can watch"}},
+			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "core": {code: "UNSUPPORTED", says: "language c"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "function": {says: "not verified"}, "watch": {code: "INVALID_ARGUMENT", says: "lldb can watch"}},
 			trace:  smallTrace("cobol/loop.cob", "", "ADD WS-SQUARE TO WS-TOTAL", "WS-I", 0, 4, "DONE TOTAL=00130"),
 		},
 		{
@@ -91,10 +94,13 @@ func languages() []*lang {
 			spin:   spin{program: "cpp/loop.cpp", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("cpp", "cpp/loop.cpp", "loop.cpp")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `"done total="`, totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			trace:  smallTrace("cpp/loop.cpp", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
 			watch: watchFixture{program: "c/watch.c", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched counter=5 bumps=1"},
+			core: &coreCase{build: nativeCrash("cpp", "cpp/uncaught.cpp"), src: "cpp/uncaught.cpp", mark: "THROW", signal: "SIGABRT",
+				locals: map[string]string{"v": "5"}, eval: "v + 1", evalWant: "6",
+				other: func(t *testing.T) string { return nativeBinary(t, "cpp", td("cpp/loop.cpp")) }},
 		},
 		{
 			name: "c", require: requireLLDB,
@@ -109,12 +115,15 @@ func languages() []*lang {
 			spin:   spin{program: "c/loop.c", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("c", "c/loop.c", "loop.c")}},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `printf("done`, totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			changed: &changedCase{program: "c/changed.c", after: [][]changedWant{
 				{{"count", "1", "2"}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
 			trace: smallTrace("c/loop.c", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
 			watch: watchFixture{program: "c/watch.c", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched counter=5 bumps=1"},
+			core: &coreCase{build: nativeCrash("c", "c/crash.c"), src: "c/crash.c", mark: "CRASH", signal: "SIGSEGV",
+				locals: map[string]string{"k": "7"}, eval: "k + 1", evalWant: "8",
+				other: func(t *testing.T) string { return nativeBinary(t, "c", td("c/loop.c")) }},
 		},
 		{
 			name: "javascript", cmdline: "loop.js", require: requireNode,
@@ -134,10 +143,11 @@ func languages() []*lang {
 				{by: "processId", start: nodeTickerTarget("--inspect-port=127.0.0.1:%d")},
 			},
 			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log('done'", totalExpr: "total", total: "10"},
-			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
+			cannot: map[string]refusal{"core": {code: "UNSUPPORTED", says: "llnode"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
 			changed: &changedCase{program: "javascript/changed.js", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "*", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
-			trace: trace10k("javascript/trace.js"),
+			trace:    trace10k("javascript/trace.js"),
+			children: &nodeChildCase,
 		},
 		{
 			name: "typescript", cmdline: "count", require: requireNode, prepare: compileTS,
@@ -154,9 +164,10 @@ func languages() []*lang {
 				{by: "port", start: tsCountTarget("--inspect=127.0.0.1:%d")},
 				{by: "processId", start: tsCountTarget("--inspect-port=127.0.0.1:%d")},
 			},
-			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
-			trace:  smallTrace("javascript/ts/count.ts", "", "BP:ts-loop", "i", 0, 4, "counted total=30"),
+			feat:     features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
+			cannot:   map[string]refusal{"core": {code: "UNSUPPORTED", says: "llnode"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
+			trace:    smallTrace("javascript/ts/count.ts", "", "BP:ts-loop", "i", 0, 4, "counted total=30"),
+			children: &nodeChildCase,
 		},
 		{
 			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
@@ -174,7 +185,7 @@ func languages() []*lang {
 				{by: "processId", refused: &refusal{code: "INVALID_ARGUMENT", says: "port"}},
 			},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `puts "done`, totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "function": {says: "not supported"}, "watch": {code: "UNSUPPORTED", says: "supportsDataBreakpoints"}},
+			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "rdbg"}, "core": {code: "UNSUPPORTED", says: "live processes only"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "function": {says: "not supported"}, "watch": {code: "UNSUPPORTED", says: "supportsDataBreakpoints"}},
 			trace:  smallTrace("ruby/loop.rb", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
 		},
 		{
@@ -194,10 +205,11 @@ func languages() []*lang {
 				{by: "port", start: pythonTarget(true)},
 			},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
-			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "UNSUPPORTED", says: "debugpy"}},
+			cannot: map[string]refusal{"core": {code: "UNSUPPORTED", says: "pystack"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "UNSUPPORTED", says: "debugpy"}},
 			changed: &changedCase{program: "python/changed.py", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", "'one'"}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
-			trace: trace10k("python/trace.py"),
+			trace:    trace10k("python/trace.py"),
+			children: &pythonChildCases[0],
 		},
 		{
 			name: "go", require: requireDelve,
@@ -226,6 +238,10 @@ func languages() []*lang {
 			// delve 1.27.2's DAP server has data breakpoints.
 			watch: watchFixture{program: "go/watch/main.go", stopAt: "WATCH: set", expr: "c.n", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched n=5"},
+			children: &goChildCase,
+			core: &coreCase{build: goCrash, env: []string{"GOTRACEBACK=crash"}, src: "go/crash/main.go", mark: "CRASH", signal: "SIGABRT",
+				locals: map[string]string{"amount": "5", "label": `"rent"`}, eval: "amount + 1", evalWant: "6",
+				other: func(t *testing.T) string { return goBinary(t, td("go/loop")) }},
 		},
 		{
 			name: "mock", require: func(*testing.T) {}, noPID: true,
@@ -243,7 +259,7 @@ func languages() []*lang {
 				{by: "port", refused: &refusal{code: "INVALID_ARGUMENT", says: "adapterConfig.program"}},
 			},
 			feat:   features{cond: "i == 2", n: "2", logNext: "lp 3", runTo: `print "done`, totalExpr: "total", total: "6"},
-			cannot: map[string]refusal{"goto_line": {code: "UNSUPPORTED", says: "next statement"}},
+			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "childSession"}, "core": {code: "UNSUPPORTED", says: "no core files"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			trace:  smallTrace("mock/loop.mock", "", "let total = add(total, i)", "i", 1, 3, "done total=6"),
 			watch: watchFixture{program: "mock/watch.mock", stopAt: `print "watch-start"`, expr: "count",
 				writes: "let count = count + 4", old: "1", new: "5", output: "watched count=5"},

@@ -67,6 +67,9 @@ var scenarios = []scenario{
 	{name: "changed", run: scenarioChanged},
 	{name: "trace", run: scenarioTrace},
 	{name: "watch", run: scenarioWatch, refused: refusedWatch},
+	{name: "children", run: scenarioChildren, refused: refusedChildren},
+	{name: "multiwait", run: scenarioMultiWait},
+	{name: "core", run: scenarioCore, refused: refusedCore},
 	{name: "leftovers", run: scenarioLeftovers},
 }
 

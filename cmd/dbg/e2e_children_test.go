@@ -11,8 +11,10 @@ type childCase struct {
 	name    string
 	program string   // the parent, under testdata
 	args    []string // its arguments
-	file    string   // the file holding the child's breakpoint, under testdata
-	mark    string   // the breakpoint's line
+	argsFn  func(t *testing.T) []string
+	file    string // the file holding the child's breakpoint, under testdata
+	cmdline string // a text of the child's command line
+	mark    string // the breakpoint's line
 	locals  map[string]string
 	output  []string // the parent's output once all ended
 }
@@ -36,6 +38,9 @@ func childStop(t *testing.T, c *client, lang string, cc childCase, create map[st
 	if len(cc.args) > 0 {
 		start["args"] = cc.args
 	}
+	if cc.argsFn != nil {
+		start["args"] = cc.argsFn(t)
+	}
 	c.ok("start_debugging", start)
 	st := c.ok("wait_for_stop", map[string]any{"sessionId": parent, "timeoutMs": 60000})
 	child := st.str("sessionId")
@@ -55,7 +60,7 @@ func childStop(t *testing.T, c *client, lang string, cc childCase, create map[st
 	if listed == nil || listed.str("parentSessionId") != parent || listed.num("pid") <= 0 {
 		t.Fatalf("child session %s listed as %v, want parentSessionId %s and a pid", child, listed, parent)
 	}
-	if cmd := listed.get("command"); cmd == nil || !strings.Contains(strings.Join(strs(cmd), " "), "python") {
+	if cmd := listed.get("command"); cmd == nil || !strings.Contains(strings.Join(strs(cmd), " "), cc.cmdline) {
 		t.Errorf("child %s lists command %v", child, cmd)
 	}
 	return parent, child
@@ -96,19 +101,19 @@ func childFinish(t *testing.T, c *client, parent, child string, cc childCase) {
 
 // pythonChildCases are the ways a Python program starts another.
 var pythonChildCases = []childCase{
-	{name: "subprocess", program: "python/children/subproc.py", file: "python/children/child.py", mark: "BP:child",
+	{name: "subprocess", program: "python/children/subproc.py", file: "python/children/child.py", mark: "BP:child", cmdline: "child.py",
 		locals: map[string]string{"n": "7", "square": "49", "label": "'child'"},
 		output: []string{"child child square=49", "parent saw child exit 0"}},
-	{name: "multiprocessing-fork", program: "python/children/mp.py", args: []string{"fork"}, file: "python/children/mp.py", mark: "BP:worker",
+	{name: "multiprocessing-fork", program: "python/children/mp.py", args: []string{"fork"}, file: "python/children/mp.py", mark: "BP:worker", cmdline: "mp.py",
 		locals: map[string]string{"n": "6", "square": "36", "label": "'worker'"},
 		output: []string{"worker worker square=36", "parent saw worker exit 0"}},
-	{name: "multiprocessing-spawn", program: "python/children/mp.py", args: []string{"spawn"}, file: "python/children/mp.py", mark: "BP:worker",
+	{name: "multiprocessing-spawn", program: "python/children/mp.py", args: []string{"spawn"}, file: "python/children/mp.py", mark: "BP:worker", cmdline: "multiprocessing",
 		locals: map[string]string{"n": "6", "square": "36", "label": "'worker'"},
 		output: []string{"worker worker square=36", "parent saw worker exit 0"}},
-	{name: "os.fork", program: "python/children/osfork.py", file: "python/children/osfork.py", mark: "BP:fork",
+	{name: "os.fork", program: "python/children/osfork.py", file: "python/children/osfork.py", mark: "BP:fork", cmdline: "osfork.py",
 		locals: map[string]string{"n": "5", "square": "25", "label": "'forked'"},
 		output: []string{"forked forked square=25", "parent saw fork exit 0"}},
-	{name: "reloader", program: "python/children/reloader.py", file: "python/children/reloader.py", mark: "BP:app",
+	{name: "reloader", program: "python/children/reloader.py", file: "python/children/reloader.py", mark: "BP:app", cmdline: "reloader.py",
 		locals: map[string]string{"port": "8000", "handled": "8001", "label": "'app'"},
 		output: []string{"app serving handled=8001", "reloader saw app exit 0"}},
 }
@@ -150,3 +155,26 @@ func TestPythonChildProcessesOff(t *testing.T) {
 	c.ok("close_debug_session", map[string]any{"sessionId": id})
 	mcpNoChildren(t, c)
 }
+
+// goChildCase is a Go program that execs a Go child built for debugging.
+var goChildCase = childCase{name: "exec", program: "go/children/parent",
+	argsFn: func(t *testing.T) []string { return []string{goBinary(t, td("go/children/child"))} },
+	file:   "go/children/child/main.go", mark: "BP:child", cmdline: "go-child 7",
+	locals: map[string]string{"n": "7", "square": "49", "label": `"child"`},
+	output: []string{"child child square=49", "parent saw child exit 0"}}
+
+// TestGoChildSession: delve follows the child a Go program execs; the
+// child, built with -N -l, stops at its breakpoint in a child session.
+func TestGoChildSession(t *testing.T) {
+	requireDelve(t)
+	t.Parallel()
+	c := startDbg(t)
+	parent, child := childStop(t, c, "go", goChildCase, nil)
+	childFinish(t, c, parent, child, goChildCase)
+}
+
+// nodeChildCase is a node program that forks another.
+var nodeChildCase = childCase{name: "fork", program: "javascript/children/parent.js", args: []string{"fork"},
+	file: "javascript/children/child.js", mark: "BP:child", cmdline: "child.js",
+	locals: map[string]string{"how": `"fork"`},
+	output: []string{"child says fork child 42", "child exit 0"}}

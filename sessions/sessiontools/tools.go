@@ -414,10 +414,10 @@ func sessionAnswer(ctx context.Context, s *sessions.Session, res *sessions.Start
 	} else if info.State == sessions.StateCreated {
 		out.Message = "created; call start_debugging with scriptPath to launch, or attach_to_process"
 	}
-	if out.State == sessions.StatePaused {
+	if out.State.Stopped() {
 		// Only the stop the session is paused at: an older one is history.
 		// A dispatcher's launch (js-debug) answers its child's stop.
-		stop, own := info.LastStop, info.State == sessions.StatePaused
+		stop, own := info.LastStop, info.State.Stopped()
 		if res != nil && res.LastStop != nil && !own {
 			stop = res.LastStop
 		}
