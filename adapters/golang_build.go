@@ -91,6 +91,7 @@ func (g Go) prebuild(ctx context.Context, t Target, mode, prog string) string {
 	if mode == "test" {
 		argv = append([]string{"test", "-c"}, goGCFlags...)
 	}
+	progress(ctx, "building %s for the debugger (go %s)…", prog, strings.Join(argv[:len(argv)-len(goGCFlags)], " "))
 	argv = append(argv, "-o", bin, target)
 	bctx, cancel := context.WithTimeout(ctx, goBuildTimeout)
 	defer cancel()

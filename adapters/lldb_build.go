@@ -129,6 +129,7 @@ func compileCached(ctx context.Context, compiler []string, src string) (string, 
 	tmp.Close()
 	defer os.Remove(tmpName)
 	argv := append(append([]string{}, compiler...), "-o", tmpName, src)
+	progress(ctx, "building %s for the debugger (%s)…", src, compiler[0])
 	bctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(bctx, argv[0], argv[1:]...)
@@ -148,6 +149,7 @@ func cargoBuild(ctx context.Context, dir string) (string, error) {
 	bctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	argv := []string{"cargo", "build", "--message-format=json-render-diagnostics"}
+	progress(ctx, "building %s for the debugger (cargo build)…", dir)
 	cmd := exec.CommandContext(bctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	var stderr strings.Builder

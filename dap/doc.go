@@ -14,8 +14,9 @@
 //     behaviour comes from composable layers ([Layer], [Hooks]): the
 //     fixes dbg makes to an adapter, and a language's on top of them.
 //   - Transports: [StartProcess] (a child over stdio, in its own process
-//     group), [Dial] and [Listen] (for adapters that dial in), plus [Serve],
-//     the server side used by dbg's built-in adapters.
+//     group), [Dial] and [Listen] (for adapters that dial in), plus [Serve]
+//     and [Router], the server side of dbg's built-in adapters: one typed
+//     handler per command, on go-dap's requests and responses.
 //
 // A [TrafficLog] records each connection's messages as JSON lines.
 //

@@ -8,6 +8,8 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+
+	godap "github.com/google/go-dap"
 )
 
 // Handler serves the requests of one client of a built-in adapter.
@@ -20,12 +22,6 @@ import (
 type Handler interface {
 	Handle(ctx context.Context, s *ServerConn, req *Message)
 }
-
-// HandlerFunc adapts a function to Handler.
-type HandlerFunc func(ctx context.Context, s *ServerConn, req *Message)
-
-// Handle calls f.
-func (f HandlerFunc) Handle(ctx context.Context, s *ServerConn, req *Message) { f(ctx, s, req) }
 
 // ServerConn is the adapter side of one DAP connection. Its methods are
 // safe for concurrent use. Frame writes are serialised by their own mutex,
@@ -84,16 +80,24 @@ func (s *ServerConn) dispatch(ctx context.Context, h Handler, req *Message) {
 	s.open[req.Seq] = true
 	s.mu.Unlock()
 	defer func() {
-		if r := recover(); r != nil {
-			s.mu.Lock()
-			answered := !s.open[req.Seq]
-			s.mu.Unlock()
-			if !answered {
-				s.RespondError(req, fmt.Sprintf("internal error in %s: %v\n%s", req.Command, r, debug.Stack()))
-			}
+		if r := recover(); r != nil && !s.answered(req) {
+			s.RespondError(req, internalError(req.Command, r))
 		}
 	}()
 	h.Handle(ctx, s, req)
+}
+
+// internalError is the text of the answer to a request whose handler
+// panicked.
+func internalError(command string, r any) string {
+	return fmt.Sprintf("internal error in %s: %v\n%s", command, r, debug.Stack())
+}
+
+// answered reports whether req has been answered.
+func (s *ServerConn) answered(req *Message) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.open[req.Seq]
 }
 
 // Respond sends a successful response to req.
@@ -107,15 +111,29 @@ func (s *ServerConn) RespondError(req *Message, text string) {
 }
 
 func (s *ServerConn) respond(req *Message, ok bool, text string, body any) {
+	s.answer(req)
+	m := &Message{Type: "response", RequestSeq: req.Seq, Command: req.Command, Success: boolPtr(ok), Message: text}
+	s.send(m, body)
+}
+
+// reply sends resp, a go-dap response, as the successful answer to req;
+// its envelope is filled in here.
+func (s *ServerConn) reply(req *Message, resp godap.ResponseMessage) {
+	s.answer(req)
+	r := resp.GetResponse()
+	r.Type, r.RequestSeq, r.Command, r.Success = "response", req.Seq, req.Command, true
+	_ = s.write(func(seq int) any { r.Seq = seq; return resp })
+}
+
+// answer takes req off the set of open requests. Answering a request
+// twice is a bug, and panics.
+func (s *ServerConn) answer(req *Message) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if !s.open[req.Seq] {
-		s.mu.Unlock()
 		panic(fmt.Sprintf("dap: request %d (%s) answered twice", req.Seq, req.Command))
 	}
 	delete(s.open, req.Seq) // the set holds only unanswered requests
-	s.mu.Unlock()
-	m := &Message{Type: "response", RequestSeq: req.Seq, Command: req.Command, Success: boolPtr(ok), Message: text}
-	s.send(m, body)
 }
 
 // Event sends an event.
@@ -127,13 +145,14 @@ func (s *ServerConn) send(m *Message, body any) {
 	if body != nil {
 		m.Body = mustMarshal(body)
 	}
-	_ = s.write(m, nil)
+	_ = s.write(func(seq int) any { m.Seq = seq; return m })
 }
 
-// write numbers m and sends it. before, when set, runs with the seq
-// assigned and before the frame leaves (to register a reverse request).
-// The state lock is not held while the frame is written.
-func (s *ServerConn) write(m *Message, before func(seq int)) error {
+// write numbers a message and sends it. stamp runs under the state lock
+// with the message's seq, and returns what to encode (it may also
+// register a reverse request before its frame leaves). The state lock is
+// not held while the frame is written.
+func (s *ServerConn) write(stamp func(seq int) any) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	s.mu.Lock()
@@ -142,12 +161,9 @@ func (s *ServerConn) write(m *Message, before func(seq int)) error {
 		return ErrClosed
 	}
 	s.seq++
-	m.Seq = s.seq
-	if before != nil {
-		before(m.Seq)
-	}
+	v := stamp(s.seq)
 	s.mu.Unlock()
-	b, err := json.Marshal(m)
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
@@ -168,11 +184,13 @@ func (s *ServerConn) Request(ctx context.Context, command string, args any) (*Me
 		return nil, err
 	}
 	ch := make(chan *Message, 1)
-	err = s.write(m, func(seq int) {
+	err = s.write(func(seq int) any {
 		if s.reverse == nil {
 			s.reverse = map[int]chan *Message{}
 		}
 		s.reverse[seq] = ch
+		m.Seq = seq
+		return m
 	})
 	defer func() {
 		s.mu.Lock()
@@ -225,12 +243,4 @@ func (s *ServerConn) Closed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.closed
-}
-
-// DecodeArgs unmarshals req's arguments into v; an error names the command.
-func DecodeArgs(req *Message, v any) error {
-	if err := req.DecodeBody(v); err != nil {
-		return fmt.Errorf("bad %s arguments: %w", req.Command, err)
-	}
-	return nil
 }

@@ -8,6 +8,12 @@ import (
 	"time"
 )
 
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(ctx context.Context, s *ServerConn, req *Message)
+
+// Handle calls f.
+func (f HandlerFunc) Handle(ctx context.Context, s *ServerConn, req *Message) { f(ctx, s, req) }
+
 // TestServerCloseBreaksStuckWrite: a handler whose event the client never
 // reads must not keep Close (and Serve) from returning.
 func TestServerCloseBreaksStuckWrite(t *testing.T) {

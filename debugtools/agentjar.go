@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/dbg-dev/dbg/textcut"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 //go:embed agent/src
@@ -134,6 +135,7 @@ func (b *AgentBuilder) Jar(ctx context.Context, javac string) (string, error) {
 		b.remember(hash, jar)
 		return jar, nil
 	}
+	toolkit.Progress(ctx, "compiling dbg's Java agent with %s (once per JDK)…", javac)
 	if err := buildAgentJar(ctx, javac, dir, jar, files); err != nil {
 		return "", err
 	}

@@ -243,6 +243,7 @@ func (s *Service) Attach(ctx context.Context, pid int, attachName string, wait t
 			args += "," + s.extraAgentArgs
 		}
 	}
+	toolkit.Progress(ctx, "loading the agent into JVM %d (HotSpot attach)…", pid)
 	lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	err = LoadAgent(lctx, j, inTarget, args, AttachOptions{})
 	cancel()
@@ -269,6 +270,7 @@ func (s *Service) Attach(ctx context.Context, pid int, attachName string, wait t
 		}()
 		return res, nil
 	}
+	toolkit.Progress(ctx, "waiting up to %s for the agent of JVM %d to connect…", wait, pid)
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	c, err := finish(wctx)

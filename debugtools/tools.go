@@ -41,29 +41,31 @@ func New(m Manager, svc *Service, cfg Config) *Tools { return &Tools{m: m, svc: 
 func (x *Tools) Register(tb *toolkit.Toolbox) {
 	m, cfg := x.m, x.cfg
 	t := &jvmTools{m: m, svc: x.svc, starter: cfg.Starter}
+	declareToolset(tb, m)
 	toolkit.AddTool(tb, "list_debug_tools_connections",
-		"List the DebugTools agent connections to JVMs (connectionId, application, pid, host, ports, state, default class loader). Read-only: attaches nothing.",
-		t.listConnections)
+		"DebugTools agent connections to JVMs: connectionId, application, pid, ports, state, class loader.",
+		t.listConnections, toolkit.Hints{Title: "JVM connections", ReadOnly: true}, toolkit.InToolset(Toolset))
 	toolkit.AddTool(tb, "list_attachable_jvms",
-		"List local JVMs that can be attached (pid, displayName from the main class, attachName, and the project's run configuration or module when the main class matches). IDE and Gradle daemons are left out.",
-		t.listJVMs)
+		"Local JVMs one can attach (pid, displayName, attachName, matching run configuration); IDE and Gradle daemons left out.",
+		t.listJVMs, toolkit.Hints{Title: "Attachable JVMs", ReadOnly: true}, toolkit.InToolset(Toolset))
 	toolkit.AddTool(tb, "attach_local_jvm",
-		"Load the DebugTools agent into a local JVM (HotSpot dynamic attach; no IDE needed). success says the attach was triggered; connectionId is set only when the agent answered within waitForConnectionMillis. JVMs started with -XX:+DisableAttachMechanism or -Xrs are refused.",
-		t.attach)
+		"Load the DebugTools agent into a local JVM; connectionId is set once the agent answers within waitForConnectionMillis.",
+		t.attach, toolkit.Hints{Title: "Attach JVM agent", Idempotent: true}, toolkit.InToolset(Toolset))
 	toolkit.AddTool(tb, "invoke_java_method",
-		"Invoke a Java method in the target JVM through a DebugTools connection: a Spring bean, else a live instance, else a new one; static methods need none. argsJson maps parameter names to {type, content} in declaration order. resultView JSON or DEBUG also fetches that rendering into resultJson.",
-		t.invoke)
+		"Invoke a Java method in the JVM (a Spring bean, a live instance or a new one); argsJson in declaration order.",
+		t.invoke, toolkit.Hints{Title: "Invoke Java method", Destructive: true, Alters: true}, toolkit.InToolset(Toolset))
 	toolkit.AddTool(tb, "read_target_application_logs",
-		"Read bounded recent logs: of the target JVM through its connection (System.out/err, java.util.logging, Logback), of a debug session of any language (sessionId: its captured output), or of a process dbg started (pid). Pass next as since to read only newer entries.",
-		t.logs)
+		"Recent logs of the JVM (connection), of a session (sessionId) or of a process dbg started (pid); since=next for newer.",
+		t.logs, toolkit.Hints{Title: "Application logs", ReadOnly: true}, toolkit.InToolset(Toolset))
 	toolkit.AddTool(tb, "get_last_sql_statements",
-		"Read the recent JDBC statements of the target JVM with bound parameters, durations and failures (also on connections opened before the agent arrived). SQL_HISTORY_UNAVAILABLE says why when capture is impossible.",
-		t.sql)
+		"The JVM's recent JDBC statements with parameters, durations and failures.",
+		t.sql, toolkit.Hints{Title: "Recent SQL", ReadOnly: true}, toolkit.InToolset(Toolset))
 	toolkit.AddTool(tb, "run_and_invoke",
-		"Attach to the JVM when needed (connectionId, pid, the session's JVM, or the only JVM), wait until it is ready (Spring context active), invoke the method, and return the result with the logs and SQL the call produced.",
-		t.runAndInvoke)
+		"Attach when needed, wait until the JVM is ready, invoke the method, and answer its result with the logs and SQL it produced.",
+		t.runAndInvoke, toolkit.Hints{Title: "Run and invoke", Destructive: true, Alters: true}, toolkit.InToolset(Toolset))
 	registerSourceTools(tb, m, cfg)
 	tb.Status().Register("jvm", &jvmStatus{t: t})
+	registerPrompts(tb)
 }
 
 type jvmTools struct {
@@ -119,8 +121,8 @@ func (f *flexString) UnmarshalJSON(b []byte) error {
 
 // Common are the arguments every JVM tool takes.
 type Common struct {
-	SessionID   string `json:"sessionId,omitempty" jsonschema:"a debug session: its JVM is the target (found and attached on demand)"`
-	ProjectPath string `json:"projectPath,omitempty" jsonschema:"the project directory or a file inside it (default: the server's project)"`
+	SessionID   string `json:"sessionId,omitempty" jsonschema:"its JVM is the target"`
+	ProjectPath string `json:"projectPath,omitempty"`
 }
 
 // ClassLoaderOut names a class loader.

@@ -126,9 +126,9 @@ func linkProject(project, mainClass string) (config, module, proj *string) {
 }
 
 type attachIn struct {
-	PID                     flexString  `json:"pid" jsonschema:"the JVM's process id (required)"`
-	AttachName              string      `json:"attachName,omitempty" jsonschema:"application name for the connection (default: from the main class)"`
-	WaitForConnectionMillis toolkit.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"wait this long for the agent's connection (0 = only trigger the attach)"`
+	PID                     flexString  `json:"pid"`
+	AttachName              string      `json:"attachName,omitempty" jsonschema:"default: the main class"`
+	WaitForConnectionMillis toolkit.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"0: only trigger the attach"`
 	Common
 }
 

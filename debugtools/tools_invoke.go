@@ -33,20 +33,20 @@ const (
 )
 
 type invokeIn struct {
-	ClassName                   string          `json:"className" jsonschema:"fully qualified class name (required)"`
-	MethodName                  string          `json:"methodName" jsonschema:"method name (required)"`
-	ConnectionID                string          `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
-	ParameterTypes              []string        `json:"parameterTypes,omitempty" jsonschema:"parameter types in declaration order, to pick an overload"`
-	ArgsJSON                    string          `json:"argsJson,omitempty" maxBytes:"262144" jsonschema:"arguments: {name: {type, content}} in declaration order; type is simple, enum, json_entity, bean, class or file"`
-	Headers                     map[string]any  `json:"headers,omitempty" jsonschema:"headers for this invocation (values are strings)"`
-	XxlJobParam                 string          `json:"xxlJobParam,omitempty" jsonschema:"XXL-JOB parameter for the invocation context"`
-	TraceMethodDTO              *TraceMethodDTO `json:"traceMethodDTO,omitempty" jsonschema:"trace settings: traceMethod, traceMaxDepth, traceMyBatis, traceSQL, ..."`
-	MethodAroundContent         string          `json:"methodAroundContent,omitempty" maxBytes:"262144" jsonschema:"Method Around Java source (onBefore/onAfter/onException/onFinally)"`
-	MethodAroundName            string          `json:"methodAroundName,omitempty" jsonschema:"a saved Method Around script name (list_method_around_scripts); explicit content wins"`
-	MethodAroundContentIdentity string          `json:"methodAroundContentIdentity,omitempty" jsonschema:"identity of the Method Around content (default: its MD5)"`
-	ClassLoaderIdentity         string          `json:"classLoaderIdentity,omitempty" jsonschema:"target class loader identity (default: the connection's default)"`
-	TimeoutMillis               toolkit.Int     `json:"timeoutMillis,omitempty" jsonschema:"how long to wait for the JVM's answer (default 30000)"`
-	ResultView                  string          `json:"resultView,omitempty" jsonschema:"TO_STRING (default), JSON, DEBUG or NONE"`
+	ClassName                   string          `json:"className" jsonschema:"fully qualified"`
+	MethodName                  string          `json:"methodName"`
+	ConnectionID                string          `json:"connectionId,omitempty" jsonschema:"optional with one connection"`
+	ParameterTypes              []string        `json:"parameterTypes,omitempty" jsonschema:"to pick an overload"`
+	ArgsJSON                    string          `json:"argsJson,omitempty" maxBytes:"262144" jsonschema:"{name: {type, content}} in order; type simple, enum, json_entity, bean, class or file"`
+	Headers                     map[string]any  `json:"headers,omitempty"`
+	XxlJobParam                 string          `json:"xxlJobParam,omitempty" jsonschema:"XXL-JOB parameter"`
+	TraceMethodDTO              *TraceMethodDTO `json:"traceMethodDTO,omitempty"`
+	MethodAroundContent         string          `json:"methodAroundContent,omitempty" maxBytes:"262144" jsonschema:"Java source with onBefore/onAfter/onException/onFinally"`
+	MethodAroundName            string          `json:"methodAroundName,omitempty" jsonschema:"a saved script (list_method_around_scripts)"`
+	MethodAroundContentIdentity string          `json:"methodAroundContentIdentity,omitempty" jsonschema:"default: its MD5"`
+	ClassLoaderIdentity         string          `json:"classLoaderIdentity,omitempty" jsonschema:"default: the connection's"`
+	TimeoutMillis               toolkit.Int     `json:"timeoutMillis,omitempty" jsonschema:"default 30000"`
+	ResultView                  string          `json:"resultView,omitempty" jsonschema:"default TO_STRING"`
 	Common
 }
 

@@ -11,12 +11,12 @@ import (
 )
 
 type logsIn struct {
-	ConnectionID string      `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
-	PID          flexString  `json:"pid,omitempty" jsonschema:"a process dbg started (run configuration) or an attached JVM"`
-	Limit        toolkit.Int `json:"limit,omitempty" jsonschema:"newest entries to return (default 100, max 1000)"`
-	Since        toolkit.Int `json:"since,omitempty" jsonschema:"only entries with seq above this (pass next from the previous answer)"`
-	Level        string      `json:"level,omitempty" jsonschema:"minimum level: TRACE, DEBUG, INFO, WARN, ERROR"`
-	Keyword      string      `json:"keyword,omitempty" jsonschema:"case-insensitive substring of message, logger or throwable"`
+	ConnectionID string      `json:"connectionId,omitempty" jsonschema:"optional with one connection"`
+	PID          flexString  `json:"pid,omitempty" jsonschema:"a process dbg started or a JVM"`
+	Limit        toolkit.Int `json:"limit,omitempty" jsonschema:"default 100"`
+	Since        toolkit.Int `json:"since,omitempty" jsonschema:"the previous answer's next"`
+	Level        string      `json:"level,omitempty" jsonschema:"minimum level"`
+	Keyword      string      `json:"keyword,omitempty" jsonschema:"in message, logger or throwable"`
 	Common
 }
 
@@ -167,10 +167,10 @@ func stripANSI(s string) string {
 }
 
 type sqlIn struct {
-	ConnectionID string      `json:"connectionId,omitempty" jsonschema:"the DebugTools connection (optional when exactly one is active)"`
-	Limit        toolkit.Int `json:"limit,omitempty" jsonschema:"newest statements to return (default 20, max 500)"`
-	Since        toolkit.Int `json:"since,omitempty" jsonschema:"only statements with seq above this (pass next from the previous answer)"`
-	Keyword      string      `json:"keyword,omitempty" jsonschema:"case-insensitive substring of the SQL"`
+	ConnectionID string      `json:"connectionId,omitempty" jsonschema:"optional with one connection"`
+	Limit        toolkit.Int `json:"limit,omitempty" jsonschema:"default 20"`
+	Since        toolkit.Int `json:"since,omitempty" jsonschema:"the previous answer's next"`
+	Keyword      string      `json:"keyword,omitempty" jsonschema:"in the SQL"`
 	Common
 }
 

@@ -13,13 +13,13 @@ import (
 
 type runInvokeIn struct {
 	invokeIn
-	ConfigurationName       string      `json:"configurationName,omitempty" jsonschema:"a run configuration of the project to start (or reuse when it runs) and attach to"`
-	PID                     flexString  `json:"pid,omitempty" jsonschema:"the JVM to attach when there is no connection yet"`
-	AttachName              string      `json:"attachName,omitempty" jsonschema:"application name for a new connection"`
-	WaitForConnectionMillis toolkit.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"how long to wait for a new connection (default 30000)"`
-	ReadyTimeoutMillis      toolkit.Int `json:"readyTimeoutMillis,omitempty" jsonschema:"how long to wait for the Spring context to be ready (default 60000)"`
-	LogLimit                toolkit.Int `json:"logLimit,omitempty" jsonschema:"log entries to return from the call (default 100)"`
-	SQLLimit                toolkit.Int `json:"sqlLimit,omitempty" jsonschema:"SQL statements to return from the call (default 50)"`
+	ConfigurationName       string      `json:"configurationName,omitempty" jsonschema:"run configuration to start (or reuse) and attach"`
+	PID                     flexString  `json:"pid,omitempty" jsonschema:"JVM to attach without a connection"`
+	AttachName              string      `json:"attachName,omitempty"`
+	WaitForConnectionMillis toolkit.Int `json:"waitForConnectionMillis,omitempty" jsonschema:"default 30000"`
+	ReadyTimeoutMillis      toolkit.Int `json:"readyTimeoutMillis,omitempty" jsonschema:"wait for Spring (default 60000)"`
+	LogLimit                toolkit.Int `json:"logLimit,omitempty" jsonschema:"default 100"`
+	SQLLimit                toolkit.Int `json:"sqlLimit,omitempty" jsonschema:"default 50"`
 }
 
 // RunInvokeOut is the answer of run_and_invoke.

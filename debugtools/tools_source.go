@@ -44,18 +44,19 @@ func registerSourceTools(tb *toolkit.Toolbox, m Manager, cfg Config) {
 		now = m.Now
 	}
 	st := &sourceTools{m: m, now: now, indexes: map[string]*cachedIndex{}}
+	declareToolset(tb, m)
 	toolkit.AddTool(tb, "generate_method_args_template",
-		"Generate the DebugTools argsJson template of a Java method from the project's sources: one {type, content} object per parameter, keyed by parameter name in declaration order. Overloads need parameterTypes. genParamType SIMPLE leaves objects empty, CURRENT expands the fields a class declares, ALL (default) also inherited fields. Reads sources only; nothing is invoked.",
-		st.argsTemplate)
+		"The argsJson template of a Java method from the project's sources ({type, content} per parameter, in order).",
+		st.argsTemplate, toolkit.Hints{Title: "Method args template", ReadOnly: true}, toolkit.InToolset(Toolset), toolkit.Enum("genParamType", "SIMPLE", "CURRENT", "ALL"))
 	toolkit.AddTool(tb, "search_http_url",
-		"Search the HTTP endpoints declared in the project's Java sources (Spring @RequestMapping/@GetMapping/... with class-level prefixes, JAX-RS @Path/@GET/...). Filter by path substring, HTTP method (GET also matches generic mappings), module, keyword, or a concrete url. Returns the controller class and method to pass to generate_method_args_template and invoke_java_method.",
-		st.searchHTTP)
+		"HTTP endpoints declared in the Java sources (Spring, JAX-RS): controller class and method to invoke.",
+		st.searchHTTP, toolkit.Hints{Title: "Search HTTP endpoints", ReadOnly: true}, toolkit.InToolset(Toolset))
 	toolkit.AddTool(tb, "list_method_around_scripts",
-		"List the saved Method Around scripts of the project (.idea/DebugTools/MethodAround/*.java): names without .java, sizes and modification times.",
-		st.listScripts)
+		"The project's saved Method Around scripts (.idea/DebugTools/MethodAround): names, sizes, times.",
+		st.listScripts, toolkit.Hints{Title: "Method Around scripts", ReadOnly: true}, toolkit.InToolset(Toolset))
 	toolkit.AddTool(tb, "get_method_around_script",
-		"Read one saved Method Around script by the exact name list_method_around_scripts returns: its Java source and identity (content MD5).",
-		st.getScript)
+		"One Method Around script by name: its Java source and content MD5.",
+		st.getScript, toolkit.Hints{Title: "Method Around script", ReadOnly: true}, toolkit.InToolset(Toolset))
 }
 
 // projectDir resolves the project of a call: projectPath, else the
@@ -129,13 +130,13 @@ func (st *sourceTools) index(ctx context.Context, root string) (*javasrc.Index, 
 
 // argsTemplateIn is the input of generate_method_args_template.
 type argsTemplateIn struct {
-	ClassName      string   `json:"className" jsonschema:"fully qualified name of the class that declares the method (nested classes as Outer.Inner or Outer$Inner)"`
-	MethodName     string   `json:"methodName" jsonschema:"the method name"`
-	ParameterTypes []string `json:"parameterTypes,omitempty" jsonschema:"parameter types in declaration order, to choose among overloads; fully qualified names are recommended, simple names work"`
-	GenParamType   string   `json:"genParamType,omitempty" jsonschema:"SIMPLE, CURRENT or ALL (default ALL)"`
+	ClassName      string   `json:"className" jsonschema:"fully qualified (Outer.Inner or Outer$Inner)"`
+	MethodName     string   `json:"methodName"`
+	ParameterTypes []string `json:"parameterTypes,omitempty" jsonschema:"to pick an overload"`
+	GenParamType   string   `json:"genParamType,omitempty" jsonschema:"default ALL"`
 	Expansion      string   `json:"expansion,omitempty" jsonschema:"alias of genParamType"`
-	ProjectPath    string   `json:"projectPath,omitempty" jsonschema:"the project directory, a source folder, or a file inside the project (default: the server's project)"`
-	SessionID      string   `json:"sessionId,omitempty" jsonschema:"a debug session whose program directory names the project"`
+	ProjectPath    string   `json:"projectPath,omitempty" jsonschema:"or a source folder, or a file in the project"`
+	SessionID      string   `json:"sessionId,omitempty" jsonschema:"its program names the project"`
 }
 
 // argsTemplateOut is the result of generate_method_args_template, with the
@@ -218,14 +219,14 @@ func lookupError(err error, in argsTemplateIn, files int) error {
 
 // searchHTTPIn is the input of search_http_url.
 type searchHTTPIn struct {
-	Path        string `json:"path,omitempty" jsonschema:"case-insensitive substring of the URL path"`
-	Method      string `json:"method,omitempty" jsonschema:"HTTP method such as GET or POST; GET also matches generic (method-less) mappings"`
-	ModuleName  string `json:"moduleName,omitempty" jsonschema:"exact module name (the folder holding src/)"`
-	Keyword     string `json:"keyword,omitempty" jsonschema:"case-insensitive substring of the path, class, method or comment"`
-	URL         string `json:"url,omitempty" jsonschema:"a concrete URL or path (e.g. http://localhost:8080/api/users/42) matched against the path templates"`
-	Limit       int    `json:"limit,omitempty" jsonschema:"maximum number of items, 1 to 200 (default 50)"`
-	ProjectPath string `json:"projectPath,omitempty" jsonschema:"the project directory, a source folder, or a file inside the project"`
-	SessionID   string `json:"sessionId,omitempty" jsonschema:"a debug session whose program directory names the project"`
+	Path        string `json:"path,omitempty" jsonschema:"in the URL path"`
+	Method      string `json:"method,omitempty" jsonschema:"GET also matches method-less mappings"`
+	ModuleName  string `json:"moduleName,omitempty" jsonschema:"the folder holding src/"`
+	Keyword     string `json:"keyword,omitempty" jsonschema:"in path, class, method or comment"`
+	URL         string `json:"url,omitempty" jsonschema:"a concrete URL, matched against the templates"`
+	Limit       int    `json:"limit,omitempty" jsonschema:"default 50"`
+	ProjectPath string `json:"projectPath,omitempty" jsonschema:"or a source folder, or a file in the project"`
+	SessionID   string `json:"sessionId,omitempty" jsonschema:"its program names the project"`
 }
 
 // searchHTTPOut is the result of search_http_url.
@@ -279,8 +280,8 @@ func (st *sourceTools) searchHTTP(ctx context.Context, in searchHTTPIn) (searchH
 
 // scriptsIn is the input of list_method_around_scripts.
 type scriptsIn struct {
-	ProjectPath string `json:"projectPath,omitempty" jsonschema:"the project directory or a file inside it"`
-	SessionID   string `json:"sessionId,omitempty" jsonschema:"a debug session whose program directory names the project"`
+	ProjectPath string `json:"projectPath,omitempty"`
+	SessionID   string `json:"sessionId,omitempty" jsonschema:"its program names the project"`
 }
 
 // scriptsOut is the result of list_method_around_scripts.
@@ -303,9 +304,9 @@ func (st *sourceTools) listScripts(_ context.Context, in scriptsIn) (scriptsOut,
 
 // scriptIn is the input of get_method_around_script.
 type scriptIn struct {
-	Name        string `json:"name" jsonschema:"the exact name from list_method_around_scripts, without .java or directories"`
-	ProjectPath string `json:"projectPath,omitempty" jsonschema:"the project directory or a file inside it"`
-	SessionID   string `json:"sessionId,omitempty" jsonschema:"a debug session whose program directory names the project"`
+	Name        string `json:"name" jsonschema:"as list_method_around_scripts names it"`
+	ProjectPath string `json:"projectPath,omitempty"`
+	SessionID   string `json:"sessionId,omitempty" jsonschema:"its program names the project"`
 }
 
 func (st *sourceTools) getScript(_ context.Context, in scriptIn) (MethodAroundSource, error) {

@@ -26,14 +26,14 @@ const (
 // DebugInput is the input of debug_run_configuration.
 type DebugInput struct {
 	ConfigurationInput
-	StopOnEntry bool              `json:"stopOnEntry,omitempty" jsonschema:"stop at the program's first line"`
-	Breakpoints []BreakpointInput `json:"breakpoints,omitempty" jsonschema:"line breakpoints set before the program starts"`
+	StopOnEntry bool              `json:"stopOnEntry,omitempty" jsonschema:"stop at the first line"`
+	Breakpoints []BreakpointInput `json:"breakpoints,omitempty" jsonschema:"set before the start"`
 }
 
 // BreakpointInput is a line breakpoint of debug_run_configuration.
 type BreakpointInput struct {
-	File      string `json:"file" jsonschema:"source file, absolute or relative to the project"`
-	Line      int    `json:"line" jsonschema:"1-based line"`
+	File      string `json:"file" jsonschema:"absolute or relative to the project"`
+	Line      int    `json:"line"`
 	Condition string `json:"condition,omitempty"`
 }
 

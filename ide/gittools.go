@@ -24,8 +24,8 @@ func (x *IDE) gitRepositories(ctx context.Context, in ProjectInput) (Repositorie
 
 // RepositoryInput names a repository of the project.
 type RepositoryInput struct {
-	ProjectPath    string `json:"projectPath,omitempty" jsonschema:"the project directory (default: the server's project)"`
-	RepositoryRoot string `json:"repositoryRoot,omitempty" jsonschema:"a root from get_git_repositories; required when the project has several repositories"`
+	ProjectPath    string `json:"projectPath,omitempty"`
+	RepositoryRoot string `json:"repositoryRoot,omitempty" jsonschema:"a root from get_git_repositories (with several)"`
 }
 
 func (x *IDE) gitRemotes(ctx context.Context, in RepositoryInput) (RemotesResult, error) {
@@ -39,8 +39,8 @@ func (x *IDE) gitRemotes(ctx context.Context, in RepositoryInput) (RemotesResult
 // FetchInput is the input of git_fetch.
 type FetchInput struct {
 	RepositoryInput
-	Remote string `json:"remote,omitempty" jsonschema:"a configured remote name (default: the upstream's remote, then origin, then the only one)"`
-	Prune  bool   `json:"prune,omitempty" jsonschema:"remove remote-tracking branches that no longer exist on the remote"`
+	Remote string `json:"remote,omitempty" jsonschema:"default: the upstream's, origin, the only one"`
+	Prune  bool   `json:"prune,omitempty" jsonschema:"drop remote-tracking branches gone from the remote"`
 }
 
 func (x *IDE) gitFetch(ctx context.Context, in FetchInput) (OpResult, error) {
@@ -54,7 +54,7 @@ func (x *IDE) gitFetch(ctx context.Context, in FetchInput) (OpResult, error) {
 // PullInput is the input of git_pull.
 type PullInput struct {
 	RepositoryInput
-	Strategy string `json:"strategy,omitempty" jsonschema:"ff_only (default), rebase or merge"`
+	Strategy string `json:"strategy,omitempty" jsonschema:"default ff_only"`
 }
 
 func (x *IDE) gitPull(ctx context.Context, in PullInput) (OpResult, error) {
@@ -68,8 +68,8 @@ func (x *IDE) gitPull(ctx context.Context, in PullInput) (OpResult, error) {
 // PushInput is the input of git_push.
 type PushInput struct {
 	RepositoryInput
-	Remote      string `json:"remote,omitempty" jsonschema:"a configured remote name (default: the upstream's remote, then origin, then the only one)"`
-	SetUpstream bool   `json:"setUpstream,omitempty" jsonschema:"record the pushed branch as the upstream"`
+	Remote      string `json:"remote,omitempty" jsonschema:"default: the upstream's, origin, the only one"`
+	SetUpstream bool   `json:"setUpstream,omitempty"`
 }
 
 func (x *IDE) gitPush(ctx context.Context, in PushInput) (OpResult, error) {

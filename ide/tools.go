@@ -91,30 +91,31 @@ func (x *IDE) Runner() *Runner { return x.runner }
 // opts.Context ends; that stop runs in the background, so a server about
 // to exit calls Close, which returns once every process group is gone.
 func (x *IDE) Register(tb *toolkit.Toolbox) {
+	x.declareToolsets(tb)
 	toolkit.AddTool(tb, "get_restartable_run_configurations",
-		"List the project's saved run configurations (IntelliJ .idea/runConfigurations, .run, workspace.xml; VS Code launch.json) with name, typeId, typeName, source, the command line dbg runs, and whether it runs now.",
-		x.listConfigurations)
+		"The project's saved run configurations (IntelliJ, VS Code launch.json): name, type, source, command line, running.",
+		x.listConfigurations, toolkit.Hints{Title: "Run configurations", ReadOnly: true}, toolkit.InToolset(RunToolset))
 	toolkit.AddTool(tb, "restart_run_configuration",
-		"Start a run configuration as a process owned by dbg, or restart it when it runs. Use the exact name from get_restartable_run_configurations. Its output is readable with the logs tools.",
-		x.restartConfiguration)
+		"Start a run configuration (exact name) as a process dbg owns, or restart it; its output goes to the logs tools.",
+		x.restartConfiguration, toolkit.Hints{Title: "Restart run configuration", Destructive: true, Alters: true}, toolkit.InToolset(RunToolset))
 	toolkit.AddTool(tb, "debug_run_configuration",
-		"Create a debug session from a run configuration: launch.json entries go to their adapter, IntelliJ Application and Spring Boot configurations to the Java adapter.",
-		x.debugConfiguration)
+		"Create a debug session from a run configuration (launch.json entry, IntelliJ Application or Spring Boot).",
+		x.debugConfiguration, toolkit.Hints{Title: "Debug run configuration", Alters: true}, toolkit.InToolset(RunToolset), toolkit.LinkResources())
 	toolkit.AddTool(tb, "get_git_repositories",
-		"List every Git repository of the project (including linked worktrees and submodules): root, state, HEAD, branch, upstream, remotes, dirty, ahead/behind. Later Git tools take root as repositoryRoot.",
-		x.gitRepositories)
+		"The project's Git repositories (worktrees, submodules): root, HEAD, branch, upstream, remotes, dirty, ahead/behind.",
+		x.gitRepositories, toolkit.Hints{Title: "Git repositories", ReadOnly: true}, toolkit.InToolset(GitToolset))
 	toolkit.AddTool(tb, "get_git_remotes",
-		"List a repository's remotes with fetch and push URLs, credentials redacted (like a read-only git remote -v).",
-		x.gitRemotes)
+		"A repository's remotes with fetch and push URLs, credentials redacted.",
+		x.gitRemotes, toolkit.Hints{Title: "Git remotes", ReadOnly: true}, toolkit.InToolset(GitToolset))
 	toolkit.AddTool(tb, "git_fetch",
-		"Fetch from a configured remote (default: the upstream's remote, then origin, then the only one). Never prompts.",
-		x.gitFetch)
+		"Fetch from a remote (default: the upstream's, then origin, then the only one); never prompts.",
+		x.gitFetch, toolkit.Hints{Title: "Git fetch", Idempotent: true, OpenWorld: true, Alters: true}, toolkit.InToolset(GitToolset))
 	toolkit.AddTool(tb, "git_pull",
-		"Pull the current branch from its upstream with strategy ff_only (default), rebase or merge. Refused on a detached HEAD or without upstream; a conflict is reported and left for you to resolve or abort.",
-		x.gitPull)
+		"Pull the current branch from its upstream (ff_only by default, rebase or merge); a conflict is reported and left.",
+		x.gitPull, toolkit.Hints{Title: "Git pull", Destructive: true, OpenWorld: true, Alters: true}, toolkit.InToolset(GitToolset), toolkit.Enum("strategy", "ff_only", "rebase", "merge"))
 	toolkit.AddTool(tb, "git_push",
-		"Push the current branch to a configured remote; setUpstream records it as upstream. Never forces, takes no refspec, never skips hooks.",
-		x.gitPush)
+		"Push the current branch to a remote; never forces, takes no refspec, never skips hooks.",
+		x.gitPush, toolkit.Hints{Title: "Git push", Destructive: true, OpenWorld: true, Alters: true}, toolkit.InToolset(GitToolset))
 	tb.Status().Register("runConfigurations", runConfigStatus{x})
 	tb.Status().Register("git", gitStatus{x})
 }
@@ -131,7 +132,7 @@ func (x *IDE) project(arg string) (string, error) {
 
 // ProjectInput is the common input of every ide tool.
 type ProjectInput struct {
-	ProjectPath string `json:"projectPath,omitempty" jsonschema:"the project directory (default: the server's project)"`
+	ProjectPath string `json:"projectPath,omitempty"`
 }
 
 // ConfigurationView is one configuration as the tools list it.
@@ -230,9 +231,9 @@ func (x *IDE) listConfigurations(ctx context.Context, in ProjectInput) (ListConf
 
 // ConfigurationInput names one run configuration.
 type ConfigurationInput struct {
-	ProjectPath       string `json:"projectPath,omitempty" jsonschema:"the project directory (default: the server's project)"`
-	ConfigurationName string `json:"configurationName" jsonschema:"the exact name from get_restartable_run_configurations"`
-	Source            string `json:"source,omitempty" jsonschema:"the source file of the configuration, when several share the name"`
+	ProjectPath       string `json:"projectPath,omitempty"`
+	ConfigurationName string `json:"configurationName" jsonschema:"exact name"`
+	Source            string `json:"source,omitempty" jsonschema:"its file, when several share the name"`
 }
 
 // find resolves a configuration by exact name, refusing empty, unknown

@@ -189,6 +189,7 @@ func (s *Session) HotReload(ctx context.Context, files []string, restartFrames b
 	}
 	args := map[string]any{"files": abs, "restartFrames": restartFrames, "threadId": tid, "since": s.created.UnixMilli()}
 	var body hotReloadBody
+	toolkit.Progress(ctx, "hot reload: compiling and replacing the changed code of session %s…", s.id)
 	rctx, cancel := context.WithTimeout(ctx, reloadTimeout)
 	defer cancel()
 	if err := s.request(rctx, "hotReload", args, &body); err != nil {

@@ -25,20 +25,20 @@ const defaultTestTimeout = 2 * time.Minute
 
 // BreakpointInput is a line breakpoint of debug_test.
 type BreakpointInput struct {
-	File      string      `json:"file" jsonschema:"source file, absolute or relative to the project"`
-	Line      toolkit.Int `json:"line" jsonschema:"1-based line"`
+	File      string      `json:"file" jsonschema:"absolute or relative to the project"`
+	Line      toolkit.Int `json:"line"`
 	Condition string      `json:"condition,omitempty"`
 }
 
 // DebugTestInput is the input of debug_test.
 type DebugTestInput struct {
 	ProjectInput
-	Test        string            `json:"test" jsonschema:"the test id in the framework's syntax: tests/test_cart.py::test_total[2-3] (pytest), TestTotal/empty (go, with package), com.shop.CartTest#total (junit)"`
-	Package     string            `json:"package,omitempty" jsonschema:"Go: the test's package (./cart); default the project's root package"`
-	StopAt      string            `json:"stopAt,omitempty" jsonschema:"failure (default): the first failure in your code; start: the test's first line; breakpoints: the breakpoints given (and a failure)"`
-	Breakpoints []BreakpointInput `json:"breakpoints,omitempty" jsonschema:"line breakpoints set before the test runs"`
-	Env         map[string]string `json:"env,omitempty" jsonschema:"environment variables of the run"`
-	TimeoutMs   toolkit.Int       `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the failure or the end (default 120000)"`
+	Test        string            `json:"test" jsonschema:"as list_tests gives it: tests/t.py::test_x, TestX/sub, pkg.CartTest#total, file.test.js::name"`
+	Package     string            `json:"package,omitempty" jsonschema:"Go: the test's package (default: the root)"`
+	StopAt      string            `json:"stopAt,omitempty" jsonschema:"default failure; start: the first line"`
+	Breakpoints []BreakpointInput `json:"breakpoints,omitempty" jsonschema:"set before the run"`
+	Env         map[string]string `json:"env,omitempty"`
+	TimeoutMs   toolkit.Int       `json:"timeoutMs,omitempty" jsonschema:"default 120000"`
 }
 
 // DebugTestResult is the answer of debug_test.
@@ -259,6 +259,7 @@ func (x *Tests) runPlan(ctx context.Context, p *Project, fw *Framework, id TestI
 			return r.read(ctx) == nil && !fw.Accept(r)
 		}
 	}
+	toolkit.Progress(ctx, "running %s (%s) under the debugger…", id.ID, fw.Name)
 	sr, err := s.Launch(ctx, plan.Start)
 	if found != nil {
 		if ferr := <-found; ferr != nil {

@@ -17,34 +17,68 @@ type Tests struct {
 	status statusCache
 }
 
+// Toolset holds list_tests and debug_test. A server lists it by default
+// when its project has tests of a framework dbg runs.
+const Toolset = "tests"
+
 // New returns the test capability over m.
 func New(m *sessions.Manager) *Tests { return &Tests{m: m} }
 
-// Register implements toolkit.Capability: list_tests, debug_test and
-// the "tests" status contributor.
+// Register implements toolkit.Capability: list_tests, debug_test, the
+// "tests" status contributor and, when the session tools are there, the
+// debug-failing-test prompt.
 func (x *Tests) Register(tb *toolkit.Toolbox) {
+	m := x.m
+	tb.DeclareToolset(toolkit.Toolset{Name: Toolset, Description: "tests: list them, debug one to its first failure",
+		Wanted: func() bool {
+			dir, err := m.ResolveProject("")
+			return err == nil && anyDetected(dir)
+		}})
+	fws := toolkit.Enum("framework", anys(frameworkNames())...)
 	toolkit.AddTool(tb, "list_tests",
-		"List the project's tests with the runner's own discovery (pytest --collect-only, go test -list), as ids debug_test takes. filter keeps ids containing it; limit bounds the count (default 200).",
-		x.listTests)
+		"The project's tests from the runner's own discovery, as ids debug_test takes; filter keeps ids containing it.",
+		x.listTests, toolkit.Hints{Title: "List tests", ReadOnly: true}, toolkit.InToolset(Toolset), fws)
 	toolkit.AddTool(tb, "debug_test",
-		"Run one test under the debugger and stop at its first failure in your code: the failing assertion's line, or the line of the code under test that raised. Answers outcome failed (message, location with source, up to 5 user frames with locals, output, sessionId to go on stepping and evaluating) or passed (output, duration). Ids: pytest node ids; Go test names (TestX/sub) with package. restart_debugging on the session runs the test again.",
-		x.debugTest)
+		"Run one test under the debugger to its first failure in your code: message, location with source, frames with locals, output, sessionId; or passed.",
+		x.debugTest, toolkit.Hints{Title: "Debug test"}, toolkit.InToolset(Toolset), toolkit.LinkResources(), fws,
+		toolkit.Enum("stopAt", "failure", "start", "breakpoints"))
 	tb.Status().Register("tests", testStatus{x})
+	if _, ok := tb.Lookup("get_local_variables"); ok {
+		registerPrompts(tb)
+	}
+}
+
+// anyDetected reports whether dir has tests of a framework dbg runs.
+func anyDetected(dir string) bool {
+	for _, fw := range frameworks() {
+		if fw.Detect(dir) {
+			return true
+		}
+	}
+	return false
+}
+
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // ProjectInput selects the project and its framework.
 type ProjectInput struct {
-	ProjectPath string `json:"projectPath,omitempty" jsonschema:"the project directory (default: the server's project)"`
-	Language    string `json:"language,omitempty" jsonschema:"the project's language (python, go); detected when omitted"`
-	Framework   string `json:"framework,omitempty" jsonschema:"the test framework (pytest, go); detected when omitted"`
+	ProjectPath string `json:"projectPath,omitempty"`
+	Language    string `json:"language,omitempty" jsonschema:"default: detected"`
+	Framework   string `json:"framework,omitempty" jsonschema:"default: detected"`
 }
 
 // ListTestsInput is the input of list_tests.
 type ListTestsInput struct {
 	ProjectInput
-	Package string      `json:"package,omitempty" jsonschema:"Go: the package to list (default ./...)"`
-	Filter  string      `json:"filter,omitempty" jsonschema:"keep ids containing this text (case-insensitive)"`
-	Limit   toolkit.Int `json:"limit,omitempty" jsonschema:"most ids returned (default 200, at most 5000)"`
+	Package string      `json:"package,omitempty" jsonschema:"Go: default ./..."`
+	Filter  string      `json:"filter,omitempty"`
+	Limit   toolkit.Int `json:"limit,omitempty" jsonschema:"default 200"`
 }
 
 // ListTestsResult is the answer of list_tests.
@@ -68,6 +102,7 @@ func (x *Tests) listTests(ctx context.Context, in ListTestsInput) (ListTestsResu
 	if err != nil {
 		return ListTestsResult{}, err
 	}
+	toolkit.Progress(ctx, "listing the %s tests of %s…", fw.Name, p.Dir)
 	ids, err := fw.List(ctx, p, in.Package)
 	if be, ok := err.(*BuildError); ok {
 		return ListTestsResult{}, be.toolError()

@@ -22,6 +22,34 @@
 //
 // [Int] and [Bool] accept the numeric and boolean strings clients send.
 //
+// Every tool declares its [Hints] where it is added (a title; read-only,
+// destructive, idempotent, open-world; whether it alters the program),
+// which clients read as MCP annotations, and its toolset ([InToolset]):
+//
+//	toolkit.AddTool(tb, "git_push", "Push the branch.", push,
+//		toolkit.Hints{Title: "Git push", Destructive: true, OpenWorld: true, Alters: true},
+//		toolkit.InToolset("git"))
+//
+// # Toolsets and policy
+//
+// A server lists [CoreToolset] and the toolsets its [Policy] names, or
+// those whose [Toolset] Wanted says the project needs; [AddToolsetTool]
+// adds enable_toolset, which lists more at run time. A tool not listed
+// answers calls all the same ([Toolbox.Lookup]). The policy's [Profile]
+// refuses tools by their hints (UNSUPPORTED, naming the profile), its
+// ConfirmDestructive asks the call's [Caller] before a destructive call
+// (CANCELLED on a no), and its [AuditLog] records every call of a tool
+// that is not read-only.
+//
+// # Progress, links and prompts
+//
+// Long steps report lines with [Progress] to the receiver [WithProgress]
+// put in the context: the MCP binding sends them as
+// notifications/progress, the CLI prints them. Answers of tools added
+// with [LinkResources] link the resources their data names
+// ([ResourceTemplate].LinkField). [Prompt]s are sequences of the
+// toolbox's own calls, checked against the tools when added.
+//
 // # Hostile input
 //
 // Arguments are decoded with exact keys: "sessionID" beside "sessionId"

@@ -2,7 +2,10 @@ package toolkit
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/url"
+	"strings"
 )
 
 // ErrResourceNotFound is wrapped by the error of a resource read or
@@ -16,6 +19,10 @@ type ResourceTemplate struct {
 	Name        string
 	Description string
 	MIMEType    string
+	// LinkField, when set, names the field of a tool answer's data that
+	// holds the one variable of URITemplate: the answers of tools added
+	// with [LinkResources] that carry it link to the resource.
+	LinkField string
 	// Read returns the content of one resource of the family. A URI that
 	// names none is an error wrapping ErrResourceNotFound. Read must be
 	// safe for concurrent use.
@@ -44,12 +51,23 @@ func (tb *Toolbox) SetResourceServer(rs ResourceServer) {
 	tb.mu.Unlock()
 }
 
+// ResourceLink is a link to a resource in a tool's answer (an MCP
+// resource_link content item).
+type ResourceLink struct {
+	URI      string
+	Name     string
+	MIMEType string
+}
+
 // AddResourceTemplate serves a family of resources, and reports whether
 // the server serves resources at all (a Toolbox without a
 // ResourceServer drops it).
 func (tb *Toolbox) AddResourceTemplate(t ResourceTemplate) bool {
 	tb.mu.Lock()
 	rs := tb.resources
+	if rs != nil && t.LinkField != "" {
+		tb.linked = append(tb.linked, t)
+	}
 	tb.mu.Unlock()
 	if rs == nil {
 		return false
@@ -66,4 +84,35 @@ func (tb *Toolbox) ResourceUpdated(ctx context.Context, uri string) {
 	if rs != nil {
 		rs.Updated(ctx, uri)
 	}
+}
+
+// linksOf returns the links of a successful answer: one per resource
+// template whose LinkField the answer's data holds.
+func (tb *Toolbox) linksOf(envelope json.RawMessage) []ResourceLink {
+	tb.mu.Lock()
+	linked := tb.linked
+	tb.mu.Unlock()
+	if len(linked) == 0 {
+		return nil
+	}
+	var env struct {
+		Success bool                       `json:"success"`
+		Data    map[string]json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(envelope, &env) != nil || !env.Success {
+		return nil
+	}
+	var out []ResourceLink
+	for _, t := range linked {
+		var v string
+		if json.Unmarshal(env.Data[t.LinkField], &v) != nil || v == "" {
+			continue
+		}
+		i, j := strings.IndexByte(t.URITemplate, '{'), strings.IndexByte(t.URITemplate, '}')
+		if i < 0 || j < i {
+			continue
+		}
+		out = append(out, ResourceLink{URI: t.URITemplate[:i] + url.PathEscape(v) + t.URITemplate[j+1:], Name: t.Name, MIMEType: t.MIMEType})
+	}
+	return out
 }

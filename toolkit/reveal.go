@@ -75,8 +75,8 @@ func withRevealParam(in *jsonschema.Schema) *jsonschema.Schema {
 		c.Properties = map[string]*jsonschema.Schema{}
 	}
 	if _, ok := c.Properties[RevealParam]; !ok {
-		c.Properties[RevealParam] = &jsonschema.Schema{Types: []string{"boolean", "string"},
-			Description: "show the raw values of credentials (names like password, token, apiKey, authorization; Bearer headers, access keys, PEM blocks, passwords in URLs), which answers show as ‹redacted› by default"}
+		// Undescribed: the name says it, and a redacted value shows ‹redacted›.
+		c.Properties[RevealParam] = &jsonschema.Schema{Type: "boolean"}
 	}
 	return &c
 }

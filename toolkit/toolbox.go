@@ -15,18 +15,33 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// Tool is a tool ready to be served: its name, description and schemas,
-// and its call. The package mcpbind serves tools on an MCP server.
+// Tool is a tool ready to be served: its name, description, input schema
+// and hints, and its call. The package mcpbind serves tools on an MCP
+// server. Answers are always the [Envelope], so a tool has no output
+// schema of its own: structured content goes without one, and the list
+// a client reads stays small.
 type Tool struct {
-	Name         string
-	Description  string
-	InputSchema  *jsonschema.Schema
-	OutputSchema *jsonschema.Schema
+	Name        string
+	Description string
+	InputSchema *jsonschema.Schema
+	Hints       Hints
+	// HintsDeclared says the tool declared its hints; without, Hints
+	// are MCP's defaults (destructive, open-world) and none is served.
+	HintsDeclared bool
+	Toolset       string
 	// Call runs the tool on its raw JSON arguments (empty or "null": no
 	// arguments) and returns its envelope as JSON, and whether the
 	// envelope reports a failure. It never panics; it is safe for
-	// concurrent use.
+	// concurrent use. It enforces the server's [Policy].
 	Call func(ctx context.Context, args json.RawMessage) (envelope json.RawMessage, failed bool)
+	// Links returns the resources an answer links to (nil: none).
+	Links func(envelope json.RawMessage) []ResourceLink
+	// Confirmation returns the question to ask the user before this
+	// call, or "" when the server's policy runs it without asking. Call
+	// asks through the context's [Caller] all the same; a binding whose
+	// protocol asks between two rounds of a call (MCP's input requests)
+	// asks first and hands Call a Caller that knows the answer.
+	Confirmation func(ctx context.Context, args json.RawMessage) string
 }
 
 // Toolbox adds tools to a server with one contract for all of them:
@@ -54,18 +69,39 @@ type Toolbox struct {
 	shared     []reflect.Type         // types described once (see ShareSchemas)
 	schemaOpts *jsonschema.ForOptions // nil: rebuild from shared
 	resources  ResourceServer         // nil: the server serves no resources
+	linked     []ResourceTemplate     // the templates answers link to
+	prompts    PromptServer           // nil: the server serves no prompts
+	allPrompts []Prompt
+
+	policy   Policy
+	sets     map[string]*toolset
+	setOrder []string
+	tools    map[string]*toolEntry
+}
+
+// toolEntry is a tool added to the toolbox and whether it is listed.
+type toolEntry struct {
+	tool    Tool
+	refused bool // by the profile
+	listed  bool
 }
 
 // NewToolbox returns a Toolbox handing each tool added to serve, which
-// installs it in a server (mcpbind.NewToolbox: an MCP server). now is the
-// clock used for timestamps (nil = time.Now).
+// installs it in a server (mcpbind.NewToolbox: an MCP server); serve is
+// called again for a tool when it becomes listed ([Toolbox.Listed] says
+// which tools the server's list shows). now is the clock used for
+// timestamps (nil = time.Now). Until [Toolbox.SetPolicy] says otherwise,
+// every toolset is listed and every tool allowed.
 func NewToolbox(serve func(Tool), now func() time.Time) *Toolbox {
 	if now == nil {
 		now = time.Now
 	}
 	var b [4]byte
 	_, _ = rand.Read(b[:])
-	return &Toolbox{serve: serve, now: now, prefix: hex.EncodeToString(b[:])}
+	tb := &Toolbox{serve: serve, now: now, prefix: hex.EncodeToString(b[:]),
+		policy: Policy{Toolsets: []string{AllToolsets}, Profile: ProfileFull}}
+	tb.DeclareToolset(Toolset{Name: CoreToolset, Description: "sessions, breakpoints, execution, inspection, status"})
+	return tb
 }
 
 // Names lists the tools added so far, in order.
@@ -94,7 +130,17 @@ func (tb *Toolbox) ShareSchemas(types ...reflect.Type) {
 // refused pull), h returns its data together with a ToolError marked
 // [ToolError.KeepData]: the envelope then says success false, the code
 // says which failure, and data keeps the tool's own fields.
-func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx context.Context, in In) (Out, error)) {
+//
+// opts declare the tool's [Hints] (each of dbg's tools declares them: a
+// title, and whether it is read-only, destructive, idempotent,
+// open-world, or alters the program; without, MCP's defaults hold), its
+// toolset ([InToolset]), which calls are destructive ([DestructiveWhen])
+// and whether answers link resources ([LinkResources]).
+func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx context.Context, in In) (Out, error), opts ...ToolOption) {
+	spec := toolSpec{toolset: CoreToolset}
+	for _, o := range opts {
+		o.apply(&spec)
+	}
 	inSchema, err := jsonschema.For[In](tb.schemaOptions())
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
@@ -108,12 +154,10 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 	if values {
 		inSchema = withRevealParam(inSchema)
 	}
-	tb.mu.Lock()
-	tb.names = append(tb.names, name)
-	tb.mu.Unlock()
-	tb.serve(Tool{Name: name, Description: description, InputSchema: inSchema, OutputSchema: outSchema,
-		Call: func(ctx context.Context, args json.RawMessage) (json.RawMessage, bool) {
-			env := Envelope[Out]{RequestID: fmt.Sprintf("%s-%d", tb.prefix, tb.seq.Add(1))}
+	inSchema = compactSchema(inSchema, spec.enums)
+	tb.install(Tool{Name: name, Description: description, InputSchema: inSchema},
+		spec, func(ctx context.Context, args json.RawMessage) (json.RawMessage, bool) {
+			var env Envelope[Out]
 			var out Out
 			var err error
 			var ra redactArgs
@@ -123,7 +167,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 			if err == nil {
 				out, err = callTool(ctx, args, h)
 			}
-			env.Timestamp = tb.now().UTC().Format(time.RFC3339Nano)
+			env.RequestID, env.Timestamp = tb.stamp()
 			if err != nil {
 				env.Error = clipError(AsToolError(err))
 				if env.Error.keepData {
@@ -143,7 +187,48 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 				b = tb.redactAnswer(ra, b)
 			}
 			return b, !env.Success
-		}})
+		})
+}
+
+// stamp returns a new request id and the time, for an envelope.
+func (tb *Toolbox) stamp() (requestID, timestamp string) {
+	return fmt.Sprintf("%s-%d", tb.prefix, tb.seq.Add(1)), tb.now().UTC().Format(time.RFC3339Nano)
+}
+
+// install adds a tool with its options and its unguarded call, and
+// serves it; it is listed when its toolset is and the profile allows it.
+func (tb *Toolbox) install(t Tool, spec toolSpec, call func(context.Context, json.RawMessage) (json.RawMessage, bool)) {
+	if !spec.declared {
+		spec.hints = undeclared
+	}
+	spec.hints.check(t.Name)
+	t.Hints, t.HintsDeclared, t.Toolset = spec.hints, spec.declared, spec.toolset
+	tb.mu.Lock()
+	set := tb.sets[spec.toolset]
+	if set == nil {
+		tb.mu.Unlock()
+		panic(fmt.Sprintf("tool %s: toolset %q is not declared", t.Name, spec.toolset))
+	}
+	if tb.tools[t.Name] != nil {
+		tb.mu.Unlock()
+		panic(fmt.Sprintf("tool %s is added twice", t.Name))
+	}
+	e := &toolEntry{refused: !tb.policy.Profile.allows(spec.hints)}
+	t.Call = tb.guard(t.Name, spec, e.refused, call)
+	t.Confirmation = tb.confirmation(t.Name, spec, e.refused)
+	if spec.links {
+		t.Links = tb.linksOf
+	}
+	e.tool = t
+	e.listed = set.enabled && !e.refused
+	if tb.tools == nil {
+		tb.tools = map[string]*toolEntry{}
+	}
+	tb.tools[t.Name] = e
+	tb.names = append(tb.names, t.Name)
+	set.tools = append(set.tools, t.Name)
+	tb.mu.Unlock()
+	tb.serve(t)
 }
 
 func callTool[In, Out any](ctx context.Context, args json.RawMessage, h func(context.Context, In) (Out, error)) (out Out, err error) {
@@ -171,8 +256,10 @@ func (tb *Toolbox) schemaOptions() *jsonschema.ForOptions {
 		return tb.schemaOpts
 	}
 	types := map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[Int]():  {Types: []string{"integer", "string"}},
-		reflect.TypeFor[Bool](): {Types: []string{"boolean", "string"}},
+		// The schema says what to send; the decoder also takes the
+		// numeric and boolean strings some clients send.
+		reflect.TypeFor[Int]():  {Type: "integer"},
+		reflect.TypeFor[Bool](): {Type: "boolean"},
 	}
 	opts := &jsonschema.ForOptions{TypeSchemas: types}
 	for _, t := range append([]reflect.Type{reflect.TypeFor[ToolError]()}, tb.shared...) {

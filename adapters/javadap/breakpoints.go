@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dbg-dev/dbg/adapters/bpcond"
 	"github.com/dbg-dev/dbg/dap"
 )
@@ -52,52 +54,27 @@ func newBreakpoints() *breakpoints {
 		prepares: map[string]bool{}, pkgs: map[string]string{}}
 }
 
-type sourceBreakpoint struct {
-	Line         int    `json:"line"`
-	Condition    string `json:"condition"`
-	HitCondition string `json:"hitCondition"`
-	LogMessage   string `json:"logMessage"`
-}
-
-type setBreakpointsArgs struct {
-	Source struct {
-		Path string `json:"path"`
-		Name string `json:"name"`
-	} `json:"source"`
-	Breakpoints []sourceBreakpoint `json:"breakpoints"`
-	Lines       []int              `json:"lines"`
-}
-
-func (b *breakpoint) toDAP() map[string]any {
-	m := map[string]any{"id": b.id, "verified": b.verified}
+func (b *breakpoint) toDAP() godap.Breakpoint {
+	out := godap.Breakpoint{Id: b.id, Verified: b.verified}
 	if b.path != "" {
-		m["source"] = map[string]any{"name": b.base, "path": b.path}
-		line := b.line
+		out.Source = &godap.Source{Name: b.base, Path: b.path}
+		out.Line = b.line
 		if b.actualLine > 0 {
-			line = b.actualLine
+			out.Line = b.actualLine
 		}
-		m["line"] = line
 	} else if b.actualLine > 0 {
-		m["line"] = b.actualLine
+		out.Line = b.actualLine
 	}
-	if !b.verified && b.message != "" {
-		m["message"] = b.message
+	if !b.verified {
+		out.Message = b.message
 	}
-	return m
+	return out
 }
 
-func (s *Server) setBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
-	var a setBreakpointsArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
+func (s *Server) setBreakpoints(ctx context.Context, req *godap.SetBreakpointsRequest) (*godap.SetBreakpointsResponse, error) {
+	a := &req.Arguments
+	if err := dap.SourceBreakpoints(a); err != nil {
 		return nil, err
-	}
-	if a.Source.Path == "" {
-		return nil, fmt.Errorf("setBreakpoints needs source.path")
-	}
-	if len(a.Breakpoints) == 0 {
-		for _, l := range a.Lines {
-			a.Breakpoints = append(a.Breakpoints, sourceBreakpoint{Line: l})
-		}
 	}
 	path, err := filepath.Abs(a.Source.Path)
 	if err != nil {
@@ -126,7 +103,6 @@ func (s *Server) setBreakpoints(ctx context.Context, req *dap.Message) (any, err
 	}
 	s.sources.addKnown(path, pkg)
 	var list []*breakpoint
-	var out []map[string]any
 	srcLines := readLines(path)
 	var compiled []*ClassFile
 	if len(a.Breakpoints) > 0 && s.classFiles != nil {
@@ -180,13 +156,11 @@ func (s *Server) setBreakpoints(ctx context.Context, req *dap.Message) (any, err
 			}
 		}
 	}
+	out := []godap.Breakpoint{}
 	for _, b := range list {
 		out = append(out, b.toDAP())
 	}
-	if out == nil {
-		out = []map[string]any{}
-	}
-	return map[string]any{"breakpoints": out}, nil
+	return &godap.SetBreakpointsResponse{Body: godap.SetBreakpointsResponseBody{Breakpoints: out}}, nil
 }
 
 // ensurePrepare makes one class-prepare request per key.
@@ -372,7 +346,7 @@ func (s *Server) classPrepared(ctx context.Context, e Event) {
 			was, wasLine := b.verified, b.actualLine
 			s.bindLine(ctx, b, e.RefType, e.RefTypeTag)
 			if b.verified && (!was || b.actualLine != wasLine) {
-				s.conn.Event("breakpoint", map[string]any{"reason": "changed", "breakpoint": b.toDAP()})
+				s.conn.Event("breakpoint", godap.BreakpointEventBody{Reason: "changed", Breakpoint: b.toDAP()})
 			}
 		}
 	}
@@ -385,7 +359,7 @@ func (s *Server) classPrepared(ctx context.Context, e Event) {
 			was := b.verified
 			s.bindMethod(ctx, b, e.RefType, e.RefTypeTag)
 			if b.verified && !was && !b.isEntry {
-				s.conn.Event("breakpoint", map[string]any{"reason": "changed", "breakpoint": b.toDAP()})
+				s.conn.Event("breakpoint", godap.BreakpointEventBody{Reason: "changed", Breakpoint: b.toDAP()})
 			}
 		}
 	}
@@ -423,7 +397,7 @@ func (s *Server) breakpointHit(ctx context.Context, e Event) *stopInfo {
 		}
 	}
 	if logMsg != "" {
-		s.conn.Event("output", map[string]any{"category": "console", "output": s.interpolate(ctx, e.Thread, logMsg) + "\n"})
+		s.console(s.interpolate(ctx, e.Thread, logMsg))
 		return nil
 	}
 	reason := "breakpoint"
@@ -434,7 +408,7 @@ func (s *Server) breakpointHit(ctx context.Context, e Event) *stopInfo {
 }
 
 func (s *Server) console(msg string) {
-	s.conn.Event("output", map[string]any{"category": "console", "output": msg + "\n"})
+	s.conn.Event("output", godap.OutputEventBody{Category: "console", Output: msg + "\n"})
 }
 
 // interpolate replaces each {expression} of a log message with its value

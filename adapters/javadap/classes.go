@@ -267,15 +267,6 @@ func newSourceMapper(roots []string) *sourceMapper {
 	return &sourceMapper{roots: roots, known: map[string][]string{}, cache: map[string]string{}}
 }
 
-func (m *sourceMapper) addRoot(r string) {
-	if r == "" {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.roots = append(m.roots, r)
-}
-
 // addKnown records a source file the client named, and the source root it
 // implies from its package (pkg as a directory, "?" when unknown): other
 // files of the same tree then map too.

@@ -5,22 +5,15 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	godap "github.com/google/go-dap"
 )
 
 // variable renders one DAP variable.
-func (s *Server) variable(ctx context.Context, thread uint64, name string, v Value, path string) map[string]any {
+func (s *Server) variable(ctx context.Context, thread uint64, name string, v Value, path string) godap.Variable {
 	d := s.describe(ctx, thread, v, path)
-	m := map[string]any{"name": name, "value": d.value, "type": d.typ, "variablesReference": d.ref}
-	if path != "" {
-		m["evaluateName"] = path
-	}
-	if d.indexed > 0 {
-		m["indexedVariables"] = d.indexed
-	}
-	if d.named > 0 {
-		m["namedVariables"] = d.named
-	}
-	return m
+	return godap.Variable{Name: name, Value: d.value, Type: d.typ, VariablesReference: d.ref, EvaluateName: path,
+		IndexedVariables: d.indexed, NamedVariables: d.named}
 }
 
 type description struct {

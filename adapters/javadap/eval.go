@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -25,16 +27,16 @@ type evalVal struct {
 	name    string
 }
 
-func (s *Server) evaluate(ctx context.Context, req *dap.Message) (any, error) {
-	var a struct {
-		Expression string `json:"expression"`
-		FrameID    int    `json:"frameId"`
-		Context    string `json:"context"`
+// evaluate answers evaluate; without side effects, it refuses an
+// expression that could change the program (see safeeval.go).
+func (s *Server) evaluate(ctx context.Context, req *dap.EvaluateRequest) (*godap.EvaluateResponse, error) {
+	a := &req.Arguments
+	if req.NoSideEffects() {
+		if err := sideEffectFree(a.Expression); err != nil {
+			return nil, err
+		}
 	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
-	env, err := s.envFor(ctx, a.FrameID)
+	env, err := s.envFor(ctx, a.FrameId)
 	if err != nil {
 		return nil, err
 	}
@@ -43,20 +45,14 @@ func (s *Server) evaluate(ctx context.Context, req *dap.Message) (any, error) {
 		return nil, err
 	}
 	if r.isClass {
-		return map[string]any{"result": "class " + r.name, "type": "Class", "variablesReference": 0}, nil
+		return &godap.EvaluateResponse{Body: godap.EvaluateResponseBody{Result: "class " + r.name, Type: "Class"}}, nil
 	}
 	if r.v.IsObject() {
 		s.pin(ctx, r.v.Object)
 	}
 	d := s.describe(ctx, env.thread, r.v, a.Expression)
-	out := map[string]any{"result": d.value, "type": d.typ, "variablesReference": d.ref}
-	if d.indexed > 0 {
-		out["indexedVariables"] = d.indexed
-	}
-	if d.named > 0 {
-		out["namedVariables"] = d.named
-	}
-	return out, nil
+	return &godap.EvaluateResponse{Body: godap.EvaluateResponseBody{Result: d.value, Type: d.typ, VariablesReference: d.ref,
+		IndexedVariables: d.indexed, NamedVariables: d.named}}, nil
 }
 
 // envFor returns the frame a request names, or the top frame of the

@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	godap "github.com/google/go-dap"
 )
 
 // stopInfo is why the program stops.
@@ -54,9 +56,9 @@ func (s *Server) pump(vm *Client) {
 				s.tmu.Unlock()
 				s.dapThread(e.Thread)
 			case EventThreadStart:
-				s.conn.Event("thread", map[string]any{"reason": "started", "threadId": s.dapThread(e.Thread)})
+				s.conn.Event("thread", godap.ThreadEventBody{Reason: "started", ThreadId: s.dapThread(e.Thread)})
 			case EventThreadDeath:
-				s.conn.Event("thread", map[string]any{"reason": "exited", "threadId": s.dapThread(e.Thread)})
+				s.conn.Event("thread", godap.ThreadEventBody{Reason: "exited", ThreadId: s.dapThread(e.Thread)})
 			case EventClassPrepare:
 				s.classPrepared(ctx, e)
 				prepared = e.Thread

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dbg-dev/dbg/dap"
+	godap "github.com/google/go-dap"
 )
 
 // exceptionStop is what exceptionInfo reports for a thread.
@@ -15,19 +15,8 @@ type exceptionStop struct {
 	obj               uint64
 }
 
-type exceptionFilterOption struct {
-	FilterID  string `json:"filterId"`
-	Condition string `json:"condition"`
-}
-
-func (s *Server) setExceptionBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
-	var a struct {
-		Filters       []string                `json:"filters"`
-		FilterOptions []exceptionFilterOption `json:"filterOptions"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+func (s *Server) setExceptionBreakpoints(ctx context.Context, req *godap.SetExceptionBreakpointsRequest) (*godap.SetExceptionBreakpointsResponse, error) {
+	a := &req.Arguments
 	if s.vm == nil {
 		return nil, fmt.Errorf("setExceptionBreakpoints before launch or attach")
 	}
@@ -57,7 +46,7 @@ func (s *Server) setExceptionBreakpoints(ctx context.Context, req *dap.Message) 
 		}
 	}
 	for _, o := range a.FilterOptions {
-		if err := add(o.FilterID, o.Condition); err != nil {
+		if err := add(o.FilterId, o.Condition); err != nil {
 			return nil, err
 		}
 	}
@@ -68,7 +57,6 @@ func (s *Server) setExceptionBreakpoints(ctx context.Context, req *dap.Message) 
 		s.bps.excReq = 0
 	}
 	s.bps.excCaught, s.bps.excUncaugh, s.bps.excClasses = caught, uncaught, classes
-	var out []map[string]any
 	if caught || uncaught {
 		id, err := s.vm.SetEvent(ctx, EventException, SuspendAll, Modifier{Kind: ModExceptionOnly, Caught: caught, Uncaught: uncaught})
 		if err != nil {
@@ -76,16 +64,11 @@ func (s *Server) setExceptionBreakpoints(ctx context.Context, req *dap.Message) 
 		}
 		s.bps.excReq = id
 	}
-	for range a.Filters {
-		out = append(out, map[string]any{"verified": true})
+	out := make([]godap.Breakpoint, len(a.Filters)+len(a.FilterOptions))
+	for i := range out {
+		out[i].Verified = true
 	}
-	for range a.FilterOptions {
-		out = append(out, map[string]any{"verified": true})
-	}
-	if out == nil {
-		out = []map[string]any{}
-	}
-	return map[string]any{"breakpoints": out}, nil
+	return &godap.SetExceptionBreakpointsResponse{Body: godap.SetExceptionBreakpointsResponseBody{Breakpoints: out}}, nil
 }
 
 // exceptionHit decides whether an exception event stops. Runs on the stop
@@ -148,27 +131,19 @@ func (s *Server) exceptionHit(ctx context.Context, e Event) *stopInfo {
 	return &stopInfo{reason: "exception", thread: e.Thread, description: desc, text: text}
 }
 
-func (s *Server) exceptionInfo(ctx context.Context, req *dap.Message) (any, error) {
-	var a threadArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
-	t, err := s.thread(a.ThreadID)
+func (s *Server) exceptionInfo(_ context.Context, req *godap.ExceptionInfoRequest) (*godap.ExceptionInfoResponse, error) {
+	t, err := s.thread(req.Arguments.ThreadId)
 	if err != nil {
 		return nil, err
 	}
 	ex := s.exceptions[t]
 	if ex == nil {
-		return nil, fmt.Errorf("thread %d is not stopped on an exception", a.ThreadID)
+		return nil, fmt.Errorf("thread %d is not stopped on an exception", req.Arguments.ThreadId)
 	}
-	mode := "always"
+	mode := godap.ExceptionBreakMode("always")
 	if ex.uncaught {
 		mode = "unhandled"
 	}
-	return map[string]any{
-		"exceptionId": ex.typeName,
-		"description": ex.message,
-		"breakMode":   mode,
-		"details":     map[string]any{"typeName": ex.typeName, "message": ex.message, "fullTypeName": ex.typeName},
-	}, nil
+	return &godap.ExceptionInfoResponse{Body: godap.ExceptionInfoResponseBody{ExceptionId: ex.typeName, Description: ex.message, BreakMode: mode,
+		Details: &godap.ExceptionDetails{TypeName: ex.typeName, Message: ex.message, FullTypeName: ex.typeName}}}, nil
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dbg-dev/dbg/dap"
+	godap "github.com/google/go-dap"
 )
 
 // classMatches reports whether a class name as a user wrote it
@@ -21,19 +21,8 @@ func classMatches(name, sig string) bool {
 	return strings.HasSuffix(full, "."+name) || strings.HasSuffix(strings.ReplaceAll(full, "$", "."), "."+name)
 }
 
-type functionBreakpoint struct {
-	Name         string `json:"name"`
-	Condition    string `json:"condition"`
-	HitCondition string `json:"hitCondition"`
-}
-
-func (s *Server) setFunctionBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
-	var a struct {
-		Breakpoints []functionBreakpoint `json:"breakpoints"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+func (s *Server) setFunctionBreakpoints(ctx context.Context, req *godap.SetFunctionBreakpointsRequest) (*godap.SetFunctionBreakpointsResponse, error) {
+	a := &req.Arguments
 	if s.vm == nil {
 		return nil, fmt.Errorf("setFunctionBreakpoints before launch or attach")
 	}
@@ -60,7 +49,7 @@ func (s *Server) setFunctionBreakpoints(ctx context.Context, req *dap.Message) (
 		s.bps.funcs = append(s.bps.funcs, b)
 	}
 	s.bpMu.Unlock()
-	out := []map[string]any{}
+	out := []godap.Breakpoint{}
 	for _, b := range list {
 		if b.funcClass != "" {
 			if err := s.installFunctionBP(ctx, b); err != nil {
@@ -69,7 +58,7 @@ func (s *Server) setFunctionBreakpoints(ctx context.Context, req *dap.Message) (
 		}
 		out = append(out, b.toDAP())
 	}
-	return map[string]any{"breakpoints": out}, nil
+	return &godap.SetFunctionBreakpointsResponse{Body: godap.SetFunctionBreakpointsResponseBody{Breakpoints: out}}, nil
 }
 
 // installFunctionBP watches for the breakpoint's class and binds it in the

@@ -17,21 +17,6 @@ import (
 	"github.com/dbg-dev/dbg/proc"
 )
 
-// hotReloadArgs are the arguments of the adapter's "hotReload" request.
-type hotReloadArgs struct {
-	Files         []string `json:"files"`         // edited .java files; none: changed since Since
-	RestartFrames bool     `json:"restartFrames"` // restart the innermost frame running replaced code
-	ThreadID      int      `json:"threadId"`
-	Since         int64    `json:"since"` // Unix milliseconds
-}
-
-// reloadUnit is a class the reload replaced or refused.
-type reloadUnit struct {
-	Name   string `json:"name"`
-	File   string `json:"file,omitempty"`
-	Reason string `json:"reason,omitempty"`
-}
-
 // maxChangedScan bounds the source files looked at for "changed since".
 const maxChangedScan = 20000
 
@@ -44,22 +29,19 @@ const compileTimeout = 2 * time.Minute
 // restartFrames, the innermost frame of the stopped thread that runs
 // replaced (obsolete) code is popped and stepped into again, so it runs
 // the new code.
-func (s *Server) hotReload(ctx context.Context, req *dap.Message) (any, error) {
+func (s *Server) hotReload(ctx context.Context, req *dap.HotReloadRequest) (*dap.HotReloadResponse, error) {
 	if s.vm == nil {
 		return nil, errors.New("no program is being debugged")
 	}
 	if !s.stopped {
 		return nil, errNotStopped
 	}
-	var a hotReloadArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+	a := &req.Arguments
 	files := a.Files
 	if len(files) == 0 {
 		files = s.changedSources(time.UnixMilli(a.Since))
 		if len(files) == 0 {
-			return map[string]any{"replaced": []any{}, "refused": []any{}, "message": "no .java file under the program's source roots changed since the session started"}, nil
+			return reloaded(dap.HotReloadResponseBody{Message: "no .java file under the program's source roots changed since the session started"})
 		}
 	}
 	for _, f := range files {
@@ -73,53 +55,53 @@ func (s *Server) hotReload(ctx context.Context, req *dap.Message) (any, error) {
 	}
 	defer os.RemoveAll(out)
 	if msg, err := s.compile(ctx, files, out); err != nil {
-		var refused []reloadUnit
+		var refused []dap.ReloadUnit
 		for _, f := range files {
-			refused = append(refused, reloadUnit{Name: strings.TrimSuffix(filepath.Base(f), ".java"), File: f, Reason: "javac: " + msg})
+			refused = append(refused, dap.ReloadUnit{Name: strings.TrimSuffix(filepath.Base(f), ".java"), File: f, Reason: "javac: " + msg})
 		}
-		return map[string]any{"replaced": []any{}, "refused": refused, "message": "the edit does not compile; nothing was replaced"}, nil
+		return reloaded(dap.HotReloadResponseBody{Refused: refused, Message: "the edit does not compile; nothing was replaced"})
 	}
 	defs, notLoaded, err := s.compiledClasses(ctx, out, files)
 	if err != nil {
 		return nil, err
 	}
-	body := map[string]any{"replaced": []reloadUnit{}, "refused": []reloadUnit{}}
+	var body dap.HotReloadResponseBody
 	var note []string
 	if len(notLoaded) > 0 {
 		note = append(note, "not loaded yet, so not replaced (the class path still has the old class files): "+strings.Join(notLoaded, ", "))
 	}
 	if len(defs) == 0 {
-		body["message"] = strings.Join(append(note, "no loaded class to replace"), "; ")
-		return body, nil
+		body.Message = strings.Join(append(note, "no loaded class to replace"), "; ")
+		return reloaded(body)
 	}
 	var names []string // the stopped thread's frames, named before the code changes
 	if a.RestartFrames {
-		names = s.frameNames(ctx, a.ThreadID)
+		names = s.frameNames(ctx, a.ThreadId)
 	}
 	if err := s.vm.RedefineClasses(ctx, defs); err != nil {
 		reason := redefineReason(err)
-		var refused []reloadUnit
+		var refused []dap.ReloadUnit
 		for _, d := range defs {
-			refused = append(refused, reloadUnit{Name: d.name, File: d.file, Reason: reason})
+			refused = append(refused, dap.ReloadUnit{Name: d.name, File: d.file, Reason: reason})
 		}
 		if len(defs) > 1 {
 			note = append(note, "the JVM replaces the classes together or not at all; reload the files one at a time to find the class it refuses")
 		}
-		body["refused"] = refused
-		body["message"] = strings.Join(append(note, "nothing was replaced"), "; ")
-		return body, nil
+		body.Refused = refused
+		body.Message = strings.Join(append(note, "nothing was replaced"), "; ")
+		return reloaded(body)
 	}
-	var replaced []reloadUnit
+	var replaced []dap.ReloadUnit
 	redefined := map[uint64]bool{}
 	for _, d := range defs {
-		replaced = append(replaced, reloadUnit{Name: d.name, File: d.file})
+		replaced = append(replaced, dap.ReloadUnit{Name: d.name, File: d.file})
 		redefined[d.refType] = true
 		s.classes.forget(d.refType)
 	}
-	body["replaced"] = replaced
+	body.Replaced = replaced
 	s.rebindBreakpoints(ctx, redefined)
 	if a.RestartFrames {
-		t, err := s.thread(a.ThreadID)
+		t, err := s.thread(a.ThreadId)
 		if err != nil {
 			return nil, err
 		}
@@ -130,17 +112,16 @@ func (s *Server) hotReload(ctx context.Context, req *dap.Message) (any, error) {
 		case name == "":
 			note = append(note, "no replaced method is running on the stopped thread")
 		default:
-			body["restartedFrame"] = name
-			body["stackChanged"] = true
-			body["resumed"] = true
-			body["message"] = strings.Join(note, "; ")
-			s.conn.Respond(req, body)
-			s.runIntoRestarted(ctx, t)
-			return nil, errAnswered
+			body.RestartedFrame, body.StackChanged, body.Resumed = name, true, true
+			dap.AfterResponse(ctx, func() { s.runIntoRestarted(ctx, t) })
 		}
 	}
-	body["message"] = strings.Join(note, "; ")
-	return body, nil
+	body.Message = strings.Join(note, "; ")
+	return reloaded(body)
+}
+
+func reloaded(body dap.HotReloadResponseBody) (*dap.HotReloadResponse, error) {
+	return &dap.HotReloadResponse{Body: body}, nil
 }
 
 // changedSources lists the .java files under the source roots modified

@@ -9,40 +9,31 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dbg-dev/dbg/dap"
+	godap "github.com/google/go-dap"
 )
 
 // maxChildren caps the variables of one container when the client asks
 // for no page.
 const maxChildren = 1000
 
-type stackTraceArgs struct {
-	ThreadID   int `json:"threadId"`
-	StartFrame int `json:"startFrame"`
-	Levels     int `json:"levels"`
-}
-
-func (s *Server) stackTrace(ctx context.Context, req *dap.Message) (any, error) {
-	var a stackTraceArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+func (s *Server) stackTrace(ctx context.Context, req *godap.StackTraceRequest) (*godap.StackTraceResponse, error) {
+	a := &req.Arguments
 	if s.vm == nil || !s.stopped {
 		return nil, errNotStopped
 	}
-	t, err := s.thread(a.ThreadID)
+	t, err := s.thread(a.ThreadId)
 	if err != nil {
 		return nil, err
 	}
 	total, err := s.vm.FrameCount(ctx, t)
 	if err != nil {
-		return nil, fmt.Errorf("stack of thread %d: %w", a.ThreadID, err)
+		return nil, fmt.Errorf("stack of thread %d: %w", a.ThreadId, err)
 	}
 	levels := a.Levels
 	if levels <= 0 || a.StartFrame+levels > total {
 		levels = total - a.StartFrame
 	}
-	out := []map[string]any{}
+	out := []godap.StackFrame{}
 	if levels > 0 {
 		frames, err := s.vm.Frames(ctx, t, a.StartFrame, levels)
 		if err != nil {
@@ -53,10 +44,10 @@ func (s *Server) stackTrace(ctx context.Context, req *dap.Message) (any, error) 
 			out = append(out, s.describeFrame(ctx, t, a.StartFrame+i, f))
 		}
 	}
-	return map[string]any{"stackFrames": out, "totalFrames": total}, nil
+	return &godap.StackTraceResponse{Body: godap.StackTraceResponseBody{StackFrames: out, TotalFrames: total}}, nil
 }
 
-func (s *Server) describeFrame(ctx context.Context, t uint64, depth int, f Frame) map[string]any {
+func (s *Server) describeFrame(ctx context.Context, t uint64, depth int, f Frame) godap.StackFrame {
 	id := s.refs.addFrame(frameRef{thread: t, depth: depth, loc: f.Location})
 	sig, _ := s.classes.signature(ctx, f.Location.Class)
 	name := javaTypeName(sig)
@@ -66,37 +57,26 @@ func (s *Server) describeFrame(ctx context.Context, t uint64, depth int, f Frame
 	if m, ok := s.classes.method(ctx, f.Location.Class, f.Location.Method); ok {
 		name += "." + m.Name
 	}
-	line := s.classes.lineOf(ctx, f.Location)
-	frame := map[string]any{"id": id, "name": name, "line": line, "column": 1}
-	file := s.classes.sourceFile(ctx, f.Location.Class)
-	if file != "" {
-		src := map[string]any{"name": file}
-		if p := s.sources.resolve(packageDir(sig), file); p != "" {
-			src["path"] = p
-		} else {
-			src["presentationHint"] = "deemphasize"
+	frame := godap.StackFrame{Id: id, Name: name, Line: s.classes.lineOf(ctx, f.Location), Column: 1}
+	if file := s.classes.sourceFile(ctx, f.Location.Class); file != "" {
+		frame.Source = &godap.Source{Name: file, Path: s.sources.resolve(packageDir(sig), file)}
+		if frame.Source.Path == "" {
+			frame.Source.PresentationHint = "deemphasize"
 		}
-		frame["source"] = src
 	}
 	if isJDKClass(sig) {
-		frame["presentationHint"] = "subtle"
+		frame.PresentationHint = "subtle"
 	}
 	return frame
 }
 
-func (s *Server) scopes(ctx context.Context, req *dap.Message) (any, error) {
-	var a struct {
-		FrameID int `json:"frameId"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
-	f, ok := s.refs.frame(a.FrameID)
+func (s *Server) scopes(ctx context.Context, req *godap.ScopesRequest) (*godap.ScopesResponse, error) {
+	f, ok := s.refs.frame(req.Arguments.FrameId)
 	if !ok {
-		return nil, fmt.Errorf("unknown frameId %d (frames are invalid once the program resumes)", a.FrameID)
+		return nil, fmt.Errorf("unknown frameId %d (frames are invalid once the program resumes)", req.Arguments.FrameId)
 	}
 	locals := s.refs.add(&varRef{kind: refLocals, thread: f.thread, depth: f.depth, loc: f.loc})
-	out := []map[string]any{{"name": "Locals", "presentationHint": "locals", "variablesReference": locals, "expensive": false}}
+	out := []godap.Scope{{Name: "Locals", PresentationHint: "locals", VariablesReference: locals}}
 	if fields, err := s.classes.fieldsOf(ctx, f.loc.Class); err == nil {
 		n := 0
 		for _, fd := range fields {
@@ -107,23 +87,14 @@ func (s *Server) scopes(ctx context.Context, req *dap.Message) (any, error) {
 		if n > 0 {
 			sig, _ := s.classes.signature(ctx, f.loc.Class)
 			st := s.refs.add(&varRef{kind: refStatics, thread: f.thread, class: f.loc.Class, path: javaTypeName(sig)})
-			out = append(out, map[string]any{"name": "Static", "variablesReference": st, "namedVariables": n, "expensive": false})
+			out = append(out, godap.Scope{Name: "Static", VariablesReference: st, NamedVariables: n})
 		}
 	}
-	return map[string]any{"scopes": out}, nil
+	return &godap.ScopesResponse{Body: godap.ScopesResponseBody{Scopes: out}}, nil
 }
 
-type variablesArgs struct {
-	VariablesReference int `json:"variablesReference"`
-	Start              int `json:"start"`
-	Count              int `json:"count"`
-}
-
-func (s *Server) variables(ctx context.Context, req *dap.Message) (any, error) {
-	var a variablesArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+func (s *Server) variables(ctx context.Context, req *godap.VariablesRequest) (*godap.VariablesResponse, error) {
+	a := &req.Arguments
 	r := s.refs.get(a.VariablesReference)
 	if r == nil {
 		return nil, fmt.Errorf("unknown variablesReference %d (references are invalid once the program resumes)", a.VariablesReference)
@@ -133,9 +104,9 @@ func (s *Server) variables(ctx context.Context, req *dap.Message) (any, error) {
 		return nil, err
 	}
 	if vars == nil {
-		vars = []map[string]any{}
+		vars = []godap.Variable{}
 	}
-	return map[string]any{"variables": vars}, nil
+	return &godap.VariablesResponse{Body: godap.VariablesResponseBody{Variables: vars}}, nil
 }
 
 // local is a visible local variable of a frame.
@@ -181,10 +152,10 @@ func (s *Server) frameLocals(ctx context.Context, thread uint64, depth int, loc 
 	return out, nil
 }
 
-func (s *Server) children(ctx context.Context, r *varRef, start, count int) ([]map[string]any, error) {
+func (s *Server) children(ctx context.Context, r *varRef, start, count int) ([]godap.Variable, error) {
 	switch r.kind {
 	case refLocals:
-		var out []map[string]any
+		var out []godap.Variable
 		if this, err := s.thisAt(ctx, r.thread, r.depth); err == nil && this.Object != 0 {
 			out = append(out, s.variable(ctx, r.thread, "this", this, "this"))
 		}
@@ -196,7 +167,7 @@ func (s *Server) children(ctx context.Context, r *varRef, start, count int) ([]m
 			out = append(out, s.variable(ctx, r.thread, l.Name, l.value, l.Name))
 		}
 		if vt, _ := s.classes.varTable(ctx, r.loc.Class, r.loc.Method); vt == nil {
-			out = append(out, map[string]any{"name": "<locals>", "value": "no local variable information: compile with javac -g", "variablesReference": 0})
+			out = append(out, godap.Variable{Name: "<locals>", Value: "no local variable information: compile with javac -g"})
 		}
 		return out, nil
 	case refStatics:
@@ -216,7 +187,7 @@ func (s *Server) children(ctx context.Context, r *varRef, start, count int) ([]m
 		if err != nil {
 			return nil, err
 		}
-		var out []map[string]any
+		var out []godap.Variable
 		for i, v := range vals {
 			out = append(out, s.variable(ctx, r.thread, names[i], v, r.path+"."+names[i]))
 		}
@@ -226,7 +197,7 @@ func (s *Server) children(ctx context.Context, r *varRef, start, count int) ([]m
 		if err != nil {
 			return nil, err
 		}
-		var out []map[string]any
+		var out []godap.Variable
 		for i, f := range fs {
 			out = append(out, s.variable(ctx, r.thread, f.Name, vals[i], r.path+"."+f.Name))
 		}
@@ -244,7 +215,7 @@ func (s *Server) children(ctx context.Context, r *varRef, start, count int) ([]m
 		if err != nil {
 			return nil, err
 		}
-		var out []map[string]any
+		var out []godap.Variable
 		for i, v := range vals {
 			idx := first + i
 			path := fmt.Sprintf("%s[%d]", r.path, idx)
@@ -263,7 +234,7 @@ func (s *Server) children(ctx context.Context, r *varRef, start, count int) ([]m
 		if err != nil {
 			return nil, err
 		}
-		var out []map[string]any
+		var out []godap.Variable
 		for _, e := range entries {
 			k, err1 := s.invoke(ctx, r.thread, e, "getKey", nil)
 			v, err2 := s.invoke(ctx, r.thread, e, "getValue", nil)
@@ -331,23 +302,15 @@ func (s *Server) objectFields(ctx context.Context, obj uint64) ([]FieldInfo, []V
 	return fs, vals, nil
 }
 
-func (s *Server) source(req *dap.Message) (any, error) {
-	var a struct {
-		Source struct {
-			Path string `json:"path"`
-		} `json:"source"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
-	if a.Source.Path == "" {
+func (s *Server) source(_ context.Context, req *godap.SourceRequest) (*godap.SourceResponse, error) {
+	if req.Arguments.Source == nil || req.Arguments.Source.Path == "" {
 		return nil, errors.New("source has no path")
 	}
-	b, err := os.ReadFile(a.Source.Path)
+	b, err := os.ReadFile(req.Arguments.Source.Path)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"content": string(b), "mimeType": "text/x-java"}, nil
+	return &godap.SourceResponse{Body: godap.SourceResponseBody{Content: string(b), MimeType: "text/x-java"}}, nil
 }
 
 // pin keeps an object that only the debugger references (the result of an

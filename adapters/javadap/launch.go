@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -45,6 +47,16 @@ type LaunchConfig struct {
 	// tool's test run whose forked JVM takes JDWPAgentVar's option (see
 	// launchcommand.go). Classpath then says where its classes are.
 	Command []string `json:"command"`
+}
+
+type launchRequest struct {
+	godap.Request
+	Arguments LaunchConfig `json:"arguments"`
+}
+
+type attachRequest struct {
+	godap.Request
+	Arguments AttachConfig `json:"arguments"`
 }
 
 // AttachConfig are the "attach" request arguments.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -36,29 +38,22 @@ func (c *Client) IsObsolete(ctx context.Context, refType, method uint64) (bool, 
 // restartFrame answers DAP restartFrame: the frames up to the one named
 // are popped and the thread steps into the call again, stopping at the
 // first line of the restarted method.
-func (s *Server) restartFrame(ctx context.Context, req *dap.Message) (any, error) {
+func (s *Server) restartFrame(ctx context.Context, req *godap.RestartFrameRequest) (*godap.RestartFrameResponse, error) {
 	if s.vm == nil {
 		return nil, errors.New("no program is being debugged")
 	}
 	if !s.stopped {
 		return nil, errNotStopped
 	}
-	var a struct {
-		FrameID int `json:"frameId"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
-	f, ok := s.refs.frame(a.FrameID)
+	f, ok := s.refs.frame(req.Arguments.FrameId)
 	if !ok {
-		return nil, fmt.Errorf("unknown frameId %d (frames are invalid once the program resumes)", a.FrameID)
+		return nil, fmt.Errorf("unknown frameId %d (frames are invalid once the program resumes)", req.Arguments.FrameId)
 	}
 	if err := s.popTo(ctx, f.thread, f.depth); err != nil {
 		return nil, err
 	}
-	s.conn.Respond(req, nil)
-	s.runIntoRestarted(ctx, f.thread)
-	return nil, errAnswered
+	dap.AfterResponse(ctx, func() { s.runIntoRestarted(ctx, f.thread) })
+	return nil, nil
 }
 
 // popTo pops a thread's frames up to and including depth.
@@ -94,6 +89,6 @@ func (s *Server) runIntoRestarted(ctx context.Context, thread uint64) {
 		err = s.resumeVM(ctx)
 	}
 	if err != nil {
-		s.conn.Event("output", map[string]any{"category": "console", "output": "restart frame: " + err.Error() + "\n"})
+		s.console("restart frame: " + err.Error())
 	}
 }

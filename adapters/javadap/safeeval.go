@@ -1,32 +1,10 @@
 package javadap
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
-
-	"github.com/dbg-dev/dbg/dap"
 )
-
-// evaluateGuarded answers evaluate; with sideEffects:false it first
-// refuses expressions that would change the program: a method invocation
-// (any call, since a getter may change state too) or an assignment.
-func (s *Server) evaluateGuarded(ctx context.Context, req *dap.Message) (any, error) {
-	var a struct {
-		Expression  string `json:"expression"`
-		SideEffects *bool  `json:"sideEffects"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
-	if a.SideEffects != nil && !*a.SideEffects {
-		if err := sideEffectFree(a.Expression); err != nil {
-			return nil, err
-		}
-	}
-	return s.evaluate(ctx, req)
-}
 
 // assignRE finds an assignment, compound assignment, increment or
 // decrement outside string literals (which are removed first).

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -30,9 +32,10 @@ import (
 // state and is taken after mu when both are needed; tmu guards the thread
 // id maps.
 type Server struct {
-	conn *dap.ServerConn
-	ctx  context.Context // the connection's context
-	once sync.Once
+	router *dap.Router
+	conn   *dap.ServerConn
+	ctx    context.Context // the connection's context
+	once   sync.Once
 
 	live atomic.Pointer[Client] // vm, readable without mu
 
@@ -77,8 +80,10 @@ type Server struct {
 
 // NewServer returns a handler for one DAP connection.
 func NewServer() *Server {
-	return &Server{refs: newRefTable(), frameIDs: map[frameKey]cachedFrame{}, exceptions: map[uint64]*exceptionStop{}, justMyCode: true,
+	s := &Server{refs: newRefTable(), frameIDs: map[frameKey]cachedFrame{}, exceptions: map[uint64]*exceptionStop{}, justMyCode: true,
 		threadIDs: map[uint64]int{}, threadObjs: map[int]uint64{}, bps: newBreakpoints()}
+	s.router = s.routes()
+	return s
 }
 
 // Serve serves one DAP client on rw (for `dbg dap java`) until it
@@ -107,111 +112,73 @@ func (s *Server) Handle(ctx context.Context, c *dap.ServerConn, req *dap.Message
 	})
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	body, err := s.dispatch(rctx, req)
-	if errors.Is(err, errAnswered) {
-		return
-	}
-	if err != nil {
-		c.RespondError(req, err.Error())
-		return
-	}
-	c.Respond(req, body)
+	s.router.Handle(ctx, c, req)
 }
 
-// errAnswered tells Handle the request was already answered.
-var errAnswered = errors.New("answered")
-
-func (s *Server) dispatch(ctx context.Context, req *dap.Message) (any, error) {
-	switch req.Command {
-	case "initialize":
-		return capabilities(), nil
-	case "launch":
-		return s.launch(ctx, req)
-	case "attach":
-		return s.attach(ctx, req)
-	case "configurationDone":
-		return s.configurationDone(ctx, req)
-	case "setBreakpoints":
-		return s.setBreakpoints(ctx, req)
-	case "setFunctionBreakpoints":
-		return s.setFunctionBreakpoints(ctx, req)
-	case "setExceptionBreakpoints":
-		return s.setExceptionBreakpoints(ctx, req)
-	case "threads":
-		return s.threads(ctx)
-	case "stackTrace":
-		return s.stackTrace(ctx, req)
-	case "scopes":
-		return s.scopes(ctx, req)
-	case "variables":
-		return s.variables(ctx, req)
-	case "evaluate":
-		return s.evaluateGuarded(ctx, req)
-	case "setVariable":
-		return s.setVariable(ctx, req)
-	case "continue":
-		return s.resume(ctx, req)
-	case "next", "stepIn", "stepOut":
-		return s.stepRequest(ctx, req)
-	case "pause":
-		return nil, s.pause(ctx, req)
-	case "exceptionInfo":
-		return s.exceptionInfo(ctx, req)
-	case "source":
-		return s.source(req)
-	case "disconnect":
-		return nil, s.disconnect(ctx, req)
-	case "terminate":
-		return nil, s.terminate(ctx)
-	case "dataBreakpointInfo", "setDataBreakpoints":
-		return s.dataBreakpoints(ctx, req)
-	case "loadedSources":
-		return map[string]any{"sources": []any{}}, nil
-	case "restartFrame":
-		return s.restartFrame(ctx, req)
-	case "hotReload":
-		return s.hotReload(ctx, req)
-	}
-	return nil, fmt.Errorf("unsupported request %q", req.Command)
+// routes are the requests the adapter answers; each runs with mu held.
+func (s *Server) routes() *dap.Router {
+	r := dap.NewRouter("the built-in Java adapter", 60*time.Second)
+	dap.On(r, "initialize", func(context.Context, *godap.InitializeRequest) (*dap.InitializeResponse, error) {
+		return &dap.InitializeResponse{Body: r.Capabilities(capabilities)}, nil
+	})
+	dap.On(r, "launch", s.launch)
+	dap.On(r, "attach", s.attach)
+	dap.On(r, "configurationDone", s.configurationDone)
+	dap.On(r, "setBreakpoints", s.setBreakpoints)
+	dap.On(r, "setFunctionBreakpoints", s.setFunctionBreakpoints)
+	dap.On(r, "setExceptionBreakpoints", s.setExceptionBreakpoints)
+	dap.On(r, "dataBreakpointInfo", s.dataBreakpointInfo)
+	dap.On(r, "setDataBreakpoints", s.setDataBreakpoints)
+	dap.On(r, "threads", s.threads)
+	dap.On(r, "stackTrace", s.stackTrace)
+	dap.On(r, "scopes", s.scopes)
+	dap.On(r, "variables", s.variables)
+	dap.On(r, "evaluate", s.evaluate)
+	dap.On(r, "setVariable", s.setVariable)
+	dap.On(r, "continue", s.resume)
+	dap.OnSteps(r, func(ctx context.Context, command string, thread int) error {
+		return s.stepRequest(ctx, thread, map[string]int32{"next": StepOver, "stepIn": StepInto, "stepOut": StepOut}[command])
+	})
+	dap.On(r, "pause", s.pause)
+	dap.On(r, "exceptionInfo", s.exceptionInfo)
+	dap.On(r, "source", s.source)
+	dap.On(r, "loadedSources", func(context.Context, *godap.LoadedSourcesRequest) (*godap.LoadedSourcesResponse, error) {
+		return &godap.LoadedSourcesResponse{Body: godap.LoadedSourcesResponseBody{Sources: []godap.Source{}}}, nil
+	})
+	dap.On(r, "restartFrame", s.restartFrame)
+	dap.On(r, "hotReload", s.hotReload)
+	dap.On(r, "disconnect", s.disconnect)
+	dap.On(r, "terminate", func(ctx context.Context, _ *godap.TerminateRequest) (*godap.TerminateResponse, error) {
+		s.endSession(ctx, true)
+		return nil, nil
+	})
+	return r
 }
 
-func capabilities() map[string]any {
-	return map[string]any{
-		"supportsConfigurationDoneRequest":  true,
-		"supportsConditionalBreakpoints":    true,
-		"supportsHitConditionalBreakpoints": true,
-		"supportsLogPoints":                 true,
-		"supportsDataBreakpoints":           true,
-		"supportsFunctionBreakpoints":       true,
-		"supportsSetVariable":               true,
-		"supportsEvaluateForHovers":         true,
-		"supportsExceptionInfoRequest":      true,
-		"supportsTerminateRequest":          true,
-		"supportsExceptionFilterOptions":    true,
-		"supportsDelayedStackTraceLoading":  true,
-		"supportTerminateDebuggee":          true,
-		"supportsRestartFrame":              true,
-		"supportsHotReload":                 true, // dbg's own: the hotReload request
-		"supportsSafeEvaluate":              true, // dbg's own: evaluate's sideEffects:false
-		"exceptionBreakpointFilters": []map[string]any{
-			{"filter": "caught", "label": "Caught Exceptions", "supportsCondition": true,
-				"conditionDescription": "exception class names, comma separated"},
-			{"filter": "uncaught", "label": "Uncaught Exceptions", "default": true, "supportsCondition": true,
-				"conditionDescription": "exception class names, comma separated"},
+// capabilities are what the adapter declares; the router adds those of
+// the requests it routes.
+var capabilities = dap.Capabilities{
+	Capabilities: godap.Capabilities{
+		SupportsConditionalBreakpoints:    true,
+		SupportsHitConditionalBreakpoints: true,
+		SupportsLogPoints:                 true,
+		SupportsEvaluateForHovers:         true,
+		SupportsExceptionFilterOptions:    true,
+		SupportsDelayedStackTraceLoading:  true,
+		SupportTerminateDebuggee:          true,
+		ExceptionBreakpointFilters: []godap.ExceptionBreakpointsFilter{
+			{Filter: "caught", Label: "Caught Exceptions", SupportsCondition: true, ConditionDescription: "exception class names, comma separated"},
+			{Filter: "uncaught", Label: "Uncaught Exceptions", Default: true, SupportsCondition: true, ConditionDescription: "exception class names, comma separated"},
 		},
-	}
+	},
+	SupportsSafeEvaluate: true,
 }
 
-func (s *Server) launch(ctx context.Context, req *dap.Message) (any, error) {
+func (s *Server) launch(ctx context.Context, req *launchRequest) (*godap.LaunchResponse, error) {
 	if s.vm != nil {
 		return nil, errors.New("already debugging a JVM")
 	}
-	var cfg LaunchConfig
-	if err := dap.DecodeArgs(req, &cfg); err != nil {
-		return nil, err
-	}
+	cfg := req.Arguments
 	if cfg.JustMyCode != nil {
 		s.justMyCode = *cfg.JustMyCode
 	}
@@ -246,7 +213,7 @@ func (s *Server) launch(ctx context.Context, req *dap.Message) (any, error) {
 		return nil, fmt.Errorf("waiting for the JVM to start: %w", ctx.Err())
 	}
 	out.setSink(func(stream, line string) {
-		s.conn.Event("output", map[string]any{"category": stream, "output": line + "\n"})
+		s.conn.Event("output", godap.OutputEventBody{Category: stream, Output: line + "\n"})
 	})
 	if cfg.StopOnEntry {
 		s.entry = true
@@ -260,7 +227,6 @@ func (s *Server) launch(ctx context.Context, req *dap.Message) (any, error) {
 		}
 	}
 	go s.watchExit(proc)
-	s.conn.Respond(req, nil)
 	name := jc.mainClass
 	if name == "" {
 		name = cfg.Program
@@ -268,19 +234,18 @@ func (s *Server) launch(ctx context.Context, req *dap.Message) (any, error) {
 	if name == "" {
 		name = filepath.Base(jc.argv[0])
 	}
-	s.conn.Event("process", map[string]any{"name": name, "systemProcessId": proc.Pid(), "isLocalProcess": true, "startMethod": "launch"})
-	s.conn.Event("initialized", nil)
-	return nil, errAnswered
+	dap.AfterResponse(ctx, func() {
+		s.conn.Event("process", godap.ProcessEventBody{Name: name, SystemProcessId: proc.Pid(), IsLocalProcess: true, StartMethod: "launch"})
+		s.conn.Event("initialized", nil)
+	})
+	return nil, nil
 }
 
-func (s *Server) attach(ctx context.Context, req *dap.Message) (any, error) {
+func (s *Server) attach(ctx context.Context, req *attachRequest) (*godap.AttachResponse, error) {
 	if s.vm != nil {
 		return nil, errors.New("already debugging a JVM")
 	}
-	var cfg AttachConfig
-	if err := dap.DecodeArgs(req, &cfg); err != nil {
-		return nil, err
-	}
+	cfg := req.Arguments
 	addr, err := attachAddress(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -314,12 +279,13 @@ func (s *Server) attach(ctx context.Context, req *dap.Message) (any, error) {
 	s.start(vm, roots, classPath)
 	s.console(jdkBanner(ctx, vm, ""))
 	go s.watchExit(nil)
-	s.conn.Respond(req, nil)
-	if cfg.ProcessID > 0 {
-		s.conn.Event("process", map[string]any{"name": addr, "systemProcessId": cfg.ProcessID, "isLocalProcess": true, "startMethod": "attach"})
-	}
-	s.conn.Event("initialized", nil)
-	return nil, errAnswered
+	dap.AfterResponse(ctx, func() {
+		if cfg.ProcessID > 0 {
+			s.conn.Event("process", godap.ProcessEventBody{Name: addr, SystemProcessId: cfg.ProcessID, IsLocalProcess: true, StartMethod: "attach"})
+		}
+		s.conn.Event("initialized", nil)
+	})
+	return nil, nil
 }
 
 // start wires a connected VM: thread events and the event goroutines.
@@ -339,7 +305,7 @@ func (s *Server) start(vm *Client, roots, classPath []string) {
 	go s.stopLoop()
 }
 
-func (s *Server) configurationDone(ctx context.Context, req *dap.Message) (any, error) {
+func (s *Server) configurationDone(ctx context.Context, _ *godap.ConfigurationDoneRequest) (*godap.ConfigurationDoneResponse, error) {
 	if s.vm == nil {
 		return nil, errors.New("configurationDone before launch or attach")
 	}
@@ -353,9 +319,7 @@ func (s *Server) configurationDone(ctx context.Context, req *dap.Message) (any, 
 				return nil, err
 			}
 			s.suspends++
-			s.conn.Respond(req, nil)
-			s.markStopped(ctx, s.anyThread(ctx), "entry", "Attached", "", nil)
-			return nil, errAnswered
+			dap.AfterResponse(ctx, func() { s.markStopped(ctx, s.anyThread(ctx), "entry", "Attached", "", nil) })
 		}
 		return nil, nil
 	}
@@ -365,9 +329,8 @@ func (s *Server) configurationDone(ctx context.Context, req *dap.Message) (any, 
 	if s.entry && noEntryBP {
 		// Main class unknown: stay at VM start.
 		s.suspends++
-		s.conn.Respond(req, nil)
-		s.markStopped(ctx, s.main(), "entry", "Paused at VM start", "", nil)
-		return nil, errAnswered
+		dap.AfterResponse(ctx, func() { s.markStopped(ctx, s.main(), "entry", "Paused at VM start", "", nil) })
+		return nil, nil
 	}
 	return nil, s.vm.ResumeAll(ctx)
 }
@@ -390,32 +353,17 @@ func (s *Server) watchExit(proc *dap.Process) {
 		if err := proc.ExitErr(); errors.As(err, &ee) {
 			code = ee.ExitCode()
 		}
-		s.conn.Event("exited", map[string]any{"exitCode": code})
+		s.conn.Event("exited", godap.ExitedEventBody{ExitCode: code})
 	} else {
 		<-vm.Done()
 	}
 	vm.Close()
-	s.termOnce.Do(func() { s.conn.Event("terminated", map[string]any{}) })
+	s.termOnce.Do(func() { s.conn.Event("terminated", godap.TerminatedEventBody{}) })
 }
 
-type disconnectArgs struct {
-	TerminateDebuggee *bool `json:"terminateDebuggee"`
-}
-
-func (s *Server) disconnect(ctx context.Context, req *dap.Message) error {
-	var a disconnectArgs
-	_ = dap.DecodeArgs(req, &a)
-	terminate := !s.attached
-	if a.TerminateDebuggee != nil {
-		terminate = *a.TerminateDebuggee
-	}
-	s.endSession(ctx, terminate)
-	return nil
-}
-
-func (s *Server) terminate(ctx context.Context) error {
-	s.endSession(ctx, true)
-	return nil
+func (s *Server) disconnect(ctx context.Context, req *dap.DisconnectRequest) (*godap.DisconnectResponse, error) {
+	s.endSession(ctx, req.Terminate(!s.attached))
+	return nil, nil
 }
 
 // endSession kills a launched JVM (or an attached one when terminate is
@@ -505,7 +453,3 @@ func (s *Server) anyThread(ctx context.Context) uint64 {
 	}
 	return ts[0]
 }
-
-// NewHandler is NewServer, named like the other built-in adapters'
-// constructors.
-func NewHandler() *Server { return NewServer() }

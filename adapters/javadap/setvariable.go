@@ -7,18 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dbg-dev/dbg/dap"
+	godap "github.com/google/go-dap"
 )
 
-func (s *Server) setVariable(ctx context.Context, req *dap.Message) (any, error) {
-	var a struct {
-		VariablesReference int    `json:"variablesReference"`
-		Name               string `json:"name"`
-		Value              string `json:"value"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+func (s *Server) setVariable(ctx context.Context, req *godap.SetVariableRequest) (*godap.SetVariableResponse, error) {
+	a := &req.Arguments
 	r := s.refs.get(a.VariablesReference)
 	if r == nil {
 		return nil, fmt.Errorf("unknown variablesReference %d", a.VariablesReference)
@@ -115,5 +108,5 @@ func (s *Server) setVariable(ctx context.Context, req *dap.Message) (any, error)
 		return nil, errors.New("elements of collections and maps cannot be set; call a method with evaluate instead")
 	}
 	d := s.describe(ctx, r.thread, written, "")
-	return map[string]any{"value": d.value, "type": d.typ, "variablesReference": d.ref}, nil
+	return &godap.SetVariableResponse{Body: godap.SetVariableResponseBody{Value: d.value, Type: d.typ, VariablesReference: d.ref}}, nil
 }

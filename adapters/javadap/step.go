@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -13,10 +15,6 @@ type stepState struct {
 	req    int32
 	thread uint64
 	depth  int32
-}
-
-type threadArgs struct {
-	ThreadID int `json:"threadId"`
 }
 
 var errNotStopped = errors.New("the program is running; pause it or wait for a breakpoint first")
@@ -37,42 +35,41 @@ func (s *Server) thread(id int) (uint64, error) {
 	return t, nil
 }
 
-func (s *Server) resume(ctx context.Context, req *dap.Message) (any, error) {
+func (s *Server) resume(ctx context.Context, _ *godap.ContinueRequest) (*godap.ContinueResponse, error) {
 	if s.vm == nil {
 		return nil, errors.New("no program is being debugged")
 	}
 	s.clearStep(ctx)
-	s.conn.Respond(req, map[string]any{"allThreadsContinued": true})
-	if err := s.resumeVM(ctx); err != nil {
-		s.conn.Event("output", map[string]any{"category": "console", "output": "continue: " + err.Error() + "\n"})
-	}
-	return nil, errAnswered
+	dap.AfterResponse(ctx, func() {
+		if err := s.resumeVM(ctx); err != nil {
+			s.console("continue: " + err.Error())
+		}
+	})
+	return &godap.ContinueResponse{Body: godap.ContinueResponseBody{AllThreadsContinued: true}}, nil
 }
 
-func (s *Server) stepRequest(ctx context.Context, req *dap.Message) (any, error) {
+// stepRequest steps thread (the stopped one when 0) by depth: StepOver,
+// StepInto or StepOut.
+func (s *Server) stepRequest(ctx context.Context, thread int, depth int32) error {
 	if s.vm == nil {
-		return nil, errors.New("no program is being debugged")
+		return errors.New("no program is being debugged")
 	}
 	if !s.stopped {
-		return nil, errNotStopped
+		return errNotStopped
 	}
-	var a threadArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
-	t, err := s.thread(a.ThreadID)
+	t, err := s.thread(thread)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	depth := map[string]int32{"next": StepOver, "stepIn": StepInto, "stepOut": StepOut}[req.Command]
 	if err := s.startStep(ctx, t, depth); err != nil {
-		return nil, err
+		return err
 	}
-	s.conn.Respond(req, nil)
-	if err := s.resumeVM(ctx); err != nil {
-		s.conn.Event("output", map[string]any{"category": "console", "output": "step: " + err.Error() + "\n"})
-	}
-	return nil, errAnswered
+	dap.AfterResponse(ctx, func() {
+		if err := s.resumeVM(ctx); err != nil {
+			s.console("step: " + err.Error())
+		}
+	})
+	return nil
 }
 
 // startStep creates the step request (without resuming).
@@ -118,27 +115,24 @@ func (s *Server) stepEvent(ctx context.Context, e Event) *stopInfo {
 	return &stopInfo{reason: "step", thread: e.Thread}
 }
 
-func (s *Server) pause(ctx context.Context, req *dap.Message) error {
+func (s *Server) pause(ctx context.Context, req *godap.PauseRequest) (*godap.PauseResponse, error) {
 	if s.vm == nil {
-		return errors.New("no program is being debugged")
+		return nil, errors.New("no program is being debugged")
 	}
-	var a threadArgs
-	_ = dap.DecodeArgs(req, &a)
 	if s.stopped {
-		return nil
+		return nil, nil
 	}
 	if err := s.vm.SuspendAll(ctx); err != nil {
-		return err
+		return nil, err
 	}
 	s.suspends++
 	// All threads stop; report the main thread when there is one, since
 	// the thread a client names first is often a JDK daemon.
 	t := s.anyThread(ctx)
 	if t == 0 {
-		t = s.jdwpThread(a.ThreadID)
+		t = s.jdwpThread(req.Arguments.ThreadId)
 	}
 	s.clearStep(ctx)
-	s.conn.Respond(req, nil)
-	s.markStopped(ctx, t, "pause", "Paused", "", nil)
-	return errAnswered
+	dap.AfterResponse(ctx, func() { s.markStopped(ctx, t, "pause", "Paused", "", nil) })
+	return nil, nil
 }

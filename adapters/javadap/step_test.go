@@ -63,10 +63,15 @@ func TestTwoThreads(t *testing.T) {
 		if l := c.locals(s.frame); l["local"] != "10" {
 			t.Errorf("worker locals %v", l)
 		}
-		// The main thread is suspended too, inside Thread.join.
+		// The main thread is suspended too: at t.join() or inside it (the
+		// worker may reach its breakpoint before main calls join).
 		st := c.req("stackTrace", map[string]any{"threadId": names["main"]})
-		if frames := st["stackFrames"].([]any); len(frames) < 2 {
-			t.Errorf("main stack %v", frames)
+		frames := st["stackFrames"].([]any)
+		if len(frames) == 0 {
+			t.Fatal("main has no stack")
+		}
+		if bottom := frames[len(frames)-1].(map[string]any); bottom["name"] != "Threads.main" || bottom["line"] != float64(mainLine-1) {
+			t.Errorf("main stack %v; want Threads.main at line %d at its bottom", frames, mainLine-1)
 		}
 		c.cont(s.thread)
 		s = c.stopped()

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+
+	godap "github.com/google/go-dap"
 )
 
 // Virtual threads (JDK 21 and later) are not in JDWP's AllThreads, and a
@@ -102,18 +104,20 @@ func (s *Server) watchThreads(ctx context.Context, vm *Client) {
 // threads answers the DAP threads request: the VM's platform threads,
 // then the live virtual threads seen in events (the stopped thread
 // always), capped at maxVirtualThreads.
-func (s *Server) threads(ctx context.Context) (any, error) {
-	out := []map[string]any{}
+func (s *Server) threads(ctx context.Context, _ *godap.ThreadsRequest) (*threadsResponse, error) {
+	resp := &threadsResponse{}
+	resp.Body.Threads = []godap.Thread{}
 	if s.vm == nil {
-		return map[string]any{"threads": out}, nil
+		return resp, nil
 	}
 	ts, err := s.vm.AllThreads(ctx)
 	if err != nil {
 		if errors.Is(err, ErrVMGone) {
-			return map[string]any{"threads": out}, nil
+			return resp, nil
 		}
 		return nil, err
 	}
+	out := resp.Body.Threads
 	platform := map[uint64]bool{}
 	for _, t := range ts {
 		platform[t] = true
@@ -121,9 +125,9 @@ func (s *Server) threads(ctx context.Context) (any, error) {
 		if err != nil {
 			continue
 		}
-		out = append(out, map[string]any{"id": s.dapThread(t), "name": name})
+		out = append(out, godap.Thread{Id: s.dapThread(t), Name: name})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i]["id"].(int) < out[j]["id"].(int) })
+	sort.Slice(out, func(i, j int) bool { return out[i].Id < out[j].Id })
 	cands := s.threadSeen.recent()
 	if s.stopped && s.stopThread != 0 {
 		cands = append([]uint64{s.stopThread}, cands...)
@@ -152,19 +156,28 @@ func (s *Server) threads(ctx context.Context) (any, error) {
 		if name == "" {
 			name = fmt.Sprintf("virtual thread %d", id)
 		}
-		out = append(out, map[string]any{"id": id, "name": name})
+		out = append(out, godap.Thread{Id: id, Name: name})
 	}
 	s.threadSeen.forget(gone)
-	body := map[string]any{"threads": out}
+	resp.Body.Threads = out
 	if more > 0 {
-		note := fmt.Sprintf("%d more virtual threads hit breakpoints; threads lists the %d seen most recently (virtual threads that never stopped or hit a breakpoint are not listed)",
+		resp.Body.Note = fmt.Sprintf("%d more virtual threads hit breakpoints; threads lists the %d seen most recently (virtual threads that never stopped or hit a breakpoint are not listed)",
 			more, maxVirtualThreads)
-		body["note"] = note
 		if s.threadSeen.noteCap() {
-			s.console(note)
+			s.console(resp.Body.Note)
 		}
 	}
-	return body, nil
+	return resp, nil
+}
+
+// threadsResponse is DAP's threads answer with a note on the virtual
+// threads left out.
+type threadsResponse struct {
+	godap.Response
+	Body struct {
+		godap.ThreadsResponseBody
+		Note string `json:"note,omitempty"`
+	} `json:"body"`
 }
 
 // jdkBanner says which JVM the session debugs, and from which java.

@@ -9,7 +9,6 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/adapters/bpcond"
-	"github.com/dbg-dev/dbg/dap"
 )
 
 // Data breakpoints are JDWP field watchpoints: ModificationWatchpoint
@@ -70,31 +69,13 @@ func parseDataID(id string) (fieldTarget, error) {
 	return t, nil
 }
 
-// dataBreakpoints answers dataBreakpointInfo and setDataBreakpoints.
-func (s *Server) dataBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
-	if s.watches == nil {
-		s.watches = &watchSet{}
-	}
-	if req.Command == "dataBreakpointInfo" {
-		return s.dataBreakpointInfo(ctx, req)
-	}
-	return s.setDataBreakpoints(ctx, req)
-}
-
-func (s *Server) dataBreakpointInfo(ctx context.Context, req *dap.Message) (any, error) {
-	var a struct {
-		Name    string `json:"name"`
-		FrameID int    `json:"frameId"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
-	t, err := s.resolveField(ctx, a.FrameID, strings.TrimSpace(a.Name))
+func (s *Server) dataBreakpointInfo(ctx context.Context, req *godap.DataBreakpointInfoRequest) (*godap.DataBreakpointInfoResponse, error) {
+	t, err := s.resolveField(ctx, req.Arguments.FrameId, strings.TrimSpace(req.Arguments.Name))
 	if err != nil {
-		return map[string]any{"dataId": nil, "description": err.Error()}, nil
+		return &godap.DataBreakpointInfoResponse{Body: godap.DataBreakpointInfoResponseBody{Description: err.Error()}}, nil
 	}
-	return map[string]any{"dataId": t.dataID(), "description": t.name,
-		"accessTypes": []string{"write", "read", "readWrite"}, "canPersist": false}, nil
+	return &godap.DataBreakpointInfoResponse{Body: godap.DataBreakpointInfoResponseBody{DataId: t.dataID(), Description: t.name,
+		AccessTypes: []godap.DataBreakpointAccessType{"write", "read", "readWrite"}}}, nil
 }
 
 // resolveField finds the field an expression names in a frame: obj.field
@@ -179,28 +160,27 @@ func (s *Server) fieldOf(ctx context.Context, obj, class uint64, name string) (f
 	return fieldTarget{}, fmt.Errorf("no field %s", name)
 }
 
-func (s *Server) setDataBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
-	var a godap.SetDataBreakpointsArguments
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+func (s *Server) setDataBreakpoints(ctx context.Context, req *godap.SetDataBreakpointsRequest) (*godap.SetDataBreakpointsResponse, error) {
 	if s.vm == nil {
 		return nil, errNotStopped
+	}
+	if s.watches == nil {
+		s.watches = &watchSet{}
 	}
 	for _, w := range s.watches.list {
 		s.clearWatch(ctx, w)
 	}
 	s.watches.list = nil
-	out := []map[string]any{}
-	for _, b := range a.Breakpoints {
+	out := []godap.Breakpoint{}
+	for _, b := range req.Arguments.Breakpoints {
 		t, err := parseDataID(b.DataId)
 		if err != nil {
-			out = append(out, map[string]any{"verified": false, "message": err.Error()})
+			out = append(out, godap.Breakpoint{Message: err.Error()})
 			continue
 		}
 		hit, err := bpcond.ParseHit(b.HitCondition)
 		if err != nil {
-			out = append(out, map[string]any{"verified": false, "message": err.Error()})
+			out = append(out, godap.Breakpoint{Message: err.Error()})
 			continue
 		}
 		s.watches.next++
@@ -210,13 +190,13 @@ func (s *Server) setDataBreakpoints(ctx context.Context, req *dap.Message) (any,
 		}
 		if err := s.setWatch(ctx, w); err != nil {
 			s.clearWatch(ctx, w)
-			out = append(out, map[string]any{"id": w.id, "verified": false, "message": err.Error()})
+			out = append(out, godap.Breakpoint{Id: w.id, Message: err.Error()})
 			continue
 		}
 		s.watches.list = append(s.watches.list, w)
-		out = append(out, map[string]any{"id": w.id, "verified": true, "description": t.name})
+		out = append(out, godap.Breakpoint{Id: w.id, Verified: true})
 	}
-	return map[string]any{"breakpoints": out}, nil
+	return &godap.SetDataBreakpointsResponse{Body: godap.SetDataBreakpointsResponseBody{Breakpoints: out}}, nil
 }
 
 // setWatch creates the JDWP requests of a watch.

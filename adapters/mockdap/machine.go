@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -316,11 +315,4 @@ func (m *machine) frameByID(id int) (*frame, error) {
 		}
 	}
 	return nil, fmt.Errorf("no frame %d", id)
-}
-
-func (m *machine) sourceLine(line int) string {
-	if line < 1 || line > len(m.prog.lines) {
-		return ""
-	}
-	return strings.TrimSpace(m.prog.lines[line-1])
 }

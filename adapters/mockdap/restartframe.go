@@ -1,6 +1,7 @@
 package mockdap
 
 import (
+	"context"
 	"errors"
 	"maps"
 
@@ -12,24 +13,18 @@ import (
 // restartFrame answers DAP restartFrame: the frames above the one named
 // are dropped, and it starts its function again with the locals it was
 // called with, stopped (reason "restart") at the function's first line.
-func (a *adapter) restartFrame(s *dap.ServerConn, req *dap.Message) {
-	var args godap.RestartFrameArguments
-	if err := dap.DecodeArgs(req, &args); err != nil {
-		s.RespondError(req, err.Error())
-		return
-	}
-	if !a.requireStopped(s, req) {
-		return
+func (a *adapter) restartFrame(ctx context.Context, req *godap.RestartFrameRequest) (*godap.RestartFrameResponse, error) {
+	if err := a.requireStopped(); err != nil {
+		return nil, err
 	}
 	a.mu.Lock()
-	err := a.mach.restart(args.FrameId)
+	err := a.mach.restart(req.Arguments.FrameId)
 	a.mu.Unlock()
 	if err != nil {
-		s.RespondError(req, err.Error())
-		return
+		return nil, err
 	}
-	s.Respond(req, nil)
-	a.stopped("restart", "restarted frame", "", nil)
+	dap.AfterResponse(ctx, func() { a.stopped("restart", "restarted frame", "", nil) })
+	return nil, nil
 }
 
 // restart makes the frame id the top frame again, at its function's

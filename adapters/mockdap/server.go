@@ -8,6 +8,7 @@ package mockdap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -27,7 +28,11 @@ func Serve(ctx context.Context, rw io.ReadWriteCloser, log *dap.TrafficLog) erro
 }
 
 // NewHandler returns a handler for one client connection.
-func NewHandler() dap.Handler { return &adapter{bps: map[int]*breakpoint{}, refs: map[int]any{}} }
+func NewHandler() dap.Handler {
+	a := &adapter{bps: map[int]*breakpoint{}, refs: map[int]any{}}
+	a.router = a.routes()
+	return a
+}
 
 type breakpoint struct {
 	id        int
@@ -46,6 +51,8 @@ type breakpoint struct {
 // holds mu across instructions; inspection requests take mu and refuse
 // to run unless the program is stopped.
 type adapter struct {
+	router *dap.Router
+
 	mu        sync.Mutex
 	s         *dap.ServerConn
 	prog      *program
@@ -74,155 +81,181 @@ type scopeRef struct {
 	global bool
 }
 
+// Handle implements dap.Handler.
 func (a *adapter) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Message) {
 	a.mu.Lock()
 	if a.s == nil {
 		a.s = s
 	}
 	a.mu.Unlock()
-	switch req.Command {
-	case "initialize":
-		s.Respond(req, godap.Capabilities{
-			SupportsConfigurationDoneRequest:  true,
-			SupportsConditionalBreakpoints:    true,
-			SupportsHitConditionalBreakpoints: true,
-			SupportsLogPoints:                 true,
-			SupportsFunctionBreakpoints:       true,
-			SupportsSetVariable:               true,
-			SupportsEvaluateForHovers:         true,
-			SupportsExceptionInfoRequest:      true,
-			SupportsTerminateRequest:          true,
-			SupportsRestartFrame:              true,
-			SupportsDataBreakpoints:           true,
-			ExceptionBreakpointFilters: []godap.ExceptionBreakpointsFilter{
-				{Filter: "uncaught", Label: "Uncaught exceptions", Default: true},
-				{Filter: "all", Label: "All exceptions"},
-			},
-		})
-	case "launch", "attach":
-		a.launch(s, req)
-	case "setBreakpoints":
-		a.setBreakpoints(s, req)
-	case "setFunctionBreakpoints":
-		a.setFunctionBreakpoints(s, req)
-	case "dataBreakpointInfo", "setDataBreakpoints":
-		a.dataBreakpoints(s, req)
-	case "setExceptionBreakpoints":
-		var args godap.SetExceptionBreakpointsArguments
-		_ = dap.DecodeArgs(req, &args)
+	a.router.Handle(ctx, s, req)
+}
+
+// routes are the requests the mock answers.
+func (a *adapter) routes() *dap.Router {
+	r := dap.NewRouter("the mock adapter", 30*time.Second)
+	dap.On(r, "initialize", func(context.Context, *godap.InitializeRequest) (*dap.InitializeResponse, error) {
+		return &dap.InitializeResponse{Body: r.Capabilities(capabilities)}, nil
+	})
+	dap.On(r, "launch", func(ctx context.Context, req *launchRequest) (*godap.LaunchResponse, error) {
+		return nil, a.launch(ctx, req, "launch")
+	})
+	dap.On(r, "attach", func(ctx context.Context, req *launchRequest) (*godap.AttachResponse, error) {
+		return nil, a.launch(ctx, req, "attach")
+	})
+	dap.On(r, "setBreakpoints", a.setBreakpoints)
+	dap.On(r, "setFunctionBreakpoints", a.setFunctionBreakpoints)
+	dap.On(r, "dataBreakpointInfo", a.dataBreakpointInfo)
+	dap.On(r, "setDataBreakpoints", a.setDataBreakpoints)
+	dap.On(r, "setExceptionBreakpoints", a.setExceptionBreakpoints)
+	dap.On(r, "configurationDone", a.configurationDone)
+	dap.On(r, "threads", func(context.Context, *godap.ThreadsRequest) (*godap.ThreadsResponse, error) {
+		return &godap.ThreadsResponse{Body: godap.ThreadsResponseBody{Threads: []godap.Thread{{Id: 1, Name: "main"}}}}, nil
+	})
+	dap.On(r, "stackTrace", a.stackTrace)
+	dap.On(r, "scopes", a.scopes)
+	dap.On(r, "variables", a.variables)
+	dap.On(r, "evaluate", a.evaluate)
+	dap.On(r, "setVariable", a.setVariable)
+	dap.On(r, "continue", func(ctx context.Context, _ *godap.ContinueRequest) (*godap.ContinueResponse, error) {
+		return &godap.ContinueResponse{Body: godap.ContinueResponseBody{AllThreadsContinued: true}}, a.step(ctx, runContinue)
+	})
+	dap.OnSteps(r, func(ctx context.Context, command string, _ int) error {
+		return a.step(ctx, map[string]stepMode{"next": runNext, "stepIn": runStepIn, "stepOut": runStepOut}[command])
+	})
+	dap.On(r, "pause", func(context.Context, *godap.PauseRequest) (*godap.PauseResponse, error) {
 		a.mu.Lock()
-		a.excFilter = map[string]bool{}
-		for _, f := range args.Filters {
-			a.excFilter[f] = true
+		a.pause = true
+		a.mu.Unlock()
+		return nil, nil
+	})
+	dap.On(r, "exceptionInfo", a.exceptionInfo)
+	dap.On(r, "source", a.source)
+	dap.On(r, "restartFrame", a.restartFrame)
+	dap.On(r, "disconnect", func(context.Context, *godap.DisconnectRequest) (*godap.DisconnectResponse, error) {
+		a.shutdown()
+		return nil, nil
+	})
+	dap.On(r, "terminate", func(ctx context.Context, _ *godap.TerminateRequest) (*godap.TerminateResponse, error) {
+		a.shutdown()
+		dap.AfterResponse(ctx, func() { a.conn().Event("terminated", godap.TerminatedEventBody{}) })
+		return nil, nil
+	})
+	return r
+}
+
+// capabilities are what the mock declares; the router adds those of the
+// requests it routes.
+var capabilities = dap.Capabilities{Capabilities: godap.Capabilities{
+	SupportsConditionalBreakpoints:    true,
+	SupportsHitConditionalBreakpoints: true,
+	SupportsLogPoints:                 true,
+	SupportsEvaluateForHovers:         true,
+	ExceptionBreakpointFilters: []godap.ExceptionBreakpointsFilter{
+		{Filter: "uncaught", Label: "Uncaught exceptions", Default: true},
+		{Filter: "all", Label: "All exceptions"},
+	},
+}}
+
+// LaunchConfig are the arguments of launch and attach.
+type LaunchConfig struct {
+	// Program is the path of the .mock file to run.
+	Program string   `json:"program"`
+	Args    []string `json:"args"`
+	// StopOnEntry stops a launched program before its first line.
+	StopOnEntry bool `json:"stopOnEntry"`
+	// RunInTerminal asks the client to start this command
+	// (runInTerminal reverse request) and prints its pid.
+	RunInTerminal []string `json:"runInTerminal"`
+	// ChildSession asks the client to open a child session on the
+	// same program, stopped on entry (startDebugging reverse request).
+	ChildSession bool `json:"childSession"`
+}
+
+type launchRequest struct {
+	godap.Request
+	Arguments LaunchConfig `json:"arguments"`
+}
+
+// launch loads the program; method is "launch" or "attach".
+func (a *adapter) launch(ctx context.Context, req *launchRequest, method string) error {
+	args := req.Arguments
+	if args.Program == "" {
+		return errors.New("program is required: the path of a .mock file")
+	}
+	abs, _ := filepath.Abs(args.Program)
+	p, err := loadProgram(abs)
+	if err != nil {
+		return errors.New("cannot load program: " + err.Error())
+	}
+	a.mu.Lock()
+	a.prog, a.args, a.entry, a.attached = p, args.Args, args.StopOnEntry, method == "attach"
+	a.mach = newMachine(p, args.Args, a.emitOutput)
+	a.launched = true
+	s := a.s
+	a.mu.Unlock()
+	dap.AfterResponse(ctx, func() {
+		s.Event("initialized", nil)
+		s.Event("process", godap.ProcessEventBody{Name: abs, StartMethod: method, IsLocalProcess: true})
+		s.Event("thread", godap.ThreadEventBody{Reason: "started", ThreadId: 1})
+		if len(args.RunInTerminal) > 0 || args.ChildSession {
+			go a.reverseRequests(s, abs, args.RunInTerminal, args.ChildSession)
 		}
-		a.mu.Unlock()
-		s.Respond(req, map[string]any{})
-	case "configurationDone":
-		s.Respond(req, nil)
-		a.mu.Lock()
-		entry := a.entry && !a.attached
-		a.mu.Unlock()
+	})
+	return nil
+}
+
+func (a *adapter) setExceptionBreakpoints(_ context.Context, req *godap.SetExceptionBreakpointsRequest) (*godap.SetExceptionBreakpointsResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.excFilter = map[string]bool{}
+	for _, f := range req.Arguments.Filters {
+		a.excFilter[f] = true
+	}
+	return nil, nil
+}
+
+func (a *adapter) configurationDone(ctx context.Context, _ *godap.ConfigurationDoneRequest) (*godap.ConfigurationDoneResponse, error) {
+	a.mu.Lock()
+	entry := a.entry && !a.attached
+	a.mu.Unlock()
+	dap.AfterResponse(ctx, func() {
 		if entry {
 			a.stopped("entry", "", "", nil)
 		} else {
 			a.resume(runContinue)
 		}
-	case "threads":
-		s.Respond(req, godap.ThreadsResponseBody{Threads: []godap.Thread{{Id: 1, Name: "main"}}})
-	case "stackTrace":
-		a.stackTrace(s, req)
-	case "scopes":
-		a.scopes(s, req)
-	case "variables":
-		a.variables(s, req)
-	case "evaluate":
-		a.evaluate(ctx, s, req)
-	case "setVariable":
-		a.setVariable(s, req)
-	case "continue":
-		if !a.requireStopped(s, req) {
-			return
-		}
-		s.Respond(req, godap.ContinueResponseBody{AllThreadsContinued: true})
-		a.resume(runContinue)
-	case "next", "stepIn", "stepOut":
-		if !a.requireStopped(s, req) {
-			return
-		}
-		s.Respond(req, nil)
-		a.resume(map[string]stepMode{"next": runNext, "stepIn": runStepIn, "stepOut": runStepOut}[req.Command])
-	case "pause":
-		a.mu.Lock()
-		a.pause = true
-		a.mu.Unlock()
-		s.Respond(req, nil)
-	case "exceptionInfo":
-		a.mu.Lock()
-		text := ""
-		if a.mach != nil {
-			text = a.mach.thrown
-		}
-		a.mu.Unlock()
-		s.Respond(req, godap.ExceptionInfoResponseBody{ExceptionId: "MockError", Description: text, BreakMode: "unhandled"})
-	case "source":
-		a.mu.Lock()
-		content := ""
-		if a.prog != nil {
-			content = strings.Join(a.prog.lines, "\n")
-		}
-		a.mu.Unlock()
-		s.Respond(req, godap.SourceResponseBody{Content: content})
-	case "restartFrame":
-		a.restartFrame(s, req)
-	case "disconnect", "terminate":
-		a.shutdown()
-		s.Respond(req, nil)
-		if req.Command == "terminate" {
-			s.Event("terminated", godap.TerminatedEventBody{})
-		}
-	default:
-		s.RespondError(req, fmt.Sprintf("the mock adapter does not support %q", req.Command))
-	}
+	})
+	return nil, nil
 }
 
-func (a *adapter) launch(s *dap.ServerConn, req *dap.Message) {
-	var args struct {
-		Program     string   `json:"program"`
-		Args        []string `json:"args"`
-		StopOnEntry bool     `json:"stopOnEntry"`
-		// RunInTerminal asks the client to start this command
-		// (runInTerminal reverse request) and prints its pid.
-		RunInTerminal []string `json:"runInTerminal"`
-		// ChildSession asks the client to open a child session on the
-		// same program, stopped on entry (startDebugging reverse request).
-		ChildSession bool `json:"childSession"`
+// step resumes the stopped program in mode once the request is answered.
+func (a *adapter) step(ctx context.Context, mode stepMode) error {
+	if err := a.requireStopped(); err != nil {
+		return err
 	}
-	if err := dap.DecodeArgs(req, &args); err != nil {
-		s.RespondError(req, err.Error())
-		return
-	}
-	if args.Program == "" {
-		s.RespondError(req, "program is required: the path of a .mock file")
-		return
-	}
-	abs, _ := filepath.Abs(args.Program)
-	p, err := loadProgram(abs)
-	if err != nil {
-		s.RespondError(req, "cannot load program: "+err.Error())
-		return
-	}
+	dap.AfterResponse(ctx, func() { a.resume(mode) })
+	return nil
+}
+
+func (a *adapter) exceptionInfo(context.Context, *godap.ExceptionInfoRequest) (*godap.ExceptionInfoResponse, error) {
 	a.mu.Lock()
-	a.prog, a.args, a.entry, a.attached = p, args.Args, args.StopOnEntry, req.Command == "attach"
-	a.mach = newMachine(p, args.Args, a.emitOutput)
-	a.launched = true
-	a.mu.Unlock()
-	s.Respond(req, nil)
-	s.Event("initialized", nil)
-	s.Event("process", godap.ProcessEventBody{Name: abs, StartMethod: req.Command, IsLocalProcess: true})
-	s.Event("thread", godap.ThreadEventBody{Reason: "started", ThreadId: 1})
-	if len(args.RunInTerminal) > 0 || args.ChildSession {
-		go a.reverseRequests(s, abs, args.RunInTerminal, args.ChildSession)
+	defer a.mu.Unlock()
+	text := ""
+	if a.mach != nil {
+		text = a.mach.thrown
 	}
+	return &godap.ExceptionInfoResponse{Body: godap.ExceptionInfoResponseBody{ExceptionId: "MockError", Description: text, BreakMode: "unhandled"}}, nil
+}
+
+func (a *adapter) source(context.Context, *godap.SourceRequest) (*godap.SourceResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	content := ""
+	if a.prog != nil {
+		content = strings.Join(a.prog.lines, "\n")
+	}
+	return &godap.SourceResponse{Body: godap.SourceResponseBody{Content: content}}, nil
 }
 
 // reverseRequests exercises the client's reverse requests.
@@ -259,12 +292,8 @@ func (a *adapter) conn() *dap.ServerConn {
 	return a.s
 }
 
-func (a *adapter) setBreakpoints(s *dap.ServerConn, req *dap.Message) {
-	var args godap.SetBreakpointsArguments
-	if err := dap.DecodeArgs(req, &args); err != nil {
-		s.RespondError(req, err.Error())
-		return
-	}
+func (a *adapter) setBreakpoints(_ context.Context, req *godap.SetBreakpointsRequest) (*godap.SetBreakpointsResponse, error) {
+	args := &req.Arguments
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	// The mock debugs one program; breakpoints of other files never verify.
@@ -320,7 +349,7 @@ func (a *adapter) setBreakpoints(s *dap.ServerConn, req *dap.Message) {
 		}
 		out = append(out, bp)
 	}
-	s.Respond(req, godap.SetBreakpointsResponseBody{Breakpoints: out})
+	return &godap.SetBreakpointsResponse{Body: godap.SetBreakpointsResponseBody{Breakpoints: out}}, nil
 }
 
 func samePath(a, b string) bool {
@@ -329,17 +358,12 @@ func samePath(a, b string) bool {
 	return filepath.Clean(ca) == filepath.Clean(cb)
 }
 
-func (a *adapter) setFunctionBreakpoints(s *dap.ServerConn, req *dap.Message) {
-	var args godap.SetFunctionBreakpointsArguments
-	if err := dap.DecodeArgs(req, &args); err != nil {
-		s.RespondError(req, err.Error())
-		return
-	}
+func (a *adapter) setFunctionBreakpoints(_ context.Context, req *godap.SetFunctionBreakpointsRequest) (*godap.SetFunctionBreakpointsResponse, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.funcBPs = map[string]bool{}
-	out := make([]godap.Breakpoint, 0, len(args.Breakpoints))
-	for _, fb := range args.Breakpoints {
+	out := make([]godap.Breakpoint, 0, len(req.Arguments.Breakpoints))
+	for _, fb := range req.Arguments.Breakpoints {
 		a.nextBP++
 		bp := godap.Breakpoint{Id: a.nextBP}
 		if a.prog != nil {
@@ -352,21 +376,19 @@ func (a *adapter) setFunctionBreakpoints(s *dap.ServerConn, req *dap.Message) {
 		}
 		out = append(out, bp)
 	}
-	s.Respond(req, godap.SetFunctionBreakpointsResponseBody{Breakpoints: out})
+	return &godap.SetFunctionBreakpointsResponse{Body: godap.SetFunctionBreakpointsResponseBody{Breakpoints: out}}, nil
 }
 
-func (a *adapter) requireStopped(s *dap.ServerConn, req *dap.Message) bool {
+func (a *adapter) requireStopped() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	switch {
 	case a.mach == nil || a.ended:
-		s.RespondError(req, "the program is not running")
-		return false
+		return errors.New("the program is not running")
 	case a.running:
-		s.RespondError(req, "the program is running; pause it first")
-		return false
+		return errors.New("the program is running; pause it first")
 	}
-	return true
+	return nil
 }
 
 // resume starts the runner. The runner owns the machine until it stops.
@@ -476,31 +498,26 @@ func (a *adapter) shutdown() {
 	a.wg.Wait()
 }
 
-// inspect runs f with the machine while it is stopped.
-func (a *adapter) inspect(s *dap.ServerConn, req *dap.Message, f func(m *machine) (any, error)) {
+// whileStopped runs f with the machine while the program is stopped.
+func (a *adapter) whileStopped(f func(m *machine) error) error {
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	if a.mach == nil || a.running || a.ended || len(a.mach.frames) == 0 {
-		a.mu.Unlock()
-		s.RespondError(req, "the program is not stopped")
-		return
+		return errors.New("the program is not stopped")
 	}
-	body, err := f(a.mach)
-	a.mu.Unlock()
-	if err != nil {
-		s.RespondError(req, err.Error())
-		return
-	}
-	s.Respond(req, body)
+	return f(a.mach)
 }
 
-func (a *adapter) stackTrace(s *dap.ServerConn, req *dap.Message) {
-	a.inspect(s, req, func(m *machine) (any, error) {
+func (a *adapter) stackTrace(context.Context, *godap.StackTraceRequest) (*godap.StackTraceResponse, error) {
+	resp := &godap.StackTraceResponse{}
+	return resp, a.whileStopped(func(m *machine) error {
 		var frames []godap.StackFrame
 		for _, f := range m.stack() {
 			frames = append(frames, godap.StackFrame{Id: f.id, Name: f.name(), Line: m.lineOf(f), Column: 1,
 				Source: &godap.Source{Name: filepath.Base(m.prog.path), Path: m.prog.path}})
 		}
-		return godap.StackTraceResponseBody{StackFrames: frames, TotalFrames: len(frames)}, nil
+		resp.Body = godap.StackTraceResponseBody{StackFrames: frames, TotalFrames: len(frames)}
+		return nil
 	})
 }
 
@@ -510,19 +527,19 @@ func (a *adapter) ref(v any) int {
 	return a.nextRef
 }
 
-func (a *adapter) scopes(s *dap.ServerConn, req *dap.Message) {
-	var args godap.ScopesArguments
-	_ = dap.DecodeArgs(req, &args)
-	a.inspect(s, req, func(m *machine) (any, error) {
-		f, err := m.frameByID(args.FrameId)
+func (a *adapter) scopes(_ context.Context, req *godap.ScopesRequest) (*godap.ScopesResponse, error) {
+	resp := &godap.ScopesResponse{}
+	return resp, a.whileStopped(func(m *machine) error {
+		f, err := m.frameByID(req.Arguments.FrameId)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		scopes := []godap.Scope{{Name: "Locals", PresentationHint: "locals", VariablesReference: a.ref(scopeRef{f: f}), NamedVariables: len(f.locals)}}
 		if f != m.frames[0] {
 			scopes = append(scopes, godap.Scope{Name: "Globals", VariablesReference: a.ref(scopeRef{f: m.frames[0], global: true}), NamedVariables: len(m.frames[0].locals), Expensive: false})
 		}
-		return godap.ScopesResponseBody{Scopes: scopes}, nil
+		resp.Body.Scopes = scopes
+		return nil
 	})
 }
 
@@ -535,10 +552,10 @@ func (a *adapter) variable(name string, v value) godap.Variable {
 	return out
 }
 
-func (a *adapter) variables(s *dap.ServerConn, req *dap.Message) {
-	var args godap.VariablesArguments
-	_ = dap.DecodeArgs(req, &args)
-	a.inspect(s, req, func(m *machine) (any, error) {
+func (a *adapter) variables(_ context.Context, req *godap.VariablesRequest) (*godap.VariablesResponse, error) {
+	args := &req.Arguments
+	resp := &godap.VariablesResponse{}
+	return resp, a.whileStopped(func(m *machine) error {
 		vars := []godap.Variable{}
 		switch x := a.refs[args.VariablesReference].(type) {
 		case scopeRef:
@@ -554,48 +571,51 @@ func (a *adapter) variables(s *dap.ServerConn, req *dap.Message) {
 				vars = append(vars, a.variable(fmt.Sprintf("[%d]", i), x[i]))
 			}
 		default:
-			return nil, fmt.Errorf("unknown variablesReference %d", args.VariablesReference)
+			return fmt.Errorf("unknown variablesReference %d", args.VariablesReference)
 		}
-		return godap.VariablesResponseBody{Variables: vars}, nil
+		resp.Body.Variables = vars
+		return nil
 	})
 }
 
-func (a *adapter) evaluate(ctx context.Context, s *dap.ServerConn, req *dap.Message) {
-	var args godap.EvaluateArguments
-	_ = dap.DecodeArgs(req, &args)
-	a.inspect(s, req, func(m *machine) (any, error) {
+func (a *adapter) evaluate(ctx context.Context, req *godap.EvaluateRequest) (*godap.EvaluateResponse, error) {
+	args := &req.Arguments
+	resp := &godap.EvaluateResponse{}
+	return resp, a.whileStopped(func(m *machine) error {
 		f := m.top()
 		if args.FrameId != 0 {
 			var err error
 			if f, err = m.frameByID(args.FrameId); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		v, err := evalExprCtx(ctx, args.Expression, m.lookupIn(f))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		vv := a.variable(args.Expression, v)
-		return godap.EvaluateResponseBody{Result: vv.Value, Type: vv.Type, VariablesReference: vv.VariablesReference}, nil
+		resp.Body = godap.EvaluateResponseBody{Result: vv.Value, Type: vv.Type, VariablesReference: vv.VariablesReference}
+		return nil
 	})
 }
 
-func (a *adapter) setVariable(s *dap.ServerConn, req *dap.Message) {
-	var args godap.SetVariableArguments
-	_ = dap.DecodeArgs(req, &args)
-	a.inspect(s, req, func(m *machine) (any, error) {
+func (a *adapter) setVariable(_ context.Context, req *godap.SetVariableRequest) (*godap.SetVariableResponse, error) {
+	args := &req.Arguments
+	resp := &godap.SetVariableResponse{}
+	return resp, a.whileStopped(func(m *machine) error {
 		sc, ok := a.refs[args.VariablesReference].(scopeRef)
 		if !ok {
-			return nil, fmt.Errorf("variablesReference %d is not a scope", args.VariablesReference)
+			return fmt.Errorf("variablesReference %d is not a scope", args.VariablesReference)
 		}
 		if _, ok := sc.f.locals[args.Name]; !ok {
-			return nil, fmt.Errorf("no variable %q in this scope", args.Name)
+			return fmt.Errorf("no variable %q in this scope", args.Name)
 		}
 		v, err := evalExpr(args.Value, m.lookupIn(sc.f))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sc.f.locals[args.Name] = v
-		return godap.SetVariableResponseBody{Value: formatValue(v), Type: typeName(v)}, nil
+		resp.Body = godap.SetVariableResponseBody{Value: formatValue(v), Type: typeName(v)}
+		return nil
 	})
 }

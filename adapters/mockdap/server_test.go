@@ -27,7 +27,7 @@ const loopLine = 3 // let total = total + i
 
 // mockClient drives one mock adapter over an in-memory pipe.
 type mockClient struct {
-	t      *testing.T
+	t      testing.TB
 	conn   *dap.Conn
 	events chan *dap.Message
 
@@ -35,7 +35,7 @@ type mockClient struct {
 	output strings.Builder
 }
 
-func newMockClient(t *testing.T) *mockClient {
+func newMockClient(t testing.TB) *mockClient {
 	t.Helper()
 	cl, srv := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())

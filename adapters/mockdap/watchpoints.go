@@ -1,13 +1,14 @@
 package mockdap
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/adapters/bpcond"
-	"github.com/dbg-dev/dbg/dap"
 )
 
 // Data breakpoints of the mock: a watch on a variable of one frame (or a
@@ -24,45 +25,41 @@ type dataWatch struct {
 	hits      int
 }
 
-// dataBreakpoints answers dataBreakpointInfo and setDataBreakpoints.
-func (a *adapter) dataBreakpoints(s *dap.ServerConn, req *dap.Message) {
+func (a *adapter) dataBreakpointInfo(_ context.Context, req *godap.DataBreakpointInfoRequest) (*godap.DataBreakpointInfoResponse, error) {
+	args := &req.Arguments
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if req.Command == "dataBreakpointInfo" {
-		var args godap.DataBreakpointInfoArguments
-		_ = dap.DecodeArgs(req, &args)
-		if a.running || a.mach == nil || len(a.mach.frames) == 0 {
-			s.RespondError(req, "the program is not stopped")
-			return
-		}
-		f := a.mach.top()
-		if args.FrameId != 0 {
-			if ff, err := a.mach.frameByID(args.FrameId); err == nil {
-				f = ff
-			}
-		}
-		name := strings.TrimSpace(args.Name)
-		switch {
-		case f.locals[name] != nil:
-		case a.mach.frames[0].locals[name] != nil:
-			f = a.mach.frames[0]
-		default:
-			s.Respond(req, map[string]any{"dataId": nil, "description": fmt.Sprintf("no variable %s in scope", name)})
-			return
-		}
-		frame := f.id
-		if f == a.mach.frames[0] {
-			frame = 0
-		}
-		s.Respond(req, map[string]any{"dataId": fmt.Sprintf("%d/%s", frame, name), "description": name,
-			"accessTypes": []string{"write"}})
-		return
+	if a.running || a.mach == nil || len(a.mach.frames) == 0 {
+		return nil, errors.New("the program is not stopped")
 	}
-	var args godap.SetDataBreakpointsArguments
-	_ = dap.DecodeArgs(req, &args)
+	f := a.mach.top()
+	if args.FrameId != 0 {
+		if ff, err := a.mach.frameByID(args.FrameId); err == nil {
+			f = ff
+		}
+	}
+	name := strings.TrimSpace(args.Name)
+	switch {
+	case f.locals[name] != nil:
+	case a.mach.frames[0].locals[name] != nil:
+		f = a.mach.frames[0]
+	default:
+		return &godap.DataBreakpointInfoResponse{Body: godap.DataBreakpointInfoResponseBody{Description: fmt.Sprintf("no variable %s in scope", name)}}, nil
+	}
+	frame := f.id
+	if f == a.mach.frames[0] {
+		frame = 0
+	}
+	return &godap.DataBreakpointInfoResponse{Body: godap.DataBreakpointInfoResponseBody{DataId: fmt.Sprintf("%d/%s", frame, name), Description: name,
+		AccessTypes: []godap.DataBreakpointAccessType{"write"}}}, nil
+}
+
+func (a *adapter) setDataBreakpoints(_ context.Context, req *godap.SetDataBreakpointsRequest) (*godap.SetDataBreakpointsResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	a.watches = nil
 	out := []godap.Breakpoint{}
-	for _, b := range args.Breakpoints {
+	for _, b := range req.Arguments.Breakpoints {
 		a.nextBP++
 		var frame int
 		var name string
@@ -78,7 +75,7 @@ func (a *adapter) dataBreakpoints(s *dap.ServerConn, req *dap.Message) {
 		a.watches = append(a.watches, &dataWatch{id: a.nextBP, frame: frame, name: name, condition: b.Condition, hit: hit})
 		out = append(out, godap.Breakpoint{Id: a.nextBP, Verified: true})
 	}
-	s.Respond(req, godap.SetDataBreakpointsResponseBody{Breakpoints: out})
+	return &godap.SetDataBreakpointsResponse{Body: godap.SetDataBreakpointsResponseBody{Breakpoints: out}}, nil
 }
 
 // breakWrite decides whether writing v to name in frame f stops; the stop

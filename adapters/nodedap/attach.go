@@ -14,7 +14,7 @@ import (
 	psnet "github.com/shirou/gopsutil/v4/net"
 	"github.com/shirou/gopsutil/v4/process"
 
-	"github.com/dbg-dev/dbg/dap"
+	godap "github.com/google/go-dap"
 )
 
 // AttachConfig are the "attach" arguments: an inspector port (with
@@ -53,11 +53,12 @@ func (a *AttachConfig) pid() (int, error) {
 	return 0, fmt.Errorf("processId %s is not a process id", a.ProcessID)
 }
 
-func (h *Handler) attach(ctx context.Context, req *dap.Message) error {
-	var cfg AttachConfig
-	if err := dap.DecodeArgs(req, &cfg); err != nil {
-		return err
-	}
+type attachRequest struct {
+	godap.Request
+	Arguments AttachConfig `json:"arguments"`
+}
+
+func (h *Handler) attach(ctx context.Context, cfg *AttachConfig) error {
 	pid, err := cfg.pid()
 	if err != nil {
 		return err
@@ -127,8 +128,7 @@ func (h *Handler) attach(ctx context.Context, req *dap.Message) error {
 	h.attachedPID = pid
 	h.mu.Unlock()
 	if pid > 0 {
-		h.event("process", map[string]any{"name": processName(ctx, pid), "systemProcessId": pid,
-			"isLocalProcess": true, "startMethod": "attach"})
+		h.event("process", godap.ProcessEventBody{Name: processName(ctx, pid), SystemProcessId: pid, IsLocalProcess: true, StartMethod: "attach"})
 	}
 	// A program started with --inspect-brk waits for this.
 	_ = c.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dbg-dev/dbg/adapters/bpcond"
 	"github.com/dbg-dev/dbg/dap"
 )
@@ -47,18 +49,13 @@ func newBreakpoints() breakpoints {
 }
 
 // dapBreakpoint is the DAP Breakpoint of b.
-func (b *bp) dapBreakpoint() map[string]any {
-	out := map[string]any{"id": b.id, "verified": b.verified}
+func (b *bp) dapBreakpoint() godap.Breakpoint {
+	out := godap.Breakpoint{Id: b.id, Verified: b.verified, Line: b.line, Message: b.message}
 	if b.actualLine > 0 {
-		out["line"] = b.actualLine
-	} else if b.line > 0 {
-		out["line"] = b.line
-	}
-	if b.message != "" {
-		out["message"] = b.message
+		out.Line = b.actualLine
 	}
 	if b.resolvedPath != "" {
-		out["source"] = map[string]any{"name": filepath.Base(b.resolvedPath), "path": b.resolvedPath}
+		out.Source = &godap.Source{Name: filepath.Base(b.resolvedPath), Path: b.resolvedPath}
 	}
 	return out
 }
@@ -129,33 +126,10 @@ func interpolate(msg string) string {
 	return strings.Join(parts, " + ")
 }
 
-type sourceBreakpoint struct {
-	Line         int    `json:"line"`
-	Condition    string `json:"condition"`
-	HitCondition string `json:"hitCondition"`
-	LogMessage   string `json:"logMessage"`
-}
-
-type setBreakpointsArgs struct {
-	Source struct {
-		Path string `json:"path"`
-	} `json:"source"`
-	Breakpoints []sourceBreakpoint `json:"breakpoints"`
-	Lines       []int              `json:"lines"`
-}
-
-func (h *Handler) setBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
-	var a setBreakpointsArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
+func (h *Handler) setBreakpoints(ctx context.Context, req *godap.SetBreakpointsRequest) (*godap.SetBreakpointsResponse, error) {
+	a := &req.Arguments
+	if err := dap.SourceBreakpoints(a); err != nil {
 		return nil, err
-	}
-	if a.Source.Path == "" {
-		return nil, fmt.Errorf("setBreakpoints needs source.path")
-	}
-	if len(a.Breakpoints) == 0 {
-		for _, l := range a.Lines {
-			a.Breakpoints = append(a.Breakpoints, sourceBreakpoint{Line: l})
-		}
 	}
 	c, err := h.client()
 	if err != nil {
@@ -169,19 +143,24 @@ func (h *Handler) setBreakpoints(ctx context.Context, req *dap.Message) (any, er
 		specs[i] = bpSpec{id: h.bps.nextID, line: sb.Line, condition: sb.Condition, hitCondition: sb.HitCondition, logMessage: sb.LogMessage}
 	}
 	h.mu.Unlock()
-	list := h.replaceLine(ctx, c, path, specs)
-	out := make([]map[string]any, 0, len(list))
-	h.mu.Lock()
-	for _, b := range list {
-		out = append(out, b.dapBreakpoint())
-	}
-	h.mu.Unlock()
+	out := h.answer(h.replaceLine(ctx, c, path, specs))
 	for _, w := range h.workerHandlers() {
 		if wc, err := w.client(); err == nil {
 			w.replaceLine(ctx, wc, path, specs)
 		}
 	}
-	return map[string]any{"breakpoints": out}, nil
+	return &godap.SetBreakpointsResponse{Body: godap.SetBreakpointsResponseBody{Breakpoints: out}}, nil
+}
+
+// answer is the DAP answer of breakpoints just set.
+func (h *Handler) answer(list []*bp) []godap.Breakpoint {
+	out := make([]godap.Breakpoint, 0, len(list))
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, b := range list {
+		out = append(out, b.dapBreakpoint())
+	}
+	return out
 }
 
 // bpSpec is one requested breakpoint with its DAP id.
@@ -315,7 +294,7 @@ func (h *Handler) onBreakpointResolved(id string, l location) {
 	body := b.dapBreakpoint()
 	h.mu.Unlock()
 	if !was {
-		h.event("breakpoint", map[string]any{"reason": "changed", "breakpoint": body})
+		h.event("breakpoint", godap.BreakpointEventBody{Reason: "changed", Breakpoint: body})
 	}
 }
 
@@ -361,19 +340,8 @@ func urlRegex(path string) string {
 	return strings.Join(alts, "|")
 }
 
-type funcBreakpoint struct {
-	Name         string `json:"name"`
-	Condition    string `json:"condition"`
-	HitCondition string `json:"hitCondition"`
-}
-
-func (h *Handler) setFunctionBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
-	var a struct {
-		Breakpoints []funcBreakpoint `json:"breakpoints"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+func (h *Handler) setFunctionBreakpoints(ctx context.Context, req *godap.SetFunctionBreakpointsRequest) (*godap.SetFunctionBreakpointsResponse, error) {
+	a := &req.Arguments
 	c, err := h.client()
 	if err != nil {
 		return nil, err
@@ -385,19 +353,13 @@ func (h *Handler) setFunctionBreakpoints(ctx context.Context, req *dap.Message) 
 		specs[i] = bpSpec{id: h.bps.nextID, fn: fb.Name, condition: fb.Condition, hitCondition: fb.HitCondition}
 	}
 	h.mu.Unlock()
-	list := h.replaceFunctions(ctx, c, specs)
-	out := make([]map[string]any, 0, len(list))
-	h.mu.Lock()
-	for _, b := range list {
-		out = append(out, b.dapBreakpoint())
-	}
-	h.mu.Unlock()
+	out := h.answer(h.replaceFunctions(ctx, c, specs))
 	for _, w := range h.workerHandlers() {
 		if wc, err := w.client(); err == nil {
 			w.replaceFunctions(ctx, wc, specs)
 		}
 	}
-	return map[string]any{"breakpoints": out}, nil
+	return &godap.SetFunctionBreakpointsResponse{Body: godap.SetFunctionBreakpointsResponseBody{Breakpoints: out}}, nil
 }
 
 // replaceFunctions replaces the function breakpoints.
@@ -489,20 +451,14 @@ func findFunction(src, name string) (line, col int, ok bool) {
 	return line, col, true
 }
 
-func (h *Handler) setExceptionBreakpoints(ctx context.Context, req *dap.Message) (any, error) {
-	var a struct {
-		Filters []string `json:"filters"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+func (h *Handler) setExceptionBreakpoints(ctx context.Context, req *godap.SetExceptionBreakpointsRequest) (*godap.SetExceptionBreakpointsResponse, error) {
 	c, err := h.client()
 	if err != nil {
 		return nil, err
 	}
 	state := "none"
-	var out []map[string]any
-	for _, f := range a.Filters {
+	var out []godap.Breakpoint
+	for _, f := range req.Arguments.Filters {
 		switch f {
 		case "all":
 			state = "all"
@@ -511,10 +467,10 @@ func (h *Handler) setExceptionBreakpoints(ctx context.Context, req *dap.Message)
 				state = "uncaught"
 			}
 		default:
-			out = append(out, map[string]any{"verified": false, "message": "unknown exception filter " + f})
+			out = append(out, godap.Breakpoint{Message: "unknown exception filter " + f})
 			continue
 		}
-		out = append(out, map[string]any{"verified": true})
+		out = append(out, godap.Breakpoint{Verified: true})
 	}
 	h.mu.Lock()
 	mainToo := !h.workerExceptions
@@ -535,7 +491,7 @@ func (h *Handler) setExceptionBreakpoints(ctx context.Context, req *dap.Message)
 			w.mu.Unlock()
 		}
 	}
-	return map[string]any{"breakpoints": out}, nil
+	return &godap.SetExceptionBreakpointsResponse{Body: godap.SetExceptionBreakpointsResponseBody{Breakpoints: out}}, nil
 }
 
 // guard sets an entry breakpoint on the first statement of the scripts a

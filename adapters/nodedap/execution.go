@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/dbg-dev/dbg/dap"
 )
 
-func (h *Handler) configurationDone(ctx context.Context) error {
+func (h *Handler) configurationDone(ctx context.Context, _ *godap.ConfigurationDoneRequest) (*godap.ConfigurationDoneResponse, error) {
 	c, err := h.client()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	h.mu.Lock()
 	h.configured = true
@@ -22,7 +26,7 @@ func (h *Handler) configurationDone(ctx context.Context) error {
 	}
 	h.mu.Unlock()
 	if !entry {
-		return nil
+		return nil, nil
 	}
 	switch {
 	case len(hit) > 0:
@@ -36,9 +40,9 @@ func (h *Handler) configurationDone(ctx context.Context) error {
 		h.mu.Unlock()
 		h.event("stopped", map[string]any{"reason": "entry", "threadId": h.thread, "allThreadsStopped": true})
 	default:
-		return h.run(ctx, c, "Debugger.resume")
+		return nil, h.run(ctx, c, "Debugger.resume")
 	}
-	return nil
+	return nil, nil
 }
 
 // run sends a command that resumes the program. The pause is forgotten
@@ -105,28 +109,33 @@ func (h *Handler) pauseReq(ctx context.Context) error {
 // a pause request that reaches it while it is still leaving the previous
 // pause. Repeating is harmless; V8 keeps one pending pause. A program still
 // not paused after the first wait is idle, and gets a timer to pause in.
+// It ends when the inspector connection or the handler does.
 func (h *Handler) repeatPause(c cdpConn) {
-	for i := 0; i < 10; i++ {
-		select {
-		case <-time.After(100 * time.Millisecond):
-		case <-c.Done():
-			return
-		case <-h.closed:
-			return
-		}
+	first := true
+	dap.RepeatUntil(context.Background(), c.Done(), 100*time.Millisecond, 10, func() error {
 		h.mu.Lock()
 		waiting := h.pausing && h.pause == nil
 		h.mu.Unlock()
+		select {
+		case <-h.closed:
+			return errNoPause
+		default:
+		}
 		if !waiting {
-			return
+			return errNoPause
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
 		_ = c.Call(ctx, "Debugger.pause", nil, nil)
-		if i == 0 {
+		if first {
 			// disableBreaks: the pause must land in the timer, not in
 			// this evaluation (node runs it at once, even mid-loop).
 			_ = c.Call(ctx, "Runtime.evaluate", map[string]any{"expression": idleKick, "disableBreaks": true, "silent": true}, nil)
+			first = false
 		}
-		cancel()
-	}
+		return nil
+	})
 }
+
+// errNoPause ends repeatPause: the pause came, or the handler closed.
+var errNoPause = errors.New("no pause to repeat")

@@ -3,9 +3,10 @@ package nodedap
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
+
+	godap "github.com/google/go-dap"
 
 	"github.com/dbg-dev/dbg/dap"
 )
@@ -28,8 +29,9 @@ const threadID = 1
 // state below under mu; no CDP call is made while mu is held. Close may be
 // called from any goroutine.
 type Handler struct {
-	srv  *dap.ServerConn // set by the first request
-	stop sync.Once       // runs shutdown when the connection ends
+	router *dap.Router
+	srv    *dap.ServerConn // set by the first request
+	stop   sync.Once       // runs shutdown when the connection ends
 
 	mu          sync.Mutex
 	cdp         cdpConn
@@ -83,7 +85,7 @@ type Handler struct {
 
 // NewHandler returns a Handler with no program yet.
 func NewHandler() *Handler {
-	return &Handler{
+	h := &Handler{
 		scripts:   map[string]*script{},
 		refs:      map[int]*varRef{},
 		bps:       newBreakpoints(),
@@ -97,9 +99,12 @@ func NewHandler() *Handler {
 		guards:    map[string]bool{},
 		guarded:   map[string]bool{},
 	}
+	h.router = h.routes()
+	return h
 }
 
-// Handle serves one DAP request.
+// Handle serves one DAP request: the main thread's handler hands a
+// request for a worker thread to that worker's handler.
 func (h *Handler) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Message) {
 	h.mu.Lock()
 	if h.srv == nil {
@@ -114,109 +119,77 @@ func (h *Handler) Handle(ctx context.Context, s *dap.ServerConn, req *dap.Messag
 		w.Handle(ctx, s, req)
 		return
 	}
-	// Requests get their own deadline; the connection's ctx ends them early.
-	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	var (
-		body any
-		err  error
-	)
-	switch req.Command {
-	case "initialize":
-		h.initialize(req)
-		body = capabilities()
-	case "launch":
-		err = h.launch(rctx, req)
-	case "attach":
-		err = h.attach(rctx, req)
-	case "setBreakpoints":
-		body, err = h.setBreakpoints(rctx, req)
-	case "setFunctionBreakpoints":
-		body, err = h.setFunctionBreakpoints(rctx, req)
-	case "setExceptionBreakpoints":
-		body, err = h.setExceptionBreakpoints(rctx, req)
-	case "configurationDone":
-		err = h.configurationDone(rctx)
-	case "threads":
-		body = h.threads()
-	case "stackTrace":
-		body, err = h.stackTrace(req)
-	case "scopes":
-		body, err = h.scopes(req)
-	case "variables":
-		body, err = h.variables(rctx, req)
-	case "evaluate":
-		body, err = h.evaluate(rctx, req)
-	case "setVariable":
-		body, err = h.setVariable(rctx, req)
-	case "continue":
-		err = h.resume(rctx, "Debugger.resume", false)
-		body = map[string]any{"allThreadsContinued": true}
-	case "next":
-		err = h.resume(rctx, "Debugger.stepOver", true)
-	case "stepIn":
-		err = h.resume(rctx, "Debugger.stepInto", true)
-	case "stepOut":
-		err = h.resume(rctx, "Debugger.stepOut", true)
-	case "pause":
-		err = h.pauseReq(rctx)
-	case "exceptionInfo":
-		body, err = h.exceptionInfo()
-	case "disconnect":
-		err = h.disconnectReq(rctx, req)
-	case "terminate":
-		err = h.terminate(rctx)
-	case "source":
-		body, err = h.source(rctx, req)
-	case "restartFrame":
-		err = h.restartFrame(rctx, req)
-	case "hotReload":
-		body, err = h.hotReload(rctx, req)
-	default:
-		err = fmt.Errorf("%s is not supported by the built-in Node adapter", req.Command)
-	}
-	if err != nil {
-		s.RespondError(req, err.Error())
-		return
-	}
-	s.Respond(req, body)
-	if req.Command == "launch" || req.Command == "attach" {
-		s.Event("initialized", nil)
-	}
+	h.router.Handle(ctx, s, req)
 }
 
-// initialize notes what the client can do.
-func (h *Handler) initialize(req *dap.Message) {
-	var a struct {
-		SupportsStartDebuggingRequest bool `json:"supportsStartDebuggingRequest"`
-	}
-	_ = req.DecodeBody(&a)
-	h.mu.Lock()
-	h.childSessions = a.SupportsStartDebuggingRequest
-	h.mu.Unlock()
+// routes are the requests the adapter answers.
+func (h *Handler) routes() *dap.Router {
+	r := dap.NewRouter("the built-in Node adapter", 30*time.Second)
+	dap.On(r, "initialize", func(_ context.Context, req *godap.InitializeRequest) (*dap.InitializeResponse, error) {
+		h.mu.Lock()
+		h.childSessions = req.Arguments.SupportsStartDebuggingRequest // the client answers startDebugging
+		h.mu.Unlock()
+		return &dap.InitializeResponse{Body: r.Capabilities(capabilities)}, nil
+	})
+	dap.On(r, "launch", func(ctx context.Context, req *launchRequest) (*godap.LaunchResponse, error) {
+		return nil, h.initialized(ctx, h.launch(ctx, &req.Arguments))
+	})
+	dap.On(r, "attach", func(ctx context.Context, req *attachRequest) (*godap.AttachResponse, error) {
+		return nil, h.initialized(ctx, h.attach(ctx, &req.Arguments))
+	})
+	dap.On(r, "setBreakpoints", h.setBreakpoints)
+	dap.On(r, "setFunctionBreakpoints", h.setFunctionBreakpoints)
+	dap.On(r, "setExceptionBreakpoints", h.setExceptionBreakpoints)
+	dap.On(r, "configurationDone", h.configurationDone)
+	dap.On(r, "threads", h.threads)
+	dap.On(r, "stackTrace", h.stackTrace)
+	dap.On(r, "scopes", h.scopes)
+	dap.On(r, "variables", h.variables)
+	dap.On(r, "evaluate", h.evaluate)
+	dap.On(r, "setVariable", h.setVariable)
+	dap.On(r, "continue", func(ctx context.Context, _ *godap.ContinueRequest) (*godap.ContinueResponse, error) {
+		return &godap.ContinueResponse{Body: godap.ContinueResponseBody{AllThreadsContinued: true}}, h.resume(ctx, "Debugger.resume", false)
+	})
+	dap.OnSteps(r, func(ctx context.Context, command string, _ int) error {
+		return h.resume(ctx, map[string]string{"next": "Debugger.stepOver", "stepIn": "Debugger.stepInto", "stepOut": "Debugger.stepOut"}[command], true)
+	})
+	dap.On(r, "pause", func(ctx context.Context, _ *godap.PauseRequest) (*godap.PauseResponse, error) {
+		return nil, h.pauseReq(ctx)
+	})
+	dap.On(r, "exceptionInfo", h.exceptionInfo)
+	dap.On(r, "disconnect", h.disconnectReq)
+	dap.On(r, "terminate", h.terminate)
+	dap.On(r, "source", h.source)
+	dap.On(r, "restartFrame", h.restartFrame)
+	dap.On(r, "hotReload", h.hotReload)
+	return r
 }
 
-func capabilities() map[string]any {
-	return map[string]any{
-		"supportsConfigurationDoneRequest":  true,
-		"supportsConditionalBreakpoints":    true,
-		"supportsHitConditionalBreakpoints": true,
-		"supportsLogPoints":                 true,
-		"supportsFunctionBreakpoints":       true,
-		"supportsSetVariable":               true,
-		"supportsEvaluateForHovers":         true,
-		"supportsExceptionInfoRequest":      true,
-		"supportsTerminateRequest":          true,
-		"supportTerminateDebuggee":          true,
-		"supportsDelayedStackTraceLoading":  true,
-		"supportsRestartFrame":              true,
-		"supportsHotReload":                 true, // dbg's own: the hotReload request
-		"supportsSafeEvaluate":              true, // dbg's own: evaluate's sideEffects:false
-		"exceptionBreakpointFilters": []map[string]any{
-			{"filter": "all", "label": "Caught Exceptions", "default": false},
-			{"filter": "uncaught", "label": "Uncaught Exceptions", "default": false},
+// initialized sends the initialized event once a launch or attach that
+// did not fail (err) has been answered.
+func (h *Handler) initialized(ctx context.Context, err error) error {
+	if err == nil {
+		dap.AfterResponse(ctx, func() { h.event("initialized", nil) })
+	}
+	return err
+}
+
+// capabilities are what the adapter declares; the router adds those of
+// the requests it routes.
+var capabilities = dap.Capabilities{
+	Capabilities: godap.Capabilities{
+		SupportsConditionalBreakpoints:    true,
+		SupportsHitConditionalBreakpoints: true,
+		SupportsLogPoints:                 true,
+		SupportsEvaluateForHovers:         true,
+		SupportTerminateDebuggee:          true,
+		SupportsDelayedStackTraceLoading:  true,
+		ExceptionBreakpointFilters: []godap.ExceptionBreakpointsFilter{
+			{Filter: "all", Label: "Caught Exceptions"},
+			{Filter: "uncaught", Label: "Uncaught Exceptions"},
 		},
-	}
+	},
+	SupportsSafeEvaluate: true,
 }
 
 // event sends a DAP event unless the client has gone.
@@ -230,7 +203,7 @@ func (h *Handler) event(name string, body any) {
 }
 
 func (h *Handler) output(category, text string) {
-	h.event("output", map[string]any{"category": category, "output": text})
+	h.event("output", godap.OutputEventBody{Category: category, Output: text})
 }
 
 // connect dials the inspector and prepares the Debugger and Runtime

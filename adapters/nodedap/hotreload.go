@@ -15,20 +15,6 @@ import (
 	"github.com/dbg-dev/dbg/dap"
 )
 
-// hotReloadArgs are the arguments of the adapter's "hotReload" request.
-type hotReloadArgs struct {
-	Files         []string `json:"files"`
-	RestartFrames bool     `json:"restartFrames"`
-	Since         int64    `json:"since"` // Unix milliseconds
-}
-
-// reloadUnit is a script the reload replaced or refused.
-type reloadUnit struct {
-	Name   string `json:"name"`
-	File   string `json:"file,omitempty"`
-	Reason string `json:"reason,omitempty"`
-}
-
 // restartWait is how long a reload waits to see whether V8 restarted the
 // top frame it edited.
 const restartWait = time.Second
@@ -39,11 +25,8 @@ const restartWait = time.Second
 // source maps name it are replaced with what it wrote. With
 // restartFrames, V8 may edit the function on top of the stack, and
 // restarts it to run the new code; without, that edit is refused.
-func (h *Handler) hotReload(ctx context.Context, req *dap.Message) (any, error) {
-	var a hotReloadArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+func (h *Handler) hotReload(ctx context.Context, req *dap.HotReloadRequest) (*dap.HotReloadResponse, error) {
+	a := &req.Arguments
 	c, err := h.client()
 	if err != nil {
 		return nil, err
@@ -58,13 +41,14 @@ func (h *Handler) hotReload(ctx context.Context, req *dap.Message) (any, error) 
 	if len(files) == 0 {
 		files = h.changedSources(time.UnixMilli(a.Since))
 	}
-	body := map[string]any{"replaced": []reloadUnit{}, "refused": []reloadUnit{}}
+	resp := &dap.HotReloadResponse{}
+	body := &resp.Body
 	if len(files) == 0 {
-		body["message"] = "no loaded script or mapped source changed since the session started"
-		return body, nil
+		body.Message = "no loaded script or mapped source changed since the session started"
+		return resp, nil
 	}
 	targets, refused, notes := h.reloadTargets(ctx, files)
-	var replaced []reloadUnit
+	var replaced []dap.ReloadUnit
 	topScript := ""
 	if len(old.frames) > 0 {
 		topScript = old.frames[0].Location.ScriptID
@@ -74,7 +58,7 @@ func (h *Handler) hotReload(ctx context.Context, req *dap.Message) (any, error) 
 	for _, t := range targets {
 		src, err := os.ReadFile(t.script.path)
 		if err != nil {
-			refused = append(refused, reloadUnit{Name: t.script.path, File: t.file, Reason: err.Error()})
+			refused = append(refused, dap.ReloadUnit{Name: t.script.path, File: t.file, Reason: err.Error()})
 			continue
 		}
 		if t.script.id == topScript && a.RestartFrames {
@@ -91,7 +75,7 @@ func (h *Handler) hotReload(ctx context.Context, req *dap.Message) (any, error) 
 		err = c.Call(ctx, "Debugger.setScriptSource", map[string]any{"scriptId": t.script.id, "scriptSource": string(src), "allowTopFrameEditing": a.RestartFrames}, &res)
 		switch {
 		case err != nil:
-			refused = append(refused, reloadUnit{Name: t.script.path, File: t.file, Reason: err.Error()})
+			refused = append(refused, dap.ReloadUnit{Name: t.script.path, File: t.file, Reason: err.Error()})
 		case res.Status != "" && res.Status != "Ok":
 			reason := res.Status
 			if res.ExceptionDetails != nil {
@@ -100,19 +84,14 @@ func (h *Handler) hotReload(ctx context.Context, req *dap.Message) (any, error) 
 			if res.Status == "BlockedByActiveFunction" && !a.RestartFrames {
 				reason += "; pass restartFrames: true to replace the function on top of the stack and restart it"
 			}
-			refused = append(refused, reloadUnit{Name: t.script.path, File: t.file, Reason: reason})
+			refused = append(refused, dap.ReloadUnit{Name: t.script.path, File: t.file, Reason: reason})
 		default:
 			stackChanged = stackChanged || res.StackChanged
 			h.replacedScript(t.script, string(src))
-			replaced = append(replaced, reloadUnit{Name: t.script.path, File: t.file})
+			replaced = append(replaced, dap.ReloadUnit{Name: t.script.path, File: t.file})
 		}
 	}
-	if replaced != nil {
-		body["replaced"] = replaced
-	}
-	if refused != nil {
-		body["refused"] = refused
-	}
+	body.Replaced, body.Refused = replaced, refused
 	if editedTop {
 		// V8 restarts the edited top frame itself: the program resumes
 		// and pauses again at the function's start.
@@ -124,13 +103,12 @@ func (h *Handler) hotReload(ctx context.Context, req *dap.Message) (any, error) 
 		h.mu.Unlock()
 		if restarted {
 			stackChanged = true
-			body["resumed"] = true
-			body["restartedFrame"] = orAnonymous(old.frames[0].FunctionName)
+			body.Resumed, body.RestartedFrame = true, orAnonymous(old.frames[0].FunctionName)
 		}
 	}
-	body["stackChanged"] = stackChanged
-	body["message"] = strings.Join(notes, "; ")
-	return body, nil
+	body.StackChanged = stackChanged
+	body.Message = strings.Join(notes, "; ")
+	return resp, nil
 }
 
 // awaitResume reports whether the pause old ended within restartWait.
@@ -158,9 +136,9 @@ type reloadTarget struct {
 // reloadTargets maps edited files to the loaded scripts to replace:
 // scripts loaded from the file itself, or, for a mapped source, the
 // scripts whose source maps name it, once its project is rebuilt.
-func (h *Handler) reloadTargets(ctx context.Context, files []string) ([]reloadTarget, []reloadUnit, []string) {
+func (h *Handler) reloadTargets(ctx context.Context, files []string) ([]reloadTarget, []dap.ReloadUnit, []string) {
 	var targets []reloadTarget
-	var refused []reloadUnit
+	var refused []dap.ReloadUnit
 	var notes []string
 	built := map[string]error{}
 	for _, f := range files {
@@ -179,7 +157,7 @@ func (h *Handler) reloadTargets(ctx context.Context, files []string) ([]reloadTa
 		if needsBuild(f) {
 			project, tsc := tsProject(f)
 			if tsc == "" {
-				refused = append(refused, reloadUnit{Name: f, File: f, Reason: "no TypeScript compiler found (node_modules/.bin/tsc of the project, or tsc on PATH)"})
+				refused = append(refused, dap.ReloadUnit{Name: f, File: f, Reason: "no TypeScript compiler found (node_modules/.bin/tsc of the project, or tsc on PATH)"})
 				continue
 			}
 			err, done := built[project]
@@ -188,7 +166,7 @@ func (h *Handler) reloadTargets(ctx context.Context, files []string) ([]reloadTa
 				built[project] = err
 			}
 			if err != nil {
-				refused = append(refused, reloadUnit{Name: f, File: f, Reason: err.Error()})
+				refused = append(refused, dap.ReloadUnit{Name: f, File: f, Reason: err.Error()})
 				continue
 			}
 		}

@@ -5,45 +5,40 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dbg-dev/dbg/dap"
+	godap "github.com/google/go-dap"
 )
 
 // restartFrame answers DAP restartFrame with V8's Debugger.restartFrame in
 // mode StepInto: V8 runs to the start of the frame's function and pauses
 // there, reported as a step.
-func (h *Handler) restartFrame(ctx context.Context, req *dap.Message) error {
-	var a struct {
-		FrameID int `json:"frameId"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return err
-	}
+func (h *Handler) restartFrame(ctx context.Context, req *godap.RestartFrameRequest) (*godap.RestartFrameResponse, error) {
 	c, err := h.client()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	id := req.Arguments.FrameId
 	h.mu.Lock()
-	f, err := h.pause.frame(a.FrameID)
-	bottom := err == nil && h.bottomLocked(a.FrameID)
+	f, err := h.pause.frame(id)
+	bottom := err == nil && h.bottomLocked(id)
 	h.stepping = err == nil
 	h.mu.Unlock()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if bottom {
 		h.mu.Lock()
 		h.stepping = false
 		h.mu.Unlock()
-		return errors.New("the bottom frame of the program (a module's top level, called by node's loader) cannot be restarted")
+		return nil, errors.New("the bottom frame of the program (a module's top level, called by node's loader) cannot be restarted")
 	}
 	err = h.runWith(ctx, c, "Debugger.restartFrame", map[string]any{"callFrameId": f.CallFrameID, "mode": "StepInto"}, nil)
 	if err != nil {
 		h.mu.Lock()
 		h.stepping = false
 		h.mu.Unlock()
-		return fmt.Errorf("V8 cannot restart %s: %w", orAnonymous(f.FunctionName), err)
+		return nil, fmt.Errorf("V8 cannot restart %s: %w", orAnonymous(f.FunctionName), err)
 	}
-	return nil
+	return nil, nil
 }
 
 // bottomLocked reports whether the frame id is the program's bottom

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dbg-dev/dbg/dap"
+	godap "github.com/google/go-dap"
 )
 
 // script is one script V8 has parsed.
@@ -155,19 +155,10 @@ func (h *Handler) sourceRef(scriptID string) int {
 }
 
 // source answers the source request for code without a file.
-func (h *Handler) source(ctx context.Context, req *dap.Message) (any, error) {
-	var a struct {
-		SourceReference int `json:"sourceReference"`
-		Source          struct {
-			SourceReference int `json:"sourceReference"`
-		} `json:"source"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
-	ref := a.Source.SourceReference
-	if ref == 0 {
-		ref = a.SourceReference
+func (h *Handler) source(ctx context.Context, req *godap.SourceRequest) (*godap.SourceResponse, error) {
+	ref := req.Arguments.SourceReference
+	if s := req.Arguments.Source; s != nil && s.SourceReference != 0 {
+		ref = s.SourceReference
 	}
 	c, err := h.client()
 	if err != nil {
@@ -186,5 +177,5 @@ func (h *Handler) source(ctx context.Context, req *dap.Message) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"content": text, "mimeType": "text/javascript"}, nil
+	return &godap.SourceResponse{Body: godap.SourceResponseBody{Content: text, MimeType: "text/javascript"}}, nil
 }

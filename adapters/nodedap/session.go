@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/dbg-dev/dbg/dap"
+	godap "github.com/google/go-dap"
 )
 
 // defaultSkip keeps node's own code out of stepping and stack traces.
@@ -44,11 +44,12 @@ func skipPatterns(globs []string) []string {
 	return out
 }
 
-func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
-	var cfg LaunchConfig
-	if err := dap.DecodeArgs(req, &cfg); err != nil {
-		return err
-	}
+type launchRequest struct {
+	godap.Request
+	Arguments LaunchConfig `json:"arguments"`
+}
+
+func (h *Handler) launch(ctx context.Context, cfg *LaunchConfig) error {
 	h.mu.Lock()
 	if h.cdp != nil {
 		h.mu.Unlock()
@@ -62,10 +63,10 @@ func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
 	}
 	capture := h.capture
 	h.mu.Unlock()
-	if err := resolveProgram(&cfg); err != nil {
+	if err := resolveProgram(cfg); err != nil {
 		return err
 	}
-	cmd, err := nodeCommand(&cfg)
+	cmd, err := nodeCommand(cfg)
 	if err != nil {
 		return err
 	}
@@ -126,8 +127,7 @@ func (h *Handler) launch(ctx context.Context, req *dap.Message) error {
 	h.childURLs[np.wsURL] = true
 	h.mu.Unlock()
 	go h.watchChildren(np.proc.Pid(), np.wsURL, np.proc.Exited())
-	h.event("process", map[string]any{"name": cfg.Program, "systemProcessId": np.proc.Pid(),
-		"isLocalProcess": true, "startMethod": "launch"})
+	h.event("process", godap.ProcessEventBody{Name: cfg.Program, SystemProcessId: np.proc.Pid(), IsLocalProcess: true, StartMethod: "launch"})
 	return nil
 }
 

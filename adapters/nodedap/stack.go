@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbg-dev/dbg/dap"
+	godap "github.com/google/go-dap"
 )
 
 // pauseState is what the program looks like while it is paused. A new one
@@ -195,19 +195,10 @@ func exceptionText(ex *remoteObject) string {
 	return formatValue(ex)
 }
 
-type stackTraceArgs struct {
-	ThreadID   int `json:"threadId"`
-	StartFrame int `json:"startFrame"`
-	Levels     int `json:"levels"`
-}
-
-func (h *Handler) stackTrace(req *dap.Message) (any, error) {
-	var a stackTraceArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
-	if a.ThreadID != 0 && a.ThreadID != h.thread {
-		return nil, fmt.Errorf("no thread %d", a.ThreadID)
+func (h *Handler) stackTrace(_ context.Context, req *godap.StackTraceRequest) (*godap.StackTraceResponse, error) {
+	a := &req.Arguments
+	if a.ThreadId != 0 && a.ThreadId != h.thread {
+		return nil, fmt.Errorf("no thread %d", a.ThreadId)
 	}
 	h.mu.Lock()
 	p := h.pause
@@ -215,7 +206,7 @@ func (h *Handler) stackTrace(req *dap.Message) (any, error) {
 	if p == nil {
 		return nil, errors.New("the program is not paused")
 	}
-	var frames []map[string]any
+	var frames []godap.StackFrame
 	h.mu.Lock()
 	hideInternal := false
 	for _, pat := range h.skip {
@@ -233,10 +224,10 @@ func (h *Handler) stackTrace(req *dap.Message) (any, error) {
 		if name == "" {
 			name = "(anonymous)"
 		}
-		fr := map[string]any{"id": p.base + i, "name": name, "line": line + 1, "column": col + 1}
+		fr := godap.StackFrame{Id: p.base + i, Name: name, Line: line + 1, Column: col + 1}
 		switch {
 		case path != "":
-			fr["source"] = map[string]any{"name": filepath.Base(path), "path": path}
+			fr.Source = &godap.Source{Name: filepath.Base(path), Path: path}
 		default:
 			// Code without a file (eval, new Function): its text comes
 			// from the source request.
@@ -244,7 +235,7 @@ func (h *Handler) stackTrace(req *dap.Message) (any, error) {
 			if name == "" {
 				name = "<eval " + f.Location.ScriptID + ">"
 			}
-			fr["source"] = map[string]any{"name": name, "sourceReference": h.sourceRef(f.Location.ScriptID)}
+			fr.Source = &godap.Source{Name: name, SourceReference: h.sourceRef(f.Location.ScriptID)}
 		}
 		frames = append(frames, fr)
 	}
@@ -260,25 +251,19 @@ func (h *Handler) stackTrace(req *dap.Message) (any, error) {
 		frames = frames[:a.Levels]
 	}
 	if frames == nil {
-		frames = []map[string]any{}
+		frames = []godap.StackFrame{}
 	}
-	return map[string]any{"stackFrames": frames, "totalFrames": total}, nil
+	return &godap.StackTraceResponse{Body: godap.StackTraceResponseBody{StackFrames: frames, TotalFrames: total}}, nil
 }
 
-func (h *Handler) scopes(req *dap.Message) (any, error) {
-	var a struct {
-		FrameID int `json:"frameId"`
-	}
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+func (h *Handler) scopes(_ context.Context, req *godap.ScopesRequest) (*godap.ScopesResponse, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	f, err := h.pause.frame(a.FrameID)
+	f, err := h.pause.frame(req.Arguments.FrameId)
 	if err != nil {
 		return nil, err
 	}
-	var out []map[string]any
+	var out []godap.Scope
 	chain := f.ScopeChain
 	// The innermost block scopes and the function's own scope are one
 	// "Local" scope, as a reader of the code expects.
@@ -296,16 +281,14 @@ func (h *Handler) scopes(req *dap.Message) (any, error) {
 		}
 	}
 	if len(local.parts) > 0 {
-		out = append(out, map[string]any{"name": "Local", "presentationHint": "locals", "variablesReference": h.newRefLocked(local), "expensive": false})
+		out = append(out, godap.Scope{Name: "Local", PresentationHint: "locals", VariablesReference: h.newRefLocked(local)})
 	}
 	for ; i < len(chain); i++ {
 		s := chain[i]
 		ref := &varRef{callFrameID: f.CallFrameID, parts: []scopePart{{objectID: s.Object.ObjectID, number: i}}}
-		name := scopeName(s)
-		scope := map[string]any{"name": name, "variablesReference": h.newRefLocked(ref), "expensive": s.Type == "global"}
-		out = append(out, scope)
+		out = append(out, godap.Scope{Name: scopeName(s), VariablesReference: h.newRefLocked(ref), Expensive: s.Type == "global"})
 	}
-	return map[string]any{"scopes": out}, nil
+	return &godap.ScopesResponse{Body: godap.ScopesResponseBody{Scopes: out}}, nil
 }
 
 func scopeName(s scopeInfo) string {
@@ -338,7 +321,7 @@ func scopeName(s scopeInfo) string {
 	return n
 }
 
-func (h *Handler) exceptionInfo() (any, error) {
+func (h *Handler) exceptionInfo(context.Context, *godap.ExceptionInfoRequest) (*godap.ExceptionInfoResponse, error) {
 	h.mu.Lock()
 	p, filter := h.pause, h.exceptionFilter
 	h.mu.Unlock()
@@ -346,7 +329,7 @@ func (h *Handler) exceptionInfo() (any, error) {
 		return nil, errors.New("the program is not stopped on an exception")
 	}
 	ex := p.exception
-	mode := "unhandled"
+	mode := godap.ExceptionBreakMode("unhandled")
 	if filter == "all" {
 		mode = "always"
 	}
@@ -355,14 +338,6 @@ func (h *Handler) exceptionInfo() (any, error) {
 		id = ex.Type
 	}
 	msg := exceptionText(ex)
-	return map[string]any{
-		"exceptionId": id,
-		"description": msg,
-		"breakMode":   mode,
-		"details": map[string]any{
-			"message":    msg,
-			"typeName":   id,
-			"stackTrace": ex.Description,
-		},
-	}, nil
+	return &godap.ExceptionInfoResponse{Body: godap.ExceptionInfoResponseBody{ExceptionId: id, Description: msg, BreakMode: mode,
+		Details: &godap.ExceptionDetails{Message: msg, TypeName: id, StackTrace: ex.Description}}}, nil
 }

@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"time"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -48,7 +50,7 @@ func (h *Handler) finish() {
 			proc.proc.Kill()
 		}
 		t.Stop()
-		h.event("exited", map[string]any{"exitCode": exitCode(proc.proc)})
+		h.event("exited", godap.ExitedEventBody{ExitCode: exitCode(proc.proc)})
 	}
 	h.event("terminated", nil)
 	close(h.finished)
@@ -97,22 +99,11 @@ func (h *Handler) shutdown(terminate bool) {
 	_ = c.Close()
 }
 
-type disconnectArgs struct {
-	TerminateDebuggee *bool `json:"terminateDebuggee"`
-}
-
-func (h *Handler) disconnectReq(ctx context.Context, req *dap.Message) error {
-	var a disconnectArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return err
-	}
+func (h *Handler) disconnectReq(ctx context.Context, req *dap.DisconnectRequest) (*godap.DisconnectResponse, error) {
 	h.mu.Lock()
 	launched := h.proc != nil
 	h.mu.Unlock()
-	terminate := launched
-	if a.TerminateDebuggee != nil {
-		terminate = *a.TerminateDebuggee
-	}
+	terminate := req.Terminate(launched)
 	h.stop.Do(func() {
 		h.mu.Lock()
 		h.disconnect = true
@@ -127,7 +118,7 @@ func (h *Handler) disconnectReq(ctx context.Context, req *dap.Message) error {
 		}
 		close(h.closed)
 	})
-	return nil
+	return nil, nil
 }
 
 // shutdownKeep detaches from a launched program without killing it.
@@ -147,7 +138,7 @@ func (h *Handler) shutdownKeep() {
 	_ = c.Close()
 }
 
-func (h *Handler) terminate(ctx context.Context) error {
+func (h *Handler) terminate(ctx context.Context, _ *godap.TerminateRequest) (*godap.TerminateResponse, error) {
 	h.mu.Lock()
 	c, proc := h.cdp, h.proc
 	h.mu.Unlock()
@@ -158,16 +149,16 @@ func (h *Handler) terminate(ctx context.Context) error {
 			}
 			proc.proc.Kill()
 		}()
-		return nil
+		return nil, nil
 	}
 	if c == nil {
-		return errors.New("not connected to a program")
+		return nil, errors.New("not connected to a program")
 	}
 	h.mu.Lock()
 	pid := h.attachedPID
 	h.mu.Unlock()
 	endAttached(ctx, c, pid)
-	return nil
+	return nil, nil
 }
 
 // endAttached ends a program we attached to: SIGTERM when its pid is

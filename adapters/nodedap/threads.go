@@ -7,6 +7,8 @@ import (
 	"sort"
 	"time"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -98,19 +100,19 @@ func (h *Handler) route(req *dap.Message) *Handler {
 	return nil
 }
 
-func (h *Handler) threads() map[string]any {
+func (h *Handler) threads(context.Context, *godap.ThreadsRequest) (*godap.ThreadsResponse, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	out := []map[string]any{{"id": threadID, "name": "main"}}
+	out := []godap.Thread{{Id: threadID, Name: "main"}}
 	var ws []workerThread
 	for _, w := range h.workers {
 		ws = append(ws, w)
 	}
 	sort.Slice(ws, func(i, j int) bool { return ws[i].id < ws[j].id })
 	for _, w := range ws {
-		out = append(out, map[string]any{"id": w.id, "name": w.name})
+		out = append(out, godap.Thread{Id: w.id, Name: w.name})
 	}
-	return map[string]any{"threads": out}
+	return &godap.ThreadsResponse{Body: godap.ThreadsResponseBody{Threads: out}}, nil
 }
 
 // onWorker handles NodeWorker.attachedToWorker and detachedFromWorker.

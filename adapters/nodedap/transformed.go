@@ -3,6 +3,8 @@ package nodedap
 import (
 	"context"
 	"time"
+
+	godap "github.com/google/go-dap"
 )
 
 // remapTransformed moves the breakpoints of a file that is loaded, at its
@@ -39,7 +41,7 @@ func (h *Handler) remapTransformed(s *script) {
 		if ok {
 			h.placeMapped(ctx, c, b, s.url, gl, gc)
 		} else {
-			h.event("breakpoint", map[string]any{"reason": "changed", "breakpoint": body})
+			h.event("breakpoint", godap.BreakpointEventBody{Reason: "changed", Breakpoint: body})
 		}
 	}
 }
@@ -52,7 +54,7 @@ func (h *Handler) placeMapped(ctx context.Context, c cdpConn, b *bp, url string,
 	body, verified := b.dapBreakpoint(), b.verified
 	h.mu.Unlock()
 	if verified {
-		h.event("breakpoint", map[string]any{"reason": "changed", "breakpoint": body})
+		h.event("breakpoint", godap.BreakpointEventBody{Reason: "changed", Breakpoint: body})
 	}
 }
 

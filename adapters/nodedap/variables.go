@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dbg-dev/dbg/dap"
 )
 
@@ -46,17 +48,15 @@ func (h *Handler) ref(id int) (*varRef, error) {
 
 // variable builds a DAP Variable for a value, registering a reference when
 // it has children.
-func (h *Handler) variable(name string, o *remoteObject) map[string]any {
-	v := map[string]any{"name": name, "value": formatValue(o), "type": typeName(o), "variablesReference": 0}
+func (h *Handler) variable(name string, o *remoteObject) godap.Variable {
+	v := godap.Variable{Name: name, Value: formatValue(o), Type: typeName(o)}
 	if expandable(o) {
 		r := &varRef{objectID: o.ObjectID, entries: o.Subtype == "map" || o.Subtype == "set"}
 		h.mu.Lock()
-		v["variablesReference"] = h.newRefLocked(r)
+		v.VariablesReference = h.newRefLocked(r)
 		h.mu.Unlock()
 		if o.Subtype == "array" || o.Subtype == "typedarray" {
-			if n := arrayLength(o.Description); n >= 0 {
-				v["indexedVariables"] = n
-			}
+			v.IndexedVariables = max(arrayLength(o.Description), 0)
 		}
 	}
 	return v
@@ -79,13 +79,6 @@ func arrayLength(desc string) int {
 	return n
 }
 
-type variablesArgs struct {
-	VariablesReference int    `json:"variablesReference"`
-	Filter             string `json:"filter"` // "indexed", "named" or ""
-	Start              int    `json:"start"`
-	Count              int    `json:"count"`
-}
-
 // isIndex reports whether a property name is an array index.
 func isIndex(name string) bool {
 	if name == "" || len(name) > 10 {
@@ -102,11 +95,8 @@ func isIndex(name string) bool {
 // maxChildren bounds how many children one variables request lists.
 const maxChildren = 1000
 
-func (h *Handler) variables(ctx context.Context, req *dap.Message) (any, error) {
-	var a variablesArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+func (h *Handler) variables(ctx context.Context, req *godap.VariablesRequest) (*godap.VariablesResponse, error) {
+	a := &req.Arguments
 	r, err := h.ref(a.VariablesReference)
 	if err != nil {
 		return nil, err
@@ -115,7 +105,7 @@ func (h *Handler) variables(ctx context.Context, req *dap.Message) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	var vars []map[string]any
+	var vars []godap.Variable
 	switch {
 	case len(r.parts) > 0:
 		vars, err = h.scopeVariables(ctx, c, r)
@@ -130,8 +120,7 @@ func (h *Handler) variables(ctx context.Context, req *dap.Message) (any, error) 
 	if a.Filter == "indexed" || a.Filter == "named" {
 		kept := vars[:0]
 		for _, v := range vars {
-			name, _ := v["name"].(string)
-			if isIndex(name) == (a.Filter == "indexed") {
+			if isIndex(v.Name) == (a.Filter == "indexed") {
 				kept = append(kept, v)
 			}
 		}
@@ -148,9 +137,9 @@ func (h *Handler) variables(ctx context.Context, req *dap.Message) (any, error) 
 		vars = vars[:a.Count]
 	}
 	if vars == nil {
-		vars = []map[string]any{}
+		vars = []godap.Variable{}
 	}
-	return map[string]any{"variables": vars}, nil
+	return &godap.VariablesResponse{Body: godap.VariablesResponseBody{Variables: vars}}, nil
 }
 
 func (h *Handler) properties(ctx context.Context, c cdpConn, objectID string) (*propertiesResult, error) {
@@ -167,9 +156,9 @@ func (h *Handler) properties(ctx context.Context, c cdpConn, objectID string) (*
 	return &res, nil
 }
 
-func (h *Handler) scopeVariables(ctx context.Context, c cdpConn, r *varRef) ([]map[string]any, error) {
+func (h *Handler) scopeVariables(ctx context.Context, c cdpConn, r *varRef) ([]godap.Variable, error) {
 	names := map[string]int{}
-	var out []map[string]any
+	var out []godap.Variable
 	for _, part := range r.parts {
 		res, err := h.properties(ctx, c, part.objectID)
 		if err != nil {
@@ -278,24 +267,23 @@ func (h *Handler) noteMutation(k writtenKey, written *remoteObject) {
 }
 
 // property renders one property; accessors are shown, never called.
-func (h *Handler) property(p *propertyDescriptor) map[string]any {
+func (h *Handler) property(p *propertyDescriptor) godap.Variable {
 	if p.Value == nil {
-		v := map[string]any{"name": p.Name, "value": "(getter)", "type": "accessor", "variablesReference": 0,
-			"presentationHint": map[string]any{"kind": "property", "lazy": true}}
+		v := godap.Variable{Name: p.Name, Value: "(getter)", Type: "accessor", PresentationHint: &godap.VariablePresentationHint{Kind: "property", Lazy: true}}
 		if p.Get == nil || p.Get.Type == "undefined" {
-			v["value"] = "(setter)"
+			v.Value = "(setter)"
 		}
 		return v
 	}
 	return h.variable(p.Name, p.Value)
 }
 
-func (h *Handler) objectVariables(ctx context.Context, c cdpConn, objectID string) ([]map[string]any, error) {
+func (h *Handler) objectVariables(ctx context.Context, c cdpConn, objectID string) ([]godap.Variable, error) {
 	res, err := h.properties(ctx, c, objectID)
 	if err != nil {
 		return nil, err
 	}
-	var out []map[string]any
+	var out []godap.Variable
 	for i := range res.Result {
 		p := &res.Result[i]
 		if p.Name == "__proto__" {
@@ -322,12 +310,12 @@ func (h *Handler) objectVariables(ctx context.Context, c cdpConn, objectID strin
 
 // entryVariables lists a Map's entries as key => value children and a
 // Set's as indexed values, followed by size.
-func (h *Handler) entryVariables(ctx context.Context, c cdpConn, objectID string) ([]map[string]any, error) {
+func (h *Handler) entryVariables(ctx context.Context, c cdpConn, objectID string) ([]godap.Variable, error) {
 	res, err := h.properties(ctx, c, objectID)
 	if err != nil {
 		return nil, err
 	}
-	var out []map[string]any
+	var out []godap.Variable
 	var entriesID string
 	for _, p := range res.InternalProperties {
 		if p.Name == "[[Entries]]" && p.Value != nil {
@@ -382,19 +370,10 @@ func (h *Handler) entryVariables(ctx context.Context, c cdpConn, objectID string
 	return out, nil
 }
 
-type evaluateArgs struct {
-	Expression string `json:"expression"`
-	FrameID    int    `json:"frameId"`
-	Context    string `json:"context"`
-	// SideEffects false evaluates with V8's throwOnSideEffect.
-	SideEffects *bool `json:"sideEffects"`
-}
-
-func (h *Handler) evaluate(ctx context.Context, req *dap.Message) (any, error) {
-	var a evaluateArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+// evaluate answers evaluate; without side effects (and for hovers) it
+// evaluates with V8's throwOnSideEffect.
+func (h *Handler) evaluate(ctx context.Context, req *dap.EvaluateRequest) (*godap.EvaluateResponse, error) {
+	a := &req.Arguments
 	if strings.TrimSpace(a.Expression) == "" {
 		return nil, errors.New("evaluate needs an expression")
 	}
@@ -402,13 +381,13 @@ func (h *Handler) evaluate(ctx context.Context, req *dap.Message) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := h.eval(ctx, c, a.Expression, a.FrameID, a.Context == "hover" || a.SideEffects != nil && !*a.SideEffects)
+	o, err := h.eval(ctx, c, a.Expression, a.FrameId, a.Context == "hover" || req.NoSideEffects())
 	if err != nil {
 		return nil, err
 	}
 	v := h.variable("", o)
-	return map[string]any{"result": v["value"], "type": v["type"], "variablesReference": v["variablesReference"],
-		"indexedVariables": v["indexedVariables"]}, nil
+	return &godap.EvaluateResponse{Body: godap.EvaluateResponseBody{Result: v.Value, Type: v.Type, VariablesReference: v.VariablesReference,
+		IndexedVariables: v.IndexedVariables}}, nil
 }
 
 // eval evaluates expr on a frame (the top frame when paused and frameID is
@@ -462,17 +441,8 @@ func (h *Handler) eval(ctx context.Context, c cdpConn, expr string, frameID int,
 	return &res.Result, nil
 }
 
-type setVariableArgs struct {
-	VariablesReference int    `json:"variablesReference"`
-	Name               string `json:"name"`
-	Value              string `json:"value"`
-}
-
-func (h *Handler) setVariable(ctx context.Context, req *dap.Message) (any, error) {
-	var a setVariableArgs
-	if err := dap.DecodeArgs(req, &a); err != nil {
-		return nil, err
-	}
+func (h *Handler) setVariable(ctx context.Context, req *godap.SetVariableRequest) (*godap.SetVariableResponse, error) {
+	a := &req.Arguments
 	r, err := h.ref(a.VariablesReference)
 	if err != nil {
 		return nil, err
@@ -537,5 +507,5 @@ func (h *Handler) setVariable(ctx context.Context, req *dap.Message) (any, error
 		h.noteMutation(writtenKey{}, nil)
 	}
 	v := h.variable(a.Name, val)
-	return map[string]any{"value": v["value"], "type": v["type"], "variablesReference": v["variablesReference"]}, nil
+	return &godap.SetVariableResponse{Body: godap.SetVariableResponseBody{Value: v.Value, Type: v.Type, VariablesReference: v.VariablesReference}}, nil
 }

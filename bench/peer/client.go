@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -32,6 +33,8 @@ type server struct {
 type conn struct {
 	cs  *mcp.ClientSession
 	cmd *exec.Cmd
+	// listBytes is the bytes of the answers to tools/list so far.
+	listBytes *atomic.Int64
 }
 
 // connect starts srv and runs the MCP handshake, returning the time from
@@ -51,15 +54,24 @@ func connect(ctx context.Context, srv server) (*conn, time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	start := time.Now()
+	listed := &atomic.Int64{}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "dbg-bench-peer", Version: "1"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		Connect(ctx, &countingTransport{Transport: &mcp.CommandTransport{Command: cmd}, listBytes: listed}, nil)
 	if err != nil {
 		if cmd.Process != nil {
 			_ = proc.KillGroup(cmd.Process.Pid)
 		}
 		return nil, 0, fmt.Errorf("start %s: %w", srv.name, err)
 	}
-	return &conn{cs: cs, cmd: cmd}, time.Since(start), nil
+	init := time.Since(start)
+	c := &conn{cs: cs, cmd: cmd, listBytes: listed}
+	for _, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			c.close()
+			return nil, 0, fmt.Errorf("%s: tools/list: %w", srv.name, err)
+		}
+	}
+	return c, init, nil
 }
 
 // close ends the MCP session, then kills whatever of the server's tree is
@@ -81,30 +93,40 @@ func (c *conn) close() {
 // ({success, data, requestId}) is unwrapped so both servers read alike; a
 // tool error, or success:false, is an error.
 func (c *conn) call(ctx context.Context, name string, args map[string]any) (map[string]any, error) {
+	out, _, err := c.callBytes(ctx, name, args)
+	return out, err
+}
+
+// callBytes is call, also returning the bytes of the answer's text
+// content: what a client hands its model.
+func (c *conn) callBytes(ctx context.Context, name string, args map[string]any) (map[string]any, int, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, 0, fmt.Errorf("%s: %w", name, err)
 	}
 	var text string
+	n := 0
 	for _, ct := range res.Content {
 		if tc, ok := ct.(*mcp.TextContent); ok {
-			text = tc.Text
-			break
+			if text == "" {
+				text = tc.Text
+			}
+			n += len(tc.Text)
 		}
 	}
 	var out map[string]any
 	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		return nil, fmt.Errorf("%s: answer is not JSON: %s", name, clip(text))
+		return nil, n, fmt.Errorf("%s: answer is not JSON: %s", name, clip(text))
 	}
 	if res.IsError || out["success"] != true {
-		return nil, fmt.Errorf("%s: %s", name, errorText(out, text))
+		return nil, n, fmt.Errorf("%s: %s", name, errorText(out, text))
 	}
 	if data, ok := out["data"].(map[string]any); ok && out["requestId"] != nil {
-		return data, nil
+		return data, n, nil
 	}
-	return out, nil
+	return out, n, nil
 }
 
 // errorText picks the message out of a failed answer.

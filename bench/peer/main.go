@@ -18,7 +18,9 @@
 // close_debug_session. The first session's stop is "first stop, new
 // server", the second's "first stop"; steps and evaluates count in both.
 // Memory is the resident memory of the server's whole process tree
-// (adapters and debuggee included) at the first session's stop.
+// (adapters and debuggee included) at the first session's stop. Bytes
+// are what a client reads: the tools/list answer, and the answers of a
+// third session's 14-call flow (flow.go).
 package main
 
 import (
@@ -88,7 +90,9 @@ func run(ctx context.Context, o options) error {
 	}
 	env := javaEnv(o.javaHome)
 	servers := [2]server{
-		{name: "dbg", argv: []string{o.dbg, "mcp"}, env: append([]string{"DBG_STATE_DIR=" + filepath.Join(tmp, "state")}, env...), start: dbgStart},
+		// core: dbg's default in a project that needs no other toolset,
+		// whatever the machine runs (a JVM adds the jvm set).
+		{name: "dbg", argv: []string{o.dbg, "mcp", "--toolsets", "core"}, env: append([]string{"DBG_STATE_DIR=" + filepath.Join(tmp, "state")}, env...), start: dbgStart},
 		{name: "mcp-debugger", argv: []string{"node", o.peerCLI, "stdio"}, env: env, start: peerStart},
 	}
 	for i := range servers {
@@ -131,6 +135,7 @@ func measure(ctx context.Context, srv server, fx fixture, steps int, s *samples)
 	}
 	defer c.close()
 	s.add(startup, ms(init))
+	s.add(listBytes, kb(c.listBytes.Load()))
 	for n := 1; n <= 2; n++ {
 		t, err := c.session(ctx, srv, fx, steps)
 		s.addSession(n, t)
@@ -138,8 +143,15 @@ func measure(ctx context.Context, srv server, fx fixture, steps int, s *samples)
 			return fmt.Errorf("session %d of 2: %w", n, err)
 		}
 	}
+	n, err := c.flow(ctx, srv, fx)
+	if err != nil {
+		return fmt.Errorf("the 14-call flow: %w", err)
+	}
+	s.add(flowBytes, kb(int64(n)))
 	return nil
 }
+
+func kb(n int64) float64 { return float64(n) / 1024 }
 
 // progress is one line about the run that just ended.
 func progress(s *samples, err error) string {

@@ -97,6 +97,9 @@ func sampleReport() *report {
 		py[s].add(evaluate, base/2)
 		py[s].add(memory, 50*float64(s+1))
 		py[s].add(startup, 10*float64(s*100+1))
+		py[s].add(flowBytes, 4.5+float64(s))
+		py[s].add(listBytes, 40-20*float64(s))
+		gol[s].add(flowBytes, 5)
 		gol[s].add(coldStop, base*10)
 		gol[s].add(stepOver, base)
 		gol[s].add(evaluate, base)
@@ -134,12 +137,15 @@ func TestTable(t *testing.T) {
 		"| java | first stop, new server | 5.00 ms | failed: session 1 of 2: start_debugging: JDK 21 \\| newer needed | — |\n",
 		"| java | memory, first stop | 5.00 MB | failed | — |\n",
 		"| all | start to initialize | 10.0 ms | 1010 ms | 0.010 |\n",
+		"| python | answers, 14-call flow | 4.50 KB | 5.50 KB | 0.82 |\n",
+		"| java | answers, 14-call flow | 5.00 KB | failed | — |\n",
+		"| all | tools/list | 40.0 KB | 20.0 KB | 2.00 |\n",
 	} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	}
-	if n := strings.Count(table, "\n"); n != 2+3*len(langFigures)+1 {
+	if n := strings.Count(table, "\n"); n != 2+3*len(langFigures)+len(serverFigures) {
 		t.Errorf("table has %d lines, want every language's rows:\n%s", n, table)
 	}
 }
@@ -184,9 +190,9 @@ func TestSVG(t *testing.T) {
 			}
 		}
 	}
-	// 16 rows: 5 go and java figures the peer failed have no bar.
-	if rects != 16-1-5 || failed != 6 {
-		t.Errorf("%d bars and %d failed marks, want 10 and 6:\n%s", rects, failed, svg)
+	// 20 rows: the go and java figures the peer failed (1 and 6) have no bar.
+	if rects != 20-1-6 || failed != 7 {
+		t.Errorf("%d bars and %d failed marks, want 13 and 7:\n%s", rects, failed, svg)
 	}
 	for _, want := range []string{"0.01×", "1×", "10×", ">python<", ">all<"} {
 		if !strings.Contains(svg, want) {

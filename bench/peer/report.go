@@ -23,9 +23,12 @@ type report struct {
 	loadEnd           string
 }
 
-// langFigures are the rows of each language, in order; startup is one row
-// of its own for the servers, over every start.
-var langFigures = []figure{coldStop, firstStop, stepOver, evaluate, memory}
+// langFigures are the rows of each language, in order; serverFigures are
+// rows of their own for the servers, over every start.
+var (
+	langFigures   = []figure{coldStop, firstStop, stepOver, evaluate, memory, flowBytes}
+	serverFigures = []figure{startup, listBytes}
+)
 
 // row is one line of the table: the medians of both servers, or why
 // there is none.
@@ -41,7 +44,7 @@ func (r row) ratio() float64 { return ratio(r.values[0], r.values[1]) }
 // rows lists the table's rows: each language's figures, then the start-up.
 func (r *report) rows() []row {
 	var out []row
-	var starts [2]samples
+	var all [2]samples
 	for _, lang := range r.langs {
 		res := r.results[lang]
 		var told [2]bool // the error is written once, in the first failed row
@@ -60,17 +63,22 @@ func (r *report) rows() []row {
 			out = append(out, rw)
 		}
 		for s := 0; s < 2; s++ {
-			starts[s].values[startup] = append(starts[s].values[startup], res[s].values[startup]...)
+			for _, f := range serverFigures {
+				all[s].values[f] = append(all[s].values[f], res[s].values[f]...)
+			}
 		}
 	}
-	rw := row{lang: "all", fig: startup}
-	for s := 0; s < 2; s++ {
-		rw.values[s] = median(starts[s].values[startup])
-		if starts[s].failed(startup) {
-			rw.failed[s] = "failed"
+	for _, f := range serverFigures {
+		rw := row{lang: "all", fig: f}
+		for s := 0; s < 2; s++ {
+			rw.values[s] = median(all[s].values[f])
+			if all[s].failed(f) {
+				rw.failed[s] = "failed"
+			}
 		}
+		out = append(out, rw)
 	}
-	return append(out, rw)
+	return out
 }
 
 func firstOr(list []string, def string) string {
@@ -200,7 +208,17 @@ the same for the second session; step_over and evaluate count every call
 of both. *start to initialize* is exec to the answer to initialize, over
 every start. *memory, first stop* is the sum of VmRSS over the server's
 whole process tree (the server, its adapters and helpers, the debuggee)
-when the first session has stopped. Times are medians over the runs. A run
+when the first session has stopped. *answers, 14-call flow* is the bytes
+of the answers a client reads (each answer's text content) in a third
+session of create_debug_session, set_breakpoint, start_debugging,
+get_stack_trace, get_local_variables, three step_over and three
+evaluate_expression, continue_execution, get_output and
+close_debug_session (the polls of list_debug_sessions for the first
+stop are not counted); *tools/list* is the bytes of the answer to
+tools/list (its result, every page), which the client reads before the
+first call: dbg runs with --toolsets core, its default in a project that
+needs no other toolset (every set: TestToolsListBytes in cmd/dbg logs it).
+Both are in KB (1024 bytes). Figures are medians over the runs. A run
 that ends in an error keeps what it measured before it; a figure no run
 reached says "failed" with the first error.
 

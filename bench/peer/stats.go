@@ -14,19 +14,25 @@ const (
 	stepOver                // one step_over round trip
 	evaluate                // one evaluate_expression round trip
 	memory                  // resident memory of the server's process tree, paused at the stop
+	flowBytes               // the answers of the 14-call flow, as the client reads them
 	startup                 // server exec to the answer to initialize
+	listBytes               // the answer to tools/list
 	numFigures
 )
 
 // label is the figure's name in the table and the chart.
 func (f figure) label() string {
-	return [...]string{"first stop, new server", "first stop", "step_over", "evaluate", "memory, first stop", "start to initialize"}[f]
+	return [...]string{"first stop, new server", "first stop", "step_over", "evaluate", "memory, first stop",
+		"answers, 14-call flow", "start to initialize", "tools/list"}[f]
 }
 
 // unit is the unit its samples are kept in.
 func (f figure) unit() string {
-	if f == memory {
+	switch f {
+	case memory:
 		return "MB"
+	case flowBytes, listBytes:
+		return "KB"
 	}
 	return "ms"
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
+	"github.com/dbg-dev/dbg/toolkit"
 )
 
 type adaptersInstallOptions struct {
@@ -43,6 +44,9 @@ func newCmdAdaptersInstall(f *factory, runF func(context.Context, *adaptersInsta
 func adaptersInstallRun(ctx context.Context, opts *adaptersInstallOptions) error {
 	reg := opts.Registry()
 	out := opts.IO.Out
+	if opts.IO.IsStderrTTY() && !opts.dryRun {
+		ctx = toolkit.WithProgress(ctx, func(line string) { fmt.Fprintln(opts.IO.ErrOut, line) })
+	}
 	for _, lang := range opts.languages {
 		a, ok := reg.Lookup(lang)
 		if !ok {
@@ -61,7 +65,8 @@ func adaptersInstallRun(ctx context.Context, opts *adaptersInstallOptions) error
 			}
 			cmds = into(opts.python)
 		}
-		for _, argv := range cmds {
+		for i, argv := range cmds {
+			toolkit.Progress(ctx, "%s: installing, step %d of %d…", a.Language(), i+1, len(cmds))
 			if err := runInstall(ctx, opts.IO, argv, opts.dryRun); err != nil {
 				return fmt.Errorf("%s: %w", a.Language(), err)
 			}

@@ -166,7 +166,7 @@ func TestRedactionRevealFlag(t *testing.T) {
 // TestRevealParam: every tool whose answer holds values takes reveal;
 // tools without values do not offer it.
 func TestRevealParam(t *testing.T) {
-	c := startDbg(t)
+	c := startDbgWith(t, nil, []string{"--toolsets", "all"})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	has := map[string]bool{}

@@ -33,6 +33,7 @@ func newCmdRoot(f *factory) *cobra.Command {
 		newCmdLaunch(f, nil),
 		newCmdStop(f, nil),
 		newCmdTest(f, nil),
+		newCmdAudit(f, nil),
 	)
 	root.AddGroup(&cobra.Group{ID: oneShotGroup, Title: "One-shot commands on a session of the project's daemon (JSON; dbg attach --no-prompt starts one):"})
 	for _, v := range oneShotVerbs {

@@ -27,7 +27,7 @@ func (f *factory) newManager(project string, flags serverFlags) *sessions.Manage
 		StateDir:  f.stateDir(),
 		Now:       f.now,
 
-		NoSideEffects: flags.NoSideEffects,
+		NoSideEffects: flags.NoSideEffects || flags.Profile == toolkit.ProfileObserve,
 		// DBG_WARM_ADAPTERS=0 turns the warm adapter pool off.
 		WarmAdapters: f.getenv("DBG_WARM_ADAPTERS") != "0",
 	})
@@ -43,6 +43,7 @@ type serverFlags struct {
 	// NoSideEffects makes evaluate_expression default to sideEffects:
 	// false, for read-only agents.
 	NoSideEffects bool
+	policyFlags
 }
 
 // newServer builds the MCP server of project ("" = the working
@@ -82,6 +83,7 @@ func (f *factory) newServerWith(ctx context.Context, project string, flags serve
 // run configurations).
 func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions.Manager, flags serverFlags) func() {
 	tb := mcpbind.NewToolbox(srv, f.now)
+	tb.SetPolicy(flags.policy(toolkit.NewAuditLog(f.stateDir(), f.now, pidOf(m))))
 	tb.SetRevealSecrets(flags.RevealSecrets)
 	ctx, cancel := context.WithCancel(ctx)
 	// The run configurations start the JVMs of run_and_invoke.
@@ -95,6 +97,8 @@ func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions
 	} {
 		c.Register(tb)
 	}
+	// Last: enable_toolset knows every toolset.
+	toolkit.AddToolsetTool(tb)
 	return func() {
 		cctx, done := context.WithTimeout(context.Background(), 10*time.Second)
 		defer done()

@@ -4,13 +4,18 @@
 # for the source-map fixtures, and a pinned tsx (a .ts program run through
 # the project's own tsx). They go to cache folders the tests look in
 # ($DBG_TS_DIR, default ~/.cache/dbg-test/ts; $DBG_TSX_DIR, default
-# ~/.cache/dbg-test/tsx); nothing is installed into the repository.
+# ~/.cache/dbg-test/tsx); nothing is installed into the repository. The
+# official MCP TypeScript client, pinned ($DBG_MCPSDK_DIR, default
+# ~/.cache/dbg-test/mcpsdk), checks that dbg's tools/list and answers are
+# what that client accepts (cmd/dbg TestTypeScriptClient).
 set -euo pipefail
 
 TS_VERSION=5.9.3
 TS_DIR="${DBG_TS_DIR:-$HOME/.cache/dbg-test/ts}"
 TSX_VERSION=4.23.15
 TSX_DIR="${DBG_TSX_DIR:-$HOME/.cache/dbg-test/tsx}"
+MCPSDK_VERSION=1.32.2
+MCPSDK_DIR="${DBG_MCPSDK_DIR:-$HOME/.cache/dbg-test/mcpsdk}"
 
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1; then
@@ -37,5 +42,7 @@ install_pinned() {
 
 install_pinned "$TS_DIR" typescript "$TS_VERSION"
 install_pinned "$TSX_DIR" tsx "$TSX_VERSION"
+install_pinned "$MCPSDK_DIR" @modelcontextprotocol/sdk "$MCPSDK_VERSION"
 "$TS_DIR/node_modules/.bin/tsc" --version
 echo "tsx $(node -p "require('$TSX_DIR/node_modules/tsx/package.json').version")"
+echo "@modelcontextprotocol/sdk $(node -p "require('$MCPSDK_DIR/node_modules/@modelcontextprotocol/sdk/package.json').version")"

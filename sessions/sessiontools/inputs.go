@@ -11,7 +11,7 @@ import (
 
 // SessionRef names the session a tool acts on; input types embed it.
 type SessionRef struct {
-	SessionID string `json:"sessionId" jsonschema:"the session id from create_debug_session (optional when only one session exists)"`
+	SessionID string `json:"sessionId"`
 }
 
 func (r SessionRef) session() string { return r.SessionID }
@@ -20,33 +20,33 @@ type sessionArg = SessionRef
 
 type threadArg struct {
 	SessionRef
-	ThreadID toolkit.Int `json:"threadId,omitempty" jsonschema:"thread to act on (default: the stopped thread)"`
-	WaitMs   toolkit.Int `json:"waitMs,omitempty" jsonschema:"how long to wait for the new location before answering pending:true (default 3000)"`
+	ThreadID toolkit.Int `json:"threadId,omitempty"`
+	WaitMs   toolkit.Int `json:"waitMs,omitempty" jsonschema:"default 3000"`
 	changedArg
 }
 
 // changedArg is the option of every tool that answers a stop.
 type changedArg struct {
-	Changed toolkit.Bool `json:"changed,omitempty" jsonschema:"say which of the top frame's locals changed since its previous stop (default true); false skips reading them"`
+	Changed toolkit.Bool `json:"changed,omitempty"`
 }
 
 type createIn struct {
-	Language          string         `json:"language" jsonschema:"programming language: mock, go, python, javascript, typescript, java, c, cpp, rust, ruby, cobol, dotnet, dart"`
-	Name              string         `json:"name,omitempty" jsonschema:"optional session name"`
-	ExecutablePath    string         `json:"executablePath,omitempty" jsonschema:"path to the language runtime (python, node, java), auto-detected when omitted"`
-	Host              string         `json:"host,omitempty" jsonschema:"attach mode only: host to attach to (default 127.0.0.1); does not trigger attach by itself"`
-	Port              toolkit.Int    `json:"port,omitempty" jsonschema:"debug port to attach to (triggers attach mode)"`
-	ProcessID         toolkit.Int    `json:"processId,omitempty" jsonschema:"process id to attach to (triggers attach mode)"`
-	Timeout           toolkit.Int    `json:"timeout,omitempty" jsonschema:"attach mode only: connection timeout in ms, forwarded to the adapter"`
-	VerifyTimeout     toolkit.Int    `json:"verifyTimeout,omitempty" jsonschema:"attach mode only: ms to wait for at least one thread after attaching (default 20000, max 600000)"`
-	StopOnEntry       toolkit.Bool   `json:"stopOnEntry,omitempty" jsonschema:"attach mode only: pause the target after attaching (default true); false attaches to a live service without stopping it"`
-	JustMyCode        toolkit.Bool   `json:"justMyCode,omitempty" jsonschema:"only debug user code (skip library code)"`
-	SourcePaths       []string       `json:"sourcePaths,omitempty" jsonschema:"source paths for code mapping (remote=local pairs where the adapter maps paths)"`
-	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"attach mode: uncaught, all or none (default none)"`
-	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"adapter-specific attach configuration merged into the attach request"`
-	ChildProcesses    toolkit.Bool   `json:"childProcesses,omitempty" jsonschema:"follow the processes the program starts as child sessions (default true where the adapter can)"`
-	CoreFile          string         `json:"coreFile,omitempty" jsonschema:"a core file to inspect after the crash (a postmortem session); program names the binary"`
-	Program           string         `json:"program,omitempty" jsonschema:"with coreFile: the program that crashed"`
+	Language          string         `json:"language" jsonschema:"go, python, javascript, typescript, java, c, cpp, rust, ruby, dotnet, dart, cobol, mock"`
+	Name              string         `json:"name,omitempty"`
+	ExecutablePath    string         `json:"executablePath,omitempty" jsonschema:"runtime (default: detected)"`
+	Host              string         `json:"host,omitempty" jsonschema:"default 127.0.0.1"`
+	Port              toolkit.Int    `json:"port,omitempty" jsonschema:"attach to this port"`
+	ProcessID         toolkit.Int    `json:"processId,omitempty" jsonschema:"attach to this pid"`
+	Timeout           toolkit.Int    `json:"timeout,omitempty" jsonschema:"connect timeout, ms"`
+	VerifyTimeout     toolkit.Int    `json:"verifyTimeout,omitempty" jsonschema:"ms to wait for a thread (default 20000)"`
+	StopOnEntry       toolkit.Bool   `json:"stopOnEntry,omitempty" jsonschema:"pause on attach (default true)"`
+	JustMyCode        toolkit.Bool   `json:"justMyCode,omitempty" jsonschema:"skip library code"`
+	SourcePaths       []string       `json:"sourcePaths,omitempty" jsonschema:"path pairs remote=local"`
+	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"attach: default none"`
+	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"merged into the attach request"`
+	ChildProcesses    toolkit.Bool   `json:"childProcesses,omitempty" jsonschema:"follow child processes (default true where supported)"`
+	CoreFile          string         `json:"coreFile,omitempty" jsonschema:"open this core file (postmortem)"`
+	Program           string         `json:"program,omitempty" jsonschema:"with coreFile: the crashed binary"`
 }
 
 type sessionOut struct {
@@ -70,15 +70,15 @@ type sessionOut struct {
 
 type startIn struct {
 	SessionRef
-	ScriptPath          string            `json:"scriptPath" jsonschema:"the program to debug: a source file, package directory, binary, jar or class"`
-	Args                []string          `json:"args,omitempty" jsonschema:"program arguments"`
-	Cwd                 string            `json:"cwd,omitempty" jsonschema:"working directory (default: the program's directory)"`
-	Env                 map[string]string `json:"env,omitempty" jsonschema:"extra environment variables"`
-	DAPLaunchArgs       map[string]any    `json:"dapLaunchArgs,omitempty" jsonschema:"extra launch arguments for the adapter (stopOnEntry, justMyCode, ...)"`
-	AdapterLaunchConfig map[string]any    `json:"adapterLaunchConfig,omitempty" jsonschema:"adapter-specific launch configuration merged into the launch request"`
-	BreakOnExceptions   string            `json:"breakOnExceptions,omitempty" jsonschema:"uncaught (default), all or none"`
-	StopOnEntry         toolkit.Bool      `json:"stopOnEntry,omitempty" jsonschema:"stop at the program's first line"`
-	WaitMs              toolkit.Int       `json:"waitMs,omitempty" jsonschema:"how long to wait for the first stop before answering pending:true"`
+	ScriptPath          string            `json:"scriptPath" jsonschema:"source file, package folder, binary, jar or class"`
+	Args                []string          `json:"args,omitempty"`
+	Cwd                 string            `json:"cwd,omitempty" jsonschema:"default: the program's folder"`
+	Env                 map[string]string `json:"env,omitempty"`
+	DAPLaunchArgs       map[string]any    `json:"dapLaunchArgs,omitempty" jsonschema:"extra launch arguments"`
+	AdapterLaunchConfig map[string]any    `json:"adapterLaunchConfig,omitempty" jsonschema:"merged into the launch request"`
+	BreakOnExceptions   string            `json:"breakOnExceptions,omitempty" jsonschema:"default uncaught"`
+	StopOnEntry         toolkit.Bool      `json:"stopOnEntry,omitempty" jsonschema:"stop at the first line"`
+	WaitMs              toolkit.Int       `json:"waitMs,omitempty"`
 	changedArg
 }
 
@@ -89,7 +89,7 @@ type attachIn struct {
 
 type detachIn struct {
 	SessionRef
-	TerminateProcess toolkit.Bool `json:"terminateProcess,omitempty" jsonschema:"also terminate the target (default false: it keeps running)"`
+	TerminateProcess toolkit.Bool `json:"terminateProcess,omitempty"`
 }
 
 type okOut struct {
@@ -114,12 +114,12 @@ type languagesOut struct {
 
 type breakpointIn struct {
 	SessionRef
-	File         string      `json:"file,omitempty" jsonschema:"source file (absolute or relative to the server's working directory)"`
-	Line         toolkit.Int `json:"line,omitempty" jsonschema:"1-based line"`
-	Condition    string      `json:"condition,omitempty" jsonschema:"stop only when this expression is true"`
-	HitCondition string      `json:"hitCondition,omitempty" jsonschema:"stop on these hits, e.g. 3 or >=3"`
-	LogMessage   string      `json:"logMessage,omitempty" jsonschema:"log this message ({expr} interpolated) instead of stopping"`
-	Function     string      `json:"function,omitempty" jsonschema:"function name, for a function breakpoint instead of file/line"`
+	File         string      `json:"file,omitempty"`
+	Line         toolkit.Int `json:"line,omitempty"`
+	Condition    string      `json:"condition,omitempty"`
+	HitCondition string      `json:"hitCondition,omitempty" jsonschema:"N, >=N, >N, <N, <=N or %N"`
+	LogMessage   string      `json:"logMessage,omitempty" jsonschema:"log it ({expr} interpolated), do not stop"`
+	Function     string      `json:"function,omitempty" jsonschema:"instead of file and line"`
 }
 
 type breakpointOut struct {
@@ -133,18 +133,18 @@ type breakpointsOut struct {
 
 type removeBPIn struct {
 	SessionRef
-	BreakpointID toolkit.Int `json:"breakpointId" jsonschema:"id from set_breakpoint or list_breakpoints"`
+	BreakpointID toolkit.Int `json:"breakpointId"`
 }
 
 type clearBPIn struct {
 	SessionRef
-	File string `json:"file,omitempty" jsonschema:"only this file's breakpoints (default: all)"`
+	File string `json:"file,omitempty"`
 }
 
 type exceptionsIn struct {
 	SessionRef
-	BreakOnExceptions string   `json:"breakOnExceptions,omitempty" jsonschema:"all, uncaught or none"`
-	Filters           []string `json:"filters,omitempty" jsonschema:"explicit adapter filter ids (instead of breakOnExceptions)"`
+	BreakOnExceptions string   `json:"breakOnExceptions,omitempty"`
+	Filters           []string `json:"filters,omitempty"`
 }
 
 type exceptionsOut struct {
@@ -153,17 +153,17 @@ type exceptionsOut struct {
 
 type runToLineIn struct {
 	SessionRef
-	File     string      `json:"file" jsonschema:"source file"`
-	Line     toolkit.Int `json:"line" jsonschema:"1-based line to run to"`
-	ThreadID toolkit.Int `json:"threadId,omitempty" jsonschema:"thread (default: the stopped thread)"`
-	WaitMs   toolkit.Int `json:"waitMs,omitempty" jsonschema:"how long to wait for the stop (default 10000)"`
+	File     string      `json:"file"`
+	Line     toolkit.Int `json:"line"`
+	ThreadID toolkit.Int `json:"threadId,omitempty"`
+	WaitMs   toolkit.Int `json:"waitMs,omitempty" jsonschema:"ms to wait (default 10000)"`
 	changedArg
 }
 
 // allIn is the input of continue_execution and pause_execution.
 type allIn struct {
 	threadArg
-	All toolkit.Bool `json:"all,omitempty" jsonschema:"act on every session that can (sessionId and threadId are then ignored)"`
+	All toolkit.Bool `json:"all,omitempty" jsonschema:"every session"`
 }
 
 // allOut is one session's answer, or with all each session's.
@@ -174,9 +174,9 @@ type allOut struct {
 
 type waitIn struct {
 	SessionRef
-	SessionIDs []string     `json:"sessionIds,omitempty" jsonschema:"wait on these sessions (and their children): the first stop among them answers"`
+	SessionIDs []string     `json:"sessionIds,omitempty" jsonschema:"wait on these; the first stop answers"`
 	All        toolkit.Bool `json:"all,omitempty" jsonschema:"wait on every session"`
-	TimeoutMs  toolkit.Int  `json:"timeoutMs,omitempty" jsonschema:"how long to wait (default 30000, max 600000)"`
+	TimeoutMs  toolkit.Int  `json:"timeoutMs,omitempty" jsonschema:"default 30000"`
 	changedArg
 }
 
@@ -186,10 +186,10 @@ type threadsOut struct {
 
 type stackIn struct {
 	SessionRef
-	ThreadID         toolkit.Int  `json:"threadId,omitempty" jsonschema:"thread (default: the stopped thread)"`
-	StartFrame       toolkit.Int  `json:"startFrame,omitempty" jsonschema:"first frame to return"`
-	Levels           toolkit.Int  `json:"levels,omitempty" jsonschema:"how many frames (default 50)"`
-	IncludeInternals toolkit.Bool `json:"includeInternals,omitempty" jsonschema:"keep frames without source (runtime internals)"`
+	ThreadID         toolkit.Int  `json:"threadId,omitempty"`
+	StartFrame       toolkit.Int  `json:"startFrame,omitempty"`
+	Levels           toolkit.Int  `json:"levels,omitempty" jsonschema:"default 50"`
+	IncludeInternals toolkit.Bool `json:"includeInternals,omitempty" jsonschema:"keep frames without source"`
 }
 
 type stackOut struct {
@@ -199,7 +199,7 @@ type stackOut struct {
 
 type scopesIn struct {
 	SessionRef
-	FrameID toolkit.Int `json:"frameId,omitempty" jsonschema:"frame id from get_stack_trace (default: the top frame)"`
+	FrameID toolkit.Int `json:"frameId,omitempty"`
 }
 
 type scopesOut struct {
@@ -208,10 +208,10 @@ type scopesOut struct {
 
 type variablesIn struct {
 	SessionRef
-	Scope              toolkit.Int `json:"scope,omitempty" jsonschema:"variablesReference of a scope or of a variable with children"`
-	VariablesReference toolkit.Int `json:"variablesReference,omitempty" jsonschema:"same as scope"`
-	Start              toolkit.Int `json:"start,omitempty" jsonschema:"first child (paging)"`
-	Limit              toolkit.Int `json:"limit,omitempty" jsonschema:"max variables (default 100, max 1000)"`
+	Scope              toolkit.Int `json:"scope,omitempty" jsonschema:"variablesReference"`
+	VariablesReference toolkit.Int `json:"variablesReference,omitempty"`
+	Start              toolkit.Int `json:"start,omitempty"`
+	Limit              toolkit.Int `json:"limit,omitempty" jsonschema:"default 100"`
 }
 
 type variablesOut struct {
@@ -221,9 +221,9 @@ type variablesOut struct {
 
 type localsIn struct {
 	SessionRef
-	FrameID        toolkit.Int  `json:"frameId,omitempty" jsonschema:"frame (default: the top frame)"`
-	Names          []string     `json:"names,omitempty" jsonschema:"only these variables"`
-	IncludeSpecial toolkit.Bool `json:"includeSpecial,omitempty" jsonschema:"keep special variables (dunder names, return values)"`
+	FrameID        toolkit.Int  `json:"frameId,omitempty"`
+	Names          []string     `json:"names,omitempty"`
+	IncludeSpecial toolkit.Bool `json:"includeSpecial,omitempty" jsonschema:"keep dunder names and return values"`
 }
 
 type localsOut struct {
@@ -235,27 +235,27 @@ type localsOut struct {
 
 type evaluateIn struct {
 	SessionRef
-	Expression string      `json:"expression" jsonschema:"expression in the program's language"`
-	FrameID    toolkit.Int `json:"frameId,omitempty" jsonschema:"frame (default: the top frame)"`
-	Context    string      `json:"context,omitempty" jsonschema:"repl (default), watch or hover"`
+	Expression string      `json:"expression"`
+	FrameID    toolkit.Int `json:"frameId,omitempty"`
+	Context    string      `json:"context,omitempty"`
 	// SideEffects false refuses calls and assignments (docs/contract.md, "Beyond the peers").
-	SideEffects toolkit.Bool `json:"sideEffects,omitempty" jsonschema:"false: refuse what would change the program, such as calls and assignments (default true, or false under dbg mcp --no-side-effects)"`
+	SideEffects toolkit.Bool `json:"sideEffects,omitempty" jsonschema:"false refuses calls and assignments"`
 }
 
 type setVariableIn struct {
 	SessionRef
-	Name               string      `json:"name" jsonschema:"variable name"`
-	Value              string      `json:"value" jsonschema:"new value, in the program's syntax"`
-	VariablesReference toolkit.Int `json:"variablesReference,omitempty" jsonschema:"scope holding the variable (default: found in the frame's scopes)"`
-	Scope              toolkit.Int `json:"scope,omitempty" jsonschema:"same as variablesReference"`
-	FrameID            toolkit.Int `json:"frameId,omitempty" jsonschema:"frame (default: the top frame)"`
+	Name               string      `json:"name"`
+	Value              string      `json:"value"`
+	VariablesReference toolkit.Int `json:"variablesReference,omitempty"`
+	Scope              toolkit.Int `json:"scope,omitempty"`
+	FrameID            toolkit.Int `json:"frameId,omitempty"`
 }
 
 type sourceIn struct {
-	SessionID    string      `json:"sessionId,omitempty" jsonschema:"the session id (optional)"`
-	File         string      `json:"file,omitempty" jsonschema:"source file (default: where the session stopped)"`
-	Line         toolkit.Int `json:"line,omitempty" jsonschema:"center line (default: the stop line)"`
-	LinesContext toolkit.Int `json:"linesContext,omitempty" jsonschema:"lines before and after (default 5)"`
+	SessionID    string      `json:"sessionId,omitempty"`
+	File         string      `json:"file,omitempty" jsonschema:"default: the stop"`
+	Line         toolkit.Int `json:"line,omitempty" jsonschema:"default: the stop"`
+	LinesContext toolkit.Int `json:"linesContext,omitempty" jsonschema:"default 5"`
 }
 
 type sourceOut struct {
@@ -267,9 +267,9 @@ type sourceOut struct {
 
 type outputIn struct {
 	SessionRef
-	Since    toolkit.Int `json:"since,omitempty" jsonschema:"only lines after this seq (from a previous nextSince)"`
-	Limit    toolkit.Int `json:"limit,omitempty" jsonschema:"max lines (default 200, newest kept)"`
-	Category string      `json:"category,omitempty" jsonschema:"stdout, stderr or console (default: all)"`
+	Since    toolkit.Int `json:"since,omitempty"`
+	Limit    toolkit.Int `json:"limit,omitempty" jsonschema:"default 200"`
+	Category string      `json:"category,omitempty" jsonschema:"stdout, stderr or console"`
 }
 
 type outputOut struct {

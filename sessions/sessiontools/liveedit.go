@@ -31,15 +31,15 @@ type gotoLineIn struct {
 // (docs/contract.md, "Beyond the peers"), and the sections of get_debug_tools_status that say what
 // each session supports (supportstatus.go).
 func registerLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
-	sessionTool(tb, m, "restart_frame", "Restart a frame: pop the stack back to the start of frameId and stop there (Java, Node, the mock, and adapters announcing restartFrame). Answers the new stop like a step.",
+	sessionTool(tb, m, "restart_frame", "Pop the stack back to the start of frameId and stop there; answers the stop like a step.",
 		func(ctx context.Context, s *sessions.Session, in restartFrameIn) (sessions.ExecResult, error) {
 			r, err := s.RestartFrame(ctx, int(in.FrameID), ms(in.WaitMs, 0))
 			if err != nil {
 				return sessions.ExecResult{}, err
 			}
 			return *r, nil
-		})
-	sessionTool(tb, m, "hot_reload", "Put edited source into the running program without restarting it: Java compiles the files and redefines their classes, Node replaces the scripts (TypeScript through its source maps). Lists what was replaced and what was refused with the runtime's reason; restartFrames restarts frames of replaced code.",
+		}, toolkit.Hints{Title: "Restart frame", Destructive: true, Alters: true}, toolkit.InToolset(LiveToolset))
+	sessionTool(tb, m, "hot_reload", "Put edited sources into the running program (Java: compile and redefine; Node: replace scripts); lists replaced and refused.",
 		func(ctx context.Context, s *sessions.Session, in hotReloadIn) (sessions.HotReloadResult, error) {
 			for _, f := range in.Files {
 				if err := checkSource("files", f); err != nil {
@@ -51,8 +51,8 @@ func registerLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return sessions.HotReloadResult{}, err
 			}
 			return *r, err
-		})
-	sessionTool(tb, m, "goto_line", "Set the next statement: move the stopped thread to file:line without running the lines between (adapters with DAP goto; lldb through its thread jump). Answers the new stop.",
+		}, toolkit.Hints{Title: "Hot reload", Destructive: true, Alters: true}, toolkit.InToolset(LiveToolset))
+	sessionTool(tb, m, "goto_line", "Move the stopped thread to file:line without running the lines between; answers the new stop.",
 		func(ctx context.Context, s *sessions.Session, in gotoLineIn) (sessions.ExecResult, error) {
 			if err := checkSource("file", in.File); err != nil {
 				return sessions.ExecResult{}, err
@@ -62,13 +62,19 @@ func registerLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return sessions.ExecResult{}, err
 			}
 			return *r, nil
-		})
+		}, toolkit.Hints{Title: "Go to line", Destructive: true, Alters: true}, toolkit.InToolset(LiveToolset))
 	registerSupportStatus(tb, m)
 }
 
 // evaluate runs evaluate_expression: without side effects when the call
-// or the server says so.
-func evaluate(ctx context.Context, m *sessions.Manager, s *sessions.Session, in evaluateIn) (*sessions.EvalResult, error) {
+// or the server says so; --profile observe refuses them.
+func evaluate(ctx context.Context, tb *toolkit.Toolbox, m *sessions.Manager, s *sessions.Session, in evaluateIn) (*sessions.EvalResult, error) {
+	if observing(tb) {
+		if in.SideEffects.Or(false) {
+			return nil, toolkit.ProfileRefusal(toolkit.ProfileObserve, "sideEffects: true")
+		}
+		return s.EvaluateSafe(ctx, in.Expression, int(in.FrameID), sessions.EvalContext(in.Context))
+	}
 	if in.SideEffects.Or(m.SideEffectsByDefault()) {
 		return s.Evaluate(ctx, in.Expression, int(in.FrameID), sessions.EvalContext(in.Context))
 	}

@@ -38,7 +38,7 @@ type traceOut struct {
 }
 
 func registerObserveTools(tb *toolkit.Toolbox, m *sessions.Manager) {
-	sessionTool(tb, m, "add_trace", "Add a trace: probes (file+line or function, expressions, condition, maxHits) that never stop the program. Each hit is counted and its expressions read; get_trace sums them up.",
+	sessionTool(tb, m, "add_trace", "Add probes that never stop the program: each hit is counted and its expressions read; get_trace sums them up.",
 		func(ctx context.Context, s *sessions.Session, in addTraceIn) (traceOut, error) {
 			spec := sessions.TraceSpec{Distinct: int(in.Distinct), Stacks: int(in.Stacks), Buffer: int(in.Buffer)}
 			for _, p := range in.Probes {
@@ -50,21 +50,21 @@ func registerObserveTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			r, err := s.AddTrace(ctx, spec)
 			return traceOut{TraceReport: r, SessionID: s.ID()}, err
-		})
-	sessionTool(tb, m, "get_trace", "Read a trace in one call: per probe its hit count, first and last hit times, per expression the first, last, min and max (numeric) values and the distinct values with counts, sampled stacks, and how many buffered hits were dropped.",
+		}, toolkit.Hints{Title: "Add trace"}, toolkit.InToolset(ObserveToolset))
+	sessionTool(tb, m, "get_trace", "A trace's report: per probe hits and times, per expression first/last/min/max and distinct values, sampled stacks.",
 		func(ctx context.Context, s *sessions.Session, in traceIn) (traceOut, error) {
 			r, err := s.GetTrace(in.TraceID, int(in.Recent))
 			return traceOut{TraceReport: r, SessionID: s.ID()}, err
-		})
-	sessionTool(tb, m, "remove_trace", "Remove a trace's probes; the answer is its final report.",
+		}, toolkit.Hints{Title: "Read trace", ReadOnly: true}, toolkit.InToolset(ObserveToolset))
+	sessionTool(tb, m, "remove_trace", "Remove a trace's probes; answers its final report.",
 		func(ctx context.Context, s *sessions.Session, in traceIn) (traceOut, error) {
 			r, err := s.RemoveTrace(ctx, in.TraceID)
 			if err != nil && r.TraceID == "" {
 				return traceOut{}, err
 			}
 			return traceOut{TraceReport: r, SessionID: s.ID()}, err
-		})
-	sessionTool(tb, m, "set_data_breakpoint", "Stop when a variable or field is written (or read): expression or name (+frameId or variablesReference), accessType write|read|readWrite, condition, hitCondition. The stop says reason \"data breakpoint\", the old and new value and the writing frame. Listed and removed with the other breakpoints.",
+		}, toolkit.Hints{Title: "Remove trace", Idempotent: true}, toolkit.InToolset(ObserveToolset))
+	sessionTool(tb, m, "set_data_breakpoint", "Stop when a variable or field is written (or read); the stop says old and new value and the writing frame.",
 		func(ctx context.Context, s *sessions.Session, in dataBreakpointIn) (breakpointOut, error) {
 			bp, err := s.SetDataBreakpoint(ctx, sessions.DataBreakpointSpec{Expression: in.Expression, Name: in.Name,
 				FrameID: int(in.FrameID), VariablesReference: int(in.VariablesReference), AccessType: in.AccessType,
@@ -73,7 +73,7 @@ func registerObserveTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return breakpointOut{}, err
 			}
 			return breakpointOut{Breakpoint: bp, SessionID: s.ID()}, nil
-		})
+		}, toolkit.Hints{Title: "Data breakpoint"}, toolkit.InToolset(ObserveToolset), toolkit.Enum("accessType", "write", "read", "readWrite"))
 }
 
 type dataBreakpointIn struct {

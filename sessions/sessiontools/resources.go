@@ -99,6 +99,7 @@ func registerResources(tb *toolkit.Toolbox, m *sessions.Manager) {
 		Name:        "session-state",
 		Description: "A debug session's state, last stop (reason, thread, location, exception text), breakpoints and exit code, as JSON. Subscribers are notified on every stop, resume and exit.",
 		MIMEType:    "application/json",
+		LinkField:   "sessionId",
 		Read: readSession(m, func(ctx context.Context, s *sessions.Session) (toolkit.ResourceContent, error) {
 			st := stateContent{SessionInfo: s.StopInfo(ctx), Breakpoints: s.Breakpoints(), Resources: resourcesOf(s.ID())}
 			if st.Breakpoints == nil {
@@ -120,6 +121,7 @@ func registerResources(tb *toolkit.Toolbox, m *sessions.Manager) {
 		Name:        "session-output",
 		Description: "A debug session's captured output (the program's stdout and stderr, adapter messages), newest 64 KiB, as text. Subscribers are notified on every output chunk; get_output reads it by seq and category.",
 		MIMEType:    "text/plain",
+		LinkField:   "sessionId",
 		Read: readSession(m, func(_ context.Context, s *sessions.Session) (toolkit.ResourceContent, error) {
 			text := s.Output().Text("")
 			if len(text) > maxResourceText {

@@ -24,7 +24,7 @@ func ms(n toolkit.Int, def time.Duration) time.Duration {
 }
 
 // sessionTool adds a tool that acts on the session its input names.
-func sessionTool[In interface{ session() string }, Out any](tb *toolkit.Toolbox, m *sessions.Manager, name, description string, f func(context.Context, *sessions.Session, In) (Out, error)) {
+func sessionTool[In interface{ session() string }, Out any](tb *toolkit.Toolbox, m *sessions.Manager, name, description string, f func(context.Context, *sessions.Session, In) (Out, error), opts ...toolkit.ToolOption) {
 	toolkit.AddTool(tb, name, description, func(ctx context.Context, in In) (Out, error) {
 		s, err := m.Get(in.session())
 		if err != nil {
@@ -32,12 +32,12 @@ func sessionTool[In interface{ session() string }, Out any](tb *toolkit.Toolbox,
 			return zero, err
 		}
 		return f(ctx, s, in)
-	})
+	}, opts...)
 }
 
 // Tools is the debug-session capability of a server: the session tools,
-// the live-edit tools, the sessions' resources and
-// get_debug_tools_status.
+// the live-edit tools, the sessions' resources, get_debug_tools_status
+// and the sessions' prompts.
 type Tools struct {
 	m *sessions.Manager
 }
@@ -53,39 +53,45 @@ func (x *Tools) Register(tb *toolkit.Toolbox) {
 	registerResources(tb, x.m)
 	registerLiveEditTools(tb, x.m)
 	registerStatusTool(tb, x.m)
+	registerPrompts(tb)
 }
 
 // registerTools adds the debug-session tools to tb.
 func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
+	breakOn := toolkit.Enum("breakOnExceptions", "uncaught", "all", "none")
 	tb.ShareSchemas(reflect.TypeFor[sessions.StopInfo](), reflect.TypeFor[sessions.SourceLine]())
-	toolkit.AddTool(tb, "list_supported_languages", "List every supported language: whether its debug adapter is installed, its path and version, what works (launch, attach by pid, attach by port) and the install command when missing.",
+	declareToolsets(tb)
+	toolkit.AddTool(tb, "list_supported_languages", "Languages: adapter found, path, version, launch and attach support, install command.",
 		func(ctx context.Context, _ struct{}) (languagesOut, error) {
 			return languagesOut{Languages: m.Languages(ctx)}, nil
-		})
-	toolkit.AddTool(tb, "create_debug_session", "Create a debugging session. Launch mode unless port, processId or an adapterConfig naming a target is given; then it attaches in the same call, verifies at least one thread within verifyTimeout and pauses the target unless stopOnEntry is false. For launch, call start_debugging next.",
+		}, toolkit.Hints{Title: "Supported languages", ReadOnly: true})
+	toolkit.AddTool(tb, "create_debug_session", "New session; attaches when port, processId or adapterConfig names a target, else start_debugging next.",
 		func(ctx context.Context, in createIn) (sessionOut, error) {
 			s, res, err := m.Create(ctx, in.request())
 			if err != nil {
 				return sessionOut{}, err
 			}
 			return sessionAnswer(ctx, s, res, true), nil
-		})
-	sessionTool(tb, m, "attach_to_process", "Attach an existing session to a running process (processId) or debug port (port). Pauses the target unless stopOnEntry is false.",
+		}, toolkit.Hints{Title: "Create debug session"}, toolkit.LinkResources(), breakOn)
+	sessionTool(tb, m, "attach_to_process", "Attach a created session to processId or port; pauses unless stopOnEntry is false.",
 		func(ctx context.Context, s *sessions.Session, in attachIn) (sessionOut, error) {
 			res, err := s.Attach(ctx, in.request())
 			if err != nil {
 				return sessionOut{}, err
 			}
 			return sessionAnswer(ctx, s, res, true), nil
-		})
-	sessionTool(tb, m, "detach_from_process", "Detach from the target. It keeps running unless terminateProcess is true.",
+		}, toolkit.Hints{Title: "Attach to process"}, toolkit.LinkResources(), breakOn)
+	sessionTool(tb, m, "detach_from_process", "Detach; the target keeps running unless terminateProcess.",
 		func(ctx context.Context, s *sessions.Session, in detachIn) (okOut, error) {
+			if in.TerminateProcess.Or(false) && observing(tb) {
+				return okOut{}, toolkit.ProfileRefusal(toolkit.ProfileObserve, "terminateProcess: true")
+			}
 			if err := s.Detach(ctx, in.TerminateProcess.Or(false)); err != nil {
 				return okOut{}, err
 			}
 			return okOut{SessionID: s.ID(), Message: s.Info().Reason}, nil
-		})
-	sessionTool(tb, m, "start_debugging", "Launch the program under the debugger. Returns when it first stops (breakpoint, entry, exception), or is running with breakpoints verified (pending:true, then call wait_for_stop), or exits.",
+		}, toolkit.Hints{Title: "Detach", Destructive: true}, toolkit.DestructiveWhen(terminates))
+	sessionTool(tb, m, "start_debugging", "Launch; answers the first stop, or pending:true (then wait_for_stop), or the exit.",
 		func(ctx context.Context, s *sessions.Session, in startIn) (sessionOut, error) {
 			if err := checkScript(s, in.ScriptPath); err != nil {
 				return sessionOut{}, err
@@ -101,16 +107,16 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return sessionOut{}, err
 			}
 			return sessionAnswer(ctx, s, res, in.Changed.Or(true)), nil
-		})
-	sessionTool(tb, m, "restart_debugging", "Relaunch the session's program with the same configuration; breakpoints are kept.",
+		}, toolkit.Hints{Title: "Start debugging"}, breakOn)
+	sessionTool(tb, m, "restart_debugging", "Relaunch with the same configuration and breakpoints.",
 		func(ctx context.Context, s *sessions.Session, in sessionArg) (sessionOut, error) {
 			res, err := s.Restart(ctx)
 			if err != nil {
 				return sessionOut{}, err
 			}
 			return sessionAnswer(ctx, s, res, true), nil
-		})
-	toolkit.AddTool(tb, "close_debug_session", "Close a session: disconnect, stop the adapter and, for launched programs, kill the program's whole process group.",
+		}, toolkit.Hints{Title: "Restart program", Destructive: true})
+	toolkit.AddTool(tb, "close_debug_session", "End a session; a launched program's process group is killed.",
 		func(ctx context.Context, in sessionArg) (okOut, error) {
 			if in.SessionID == "" {
 				return okOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "sessionId is required", "pass the id of the session to close").WithOptions(sessionIDs(m)...)
@@ -119,8 +125,8 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return okOut{}, err
 			}
 			return okOut{SessionID: in.SessionID, Message: "closed"}, nil
-		})
-	toolkit.AddTool(tb, "list_debug_sessions", "List the debug sessions with their language, state, last stop and process, and the URIs of their MCP resources (dbg://sessions/{id}/state and /output), which a client can subscribe to instead of polling wait_for_stop.",
+		}, toolkit.Hints{Title: "Close session", Destructive: true, Idempotent: true}, toolkit.DestructiveWhen(launched(m)))
+	toolkit.AddTool(tb, "list_debug_sessions", "Sessions: language, state, last stop, pid, resource URIs.",
 		func(ctx context.Context, _ struct{}) (listOut, error) {
 			l := m.List()
 			out := listOut{Sessions: make([]listedSession, 0, len(l)), Count: len(l)}
@@ -128,8 +134,8 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				out.Sessions = append(out.Sessions, listedSession{SessionInfo: s, Resources: resourcesOf(s.ID)})
 			}
 			return out, nil
-		})
-	sessionTool(tb, m, "set_breakpoint", "Set a breakpoint at file:line (or on a function). The answer says whether the adapter verified it, the actual line if it moved, and the line's text.",
+		}, toolkit.Hints{Title: "List sessions", ReadOnly: true})
+	sessionTool(tb, m, "set_breakpoint", "Break at file:line or a function; answers verified, the actual line and its text.",
 		func(ctx context.Context, s *sessions.Session, in breakpointIn) (breakpointOut, error) {
 			if err := checkSource("file", in.File); err != nil {
 				return breakpointOut{}, err
@@ -140,39 +146,39 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return breakpointOut{}, err
 			}
 			return breakpointOut{Breakpoint: bp, SessionID: s.ID()}, nil
-		})
-	sessionTool(tb, m, "list_breakpoints", "List the session's breakpoints with their verification.",
+		}, toolkit.Hints{Title: "Set breakpoint"})
+	sessionTool(tb, m, "list_breakpoints", "The session's breakpoints.",
 		func(ctx context.Context, s *sessions.Session, in sessionArg) (breakpointsOut, error) {
 			bps := s.Breakpoints()
 			if bps == nil {
 				bps = []sessions.Breakpoint{}
 			}
 			return breakpointsOut{Breakpoints: bps}, nil
-		})
-	sessionTool(tb, m, "remove_breakpoint", "Remove one breakpoint by id.",
+		}, toolkit.Hints{Title: "List breakpoints", ReadOnly: true})
+	sessionTool(tb, m, "remove_breakpoint", "Remove a breakpoint by id.",
 		func(ctx context.Context, s *sessions.Session, in removeBPIn) (okOut, error) {
 			if err := s.RemoveBreakpoint(ctx, int(in.BreakpointID)); err != nil {
 				return okOut{}, err
 			}
 			return okOut{SessionID: s.ID(), Message: fmt.Sprintf("breakpoint %d removed", in.BreakpointID)}, nil
-		})
-	sessionTool(tb, m, "clear_breakpoints", "Remove every breakpoint (or those of one file).",
+		}, toolkit.Hints{Title: "Remove breakpoint", Idempotent: true})
+	sessionTool(tb, m, "clear_breakpoints", "Remove all breakpoints, or a file's.",
 		func(ctx context.Context, s *sessions.Session, in clearBPIn) (okOut, error) {
 			n, err := s.ClearBreakpoints(ctx, in.File)
 			if err != nil {
 				return okOut{}, err
 			}
 			return okOut{SessionID: s.ID(), Message: fmt.Sprintf("%d breakpoint(s) removed", n)}, nil
-		})
-	sessionTool(tb, m, "set_exception_breakpoints", "Break on exceptions: all, uncaught or none (or explicit adapter filter ids).",
+		}, toolkit.Hints{Title: "Clear breakpoints", Idempotent: true})
+	sessionTool(tb, m, "set_exception_breakpoints", "Break on exceptions: all, uncaught, none, or adapter filters.",
 		func(ctx context.Context, s *sessions.Session, in exceptionsIn) (exceptionsOut, error) {
 			f, err := s.SetExceptionBreakpoints(ctx, in.BreakOnExceptions, in.Filters)
 			if err != nil {
 				return exceptionsOut{}, err
 			}
 			return exceptionsOut{Filters: f}, nil
-		})
-	execTool := func(name, desc string, run func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error)) {
+		}, toolkit.Hints{Title: "Exception breakpoints", Idempotent: true}, breakOn)
+	execTool := func(name, desc string, hints toolkit.Hints, run func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error)) {
 		sessionTool(tb, m, name, desc, func(ctx context.Context, s *sessions.Session, in threadArg) (sessions.ExecResult, error) {
 			r, err := run(ctx, s, in)
 			if err != nil {
@@ -180,9 +186,9 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			s.AddChanges(ctx, r, in.Changed.Or(true))
 			return *r, nil
-		})
+		}, hints)
 	}
-	allTool := func(name, desc string, run func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error), each func(context.Context, *sessions.Session) (*sessions.ExecResult, error)) {
+	allTool := func(name, desc string, hints toolkit.Hints, run func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error), each func(context.Context, *sessions.Session) (*sessions.ExecResult, error)) {
 		toolkit.AddTool(tb, name, desc, func(ctx context.Context, in allIn) (allOut, error) {
 			if in.All.Or(false) {
 				return allOut{Sessions: m.ForAll(ctx, each)}, nil
@@ -197,15 +203,17 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			s.AddChanges(ctx, r, in.Changed.Or(true))
 			return allOut{ExecResult: r}, nil
-		})
+		}, hints)
 	}
-	allTool("continue_execution", "Resume the paused program (all: true, every paused session). Answers at once (pending:true); wait_for_stop reports the next stop. Pass waitMs to wait here instead.",
+	allTool("continue_execution", "Resume (all: every session); answers pending:true (wait_for_stop gives the stop) unless waitMs.",
+		toolkit.Hints{Title: "Continue"},
 		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
 			return s.Continue(ctx, int(in.ThreadID), ms(in.WaitMs, 0))
 		}, func(ctx context.Context, s *sessions.Session) (*sessions.ExecResult, error) {
 			return s.Continue(ctx, 0, 0)
 		})
-	allTool("pause_execution", "Pause the running program (all: true, every running session) and answer where it stopped.",
+	allTool("pause_execution", "Pause (all: every session); answers where it stopped.",
+		toolkit.Hints{Title: "Pause"},
 		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
 			return s.Pause(ctx, int(in.ThreadID), ms(in.WaitMs, 0))
 		}, func(ctx context.Context, s *sessions.Session) (*sessions.ExecResult, error) {
@@ -215,17 +223,18 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 		name string
 		kind sessions.StepKind
 		desc string
+		hint toolkit.Hints
 	}{
-		{"step_over", sessions.StepOver, "Step to the next line in the same function and answer the new location with source context."},
-		{"step_into", sessions.StepInto, "Step into the call on the current line and answer the new location with source context."},
-		{"step_out", sessions.StepOut, "Run until the current function returns and answer the new location with source context."},
+		{"step_over", sessions.StepOver, "Step over; answers the new location with source.", toolkit.Hints{Title: "Step over"}},
+		{"step_into", sessions.StepInto, "Step into the call; answers the new location with source.", toolkit.Hints{Title: "Step into"}},
+		{"step_out", sessions.StepOut, "Step out of the function; answers the new location with source.", toolkit.Hints{Title: "Step out"}},
 	} {
 		kind := st.kind
-		execTool(st.name, st.desc, func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
+		execTool(st.name, st.desc, st.hint, func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
 			return s.Step(ctx, kind, int(in.ThreadID), ms(in.WaitMs, 0))
 		})
 	}
-	sessionTool(tb, m, "run_to_line", "Run until file:line is reached (a temporary breakpoint), or another stop comes first.",
+	sessionTool(tb, m, "run_to_line", "Run to file:line, or an earlier stop.",
 		func(ctx context.Context, s *sessions.Session, in runToLineIn) (sessions.ExecResult, error) {
 			if err := checkSource("file", in.File); err != nil {
 				return sessions.ExecResult{}, err
@@ -236,8 +245,8 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			s.AddChanges(ctx, r, in.Changed.Or(true))
 			return *r, nil
-		})
-	toolkit.AddTool(tb, "wait_for_stop", "Block until the program, or one of its child sessions, stops (breakpoint, step, exception) or exits, up to timeoutMs; sessionIds or all: true wait on several. Returns the stop reason, location with source context, exception text, and the sessionId of a stop in another session.",
+		}, toolkit.Hints{Title: "Run to line"})
+	toolkit.AddTool(tb, "wait_for_stop", "Wait for the next stop or exit, child sessions' too; sessionIds or all wait on several: reason, location, source, session.",
 		func(ctx context.Context, in waitIn) (sessions.ExecResult, error) {
 			ids := in.SessionIDs
 			if in.SessionID != "" {
@@ -249,13 +258,13 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			s.AddChanges(ctx, r, in.Changed.Or(true))
 			return *r, nil
-		})
-	sessionTool(tb, m, "list_threads", "List the program's threads.",
+		}, toolkit.Hints{Title: "Wait for stop", ReadOnly: true})
+	sessionTool(tb, m, "list_threads", "The program's threads.",
 		func(ctx context.Context, s *sessions.Session, in sessionArg) (threadsOut, error) {
 			t, err := s.Threads(ctx)
 			return threadsOut{Threads: t}, err
-		})
-	sessionTool(tb, m, "get_stack_trace", "Get the stack of the stopped thread (or threadId): frame ids, functions, files, lines and line text.",
+		}, toolkit.Hints{Title: "List threads", ReadOnly: true})
+	sessionTool(tb, m, "get_stack_trace", "Stack of the stopped thread: frame ids, functions, files, lines.",
 		func(ctx context.Context, s *sessions.Session, in stackIn) (stackOut, error) {
 			frames, total, err := s.StackTrace(ctx, int(in.ThreadID), int(in.StartFrame), int(in.Levels))
 			if err != nil {
@@ -271,13 +280,13 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				frames = kept
 			}
 			return stackOut{StackFrames: frames, TotalFrames: total}, nil
-		})
-	sessionTool(tb, m, "get_scopes", "Get the scopes (locals, globals...) of a frame, with the variablesReference to pass to get_variables.",
+		}, toolkit.Hints{Title: "Stack trace", ReadOnly: true})
+	sessionTool(tb, m, "get_scopes", "A frame's scopes and their variablesReference.",
 		func(ctx context.Context, s *sessions.Session, in scopesIn) (scopesOut, error) {
 			sc, err := s.Scopes(ctx, int(in.FrameID))
 			return scopesOut{Scopes: sc}, err
-		})
-	sessionTool(tb, m, "get_variables", "Get the variables of a scope or the children of a variable (scope = variablesReference). Capped, with a truncation note.",
+		}, toolkit.Hints{Title: "Scopes", ReadOnly: true})
+	sessionTool(tb, m, "get_variables", "Variables of a scope, or a variable's children; capped.",
 		func(ctx context.Context, s *sessions.Session, in variablesIn) (variablesOut, error) {
 			ref := in.Scope
 			if ref == 0 {
@@ -285,8 +294,8 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			v, tr, err := s.Variables(ctx, int(ref), int(in.Start), int(in.Limit))
 			return variablesOut{Variables: v, Truncation: tr}, err
-		})
-	sessionTool(tb, m, "get_local_variables", "Get the local variables of the top frame (or frameId) in one call.",
+		}, toolkit.Hints{Title: "Variables", ReadOnly: true})
+	sessionTool(tb, m, "get_local_variables", "Locals of the top frame (or frameId).",
 		func(ctx context.Context, s *sessions.Session, in localsIn) (localsOut, error) {
 			v, tr, sc, err := s.LocalVariables(ctx, int(in.FrameID), in.Names)
 			if err != nil {
@@ -300,15 +309,15 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				out.Location = ls.Location
 			}
 			return out, nil
-		})
-	sessionTool(tb, m, "evaluate_expression", "Evaluate an expression in the stopped program (top frame or frameId). sideEffects: false refuses what would change the program (calls, assignments).",
+		}, toolkit.Hints{Title: "Local variables", ReadOnly: true})
+	sessionTool(tb, m, "evaluate_expression", "Evaluate an expression in the stopped frame (or frameId).",
 		func(ctx context.Context, s *sessions.Session, in evaluateIn) (sessions.EvalResult, error) {
-			r, err := evaluate(ctx, m, s, in)
+			r, err := evaluate(ctx, tb, m, s, in)
 			if err != nil {
 				return sessions.EvalResult{}, err
 			}
 			return *r, nil
-		})
+		}, toolkit.Hints{Title: "Evaluate expression"}, toolkit.Enum("context", "repl", "watch", "hover"))
 	sessionTool(tb, m, "set_variable", "Change a variable's value in the stopped program.",
 		func(ctx context.Context, s *sessions.Session, in setVariableIn) (sessions.EvalResult, error) {
 			ref := in.VariablesReference
@@ -320,8 +329,8 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return sessions.EvalResult{}, err
 			}
 			return *r, nil
-		})
-	toolkit.AddTool(tb, "get_source_context", "Read source lines around a line (default: where the session stopped).",
+		}, toolkit.Hints{Title: "Set variable", Destructive: true, Alters: true}, toolkit.InToolset(LiveToolset))
+	toolkit.AddTool(tb, "get_source_context", "Source lines around a line (default: the stop).",
 		func(ctx context.Context, in sourceIn) (sourceOut, error) {
 			file, line := in.File, int(in.Line)
 			var s *sessions.Session
@@ -357,8 +366,8 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d is outside %s (%d lines)", line, file, total), "pick a line between 1 and "+fmt.Sprint(total))
 			}
 			return sourceOut{File: file, Line: line, TotalLines: total, Lines: lines}, nil
-		})
-	sessionTool(tb, m, "get_output", "Read the program's captured stdout/stderr and adapter output (bounded ring buffer). Pass since=nextSince to read only new lines.",
+		}, toolkit.Hints{Title: "Source context", ReadOnly: true})
+	sessionTool(tb, m, "get_output", "The program's captured output; since=nextSince reads newer lines.",
 		func(ctx context.Context, s *sessions.Session, in outputIn) (outputOut, error) {
 			limit := int(in.Limit)
 			if limit <= 0 {
@@ -388,7 +397,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			out.Text = string(text)
 			return out, nil
-		})
+		}, toolkit.Hints{Title: "Program output", ReadOnly: true})
 	registerObserveTools(tb, m)
 }
 

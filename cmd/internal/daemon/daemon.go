@@ -84,6 +84,11 @@ func Find(stateDir, project string) (Record, bool) {
 // of project. It reports false when none runs or it does not answer
 // within five seconds.
 func Connect(ctx context.Context, stateDir, project string, impl *mcp.Implementation) (*mcp.ClientSession, bool) {
+	return ConnectWith(ctx, stateDir, project, impl, nil)
+}
+
+// ConnectWith is Connect with a client of opts (nil: the defaults).
+func ConnectWith(ctx context.Context, stateDir, project string, impl *mcp.Implementation, opts *mcp.ClientOptions) (*mcp.ClientSession, bool) {
 	d, ok := Find(stateDir, project)
 	if !ok {
 		return nil, false
@@ -95,7 +100,7 @@ func Connect(ctx context.Context, stateDir, project string, impl *mcp.Implementa
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	hc := &http.Client{Transport: httpguard.BearerTransport{Token: token}}
-	cs, err := mcp.NewClient(impl, nil).Connect(ctx,
+	cs, err := mcp.NewClient(impl, opts).Connect(ctx,
 		&mcp.StreamableClientTransport{Endpoint: "http://" + d.Addr + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
 	if err != nil {
 		return nil, false

@@ -54,20 +54,22 @@ type Client struct {
 	ss       *mcp.ServerSession
 	shutdown func()
 	cancel   context.CancelFunc
+	routes   *progressRoutes
 }
 
 // New connects to the project's running daemon, or else starts the
 // in-process server of cfg.Serve.
 func New(ctx context.Context, cfg Config) (*Client, error) {
 	impl := &mcp.Implementation{Name: "dbg-cli", Version: cfg.Version}
+	routes := &progressRoutes{}
 	project := cfg.Project
 	if project == "" {
 		project = "."
 	}
 	abs, err := filepath.Abs(project)
 	if err == nil {
-		if cs, ok := daemon.Connect(ctx, cfg.StateDir, abs, impl); ok {
-			return &Client{cs: cs}, nil
+		if cs, ok := daemon.ConnectWith(ctx, cfg.StateDir, abs, impl, routes.options()); ok {
+			return &Client{cs: cs, routes: routes}, nil
 		}
 	}
 	if cfg.StartDaemon != nil {
@@ -77,15 +79,15 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 		if err := cfg.StartDaemon(ctx, abs); err != nil {
 			return nil, err
 		}
-		cs, ok := daemon.Connect(ctx, cfg.StateDir, abs, impl)
+		cs, ok := daemon.ConnectWith(ctx, cfg.StateDir, abs, impl, routes.options())
 		if !ok {
 			return nil, fmt.Errorf("the daemon of %s started but does not answer", abs)
 		}
-		return &Client{cs: cs}, nil
+		return &Client{cs: cs, routes: routes}, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	srv, shutdown := cfg.Serve(ctx)
-	c := &Client{shutdown: shutdown, cancel: cancel}
+	c := &Client{shutdown: shutdown, cancel: cancel, routes: routes}
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
@@ -93,7 +95,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("start the in-process server: %w", err)
 	}
 	c.ss = ss
-	cs, err := mcp.NewClient(impl, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(impl, routes.options()).Connect(ctx, ct, nil)
 	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("connect to the in-process server: %w", err)
@@ -125,7 +127,13 @@ func (c *Client) Close() {
 // Call calls a tool and decodes its data into out (nil = discard). It
 // returns the raw data, or a *Failure when the tool answered an error.
 func (c *Client) Call(ctx context.Context, name string, args map[string]any, out any) (json.RawMessage, error) {
-	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	if f := toolkit.ProgressOf(ctx); f != nil && c.routes != nil {
+		tok := c.routes.add(f)
+		defer c.routes.remove(tok)
+		params.SetProgressToken(tok)
+	}
+	res, err := c.cs.CallTool(ctx, params)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// What an agent pays for dbg's tool list, and what the list tells a
+// client about each tool (docs/contract.md, "What an agent can afford
+// and trust").
+
+// Budgets of tools/list, in bytes of the JSON-RPC answer.
+const (
+	maxCoreListBytes = 16 << 10 // the default of a project that needs no other set
+	maxAllListBytes  = 48 << 10 // --toolsets all
+)
+
+// hints is one tool's row of the annotation table: read-only,
+// destructive, idempotent, open-world; alters says --profile observe
+// leaves it out.
+type hints struct {
+	ro, destructive, idempotent, open, alters bool
+}
+
+var (
+	readOnly = hints{ro: true, idempotent: true}
+	acts     = hints{}
+	repeats  = hints{idempotent: true}
+	destroys = hints{destructive: true}
+	alters   = hints{destructive: true, alters: true}
+)
+
+// toolHints is every tool dbg serves with the hints it must declare,
+// chosen by what the tool does.
+var toolHints = map[string]hints{
+	// core: sessions. A detach is destructive with terminateProcess, a
+	// restart kills the launched program to start it again, a close kills
+	// a launched program (and only detaches from an attached one).
+	"list_supported_languages": readOnly, "create_debug_session": acts, "attach_to_process": acts,
+	"detach_from_process": destroys, "start_debugging": acts, "restart_debugging": destroys,
+	"close_debug_session": {destructive: true, idempotent: true}, "list_debug_sessions": readOnly,
+	// core: breakpoints, execution, inspection, status
+	"set_breakpoint": acts, "list_breakpoints": readOnly, "remove_breakpoint": repeats, "clear_breakpoints": repeats,
+	"set_exception_breakpoints": repeats, "continue_execution": acts, "pause_execution": acts, "step_over": acts,
+	"step_into": acts, "step_out": acts, "run_to_line": acts, "wait_for_stop": readOnly, "list_threads": readOnly,
+	"get_stack_trace": readOnly, "get_scopes": readOnly, "get_variables": readOnly, "get_local_variables": readOnly,
+	"evaluate_expression": acts, "get_source_context": readOnly, "get_output": readOnly,
+	"get_debug_tools_status": readOnly, "enable_toolset": readOnly,
+	// observe
+	"add_trace": acts, "get_trace": readOnly, "remove_trace": repeats, "set_data_breakpoint": acts,
+	// live
+	"set_variable": alters, "restart_frame": alters, "hot_reload": alters, "goto_line": alters,
+	// tests
+	"list_tests": readOnly, "debug_test": acts,
+	// jvm
+	"list_debug_tools_connections": readOnly, "list_attachable_jvms": readOnly, "attach_local_jvm": repeats,
+	"invoke_java_method": alters, "read_target_application_logs": readOnly, "get_last_sql_statements": readOnly,
+	"run_and_invoke": alters, "generate_method_args_template": readOnly, "search_http_url": readOnly,
+	"list_method_around_scripts": readOnly, "get_method_around_script": readOnly,
+	// ide
+	"get_restartable_run_configurations": readOnly, "restart_run_configuration": alters,
+	"debug_run_configuration": {alters: true},
+	// git
+	"get_git_repositories": readOnly, "get_git_remotes": readOnly,
+	"git_fetch": {idempotent: true, open: true, alters: true},
+	"git_pull":  {destructive: true, open: true, alters: true},
+	"git_push":  {destructive: true, open: true, alters: true},
+}
+
+// rawList starts `dbg mcp` with flags in dir and returns its tools/list
+// answer as sent, and the tools in it.
+func rawList(t *testing.T, dir string, flags ...string) (int, []*mcp.Tool) {
+	t.Helper()
+	cmd := exec.Command(dbgBinary, append([]string{"mcp"}, flags...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+t.TempDir(), "DBG_WARM_ADAPTERS=0")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	timer := time.AfterFunc(time.Minute, func() { _ = cmd.Process.Kill() })
+	defer timer.Stop()
+	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"size","version":"1"}}}`)
+	fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	r := bufio.NewReaderSize(out, 1<<20)
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("dbg mcp %v: %v", flags, err)
+		}
+		var msg struct {
+			ID     int `json:"id"`
+			Result struct {
+				Tools []*mcp.Tool `json:"tools"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(line, &msg) == nil && msg.ID == 2 {
+			_ = in.Close()
+			_, _ = io.Copy(io.Discard, r)
+			return len(line) - 1, msg.Result.Tools
+		}
+	}
+}
+
+// TestToolsListBytes holds tools/list to its budgets: the core set (the
+// default of a project that needs no other) and every set. It logs what
+// a shared output schema of the envelope would add, the other way to
+// keep schemas small.
+func TestToolsListBytes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	envelope := `{"type":"object","properties":{"success":{"type":"boolean"},"data":{},"error":{"type":"object"},"requestId":{"type":"string"},"timestamp":{"type":"string"}},"required":["success","requestId","timestamp"]}`
+	for _, c := range []struct {
+		sets  string
+		limit int
+	}{{"core", maxCoreListBytes}, {"core,tests,git", 0}, {"all", maxAllListBytes}} {
+		n, tools := rawList(t, dir, "--toolsets", c.sets)
+		shared := n + len(tools)*len(`,"outputSchema":`+envelope)
+		t.Logf("--toolsets %s: %d tools, %d bytes (with a shared envelope output schema: %d)", c.sets, len(tools), n, shared)
+		if c.limit > 0 && n > c.limit {
+			t.Errorf("--toolsets %s: tools/list is %d bytes, over its budget of %d", c.sets, n, c.limit)
+		}
+		for _, tool := range tools {
+			if tool.OutputSchema != nil {
+				t.Errorf("%s has an output schema", tool.Name)
+			}
+			if strings.Contains(tool.Description, "\n") || len(tool.Description) > 160 {
+				t.Errorf("%s: the description is not one short line: %q", tool.Name, tool.Description)
+			}
+		}
+	}
+}
+
+// TestToolAnnotations: every tool carries the annotations of its row in
+// toolHints, and a short title; no tool lacks a row.
+func TestToolAnnotations(t *testing.T) {
+	t.Parallel()
+	_, tools := rawList(t, t.TempDir(), "--toolsets", "all")
+	seen := map[string]bool{}
+	for _, tool := range tools {
+		seen[tool.Name] = true
+		want, ok := toolHints[tool.Name]
+		if !ok {
+			t.Errorf("%s has no row in toolHints", tool.Name)
+			continue
+		}
+		a := tool.Annotations
+		if a == nil {
+			t.Errorf("%s has no annotations", tool.Name)
+			continue
+		}
+		got := hints{ro: a.ReadOnlyHint, idempotent: a.IdempotentHint, destructive: a.DestructiveHint != nil && *a.DestructiveHint,
+			open: a.OpenWorldHint != nil && *a.OpenWorldHint, alters: want.alters}
+		if got != want || a.Title == "" || len(a.Title) > 32 || a.OpenWorldHint == nil || (!a.ReadOnlyHint && a.DestructiveHint == nil) {
+			t.Errorf("%s: annotations %+v (destructive %v, open %v), want %+v", tool.Name, a, a.DestructiveHint, a.OpenWorldHint, want)
+		}
+	}
+	for name := range toolHints {
+		if !seen[name] {
+			t.Errorf("%s is in toolHints but not served", name)
+		}
+	}
+}
+
+// listedNames returns the names a client is listed, sorted.
+func listedNames(t *testing.T, c *client) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var names []string
+	for tool, err := range c.cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tool.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// toolsetStatus is the toolsets section of get_debug_tools_status.
+func toolsetStatus(t *testing.T, c *client) map[string]bool {
+	t.Helper()
+	on := map[string]bool{}
+	for _, s := range c.ok("get_debug_tools_status", nil).list("sections.toolsets.toolsets") {
+		on[s.str("name")] = s.get("enabled") == true
+	}
+	return on
+}
+
+// TestToolsetsOfTheProject: a project with Go tests in a Git repository
+// lists core, tests and git by default; one that needs nothing lists
+// core (and jvm only when a JVM runs, as status says). The status names
+// every set with enabled; a tool of a set not listed answers; and
+// enable_toolset lists a set and tells the client.
+func TestToolsetsOfTheProject(t *testing.T) {
+	t.Parallel()
+	changed := make(chan struct{}, 16)
+	opts := &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }}
+	gotests := startDbgWith(t, opts, []string{"--project", fixture(t, "tests/go")})
+	on := toolsetStatus(t, gotests)
+	if !on["core"] || !on["tests"] || !on["git"] || on["observe"] || on["live"] || len(on) != 7 {
+		t.Fatalf("the Go test project's toolsets: %v", on)
+	}
+	names := listedNames(t, gotests)
+	for name := range toolHints {
+		if want := wantListed(name, on); slices.Contains(names, name) != want {
+			t.Errorf("%s listed %v, want %v (sets %v)", name, !want, want, on)
+		}
+	}
+	empty := startDbgWith(t, nil, []string{"--project", t.TempDir()})
+	on = toolsetStatus(t, empty)
+	if on["tests"] || on["git"] || on["ide"] || on["observe"] || on["live"] {
+		t.Errorf("an empty project's toolsets: %v", on)
+	}
+	if !on["jvm"] && slices.Contains(listedNames(t, empty), "list_attachable_jvms") {
+		t.Error("the jvm tools are listed, but status says jvm is off")
+	}
+	// A set not listed still answers.
+	if slices.Contains(listedNames(t, empty), "get_git_repositories") {
+		t.Fatal("get_git_repositories is listed in an empty project")
+	}
+	if r := empty.ok("get_git_repositories", nil); len(r.list("repositories")) != 0 {
+		t.Errorf("an empty project's repositories: %v", r)
+	}
+
+	r := gotests.ok("enable_toolset", map[string]any{"name": "observe"})
+	if added := r.get("added"); fmt.Sprint(added) != "[add_trace get_trace remove_trace set_data_breakpoint]" {
+		t.Errorf("enable_toolset observe added %v", added)
+	}
+	select {
+	case <-changed:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no notifications/tools/list_changed after enable_toolset")
+	}
+	if !slices.Contains(listedNames(t, gotests), "add_trace") || !toolsetStatus(t, gotests)["observe"] {
+		t.Error("observe is not listed after enable_toolset")
+	}
+	f := gotests.fail("enable_toolset", map[string]any{"name": "nosuch"}, "INVALID_ARGUMENT")
+	if !slices.Contains(f.Error.AvailableOptions, "live") || !slices.Contains(f.Error.AvailableOptions, "all") {
+		t.Errorf("an unknown toolset's options %v", f.Error.AvailableOptions)
+	}
+}
+
+// toolSets says which toolset each tool is in.
+var toolSets = map[string]string{
+	"add_trace": "observe", "get_trace": "observe", "remove_trace": "observe", "set_data_breakpoint": "observe",
+	"set_variable": "live", "restart_frame": "live", "hot_reload": "live", "goto_line": "live",
+	"list_tests": "tests", "debug_test": "tests",
+	"list_debug_tools_connections": "jvm", "list_attachable_jvms": "jvm", "attach_local_jvm": "jvm", "invoke_java_method": "jvm",
+	"read_target_application_logs": "jvm", "get_last_sql_statements": "jvm", "run_and_invoke": "jvm",
+	"generate_method_args_template": "jvm", "search_http_url": "jvm", "list_method_around_scripts": "jvm", "get_method_around_script": "jvm",
+	"get_restartable_run_configurations": "ide", "restart_run_configuration": "ide", "debug_run_configuration": "ide",
+	"get_git_repositories": "git", "get_git_remotes": "git", "git_fetch": "git", "git_pull": "git", "git_push": "git",
+}
+
+func wantListed(name string, on map[string]bool) bool {
+	set := toolSets[name]
+	if set == "" {
+		set = "core"
+	}
+	return on[set]
+}
+
+// TestProfiles: each profile lists only the tools it allows and answers
+// a call of any other UNSUPPORTED naming itself; observe evaluates
+// without side effects, refuses sideEffects: true and a terminating
+// detach.
+func TestProfiles(t *testing.T) {
+	t.Parallel()
+	for _, profile := range []string{"full", "observe", "read-only"} {
+		t.Run(profile, func(t *testing.T) {
+			t.Parallel()
+			c := startDbgWith(t, nil, []string{"--toolsets", "all", "--profile", profile})
+			names := listedNames(t, c)
+			for name, h := range toolHints {
+				want := profile == "full" || (profile == "observe" && !h.alters) || (profile == "read-only" && h.ro)
+				if slices.Contains(names, name) != want {
+					t.Errorf("%s listed %v, want %v", name, !want, want)
+					continue
+				}
+				if !want {
+					r := c.fail(name, nil, "UNSUPPORTED")
+					if !strings.Contains(r.Error.Message, "--profile "+profile) {
+						t.Errorf("%s: %s", name, r.Error.Message)
+					}
+				}
+			}
+			if st := c.ok("get_debug_tools_status", nil); st.str("sections.toolsets.profile") != profile {
+				t.Errorf("status profile %q", st.str("sections.toolsets.profile"))
+			}
+		})
+	}
+	t.Run("observe evaluates without side effects", func(t *testing.T) {
+		t.Parallel()
+		requireDelve(t)
+		c := startDbgWith(t, nil, []string{"--profile", "observe"})
+		src := fixture(t, "go/loop/main.go")
+		id, _ := mcpLaunch(t, c, "go", src, []int{mcpLine(t, src, "BREAK")}, fixture(t, "go/loop"), nil)
+		if v := c.ok("evaluate_expression", map[string]any{"sessionId": id, "expression": "total"}).str("result"); v == "" {
+			t.Error("a read of total answered nothing")
+		}
+		c.fail("evaluate_expression", map[string]any{"sessionId": id, "expression": "total = 7"}, "INVALID_ARGUMENT")
+		r := c.fail("evaluate_expression", map[string]any{"sessionId": id, "expression": "total", "sideEffects": true}, "UNSUPPORTED")
+		if !strings.Contains(r.Error.Message, "--profile observe") {
+			t.Errorf("sideEffects: true: %s", r.Error.Message)
+		}
+		c.fail("detach_from_process", map[string]any{"sessionId": id, "terminateProcess": true}, "UNSUPPORTED")
+		c.ok("close_debug_session", map[string]any{"sessionId": id})
+	})
+}
