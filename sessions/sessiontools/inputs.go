@@ -44,9 +44,15 @@ type createIn struct {
 	SourcePaths       []string       `json:"sourcePaths,omitempty" jsonschema:"path pairs remote=local"`
 	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"attach: default none"`
 	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"merged into the attach request"`
-	ChildProcesses    toolkit.Bool   `json:"childProcesses,omitempty" jsonschema:"follow child processes (default true where supported)"`
-	CoreFile          string         `json:"coreFile,omitempty" jsonschema:"open this core file (postmortem)"`
-	Program           string         `json:"program,omitempty" jsonschema:"with coreFile: the crashed binary"`
+}
+
+// createSessionIn is create_debug_session's input: an attach's, and what
+// only a new session takes.
+type createSessionIn struct {
+	createIn
+	ChildProcesses toolkit.Bool `json:"childProcesses,omitempty" jsonschema:"follow child processes (default true where supported)"`
+	CoreFile       string       `json:"coreFile,omitempty" jsonschema:"open this core file (postmortem)"`
+	Program        string       `json:"program,omitempty" jsonschema:"with coreFile: the crashed binary"`
 }
 
 type sessionOut struct {

@@ -66,8 +66,10 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			return languagesOut{Languages: m.Languages(ctx)}, nil
 		}, toolkit.Hints{Title: "Supported languages", ReadOnly: true})
 	toolkit.AddTool(tb, "create_debug_session", "New session; attaches when port, processId or adapterConfig names a target, else start_debugging next.",
-		func(ctx context.Context, in createIn) (sessionOut, error) {
-			s, res, err := m.Create(ctx, in.request())
+		func(ctx context.Context, in createSessionIn) (sessionOut, error) {
+			req := in.request()
+			req.ChildProcesses, req.CoreFile, req.Program = in.ChildProcesses.Ptr(), in.CoreFile, in.Program
+			s, res, err := m.Create(ctx, req)
 			if err != nil {
 				return sessionOut{}, err
 			}
@@ -405,8 +407,7 @@ func (in createIn) request() sessions.CreateRequest {
 	return sessions.CreateRequest{Language: in.Language, Name: in.Name, ExecutablePath: in.ExecutablePath, Host: in.Host,
 		Port: int(in.Port), ProcessID: int(in.ProcessID), Timeout: ms(in.Timeout, 0), VerifyTimeout: ms(in.VerifyTimeout, 0),
 		StopOnEntry: in.StopOnEntry.Ptr(), JustMyCode: in.JustMyCode.Ptr(), SourcePaths: in.SourcePaths,
-		BreakOnExceptions: in.BreakOnExceptions, AdapterConfig: in.AdapterConfig, ChildProcesses: in.ChildProcesses.Ptr(),
-		CoreFile: in.CoreFile, Program: in.Program}
+		BreakOnExceptions: in.BreakOnExceptions, AdapterConfig: in.AdapterConfig}
 }
 
 // sessionAnswer is the answer of a launch or attach; want says whether a
