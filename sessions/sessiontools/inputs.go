@@ -104,8 +104,9 @@ type okOut struct {
 }
 
 type listOut struct {
-	Sessions []listedSession `json:"sessions"`
-	Count    int             `json:"count"`
+	Sessions []listedSession  `json:"sessions"`
+	Count    int              `json:"count"`
+	Groups   []sessions.Group `json:"groups,omitempty"` // sessions started together (a compound)
 }
 
 // listedSession is a session's summary with the URIs of its resources.

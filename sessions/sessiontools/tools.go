@@ -128,10 +128,10 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return okOut{SessionID: in.SessionID, Message: "closed"}, nil
 		}, toolkit.Hints{Title: "Close session", Destructive: true, Idempotent: true}, toolkit.DestructiveWhen(launched(m)))
-	toolkit.AddTool(tb, "list_debug_sessions", "Sessions: language, state, last stop, pid, resource URIs.",
+	toolkit.AddTool(tb, "list_debug_sessions", "Sessions: language, state, last stop, pid, parent, groups, resource URIs.",
 		func(ctx context.Context, _ struct{}) (listOut, error) {
 			l := m.List()
-			out := listOut{Sessions: make([]listedSession, 0, len(l)), Count: len(l)}
+			out := listOut{Sessions: make([]listedSession, 0, len(l)), Count: len(l), Groups: m.Groups()}
 			for _, s := range l {
 				out.Sessions = append(out.Sessions, listedSession{SessionInfo: s, Resources: resourcesOf(s.ID)})
 			}
