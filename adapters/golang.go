@@ -251,6 +251,7 @@ func (Go) Traits() Traits {
 		Children: ChildProcesses{Follows: true, Shared: true, Selected: delveSelected, Select: delveSelect,
 			Reason: "delve's followExec: the programs the Go program execs (built with -gcflags=all=-N -l to stop at their lines), " +
 				"picked by followExecRegex; delve stops and resumes them together with it"},
-		Core: goCore,
+		Core:       goCore,
+		SignalExit: func(code int) int { return max(-code, 0) }, // delve reports a death by signal N as -N
 	}
 }

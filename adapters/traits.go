@@ -142,6 +142,11 @@ type Traits struct {
 	// NoCore is the refusal of a core file: why the adapter cannot read
 	// one, and the tool that can ("py-spy dump", "jhsdb").
 	NoCore string
+	// SignalExit, when set, reads an exit code the adapter reports as the
+	// signal the program died of (delve: -N for signal N), or 0 when the
+	// code is no signal's. Nil: only a code that matches a signal the
+	// last stop named is read as one.
+	SignalExit func(code int) int
 
 	// CommandAgent is the placeholder a launch's adapterConfig.command
 	// (a build tool's command line, for a test run) carries where the

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"fmt"
 	"strings"
 
 	godap "github.com/google/go-dap"
@@ -95,7 +94,7 @@ func (s *Session) onEvent(m *dap.Message) {
 		s.mu.Lock()
 		reason := "the program ended"
 		if s.exitCode != nil {
-			reason = fmt.Sprintf("the program exited with code %d", *s.exitCode)
+			reason = s.exitReasonLocked(*s.exitCode)
 		}
 		s.setStateLocked(StateTerminated, reason)
 		s.mu.Unlock()
@@ -173,7 +172,7 @@ func (s *Session) onConnClosed(c *dap.Conn) {
 	}
 	reason := "the debug adapter exited"
 	if s.exitCode != nil {
-		reason = fmt.Sprintf("the program exited with code %d", *s.exitCode)
+		reason = s.exitReasonLocked(*s.exitCode)
 	} else if s.ep != nil && s.ep.Process != nil {
 		if tail := strings.TrimSpace(s.ep.Process.StderrTail()); tail != "" {
 			reason += ": " + textcut.LastLines(tail, 5)

@@ -92,8 +92,8 @@ func (s *Session) resolveStop(ctx context.Context) {
 			// panic machinery.
 			if own := firstFrameUnder(body.StackFrames, s.programRoot()); own != nil {
 				f = own
-			} else if own := firstOwnFrame(body.StackFrames); own != nil && s.Postmortem() != nil {
-				f = own // a core's program was built elsewhere: its first frame with source here
+			} else if own := firstOwnFrame(body.StackFrames); own != nil {
+				f = own // a binary (or a core's) built elsewhere: its first frame with source here
 			}
 		}
 		if f != nil {

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	godap "github.com/google/go-dap"
-
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/toolkit"
@@ -139,22 +137,6 @@ func (s *Session) Postmortem() *CoreInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.core
-}
-
-// firstOwnFrame returns the first frame the adapter does not mark as the
-// runtime's (presentationHint "subtle" or "deemphasize") whose source is a
-// file here: the program's own code, where a core's crash happened.
-func firstOwnFrame(frames []godap.StackFrame) *godap.StackFrame {
-	for i := range frames {
-		f := &frames[i]
-		if f.Source == nil || f.Source.Path == "" || f.Line <= 0 || f.PresentationHint == "subtle" || f.PresentationHint == "deemphasize" {
-			continue
-		}
-		if st, err := os.Stat(f.Source.Path); err == nil && st.Mode().IsRegular() {
-			return f
-		}
-	}
-	return nil
 }
 
 // CoreSupport says whether a session's adapter reads core files, what
