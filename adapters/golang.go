@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // DelveVersion is the delve release `dbg adapters install go` installs.
@@ -162,11 +163,13 @@ func (g Go) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
 		// Build outside the user's tree: delve's default is the package
 		// folder, where a killed dlv leaves __debug_bin files behind.
 		// delve removes the binary when the session ends.
-		dir := filepath.Join(os.TempDir(), fmt.Sprintf("dbg-go-build-%d", os.Getuid()))
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		// The folder is private and checked: in a shared one, another
+		// user could put her binary in the place of the one delve runs.
+		dir, err := safefs.CacheDir("go-build")
+		if err != nil {
 			return nil, err
 		}
-		f, err := os.CreateTemp(dir, "__debug_bin")
+		f, err := safefs.CreateTemp(dir, "__debug_bin*")
 		if err != nil {
 			return nil, err
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/dbg-dev/dbg/adapters/native"
 	"github.com/dbg-dev/dbg/dap"
 	"github.com/dbg-dev/dbg/proc"
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // Native is the adapter of the compiled languages "c", "cpp" and "rust".
@@ -389,12 +390,10 @@ func (n *Native) initCommands(ctx context.Context, dir, binary string) []string 
 	}
 	switch n.lang {
 	case "c", "cpp", "rust":
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		if own, err := native.FormatterCommands(n.lang, binary, cache); err == nil {
-			cmds = append(cmds, own...)
+		if cache, err := safefs.UserCacheDir(); err == nil {
+			if own, err := native.FormatterCommands(n.lang, binary, cache); err == nil {
+				cmds = append(cmds, own...)
+			}
 		}
 	}
 	return cmds

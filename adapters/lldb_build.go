@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // The builds of native programs: a C or C++ source compiled with debug
@@ -108,9 +110,9 @@ func compileCached(ctx context.Context, compiler []string, src string) (string, 
 	h.Write([]byte(strings.Join(compiler, "\x00") + "\x00" + src + "\x00"))
 	h.Write(data)
 	key := hex.EncodeToString(h.Sum(nil))[:24]
-	cache, err := os.UserCacheDir()
+	cache, err := safefs.UserCacheDir()
 	if err != nil {
-		cache = os.TempDir()
+		return "", err
 	}
 	dir := filepath.Join(cache, "dbg", "build", key)
 	name := strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))
@@ -118,10 +120,7 @@ func compileCached(ctx context.Context, compiler []string, src string) (string, 
 	if isExec(bin) {
 		return bin, nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(dir, name+".*.tmp")
+	tmp, err := safefs.CreateTemp(dir, name+".*.tmp")
 	if err != nil {
 		return "", err
 	}

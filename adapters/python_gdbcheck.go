@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/proc"
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // The injection check: before dbg first injects into a Python process
@@ -108,21 +109,12 @@ func (p Python) gdbPath() string {
 }
 
 // stateDir is where the verdicts are kept: StateDir, else dbg's state
-// directory ($DBG_STATE_DIR, $XDG_STATE_HOME/dbg, ~/.local/state/dbg).
+// directory (see safefs.StateDir).
 func (p Python) stateDir() string {
 	if p.StateDir != "" {
 		return p.StateDir
 	}
-	if d := os.Getenv("DBG_STATE_DIR"); d != "" {
-		return d
-	}
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "dbg")
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(home, ".local", "state", "dbg")
-	}
-	return filepath.Join(os.TempDir(), "dbg-state")
+	return safefs.StateDir(nil)
 }
 
 // injectKey names a verdict: the debugger's build (its --version), the

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // pyHook is dbg's sitecustomize for debugpy's processes: TCP_NODELAY on
@@ -27,9 +29,9 @@ var pyNoDelay []byte
 func (p Python) hookDir() (string, error) {
 	base := p.HookDir
 	if base == "" {
-		cache, err := os.UserCacheDir()
+		cache, err := safefs.UserCacheDir()
 		if err != nil {
-			cache = os.TempDir()
+			return "", fmt.Errorf("python hooks: %w", err)
 		}
 		base = filepath.Join(cache, "dbg")
 	}
@@ -42,19 +44,13 @@ func (p Python) hookDir() (string, error) {
 	return dir, nil
 }
 
-// writeOnce makes file hold content, atomically, unless it already does.
+// writeOnce makes file hold content, atomically, unless it already does;
+// its folder is made private (see safefs.WriteFile).
 func writeOnce(file string, content []byte) error {
 	if b, err := os.ReadFile(file); err == nil && string(b) == string(content) {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return err
-	}
-	tmp := fmt.Sprintf("%s.%d", file, os.Getpid())
-	if err := os.WriteFile(tmp, content, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, file)
+	return safefs.WriteFile(file, content, 0o644)
 }
 
 // prependPath puts dir first on a PYTHONPATH value ("" or unset: dir alone).

@@ -2,8 +2,6 @@ package adapters
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +11,9 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/proc"
+	"github.com/dbg-dev/dbg/safefs"
+	"github.com/dbg-dev/dbg/textcut"
 )
 
 // Python 3.14 and later run code in a live process at its next safe point
@@ -86,18 +87,28 @@ func (p Python) remoteExec(ctx context.Context, py string, u *pyUser, pid int, s
 // remoteAttach attaches to a Python 3.14+ target with sys.remote_exec.
 func (p Python) remoteAttach(ctx context.Context, t Target, plan *pyAttachPlan) (*Endpoint, error) {
 	progress(ctx, "attaching to %d (python %s, %s) with debugpy %s through sys.remote_exec…", t.PID, plan.in.Version, plan.label, plan.in.Debugpy)
-	var rnd [8]byte
-	_, _ = rand.Read(rnd[:])
-	base := filepath.Join(os.TempDir(), "dbg-attach-"+hex.EncodeToString(rnd[:]))
-	script, portFile := base+".py", base+".port"
-	defer os.Remove(portFile)
-	defer os.Remove(script)
+	// The script and the target's answer live in a new folder of an
+	// unpredictable name, given to the target's user: nobody else can
+	// plant an answer (a port of theirs) or read the script.
+	st, err := proc.ReadStatus(t.PID)
+	if err != nil {
+		return nil, fmt.Errorf("read process %d: %w", t.PID, err)
+	}
+	dir, err := safefs.NewDir(os.TempDir(), "dbg-attach-*")
+	if err != nil {
+		return nil, fmt.Errorf("make the attach folder: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	script, portFile := filepath.Join(dir, "attach.py"), filepath.Join(dir, "port")
 	hook, err := p.hookDir()
 	if err != nil {
 		hook = "" // no hook: the adapter runs at debugpy's own speed
 	}
 	if err := os.WriteFile(script, []byte(remoteAttachScript(filepath.Dir(plan.info.debugpy), portFile, script, hook)), 0o644); err != nil {
 		return nil, fmt.Errorf("write the attach script: %w", err)
+	}
+	if err := safefs.HandOff(dir, st.UID, st.GID); err != nil {
+		return nil, fmt.Errorf("give the attach folder to uid %d: %w", st.UID, err)
 	}
 	if err := p.remoteExec(ctx, plan.in.Path, plan.user, t.PID, script); err != nil {
 		return nil, &AttachRefusedError{PID: t.PID, Reason: fmt.Sprintf("Python %s refused sys.remote_exec into process %d: %v", plan.in.Version, t.PID, err),
@@ -106,7 +117,7 @@ func (p Python) remoteAttach(ctx context.Context, t Target, plan *pyAttachPlan) 
 	deadline := time.Now().Add(remoteAttachTimeout)
 	var answer string
 	for {
-		if b, err := os.ReadFile(portFile); err == nil {
+		if b, err := safefs.ReadOwned(portFile, st.UID, 4096); err == nil {
 			answer = strings.TrimSpace(string(b))
 			break
 		}
@@ -121,7 +132,7 @@ func (p Python) remoteAttach(ctx context.Context, t Target, plan *pyAttachPlan) 
 	}
 	port, err := strconv.Atoi(answer)
 	if err != nil {
-		return nil, &AttachRefusedError{PID: t.PID, Reason: fmt.Sprintf("debugpy.listen failed in process %d: %s", t.PID, answer), Hint: restartHint}
+		return nil, &AttachRefusedError{PID: t.PID, Reason: fmt.Sprintf("debugpy.listen failed in process %d, which wrote: %s", t.PID, textcut.Quote(answer, 300)), Hint: restartHint}
 	}
 	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

@@ -173,7 +173,7 @@ func TestConnReverseRequest(t *testing.T) {
 
 func TestTrafficLog(t *testing.T) {
 	dir := t.TempDir()
-	log, err := OpenTrafficLog(dir, "s1")
+	log, err := OpenTrafficLog(dir, "s1", nil)
 	if err != nil || log == nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestTrafficLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = c.Close()
-	if l, _ := OpenTrafficLog("", "x"); l != nil {
+	if l, _ := OpenTrafficLog("", "x", nil); l != nil {
 		t.Fatal("empty dir must disable the log")
 	}
 	data, err := readFile(dir + "/s1.jsonl")

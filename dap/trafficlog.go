@@ -2,33 +2,66 @@ package dap
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
+
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // TrafficLog writes every DAP message of one connection as a JSON line:
 // {"t":"2006-01-02T15:04:05.000Z","dir":"send"|"recv","msg":{...}}.
 // A nil *TrafficLog records nothing, so callers need no checks.
 type TrafficLog struct {
-	mu sync.Mutex
-	f  *os.File
+	redact func([]byte) []byte
+	mu     sync.Mutex
+	f      *os.File
 }
 
-// OpenTrafficLog creates dir/name.jsonl. An empty dir returns nil (no log).
-func OpenTrafficLog(dir, name string) (*TrafficLog, error) {
+// OpenTrafficLog creates dir/name.jsonl, mode 0600, in dir made private
+// (see safefs.Dir). A folder or file another user made, or can change,
+// is refused: the traffic holds the program's values. redact, when not
+// nil, rewrites each message before it is written (the server's
+// redaction of credentials). An empty dir returns nil (no log).
+func OpenTrafficLog(dir, name string, redact func([]byte) []byte) (*TrafficLog, error) {
 	if dir == "" {
 		return nil, nil
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
+	if err := safefs.Dir(dir); err != nil {
+		return nil, fmt.Errorf("DBG_DAP_LOG: %w", err)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, name+".jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	path := filepath.Join(dir, name+".jsonl")
+	f, err := safefs.OpenNew(path, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		f, err = openOwnLog(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("DBG_DAP_LOG: %w", err)
+	}
+	return &TrafficLog{f: f, redact: redact}, nil
+}
+
+// openOwnLog opens an existing log to append to it: only a regular file
+// of this user's that nobody else can read or change.
+func openOwnLog(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
-	return &TrafficLog{f: f}, nil
+	st, err := f.Stat()
+	if err == nil && (!st.Mode().IsRegular() || safefs.Owner(st) != os.Geteuid() || st.Mode().Perm()&0o077 != 0) {
+		err = &safefs.UnsafeError{Path: path, Reason: fmt.Sprintf("made by uid %d with mode %v, not a private file of this user", safefs.Owner(st), st.Mode().Perm())}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 type trafficLine struct {
@@ -42,6 +75,9 @@ type trafficLine struct {
 func (l *TrafficLog) Record(dir string, body []byte) {
 	if l == nil {
 		return
+	}
+	if l.redact != nil {
+		body = l.redact(body)
 	}
 	msg := json.RawMessage(body)
 	if !json.Valid(body) {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dbg-dev/dbg/safefs"
 	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit"
 )
@@ -40,7 +41,8 @@ var ErrNoJavac = errors.New("debugtools: no javac found to build the agent")
 // the jar by content hash (sources and compiler version). It is safe for
 // concurrent use; concurrent builds of one hash happen once.
 type AgentBuilder struct {
-	// CacheDir is the cache root (default os.UserCacheDir()/dbg/agent).
+	// CacheDir is the cache root (default safefs.UserCacheDir()/dbg/agent),
+	// made private and checked before a jar in it is used.
 	CacheDir string
 
 	mu       sync.Mutex
@@ -74,15 +76,24 @@ func (b *AgentBuilder) javacVersion(ctx context.Context, javac string) ([]byte, 
 }
 
 // FindJavac picks a compiler: the target's own JDK, else JAVA_HOME, else
-// PATH.
+// PATH. The target's JDK is used only when no other user can have
+// changed it (see safefs.Trusted): dbg never runs another user's
+// compiler, least of all as root.
 func FindJavac(targetJavaHome string) (string, error) {
 	var tried []string
-	for _, home := range []string{targetJavaHome, os.Getenv("JAVA_HOME")} {
+	for i, home := range []string{targetJavaHome, os.Getenv("JAVA_HOME")} {
 		if home == "" {
 			continue
 		}
 		p := filepath.Join(home, "bin", "javac")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		st, err := os.Stat(p)
+		if err == nil && i == 0 {
+			if terr := safefs.Trusted(p); terr != nil {
+				tried = append(tried, p+" (refused: "+terr.Error()+")")
+				continue
+			}
+		}
+		if err == nil && !st.IsDir() {
 			return p, nil
 		}
 		tried = append(tried, p)
@@ -123,11 +134,15 @@ func (b *AgentBuilder) Jar(ctx context.Context, javac string) (string, error) {
 	}
 	root := b.CacheDir
 	if root == "" {
-		c, err := os.UserCacheDir()
+		c, err := safefs.UserCacheDir()
 		if err != nil {
 			return "", fmt.Errorf("cache dir: %w", err)
 		}
 		root = filepath.Join(c, "dbg", "agent")
+	}
+	// A jar in the cache is loaded into JVMs: no other user may put one there.
+	if err := safefs.Dir(root); err != nil {
+		return "", fmt.Errorf("agent cache: %w", err)
 	}
 	dir := filepath.Join(root, hash)
 	jar := filepath.Join(dir, "dbg-agent.jar")
@@ -173,10 +188,7 @@ var javacExports = []string{
 }
 
 func buildAgentJar(ctx context.Context, javac, dir, jar string, files []string) error {
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return err
-	}
-	work, err := os.MkdirTemp(filepath.Dir(dir), ".build-")
+	work, err := safefs.MkdirTemp(filepath.Dir(dir), ".build-*")
 	if err != nil {
 		return err
 	}
@@ -269,27 +281,4 @@ func writeJar(path, dir, manifest string) error {
 		return err
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
-}
-
-// stageJar makes jar readable by the target: a JVM in another mount
-// namespace or running as another user gets a copy in its /tmp. It
-// returns the path as the target sees it.
-func stageJar(j *JVM, jar string) (string, func(), error) {
-	if SameMountNamespace(j.PID) && j.UID == os.Geteuid() {
-		return jar, func() {}, nil
-	}
-	data, err := os.ReadFile(jar)
-	if err != nil {
-		return "", nil, err
-	}
-	sum := sha256.Sum256(data)
-	name := "dbg-agent-" + hex.EncodeToString(sum[:6]) + ".jar"
-	host := filepath.Join(pathsFor(j.PID).tmp, name)
-	if err := os.WriteFile(host, data, 0o644); err != nil {
-		return "", nil, fmt.Errorf("copy the agent into the target's /tmp: %w", err)
-	}
-	if os.Geteuid() == 0 {
-		_ = os.Chown(host, j.UID, j.GID)
-	}
-	return "/tmp/" + name, func() {}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/proc"
+	"github.com/dbg-dev/dbg/safefs"
 	"github.com/dbg-dev/dbg/textcut"
 )
 
@@ -23,16 +24,20 @@ import (
 var ErrNotAttachable = errors.New("debugtools: JVM cannot be attached")
 
 // AttachError says why an attach failed; Code is the JVM's return code
-// when it answered.
+// when it answered, Err the cause when there is one.
 type AttachError struct {
 	PID  int
 	Code int
 	Msg  string
+	Err  error
 }
 
 func (e *AttachError) Error() string {
 	return fmt.Sprintf("attach to pid %d failed (code %d): %s", e.PID, e.Code, e.Msg)
 }
+
+// Unwrap returns the cause.
+func (e *AttachError) Unwrap() error { return e.Err }
 
 // CheckAttachable refuses JVMs that must not get SIGQUIT: a JVM started
 // with -XX:+DisableAttachMechanism ignores attach requests, and with -Xrs
@@ -103,6 +108,14 @@ func isHotSpot(j *JVM) bool {
 	return hot
 }
 
+// checkUser refuses a JVM of another user unless dbg runs as root.
+func checkUser(j *JVM) error {
+	if os.Geteuid() != 0 && os.Geteuid() != j.UID {
+		return &AttachError{PID: j.PID, Code: -1, Msg: fmt.Sprintf("the JVM runs as uid %d and dbg as uid %d; run dbg as that user", j.UID, os.Geteuid())}
+	}
+	return nil
+}
+
 // AttachOptions tune Attach.
 type AttachOptions struct {
 	// SocketTimeout bounds the wait for the attach socket after SIGQUIT
@@ -139,8 +152,8 @@ func LoadAgent(ctx context.Context, j *JVM, jar, args string, opt AttachOptions)
 	if opt.SocketTimeout <= 0 {
 		opt.SocketTimeout = 10 * time.Second
 	}
-	if os.Geteuid() != 0 && os.Geteuid() != j.UID {
-		return &AttachError{PID: j.PID, Code: -1, Msg: fmt.Sprintf("the JVM runs as uid %d and dbg as uid %d; run dbg as that user", j.UID, os.Geteuid())}
+	if err := checkUser(j); err != nil {
+		return err
 	}
 	conn, err := openAttachSocket(ctx, j, opt.SocketTimeout)
 	if err != nil {
@@ -179,11 +192,14 @@ func parseLoadReply(pid int, reply string) error {
 	lines := strings.Split(strings.TrimRight(reply, "\n"), "\n")
 	status, err := strconv.Atoi(strings.TrimSpace(lines[0]))
 	if err != nil {
-		return &AttachError{PID: pid, Code: -1, Msg: "unexpected reply: " + textcut.Clip(reply, 200)}
+		return &AttachError{PID: pid, Code: -1, Msg: "unexpected reply; the JVM wrote: " + textcut.Quote(reply, 200)}
 	}
 	rest := strings.TrimSpace(strings.Join(lines[1:], "\n"))
 	if status != 0 {
-		return &AttachError{PID: pid, Code: status, Msg: orText(rest, "the JVM refused the load command")}
+		if rest == "" {
+			return &AttachError{PID: pid, Code: status, Msg: "the JVM refused the load command"}
+		}
+		return &AttachError{PID: pid, Code: status, Msg: "the JVM refused the load command; it wrote: " + textcut.Quote(rest, 400)}
 	}
 	if rest == "" {
 		return nil
@@ -196,42 +212,37 @@ func parseLoadReply(pid int, reply string) error {
 		}
 		return nil
 	}
-	return &AttachError{PID: pid, Code: -1, Msg: textcut.Clip(rest, 400)}
-}
-
-func orText(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+	return &AttachError{PID: pid, Code: -1, Msg: "unexpected reply; the JVM wrote: " + textcut.Quote(rest, 400)}
 }
 
 // openAttachSocket connects to the JVM's attach listener, starting it
-// with .attach_pid + SIGQUIT when it is not running yet.
+// with .attach_pid + SIGQUIT when it is not running yet. Anyone can make
+// a socket of that name in /tmp first: dbg talks only to a socket owned
+// by the JVM's user whose listener is the JVM itself (SO_PEERCRED).
 func openAttachSocket(ctx context.Context, j *JVM, wait time.Duration) (net.Conn, error) {
 	tp := pathsFor(j.PID)
 	sock := filepath.Join(tp.tmp, ".java_pid"+strconv.Itoa(j.NSPID))
-	if c, err := dialUnix(ctx, sock); err == nil {
-		return c, nil
+	c, err := dialAttach(ctx, j, sock)
+	if err == nil || errors.Is(err, safefs.ErrUnsafe) {
+		return c, err
 	}
 	// The JVM looks for the trigger file in its working directory, then
-	// in its temp directory.
+	// in its temp directory, and heeds one owned by its user or by root:
+	// dbg makes a new one (never opening what is there, a link another
+	// user planted) and never changes its owner.
 	var trigger string
 	for _, dir := range []string{proc.Path(j.PID, "cwd"), tp.tmp} {
 		p := filepath.Join(dir, ".attach_pid"+strconv.Itoa(j.NSPID))
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY, 0o660)
+		f, err := safefs.OpenNew(p, 0o600)
 		if err != nil {
 			continue
 		}
 		f.Close()
-		if os.Geteuid() == 0 {
-			_ = os.Chown(p, j.UID, j.GID)
-		}
 		trigger = p
 		break
 	}
 	if trigger == "" {
-		return nil, &AttachError{PID: j.PID, Code: -1, Msg: "cannot create the .attach_pid trigger file in the target's working or temp directory"}
+		return nil, &AttachError{PID: j.PID, Code: -1, Msg: "cannot create a new .attach_pid trigger file in the target's working or temp directory (one is there already, or neither can be written)"}
 	}
 	defer os.Remove(trigger)
 	if err := syscall.Kill(j.PID, syscall.SIGQUIT); err != nil {
@@ -241,8 +252,9 @@ func openAttachSocket(ctx context.Context, j *JVM, wait time.Duration) (net.Conn
 	defer deadline.Stop()
 	delay := 5 * time.Millisecond
 	for {
-		if c, err := dialUnix(ctx, sock); err == nil {
-			return c, nil
+		c, err := dialAttach(ctx, j, sock)
+		if err == nil || errors.Is(err, safefs.ErrUnsafe) {
+			return c, err
 		}
 		t := time.NewTimer(delay)
 		select {
@@ -260,11 +272,59 @@ func openAttachSocket(ctx context.Context, j *JVM, wait time.Duration) (net.Conn
 	}
 }
 
-func dialUnix(ctx context.Context, path string) (net.Conn, error) {
-	if _, err := os.Stat(path); err != nil {
+// dialAttach connects to the attach socket at path of j: a socket (not a
+// link) owned by the JVM's user, whose listening end is the JVM's own
+// process. Any other is refused with an error wrapping safefs.ErrUnsafe
+// and is never written to.
+func dialAttach(ctx context.Context, j *JVM, path string) (net.Conn, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
 		return nil, err
+	}
+	if fi.Mode()&os.ModeSocket == 0 || safefs.Owner(fi) != j.UID {
+		return nil, refusedSocket(j, &safefs.UnsafeError{Path: path,
+			Reason: fmt.Sprintf("owned by uid %d, not by the JVM's uid %d, or not a socket", safefs.Owner(fi), j.UID)})
 	}
 	var d net.Dialer
 	d.Timeout = 2 * time.Second
-	return d.DialContext(ctx, "unix", path)
+	c, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		return nil, err
+	}
+	cred, err := peerCred(c)
+	if err != nil || int(cred.Pid) != j.PID || int(cred.Uid) != j.UID {
+		c.Close()
+		who := "unknown"
+		if err == nil {
+			who = fmt.Sprintf("pid %d, uid %d", cred.Pid, cred.Uid)
+		}
+		return nil, refusedSocket(j, &safefs.UnsafeError{Path: path, Reason: "its listener is " + who + ", not the JVM"})
+	}
+	return c, nil
+}
+
+// refusedSocket is the error of an attach socket dbg does not trust.
+func refusedSocket(j *JVM, why error) error {
+	return &AttachError{PID: j.PID, Code: -1, Err: why,
+		Msg: "refused the attach socket, which another user may have made: " + why.Error() + "; nothing was sent to it"}
+}
+
+// peerCred is the listening process of a connected UNIX socket.
+func peerCred(c net.Conn) (*syscall.Ucred, error) {
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		return nil, errors.New("not a UNIX socket")
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var cred *syscall.Ucred
+	var cerr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
+		return nil, err
+	}
+	return cred, cerr
 }

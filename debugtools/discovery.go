@@ -3,7 +3,6 @@ package debugtools
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -125,11 +124,12 @@ func InspectJVM(ctx context.Context, pid int) (*JVM, error) {
 	j := &JVM{PID: pid, NSPID: pid}
 	j.Cmdline, _ = p.CmdlineSliceWithContext(ctx)
 	j.Cwd, _ = p.CwdWithContext(ctx)
-	readStatus(pid, j)
-	if pd, path := readPerfFor(pid, j.NSPID); pd != nil {
+	if !readStatus(pid, j) {
+		return nil, fmt.Errorf("process %d: its owner cannot be read", pid)
+	}
+	if pd, path := readPerfFor(pid, j.NSPID, j.UID); pd != nil {
 		j.PerfData = path
 		j.JavaCommand = pd.Strings["sun.rt.javaCommand"]
-		j.JavaHome = pd.Strings["java.property.java.home"]
 		j.VMName = pd.Strings["java.property.java.vm.name"]
 		j.VMArgs = pd.Strings["java.rt.vmArgs"]
 		j.VMFlags = pd.Strings["java.rt.vmFlags"]
@@ -140,11 +140,9 @@ func InspectJVM(ctx context.Context, pid int) (*JVM, error) {
 	if j.JavaCommand == "" {
 		j.JavaCommand = javaCommandFromArgs(j.Cmdline)
 	}
-	if j.JavaHome == "" {
-		if exe, err := p.ExeWithContext(ctx); err == nil && strings.HasSuffix(exe, "/bin/java") {
-			j.JavaHome = strings.TrimSuffix(exe, "/bin/java")
-		}
-	}
+	// The JDK is the one the process runs, as the kernel says: never what
+	// a file in /tmp claims.
+	j.JavaHome = javaHomeOf(pid)
 	if f := strings.Fields(j.JavaCommand); len(f) > 0 {
 		j.MainClass = f[0]
 	}
@@ -181,38 +179,18 @@ func attachNameOf(main string) string {
 	return main
 }
 
-// readStatus fills NSPID, UID and GID from the process's status.
-func readStatus(pid int, j *JVM) {
+// readStatus fills NSPID, UID and GID from the process's status, and
+// reports whether it could.
+func readStatus(pid int, j *JVM) bool {
 	st, err := proc.ReadStatus(pid)
 	if err != nil {
-		return
+		return false
 	}
 	if st.NSPID > 0 {
 		j.NSPID = st.NSPID
 	}
 	j.UID, j.GID = st.UID, st.GID
-}
-
-// readPerfFor reads the hsperfdata file of a JVM through its root, which
-// is the target's mount namespace for a JVM in a container.
-func readPerfFor(pid, nspid int) (*PerfData, string) {
-	root := proc.Path(pid, "root")
-	for _, dir := range []string{filepath.Join(root, "tmp"), "/tmp"} {
-		m, _ := filepath.Glob(filepath.Join(dir, "hsperfdata_*", strconv.Itoa(nspid)))
-		for _, f := range m {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				continue
-			}
-			if pd, err := ParsePerfData(b); err == nil {
-				return pd, f
-			}
-		}
-		if dir == "/tmp" || nspid == pid {
-			break // the host /tmp is the same file system; no need to look twice
-		}
-	}
-	return nil, ""
+	return true
 }
 
 // optsWithValue are java launcher options whose value is the next word.

@@ -97,7 +97,7 @@ func startFixture(t testing.TB, jvmOpts ...string) *fixtureJVM {
 	return &fixtureJVM{cmd: cmd, pid: cmd.Process.Pid}
 }
 
-// startJVM starts cmd, a JVM or a launcher of one, in a fresh directory and
+// startJVM starts cmd, a JVM or a launcher of one, in a fresh directory (unless cmd.Dir names one) and
 // in its own process group, which stopJVM ends at cleanup, and waits up to
 // 60s for a line beginning with READY on its stdout (read to the end after
 // that). It returns an error when the process ends before printing READY
@@ -105,7 +105,9 @@ func startFixture(t testing.TB, jvmOpts ...string) *fixtureJVM {
 // program in those messages.
 func startJVM(t testing.TB, what string, cmd *exec.Cmd) error {
 	t.Helper()
-	cmd.Dir = t.TempDir()
+	if cmd.Dir == "" {
+		cmd.Dir = t.TempDir()
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, err := cmd.StdoutPipe()
 	if err != nil {

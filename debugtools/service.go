@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
@@ -81,6 +81,7 @@ type Service struct {
 	// extraAgentArgs are appended to the built-in agent's arguments
 	// (tests: sqlMode=wrap).
 	extraAgentArgs string
+	dirs           []*attachDir // attach folders, removed at Close
 	wg             sync.WaitGroup
 }
 
@@ -99,7 +100,8 @@ func NewService(cfg Config) *Service {
 	return &Service{cfg: cfg, builder: AgentBuilder{CacheDir: cfg.CacheDir}, conns: map[string]*Connection{}, ctx: ctx, cancel: cancel}
 }
 
-// Close drops every connection and stops background work.
+// Close drops every connection, stops background work and removes the
+// attach folders.
 func (s *Service) Close() {
 	s.cancel()
 	s.wg.Wait()
@@ -109,6 +111,17 @@ func (s *Service) Close() {
 		c.Client.Close()
 		delete(s.conns, id)
 	}
+	for _, d := range s.dirs {
+		d.remove()
+	}
+	s.dirs = nil
+}
+
+// keep records an attach folder, removed at Close.
+func (s *Service) keep(d *attachDir) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dirs = append(s.dirs, d)
 }
 
 // JVMs returns the visible (not hidden) local JVMs, from a scan at most
@@ -207,6 +220,9 @@ func (s *Service) Attach(ctx context.Context, pid int, attachName string, wait t
 	if err := CheckAttachable(j); err != nil {
 		return nil, err
 	}
+	if err := checkUser(j); err != nil {
+		return nil, err
+	}
 	if attachName == "" {
 		attachName = j.AttachName
 	}
@@ -224,41 +240,39 @@ func (s *Service) Attach(ctx context.Context, pid int, attachName string, wait t
 			return nil, fmt.Errorf("%w: %w", ErrAgentBuild, err)
 		}
 	}
-	inTarget, _, err := stageJar(j, jar)
+	dir, err := newAttachDir(j, jar)
 	if err != nil {
 		return nil, err
 	}
-	var args, portFileHost string
+	s.keep(dir) // a staged jar is read by the JVM after the load too: removed at Close
+	var args string
 	var extPort, extHTTP int
 	safeName := strings.NewReplacer(",", "_", "=", "_").Replace(attachName)
+	pfDir := dir
 	if external {
 		extPort, extHTTP = freePort(), freePort()
 		// The DebugTools agent's argument names.
 		args = fmt.Sprintf("tcpPort=%d,httpPort=%d,applicationName=%s", extPort, extHTTP, safeName)
+		pfDir = nil
 	} else {
-		name := fmt.Sprintf("dbg-agent-%d-%s.json", pid, NewIdentity()[:8])
-		portFileHost = filepath.Join(pathsFor(pid).tmp, name)
-		args = fmt.Sprintf("port=0,httpPort=0,host=127.0.0.1,applicationName=%s,portFile=/tmp/%s", safeName, name)
+		inTarget, _ := dir.portFile()
+		args = fmt.Sprintf("port=0,httpPort=0,host=127.0.0.1,applicationName=%s,portFile=%s", safeName, inTarget)
 		if s.extraAgentArgs != "" {
 			args += "," + s.extraAgentArgs
 		}
 	}
 	toolkit.Progress(ctx, "loading the agent into JVM %d (HotSpot attach)…", pid)
 	lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	err = LoadAgent(lctx, j, inTarget, args, AttachOptions{})
+	err = LoadAgent(lctx, j, dir.jar, args, AttachOptions{})
 	cancel()
 	if err != nil {
-		if portFileHost != "" {
-			os.Remove(portFileHost)
-		}
+		dir.remove()
 		return nil, err
 	}
 	res := &AttachResult{JVM: j, AttachName: attachName, Message: "Attach requested"}
 	finish := func(ctx context.Context) (*Connection, error) {
-		if portFileHost != "" {
-			defer os.Remove(portFileHost)
-		}
-		return s.awaitAgent(ctx, pid, attachName, portFileHost, extPort, extHTTP, external)
+		defer dir.settled()
+		return s.awaitAgent(ctx, pid, attachName, pfDir, extPort, extHTTP, external)
 	}
 	if wait <= 0 {
 		s.wg.Add(1)
@@ -301,18 +315,19 @@ type portFile struct {
 	Error           string `json:"error"`
 }
 
-// awaitAgent polls for the agent's ports and connects.
-func (s *Service) awaitAgent(ctx context.Context, pid int, name, portFileHost string, port, httpPort int, external bool) (*Connection, error) {
+// awaitAgent polls for the agent's ports (in dir's port file, for the
+// built-in agent) and connects.
+func (s *Service) awaitAgent(ctx context.Context, pid int, name string, dir *attachDir, port, httpPort int, external bool) (*Connection, error) {
 	host := "127.0.0.1"
 	delay := 5 * time.Millisecond
 	for {
 		var addr string
-		if portFileHost != "" {
-			if b, err := os.ReadFile(portFileHost); err == nil {
+		if dir != nil {
+			if b, err := dir.readPort(); err == nil {
 				var pf portFile
 				if json.Unmarshal(b, &pf) == nil {
 					if pf.Error != "" {
-						return nil, fmt.Errorf("%w: the agent failed to start: %s", ErrAgentNoReply, pf.Error)
+						return nil, fmt.Errorf("%w: the agent failed to start; the target wrote: %s", ErrAgentNoReply, textcut.Quote(pf.Error, 400))
 					}
 					if pf.Port > 0 {
 						port, httpPort = pf.Port, pf.HTTPPort

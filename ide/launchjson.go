@@ -35,6 +35,9 @@ func parseLaunchJSON(b []byte, project string, getenv func(string) string) ([]Ru
 		return nil, fmt.Errorf("invalid JSON: %w", err)
 	}
 	vars := launchVars{project: project, getenv: getenv}
+	// What the answers show: ${env:X} as written, since its value is
+	// dbg's own environment, which may hold credentials.
+	shownVars := launchVars{project: project, getenv: func(name string) string { return "${env:" + name + "}" }}
 	langs := languages()
 	var out []RunConfiguration
 	for _, raw := range doc.Configurations {
@@ -45,6 +48,10 @@ func parseLaunchJSON(b []byte, project string, getenv func(string) string) ([]Ru
 		rc := launchConfig(langs, entry, project)
 		if rc.Name == "" {
 			continue
+		}
+		if shownEntry, _ := shownVars.subst(raw).(map[string]any); usesEnv(raw) {
+			shown := launchConfig(langs, shownEntry, project)
+			rc.shown = &shown
 		}
 		out = append(out, rc)
 	}
@@ -98,6 +105,27 @@ func (v launchVars) expand(s string) string {
 		}
 		return m // ${file}, ${input:x}...: only an editor knows
 	})
+}
+
+// usesEnv reports whether a launch.json value names ${env:X} anywhere.
+func usesEnv(x any) bool {
+	switch t := x.(type) {
+	case string:
+		return strings.Contains(t, "${env:")
+	case []any:
+		for _, e := range t {
+			if usesEnv(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range t {
+			if usesEnv(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (v launchVars) subst(x any) any {
@@ -201,7 +229,9 @@ func launchConfig(langs *adapters.Registry, e map[string]any, project string) Ru
 		rc.Cwd = project
 	}
 	if p := str(e, "envFile"); p != "" {
-		if vals, err := readEnvFile(absIn(project, p)); err == nil && len(vals) > 0 {
+		if !inProject(project, absIn(project, p)) {
+			rc.warning = fmt.Sprintf("%q: envFile %s is outside the project and was not read", rc.Name, p)
+		} else if vals, err := readEnvFile(absIn(project, p)); err == nil && len(vals) > 0 {
 			rc.Env = vals
 		}
 	}
@@ -290,4 +320,20 @@ func absIn(dir, p string) string {
 		p = filepath.Join(dir, p)
 	}
 	return filepath.Clean(p)
+}
+
+// inProject reports whether path, its links resolved, lies in the
+// project: a launch.json from a repository the user did not write must
+// not make dbg read files elsewhere (~/.aws/credentials) into answers.
+func inProject(project, path string) bool {
+	root, err := filepath.EvalSymlinks(project)
+	if err != nil {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		real = filepath.Clean(path) // a file not there yet is read as not there
+	}
+	rel, err := filepath.Rel(root, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

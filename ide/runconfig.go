@@ -76,10 +76,12 @@ type RunConfiguration struct {
 
 	Unsupported string `json:"unsupported,omitempty"`
 
-	classpath   string // Java: the classpath of Command
-	pythonMod   bool   // Python: Program is a module name
-	testPattern string // Go test: the -run pattern
-	interpreter string // Python, Node: the runtime, when the configuration names one
+	shown       *RunConfiguration // what answers show, when it differs (launch.json's ${env:X} unexpanded)
+	warning     string            // why part of the configuration was not read
+	classpath   string            // Java: the classpath of Command
+	pythonMod   bool              // Python: Program is a module name
+	testPattern string            // Go test: the -run pattern
+	interpreter string            // Python, Node: the runtime, when the configuration names one
 }
 
 // Runnable reports whether dbg can start the configuration as a process.
@@ -134,6 +136,9 @@ func LoadRunConfigurations(dir string, getenv func(string) string) LoadResult {
 		for _, c := range cfgs {
 			if p := str(c.Launch, "envFile"); p != "" {
 				res.extraFiles = append(res.extraFiles, absIn(dir, p))
+			}
+			if c.warning != "" {
+				res.Warnings = append(res.Warnings, sourceLaunch+": "+c.warning)
 			}
 		}
 	}

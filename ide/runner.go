@@ -58,6 +58,9 @@ type RunnerOptions struct {
 	// OutputLimit bounds each process's output ring (bytes, default 1 MiB).
 	OutputLimit int
 	Now         func() time.Time
+	// MaxProcesses caps the processes running at once (0: no cap), as
+	// --max-processes sets it; a restart replaces its instance.
+	MaxProcesses int
 }
 
 // Runner starts run configurations as processes the server owns: each
@@ -201,6 +204,13 @@ func (r *Runner) Restart(ctx context.Context, cfg RunConfiguration) (RunResult, 
 		}
 		return RunResult{}, e
 	}
+	if n := r.opts.MaxProcesses; n > 0 && len(alive) == 0 {
+		if running := r.runningCount(); running >= n {
+			return RunResult{}, toolkit.NewError(toolkit.CodeInvalidState,
+				fmt.Sprintf("this server runs at most %d processes (--max-processes %d), and %d run", n, n, running),
+				"stop one you no longer need, or restart the server with a larger --max-processes")
+		}
+	}
 	res := RunResult{Action: ActionStart, ConfigurationName: cfg.Name, Source: cfg.Source, Command: cfg.Command, Cwd: cfg.Cwd}
 	if len(alive) == 1 {
 		res.Action = ActionRestart
@@ -235,6 +245,21 @@ func (r *Runner) Restart(ctx context.Context, cfg RunConfiguration) (RunResult, 
 		}
 	}
 	return res, nil
+}
+
+// runningCount is how many of the runner's processes run.
+func (r *Runner) runningCount() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, ps := range r.procs {
+		for _, p := range ps {
+			if p.running() {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // Stop ends the running instances of cfg (whole process groups) and

@@ -282,3 +282,30 @@ func TestSecondCloseWaitsForTheFirst(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Past MaxProcesses a new process is refused with the cap and how to
+// raise it; a restart of a running one replaces it, and a stop makes room.
+func TestMaxProcesses(t *testing.T) {
+	r := NewRunner(nil, RunnerOptions{StopGrace: 500 * time.Millisecond, StartupWait: -1, MaxProcesses: 1})
+	t.Cleanup(func() { _ = r.Close(context.Background()) })
+	ctx := context.Background()
+	marker := fmt.Sprintf("dbg-max-procs-%d", time.Now().UnixNano())
+	a := shConfig("a", "while :; do sleep 0.1; done", marker)
+	if _, err := r.Restart(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.Restart(ctx, shConfig("b", "while :; do sleep 0.1; done", marker))
+	te, ok := err.(*toolkit.ToolError)
+	if !ok || !strings.Contains(te.Message, "--max-processes 1") || !strings.Contains(te.Hint, "--max-processes") {
+		t.Fatalf("a second process: %v, want the cap named", err)
+	}
+	if res, err := r.Restart(ctx, a); err != nil || res.Action != ActionRestart {
+		t.Fatalf("a restart at the cap: %+v %v", res, err)
+	}
+	if _, err := r.Stop(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Restart(ctx, shConfig("b", "while :; do sleep 0.1; done", marker)); err != nil {
+		t.Fatalf("after a stop: %v", err)
+	}
+}

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
+	"github.com/dbg-dev/dbg/toolkit/redact"
 )
 
 // Options configures the ide capabilities. Zero values are usable
@@ -160,27 +160,43 @@ type ListConfigurationsResult struct {
 	Warnings       []string            `json:"warnings,omitempty"`
 }
 
-var secretKeyRE = regexp.MustCompile(`(?i)(pass(word|wd)?|secret|token|credential|api[_-]?key|private[_-]?key|auth)`)
-
-// redactArg hides the value of KEY=VALUE arguments whose key names a
-// secret (-Dspring.datasource.password=..., --token=...).
-func redactArg(a string) string {
-	k, _, ok := strings.Cut(a, "=")
-	if ok && secretKeyRE.MatchString(k) {
-		return k + "=" + Redacted
+// redactValue hides the credentials inside one value of a run
+// configuration: the shapes and credential-named pairs toolkit/redact
+// knows, and URL user-info.
+func redactValue(v string) string {
+	if r, changed := redact.String(v); changed {
+		v = strings.ReplaceAll(r, redact.Mark, Redacted)
 	}
-	return RedactText(a)
+	return RedactText(v)
 }
 
+// redactArgs hides the credentials of a command line: the value of a
+// KEY=VALUE argument whose key names one (-Dspring.datasource.password=...,
+// --token=...), the argument after a flag that names one (--password X),
+// and credentials inside any argument.
 func redactArgs(args []string) []string {
 	if args == nil {
 		return nil
 	}
 	out := make([]string, len(args))
 	for i, a := range args {
-		out[i] = redactArg(a)
+		k, _, pair := strings.Cut(a, "=")
+		switch {
+		case i > 0 && secretFlag(args[i-1]):
+			out[i] = Redacted
+		case pair && redact.SecretName(strings.TrimLeft(strings.TrimPrefix(k, "-D"), "-")):
+			out[i] = k + "=" + Redacted
+		default:
+			out[i] = redactValue(a)
+		}
 	}
 	return out
+}
+
+// secretFlag reports whether a is a flag naming a credential, whose
+// value is the next argument (--password, -password; not --password=x).
+func secretFlag(a string) bool {
+	return strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && redact.SecretName(strings.TrimLeft(a, "-"))
 }
 
 func redactEnv(env map[string]string) map[string]string {
@@ -189,10 +205,10 @@ func redactEnv(env map[string]string) map[string]string {
 	}
 	out := make(map[string]string, len(env))
 	for k, v := range env {
-		if secretKeyRE.MatchString(k) {
+		if redact.SecretName(k) {
 			out[k] = Redacted
 		} else {
-			out[k] = RedactText(v)
+			out[k] = redactValue(v)
 		}
 	}
 	return out
@@ -209,8 +225,12 @@ func (x *IDE) running(c RunConfiguration) int {
 }
 
 func (x *IDE) view(c RunConfiguration) ConfigurationView {
+	shown := c
+	if c.shown != nil {
+		shown = *c.shown
+	}
 	v := ConfigurationView{Name: c.Name, TypeID: c.TypeID, TypeName: c.TypeName, Source: c.Source, Restartable: c.Runnable(),
-		Command: redactArgs(c.Command), Cwd: c.Cwd, Env: redactEnv(c.Env), Members: c.Members, Unsupported: c.Unsupported}
+		Command: redactArgs(shown.Command), Cwd: shown.Cwd, Env: redactEnv(shown.Env), Members: c.Members, Unsupported: c.Unsupported}
 	if pid := x.running(c); pid != 0 {
 		v.Running, v.PID = true, pid
 	}
@@ -330,7 +350,10 @@ func (x *IDE) restart(ctx context.Context, c RunConfiguration) (RestartResult, e
 	}
 	res, err := x.runner.Restart(ctx, c)
 	var several *SeveralRunningError
+	var te *toolkit.ToolError
 	switch {
+	case errors.As(err, &te):
+		return RestartResult{}, te
 	case errors.As(err, &several):
 		return RestartResult{}, toolkit.NewError(toolkit.CodeInvalidState, several.Error(),
 			"stop the extra instances first; dbg does not guess which one to restart").WithDetails(map[string]any{"pids": several.PIDs})
@@ -338,7 +361,10 @@ func (x *IDE) restart(ctx context.Context, c RunConfiguration) (RestartResult, e
 		return RestartResult{}, toolkit.NewError(toolkit.CodeInvalidState, err.Error(), "the server is shutting down")
 	case err != nil:
 		return RestartResult{}, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("cannot start %q: %s", c.Name, RedactText(err.Error())),
-			"check that the command exists on PATH and the working directory is right").WithDetails(map[string]any{"command": redactArgs(c.Command), "cwd": c.Cwd}).Wrap(err)
+			"check that the command exists on PATH and the working directory is right").WithDetails(map[string]any{"command": x.view(c).Command, "cwd": c.Cwd}).Wrap(err)
+	}
+	if c.shown != nil {
+		res.Command = c.shown.Command // ${env:X} as written
 	}
 	res.Command = redactArgs(res.Command)
 	for i, l := range res.Output {

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,4 +93,11 @@ func PIDs() []int {
 func BootID() string {
 	b, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	return strings.TrimSpace(string(b))
+}
+
+// Sysctl reads a kernel setting by its dotted name ("fs.protected_symlinks"),
+// without its trailing newline.
+func Sysctl(name string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(append([]string{"/proc/sys"}, strings.Split(name, ".")...)...))
+	return strings.TrimSpace(string(b)), err
 }

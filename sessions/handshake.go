@@ -148,7 +148,10 @@ func (s *Session) handshake(ctx context.Context, ep *adapters.Endpoint, t adapte
 // meanwhile: args waits for them.
 func (s *Session) handshakeWith(ctx context.Context, ep *adapters.Endpoint, t adapters.Target, makeArgs func(context.Context) (map[string]any, error)) (err error) {
 	fail := func(code string, e error, hint string) error { return s.failStart(ep, t, code, e, hint) }
-	log, _ := dap.OpenTrafficLog(s.m.cfg.DAPLogDir, s.id)
+	log, logErr := dap.OpenTrafficLog(s.m.cfg.DAPLogDir, s.id, s.m.cfg.DAPLogRedact)
+	if logErr != nil {
+		s.m.warnf("session %s: %v; its DAP traffic is not logged", s.id, logErr)
+	}
 	var conn *dap.Conn
 	ready := make(chan struct{})
 	onEvent := func(m *dap.Message) {

@@ -114,6 +114,7 @@ func (s *Session) StackTrace(ctx context.Context, threadID, startFrame, levels i
 	out := make([]Frame, 0, len(body.StackFrames))
 	for _, f := range body.StackFrames {
 		loc := s.frameLocation(f)
+		s.seen.add(loc.File)
 		out = append(out, Frame{ID: f.Id, Name: f.Name, File: loc.File, Line: f.Line, Column: f.Column, Text: loc.Text, Hint: f.PresentationHint})
 	}
 	return out, body.TotalFrames, nil

@@ -35,6 +35,15 @@ type Config struct {
 	// WarmAdapters keeps one idle adapter process per language in use,
 	// for the next session (pool.go).
 	WarmAdapters bool
+	// DAPLogRedact rewrites each logged DAP message (the server's
+	// redaction of credentials); nil logs the traffic raw.
+	DAPLogRedact func([]byte) []byte
+	// MaxSessions caps the open debug sessions (0: no cap), as
+	// --max-sessions sets it.
+	MaxSessions int
+	// AllowOutsideProject lets the agent name files outside the project
+	// and the sessions' programs (--allow-outside-project; see CheckPath).
+	AllowOutsideProject bool
 }
 
 // Manager owns every session. It is safe for concurrent use.
@@ -163,6 +172,11 @@ func (m *Manager) add(s *Session) error {
 	defer m.mu.Unlock()
 	if m.closed {
 		return toolkit.NewError(toolkit.CodeInvalidState, "the server is shutting down", "")
+	}
+	if n := m.cfg.MaxSessions; n > 0 && len(m.sessions) >= n {
+		return toolkit.NewError(toolkit.CodeInvalidState,
+			fmt.Sprintf("this server holds at most %d debug sessions (--max-sessions %d), and %d are open", n, n, len(m.sessions)),
+			"close a session you no longer need (close_debug_session), or restart the server with a larger --max-sessions")
 	}
 	m.nextID++
 	s.seq = m.nextID

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/dbg-dev/dbg/proc"
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // A crash of the server must not leave adapters and debuggees behind.
@@ -87,7 +88,7 @@ func (m *Manager) writeRecord(key string, pids []int) error {
 		rec.Processes = append(rec.Processes, recordOf(p))
 	}
 	b, _ := json.Marshal(rec)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := safefs.Dir(dir); err != nil {
 		return fmt.Errorf("cannot create the state directory %s: %w", dir, err)
 	}
 	tmp := filepath.Join(dir, "."+key+".tmp")

@@ -106,6 +106,8 @@ type Session struct {
 	life context.Context // ends when the session closes; background work watches it
 	end  context.CancelFunc
 
+	seen seenSources // source files its stacks showed (confine.go)
+
 	mu        sync.Mutex
 	state     State
 	reason    string

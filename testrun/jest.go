@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/dbg-dev/dbg/safefs"
 	"github.com/dbg-dev/dbg/sessions"
 )
 
@@ -71,7 +72,12 @@ func listJest(ctx context.Context, p *Project, path string) ([]TestID, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := filepath.Join(os.TempDir(), fmt.Sprintf("dbg-jest-%d.json", os.Getpid()))
+	f, err := safefs.TempFile("dbg-jest-*.json")
+	if err != nil {
+		return nil, fmt.Errorf("jest report: %w", err)
+	}
+	out := f.Name()
+	f.Close()
 	defer os.Remove(out)
 	argv := []string{"node", bin, "--ci", "--json", "--outputFile=" + out, "--testNamePattern=(?!)"}
 	if path != "" {

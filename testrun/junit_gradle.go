@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dbg-dev/dbg/safefs"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit"
@@ -50,10 +51,7 @@ func writeInitScript(dir string) (string, error) {
 	if b, err := os.ReadFile(path); err == nil && string(b) == gradleInitScript {
 		return path, nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(dir, "dbg-init-*.tmp")
+	tmp, err := safefs.CreateTemp(dir, "dbg-init-*.tmp")
 	if err != nil {
 		return "", err
 	}
@@ -70,12 +68,11 @@ func writeInitScript(dir string) (string, error) {
 	return path, nil
 }
 
-// gradleInitDir is where the init script is kept: the user's cache.
-func gradleInitDir() string {
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "dbg", "gradle")
-	}
-	return filepath.Join(os.TempDir(), "dbg-gradle")
+// gradleInitDir is where the init script is kept: a private folder of
+// the user's cache (see safefs.UserCacheDir).
+func gradleInitDir() (string, error) {
+	d, err := safefs.UserCacheDir()
+	return filepath.Join(d, "dbg", "gradle"), err
 }
 
 // gradleListArgs are Gradle's arguments that print the test classpath.
@@ -91,7 +88,11 @@ func gradleBuild(ctx context.Context, p *Project) (*junitBuild, error) {
 	if err != nil {
 		return nil, err
 	}
-	init, err := writeInitScript(gradleInitDir())
+	var init string
+	dir, err := gradleInitDir()
+	if err == nil {
+		init, err = writeInitScript(dir)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("write the Gradle init script: %w", err)
 	}

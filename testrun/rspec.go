@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dbg-dev/dbg/safefs"
 	"github.com/dbg-dev/dbg/sessions"
 )
 
@@ -64,7 +65,12 @@ func listRspec(ctx context.Context, p *Project, _ string) ([]TestID, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := filepath.Join(os.TempDir(), fmt.Sprintf("dbg-rspec-%d.json", os.Getpid()))
+	f, err := safefs.TempFile("dbg-rspec-*.json")
+	if err != nil {
+		return nil, fmt.Errorf("rspec report: %w", err)
+	}
+	out := f.Name()
+	f.Close()
 	defer os.Remove(out)
 	res, err := run(ctx, p.Dir, p.Env, []string{bin, "--dry-run", "--format", "json", "--out", out})
 	if err != nil {

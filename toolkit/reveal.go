@@ -21,6 +21,10 @@ func (tb *Toolbox) SetRevealSecrets(reveal bool) { tb.revealAll.Store(reveal) }
 // RevealsSecrets reports whether redaction is off for the whole server.
 func (tb *Toolbox) RevealsSecrets() bool { return tb.revealAll.Load() }
 
+// SetNoReveal makes reveal: true an error in every call (true, as a
+// server started with --no-reveal does): no argument lifts redaction.
+func (tb *Toolbox) SetNoReveal(no bool) { tb.noReveal.Store(no) }
+
 // Redact returns data, JSON a capability hands to a client outside a
 // tool answer (a resource), with credentials redacted unless the server
 // reveals them.
@@ -90,7 +94,17 @@ type redactArgs struct {
 }
 
 // readRedactArgs reads the redaction arguments of a call; a reveal that
-// is no boolean is INVALID_ARGUMENT.
+// is no boolean is INVALID_ARGUMENT, and reveal: true on a server that
+// refuses it (SetNoReveal) is UNSUPPORTED.
+func (tb *Toolbox) readRedactArgs(args json.RawMessage) (redactArgs, error) {
+	ra, err := readRedactArgs(args)
+	if err == nil && ra.Reveal.Or(false) && tb.noReveal.Load() {
+		return ra, NewError(CodeUnsupported, "reveal: true is refused: this server runs with --no-reveal, so credentials stay redacted in every answer",
+			"leave reveal out; only the server's owner can restart it without --no-reveal")
+	}
+	return ra, err
+}
+
 func readRedactArgs(args json.RawMessage) (redactArgs, error) {
 	var ra redactArgs
 	if len(args) == 0 || string(args) == "null" {

@@ -89,3 +89,22 @@ func TestRedactForResources(t *testing.T) {
 		t.Errorf("Redact on a server that reveals: %s", got)
 	}
 }
+
+// With SetNoReveal (--no-reveal) no call lifts the redaction: reveal:
+// true is UNSUPPORTED naming the flag, and the tool does not run.
+func TestNoRevealRefusesReveal(t *testing.T) {
+	tb, tools := toolsOf()
+	ran := 0
+	AddTool(tb, "locals", "", func(context.Context, struct{}) (revealOut, error) {
+		ran++
+		return revealOut{Variables: []revealVar{{"password", `"hunter2"`}}}, nil
+	})
+	tb.SetNoReveal(true)
+	got, failed := callData(t, tools["locals"], `{"reveal":true}`)
+	if !failed || strings.Contains(got, "hunter2") || !strings.Contains(got, `"code":"UNSUPPORTED"`) || !strings.Contains(got, "--no-reveal") || ran != 0 {
+		t.Errorf("reveal: true with --no-reveal: %s (ran %d)", got, ran)
+	}
+	if got, failed := callData(t, tools["locals"], `{"reveal":false}`); failed || strings.Contains(got, "hunter2") {
+		t.Errorf("reveal: false: %s", got)
+	}
+}

@@ -61,8 +61,9 @@ type Toolbox struct {
 	prefix string
 	seq    atomic.Uint64
 	status StatusRegistry
-	// revealAll turns the redaction of credentials off (see reveal.go).
-	revealAll atomic.Bool
+	// revealAll turns the redaction of credentials off, noReveal makes a
+	// call's reveal: true an error (see reveal.go).
+	revealAll, noReveal atomic.Bool
 
 	mu         sync.Mutex
 	names      []string
@@ -162,7 +163,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 			var err error
 			var ra redactArgs
 			if values {
-				ra, err = readRedactArgs(args)
+				ra, err = tb.readRedactArgs(args)
 			}
 			if err == nil {
 				out, err = callTool(ctx, args, h)

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // Program is a COBOL program built for debugging.
@@ -59,9 +61,9 @@ func Build(ctx context.Context, src string) (*Program, error) {
 	h.Write([]byte("v1\x00" + src + "\x00"))
 	h.Write(data)
 	key := hex.EncodeToString(h.Sum(nil))[:24]
-	cache, err := os.UserCacheDir()
+	cache, err := safefs.UserCacheDir()
 	if err != nil {
-		cache = os.TempDir()
+		return nil, err
 	}
 	root := filepath.Join(cache, "dbg", "cobol")
 	final := filepath.Join(root, key)
@@ -69,10 +71,7 @@ func Build(ctx context.Context, src string) (*Program, error) {
 	if p, err := load(src, final, name); err == nil {
 		return p, nil
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp(root, key+".tmp")
+	tmp, err := safefs.MkdirTemp(root, key+".tmp*")
 	if err != nil {
 		return nil, err
 	}

@@ -43,10 +43,12 @@ func TestAttachOtherUsersProcess(t *testing.T) {
 	victim, _ := startTarget(t, "ready", goBinary(t, td("go/server")))
 	cmd := dbgIn(t, "attach", "--pid", itoa(victim.Process.Pid))
 	if os.Geteuid() == 0 {
-		// nobody needs to reach the binary and a state directory.
+		// nobody needs to reach the binary and a state directory: a
+		// folder like /tmp (dbg refuses a state folder below one that
+		// anyone can change).
 		dir := t.TempDir()
-		for _, d := range []string{dir, filepath.Dir(dir)} {
-			if err := os.Chmod(d, 0o777); err != nil {
+		for d, m := range map[string]os.FileMode{dir: 0o777 | os.ModeSticky, filepath.Dir(dir): 0o755} {
+			if err := os.Chmod(d, m); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -28,7 +28,8 @@ func (f *factory) daemonClient(ctx context.Context, project string) (*toolclient
 			}
 			d, err := daemon.Start(ctx, daemon.StartConfig{
 				StateDir: f.stateDir(), Project: abs, Exe: exe,
-				Args: []string{"serve", "--addr", "127.0.0.1:0", "--project", abs},
+				// The shell's own daemon: paths as free as at the shell.
+				Args: []string{"serve", "--addr", "127.0.0.1:0", "--project", abs, "--allow-outside-project"},
 				Env:  append(os.Environ(), "DBG_STATE_DIR="+f.stateDir()),
 			})
 			if err != nil {

@@ -46,7 +46,7 @@ func newCmdDAP(f *factory, runF func(context.Context, *dapOptions) error) *cobra
 }
 
 func dapRun(ctx context.Context, opts *dapOptions) error {
-	log, err := dap.OpenTrafficLog(opts.Getenv("DBG_DAP_LOG"), "dap-"+opts.name)
+	log, err := dap.OpenTrafficLog(opts.Getenv("DBG_DAP_LOG"), "dap-"+opts.name, dapLogRedact(false))
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -27,16 +31,23 @@ func defaultFactory() *factory {
 }
 
 // stateDir is where dbg keeps its state (process records, tokens,
-// daemon records).
-func (f *factory) stateDir() string {
-	if d := f.getenv("DBG_STATE_DIR"); d != "" {
-		return d
+// daemon records): see safefs.StateDir.
+func (f *factory) stateDir() string { return safefs.StateDir(f.getenv) }
+
+// checkStateDir refuses the state folder when another user made it or
+// can change it (safefs.ErrUnsafe). The fallback folder in $TMPDIR, where
+// anyone could make it first, is made now; any other is only checked
+// (what needs it makes it, checked again). A folder that cannot be made
+// at all is no refusal: the commands that need it say so, and debug
+// sessions work without it.
+func (f *factory) checkStateDir() error {
+	dir := f.stateDir()
+	check := safefs.Check
+	if strings.HasPrefix(dir, safefs.PrivateTemp(f.getenv)+string(filepath.Separator)) {
+		check = safefs.Dir
 	}
-	if d := f.getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "dbg")
+	if err := check(dir); errors.Is(err, safefs.ErrUnsafe) {
+		return fmt.Errorf("dbg's state folder %s is refused: %w; set DBG_STATE_DIR (or HOME or XDG_STATE_HOME) to a folder of your own", dir, err)
 	}
-	if home, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(home, ".local", "state", "dbg")
-	}
-	return filepath.Join(os.TempDir(), "dbg-state")
+	return nil
 }

@@ -77,9 +77,15 @@ func startDbg(t testing.TB, env ...string) *client {
 }
 
 // startDbgWith starts `dbg mcp` with extra flags and environment and
-// connects to it with a client of opts (nil: the defaults).
+// connects to it with a client of opts (nil: the defaults). The tests'
+// programs live in temporary folders outside the project, so the server
+// lets paths out of it (--allow-outside-project) unless flags say
+// otherwise (--allow-outside-project=false: the confined default).
 func startDbgWith(t testing.TB, opts *mcp.ClientOptions, flags []string, env ...string) *client {
 	t.Helper()
+	if !slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "--allow-outside-project") }) {
+		flags = append(flags, "--allow-outside-project")
+	}
 	cmd := exec.Command(dbgBinary, append([]string{"mcp"}, flags...)...)
 	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+t.TempDir())
 	// The tests count the server's processes: no idle adapters unless a

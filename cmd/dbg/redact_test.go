@@ -98,13 +98,13 @@ func TestRedaction(t *testing.T) {
 
 			locals := localsWith(t, c, id, nil)
 			mcpCheckLocals(t, locals, map[string]string{"password": redacted, "user": f.user, "count": "3"})
-			for name, secret := range map[string]string{"headers": "abcdef123456789", "cert": "MIIEvQ", "dsn": "s3cretpw"} {
+			for name, secret := range map[string]string{"headers": "abcdef123456789", "cert": "MIIEvQ", "dbURL": "s3cretpw"} {
 				if v := locals[name].str("value"); strings.Contains(v, secret) || !strings.Contains(v, redacted) {
 					t.Errorf("local %s shows %q: want %s in place of %s", name, v, redacted, secret)
 				}
 			}
-			if v := locals["dsn"].str("value"); !strings.Contains(v, "bob:"+redacted+"@db.local") {
-				t.Errorf("dsn = %q: only the URL's password goes", v)
+			if v := locals["dbURL"].str("value"); !strings.Contains(v, "bob:"+redacted+"@db.local") {
+				t.Errorf("dbURL = %q: only the URL's password goes", v)
 			}
 			if v := childByKey(t, c, id, locals["headers"], "Authorization", nil); v != redacted {
 				t.Errorf("headers[Authorization] = %q, want %s", v, redacted)
@@ -126,7 +126,7 @@ func TestRedaction(t *testing.T) {
 			reveal := map[string]any{"reveal": true}
 			raw := localsWith(t, c, id, reveal)
 			mcpCheckLocals(t, raw, map[string]string{"password": f.password, "user": f.user})
-			for name, secret := range map[string]string{"cert": "MIIEvQ", "dsn": "s3cretpw", "headers": "abcdef123456789"} {
+			for name, secret := range map[string]string{"cert": "MIIEvQ", "dbURL": "s3cretpw", "headers": "abcdef123456789"} {
 				if v := raw[name].str("value"); !strings.Contains(v, secret) {
 					t.Errorf("with reveal, local %s = %q, want it to show %s", name, v, secret)
 				}

@@ -13,6 +13,9 @@ func newCmdRoot(f *factory) *cobra.Command {
 		Long:          "dbg drives real debug adapters over the Debug Adapter Protocol. It holds many debug sessions at once and serves them as MCP tools (dbg mcp) and on the command line.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// The state folder is checked before any command trusts what it
+		// holds (tokens, daemon records, process records).
+		PersistentPreRunE: func(*cobra.Command, []string) error { return f.checkStateDir() },
 	}
 	root.SetIn(f.io.In)
 	root.SetOut(f.io.Out)

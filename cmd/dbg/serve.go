@@ -92,8 +92,8 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	// streams and long calls end then instead of holding the shutdown.
 	base, endRequests := context.WithCancel(context.WithoutCancel(ctx))
 	defer endRequests()
-	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return base }}
+	hs := httpguard.NewServer(handler, httpguard.DefaultLimits)
+	hs.BaseContext = func(net.Listener) context.Context { return base }
 	unannounce, err := daemon.Announce(opts.StateDir, project, ln.Addr().String())
 	if err != nil {
 		_ = ln.Close()

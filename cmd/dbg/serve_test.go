@@ -39,7 +39,8 @@ type served struct {
 func runServe(t *testing.T, state, project string, env ...string) *served {
 	t.Helper()
 	port := freePort(t)
-	cmd := exec.Command(dbgBinary, "serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--project", project)
+	// The tests' programs lie outside their projects.
+	cmd := exec.Command(dbgBinary, "serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--project", project, "--allow-outside-project")
 	cmd.Env = append(append(os.Environ(), "DBG_STATE_DIR="+state), env...)
 	out := &lineBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out

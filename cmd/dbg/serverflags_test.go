@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -39,7 +40,7 @@ func TestServerFlagRevealSecrets(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			srv, release := newServer(ctx, t.TempDir())
+			srv, release := newServer(ctx, filepath.Dir(prog))
 			defer release()
 			ct, st := mcp.NewInMemoryTransports()
 			if _, err := srv.Connect(ctx, st, nil); err != nil {

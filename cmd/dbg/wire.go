@@ -15,24 +15,38 @@ import (
 	"github.com/dbg-dev/dbg/testrun"
 	"github.com/dbg-dev/dbg/toolkit"
 	"github.com/dbg-dev/dbg/toolkit/mcpbind"
+	"github.com/dbg-dev/dbg/toolkit/redact"
 )
 
 // newManager builds the session manager of project and reaps what a
 // crashed server left behind.
 func (f *factory) newManager(project string, flags serverFlags) *sessions.Manager {
 	m := sessions.NewManager(sessions.Config{
-		Adapters:  f.registry(),
-		Project:   project,
-		DAPLogDir: f.getenv("DBG_DAP_LOG"),
-		StateDir:  f.stateDir(),
-		Now:       f.now,
+		Adapters:     f.registry(),
+		Project:      project,
+		DAPLogDir:    f.getenv("DBG_DAP_LOG"),
+		DAPLogRedact: dapLogRedact(flags.RevealSecrets),
+		StateDir:     f.stateDir(),
+		Now:          f.now,
 
-		NoSideEffects: flags.NoSideEffects || flags.Profile == toolkit.ProfileObserve,
+		NoSideEffects:       flags.NoSideEffects || flags.Profile == toolkit.ProfileObserve,
+		MaxSessions:         flags.MaxSessions,
+		AllowOutsideProject: flags.AllowOutsideProject,
 		// DBG_WARM_ADAPTERS=0 turns the warm adapter pool off.
 		WarmAdapters: f.getenv("DBG_WARM_ADAPTERS") != "0",
 	})
 	m.Reap()
 	return m
+}
+
+// dapLogRedact is the redaction of the DAP traffic log: the answers'
+// (values and credential-named entries), unless the server reveals
+// secrets.
+func dapLogRedact(reveal bool) func([]byte) []byte {
+	if reveal {
+		return nil
+	}
+	return func(b []byte) []byte { return redact.JSON(b, false) }
 }
 
 // serverFlags are the server's own flags (dbg mcp, dbg serve).
@@ -43,15 +57,25 @@ type serverFlags struct {
 	// NoSideEffects makes evaluate_expression default to sideEffects:
 	// false, for read-only agents.
 	NoSideEffects bool
+	// The limits the agent cannot lift by an argument: NoReveal makes
+	// reveal: true an error, MaxSessions and MaxProcesses cap the open
+	// sessions and the running processes (0: no cap), and
+	// AllowOutsideProject lets paths leave the project and the programs.
+	NoReveal            bool
+	MaxSessions         int
+	MaxProcesses        int
+	AllowOutsideProject bool
 	policyFlags
 }
 
 // newServer builds the MCP server of project ("" = the working
-// directory) with every tool. The returned function releases the
-// capabilities, then shuts the session manager down (at most 10
-// seconds).
+// directory) with every tool, for a command of the user's own (the
+// console, an in-process one-shot command): paths are not confined to
+// the project, as the user names them at a shell that reads any file.
+// The returned function releases the capabilities, then shuts the
+// session manager down (at most 10 seconds).
 func (f *factory) newServer(ctx context.Context, project string) (*mcp.Server, func()) {
-	return f.newServerWith(ctx, project, serverFlags{})
+	return f.newServerWith(ctx, project, serverFlags{AllowOutsideProject: true})
 }
 
 // newServerWith is newServer with the server's flags.
@@ -85,9 +109,10 @@ func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions
 	tb := mcpbind.NewToolbox(srv, f.now)
 	tb.SetPolicy(flags.policy(toolkit.NewAuditLog(f.stateDir(), f.now, pidOf(m))))
 	tb.SetRevealSecrets(flags.RevealSecrets)
+	tb.SetNoReveal(flags.NoReveal)
 	ctx, cancel := context.WithCancel(ctx)
 	// The run configurations start the JVMs of run_and_invoke.
-	x := ide.New(m, ide.Options{Context: ctx, Getenv: f.getenv})
+	x := ide.New(m, ide.Options{Context: ctx, Getenv: f.getenv, Runner: ide.RunnerOptions{MaxProcesses: flags.MaxProcesses}})
 	svc := debugtools.NewService(debugtools.Config{AgentJar: f.getenv(debugtools.AgentJarEnv), Now: f.now})
 	for _, c := range []toolkit.Capability{
 		sessiontools.New(m),

@@ -42,7 +42,7 @@ func registerLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	sessionTool(tb, m, "hot_reload", "Put edited sources into the running program (Java: compile and redefine; Node: replace scripts); lists replaced and refused.",
 		func(ctx context.Context, s *sessions.Session, in hotReloadIn) (sessions.HotReloadResult, error) {
 			for _, f := range in.Files {
-				if err := checkSource("files", f); err != nil {
+				if err := checkSource(m, s, "files", f); err != nil {
 					return sessions.HotReloadResult{}, err
 				}
 			}
@@ -54,7 +54,7 @@ func registerLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 		}, toolkit.Hints{Title: "Hot reload", Destructive: true, Alters: true}, toolkit.InToolset(LiveToolset))
 	sessionTool(tb, m, "goto_line", "Move the stopped thread to file:line without running the lines between; answers the new stop.",
 		func(ctx context.Context, s *sessions.Session, in gotoLineIn) (sessions.ExecResult, error) {
-			if err := checkSource("file", in.File); err != nil {
+			if err := checkSource(m, s, "file", in.File); err != nil {
 				return sessions.ExecResult{}, err
 			}
 			r, err := s.GotoLine(ctx, in.File, int(in.Line), int(in.ThreadID), 0)

@@ -42,7 +42,7 @@ func registerObserveTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 		func(ctx context.Context, s *sessions.Session, in addTraceIn) (traceOut, error) {
 			spec := sessions.TraceSpec{Distinct: int(in.Distinct), Stacks: int(in.Stacks), Buffer: int(in.Buffer)}
 			for _, p := range in.Probes {
-				if err := checkSource("file", p.File); err != nil {
+				if err := checkSource(m, s, "file", p.File); err != nil {
 					return traceOut{}, err
 				}
 				spec.Probes = append(spec.Probes, sessions.TraceProbeSpec{File: p.File, Line: int(p.Line), Function: p.Function,

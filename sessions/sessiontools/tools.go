@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
+	"github.com/dbg-dev/dbg/toolkit/redact"
 )
 
 // ms turns a tool's milliseconds into a wait: def when unset, at most
@@ -139,7 +140,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 		}, toolkit.Hints{Title: "List sessions", ReadOnly: true})
 	sessionTool(tb, m, "set_breakpoint", "Break at file:line or a function; answers verified, the actual line and its text.",
 		func(ctx context.Context, s *sessions.Session, in breakpointIn) (breakpointOut, error) {
-			if err := checkSource("file", in.File); err != nil {
+			if err := checkSource(m, s, "file", in.File); err != nil {
 				return breakpointOut{}, err
 			}
 			bp, err := s.SetBreakpoint(ctx, sessions.BreakpointSpec{File: in.File, Line: int(in.Line), Function: in.Function,
@@ -238,7 +239,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	}
 	sessionTool(tb, m, "run_to_line", "Run to file:line, or an earlier stop.",
 		func(ctx context.Context, s *sessions.Session, in runToLineIn) (sessions.ExecResult, error) {
-			if err := checkSource("file", in.File); err != nil {
+			if err := checkSource(m, s, "file", in.File); err != nil {
 				return sessions.ExecResult{}, err
 			}
 			r, err := s.RunToLine(ctx, in.File, int(in.Line), int(in.ThreadID), ms(in.WaitMs, 0))
@@ -356,6 +357,9 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 					line = ls.Location.Line
 				}
 			}
+			if err := m.CheckPath(s, "file", file); err != nil {
+				return sourceOut{}, err
+			}
 			if err := toolkit.CheckReadable("file", file, toolkit.MaxSourceBytes, false); err != nil {
 				return sourceOut{}, err
 			}
@@ -364,6 +368,12 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				ctxLines = 5
 			}
 			lines, total := sessions.SourceContext(file, line, ctxLines)
+			if redact.EnvFile(file) && !tb.RevealsSecrets() {
+				// Environment values are credentials as often as not.
+				for i := range lines {
+					lines[i].Text, _ = redact.String(lines[i].Text)
+				}
+			}
 			if line < 1 || line > total {
 				return sourceOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("line %d is outside %s (%d lines)", line, file, total), "pick a line between 1 and "+fmt.Sprint(total))
 			}
@@ -463,9 +473,12 @@ func checkScript(s *sessions.Session, path string) error {
 // checkSource refuses a source file argument that cannot be a source
 // file: a device, pipe, socket or kernel file. Missing files are left to
 // the tool, which says so in its own words.
-func checkSource(arg, path string) error {
+func checkSource(m *sessions.Manager, s *sessions.Session, arg, path string) error {
 	if path == "" {
 		return nil
+	}
+	if err := m.CheckPath(s, arg, path); err != nil {
+		return err
 	}
 	if _, err := os.Stat(path); err != nil {
 		return nil

@@ -7,7 +7,7 @@ def main():
     password = "hunter2"
     headers = {"Authorization": "Bearer abcdef123456789", "Accept": "*/*"}
     cert = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----"
-    dsn = "postgres://bob:s3cretpw@db.local:5432/app"
+    dbURL = "postgres://bob:s3cretpw@db.local:5432/app"
     env = dict(os.environ)
     user = "bob"
     count = len(headers) + 1

@@ -33,7 +33,8 @@ func ValueKey(key string) bool { return valueKeys[key] }
 //
 // named says whether the answer as a whole is the value of a credential
 // name (an evaluate_expression of "password"). Every byte not redacted
-// stays as it was. Data that is not valid JSON is returned unchanged.
+// stays as it was; an object or array nested deeper than 64 levels is
+// replaced whole. Data that is not valid JSON is returned unchanged.
 func JSON(data []byte, named bool) []byte {
 	w := walker{keys: map[string]bool{}}
 	out, changed := w.walk(data, named, named, 0)
@@ -43,7 +44,8 @@ func JSON(data []byte, named bool) []byte {
 	return out
 }
 
-// maxDepth bounds the recursion; deeper values are kept as they are.
+// maxDepth bounds the recursion; a deeper object or array is replaced
+// whole by Mark (redaction fails closed).
 const maxDepth = 64
 
 // walker rewrites one answer, remembering which of its keys look like
@@ -73,7 +75,7 @@ func (w *walker) walk(raw []byte, secret, value bool, depth int) ([]byte, bool) 
 	switch raw[0] {
 	case '{', '[':
 		if depth >= maxDepth {
-			return raw, false
+			return quoted(Mark), true
 		}
 		return w.walkMembers(raw, secret, value, depth)
 	case '"':

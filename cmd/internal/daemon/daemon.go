@@ -3,8 +3,9 @@
 //
 // A serving process calls [Announce] with its address; the record is a
 // 0600 JSON file in the state directory, one per project. [Find] trusts a
-// record only while the process that wrote it runs: same pid, same start
-// time, same executable, so a reused pid never receives the token.
+// record only when this user wrote it and nobody else can change it, and
+// only while the process that wrote it runs: same pid, same start time,
+// same executable, so a reused pid never receives the token.
 // [Connect] opens an MCP client session to the project's daemon with the
 // project's bearer token.
 package daemon
@@ -19,11 +20,12 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/dbg-dev/dbg/proc"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/dbg-dev/dbg/proc"
+
 	"github.com/dbg-dev/dbg/cmd/internal/httpguard"
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // Record is what a serving daemon writes about itself.
@@ -45,16 +47,9 @@ func Path(stateDir, project string) string {
 // addr. The returned function removes the record.
 func Announce(stateDir, project, addr string) (func(), error) {
 	path := Path(stateDir, project)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, err
-	}
 	exe, _ := os.Executable()
 	b, _ := json.Marshal(Record{Project: project, Addr: addr, PID: os.Getpid(), Start: proc.StartTime(os.Getpid()), Exe: exe})
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := safefs.WriteFile(path, b, 0o600); err != nil {
 		return nil, err
 	}
 	return func() { _ = os.Remove(path) }, nil
@@ -62,7 +57,7 @@ func Announce(stateDir, project, addr string) (func(), error) {
 
 // Find returns the live daemon of project.
 func Find(stateDir, project string) (Record, bool) {
-	b, err := os.ReadFile(Path(stateDir, project))
+	b, err := safefs.ReadPrivate(Path(stateDir, project), 64<<10)
 	if err != nil {
 		return Record{}, false
 	}
@@ -93,7 +88,7 @@ func ConnectWith(ctx context.Context, stateDir, project string, impl *mcp.Implem
 	if !ok {
 		return nil, false
 	}
-	token, err := httpguard.ProjectToken(stateDir, project, false)
+	token, err := httpguard.ReadToken(stateDir, project)
 	if err != nil {
 		return nil, false
 	}

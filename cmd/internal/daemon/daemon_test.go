@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbg-dev/dbg/cmd/internal/httpguard"
 	"github.com/dbg-dev/dbg/proc"
+	"github.com/dbg-dev/dbg/safefs/attacker"
 )
 
 func TestAnnounceFind(t *testing.T) {
@@ -116,5 +117,32 @@ func TestConnect(t *testing.T) {
 	if cs2, ok := Connect(ctx, state, "/p", &mcp.Implementation{Name: "c", Version: "1"}); ok {
 		cs2.Close()
 		t.Fatal("connected with a token the daemon does not hold")
+	}
+}
+
+// A daemon record another user wrote, or one others can change, is not
+// trusted: the token would go to the address it names.
+func TestFindRefusesRecordsOthersWrote(t *testing.T) {
+	eve := attacker.New(t)
+	state := t.TempDir()
+	remove, err := Announce(state, "/p", "127.0.0.1:7077")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
+	path := Path(state, "/p")
+	if _, ok := Find(state, "/p"); !ok {
+		t.Fatal("its own record is not found")
+	}
+	if err := os.Chown(path, eve.UID, eve.GID); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := Find(state, "/p"); ok {
+		t.Fatalf("trusted a record of uid %d: %+v", eve.UID, d)
+	}
+	_ = os.Chown(path, os.Geteuid(), os.Getegid())
+	_ = os.Chmod(path, 0o666)
+	if d, ok := Find(state, "/p"); ok {
+		t.Fatalf("trusted a record anyone can change: %+v", d)
 	}
 }

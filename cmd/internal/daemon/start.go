@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/proc"
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // StartConfig is how [Start] runs a project's daemon in the background.
@@ -37,10 +38,10 @@ func LogPath(stateDir, project string) string {
 // goes to [LogPath]; the log's tail explains a daemon that exits early.
 func Start(ctx context.Context, cfg StartConfig) (Record, error) {
 	logPath := LogPath(cfg.StateDir, cfg.Project)
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+	if err := safefs.Dir(filepath.Dir(logPath)); err != nil {
 		return Record{}, err
 	}
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return Record{}, err
 	}

@@ -61,15 +61,15 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		peer, _, err := net.SplitHostPort(r.RemoteAddr)
 		if ip := net.ParseIP(peer); err != nil || ip == nil || !ip.IsLoopback() {
-			http.Error(w, "only loopback clients are served", http.StatusForbidden)
+			refuse(w, "only loopback clients are served", http.StatusForbidden)
 			return
 		}
 		if !g.hostOK(r.Host) {
-			http.Error(w, "bad Host header", http.StatusForbidden)
+			refuse(w, "bad Host header", http.StatusForbidden)
 			return
 		}
 		if o := r.Header.Get("Origin"); o != "" && !originOK(o) {
-			http.Error(w, "cross-origin requests are refused", http.StatusForbidden)
+			refuse(w, "cross-origin requests are refused", http.StatusForbidden)
 			return
 		}
 		auth := r.Header.Get("Authorization")
@@ -78,21 +78,29 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 			// The right token is never turned away; wrong ones are limited.
 			if g.limited() {
 				w.Header().Set("Retry-After", "30")
-				http.Error(w, "too many failed authentications", http.StatusTooManyRequests)
+				refuse(w, "too many failed authentications", http.StatusTooManyRequests)
 				return
 			}
 			g.fail()
 			w.Header().Set("WWW-Authenticate", `Bearer realm="dbg"`)
-			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+			refuse(w, "missing or wrong bearer token", http.StatusUnauthorized)
 			return
 		}
+		trust(w, r)
 		if r.ContentLength > MaxBody {
-			http.Error(w, "request body over 1 MiB", http.StatusRequestEntityTooLarge)
+			refuse(w, "request body over 1 MiB", http.StatusRequestEntityTooLarge)
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		next.ServeHTTP(noStore{w}, r)
 	})
+}
+
+// refuse answers a refused request and closes its connection: a client
+// that is refused keeps nothing of the server.
+func refuse(w http.ResponseWriter, msg string, code int) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, code)
 }
 
 // noStore keeps Cache-Control: no-store on answers whose handler sets its

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // tokenFile is the stored token of one project.
@@ -30,7 +32,9 @@ func TokenPath(stateDir, project string) string {
 
 // ProjectToken returns the project's token, creating it on first use or
 // replacing it when rotate is set. Tokens are 32 random bytes, base64url,
-// in a 0600 file per project (directory 0700), written atomically.
+// in a 0600 file per project (directory 0700, checked), written
+// atomically. A file another user made, or one others can read, is never
+// taken for the token: it is replaced.
 func ProjectToken(stateDir, project string, rotate bool) (string, error) {
 	path := TokenPath(stateDir, project)
 	if !rotate {
@@ -44,14 +48,7 @@ func ProjectToken(stateDir, project string, rotate bool) (string, error) {
 	}
 	tf := tokenFile{Project: project, Token: base64.RawURLEncoding.EncodeToString(raw[:]), Created: time.Now().UTC()}
 	b, _ := json.Marshal(tf)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return "", err
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := safefs.WriteFile(path, b, 0o600); err != nil {
 		return "", err
 	}
 	return tf.Token, nil
@@ -73,9 +70,10 @@ func ReadToken(stateDir, project string) (string, error) {
 	return tok, nil
 }
 
-// readTokenFile reads the token of project kept at path.
+// readTokenFile reads the token of project kept at path: a file of this
+// user's that nobody else can read or change (see safefs.ReadPrivate).
 func readTokenFile(path, project string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefs.ReadPrivate(path, 64<<10)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", ErrNoToken
 	}
@@ -116,7 +114,7 @@ func NewFileToken(stateDir, project string) (*FileToken, error) {
 func (f *FileToken) Current() []byte {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	st, err := os.Stat(f.path)
+	st, err := os.Lstat(f.path)
 	if err != nil {
 		return f.token
 	}

@@ -6,8 +6,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbg-dev/dbg/safefs"
+	"github.com/dbg-dev/dbg/safefs/attacker"
 )
 
 func TestProjectToken(t *testing.T) {
@@ -105,5 +109,51 @@ func TestFileTokenFollowsRotation(t *testing.T) {
 	}
 	if got := status(""); got != 401 {
 		t.Fatalf("an empty token: %d", got)
+	}
+}
+
+// The attacker made the token folder first, mode 777, and put her own
+// token file in it (finding 5): the file is not taken for the project's
+// token, no token is written into her folder, and a token file of hers
+// in a folder of ours (or one others can read) is replaced, never used.
+func TestTokenFileOfAnotherUserIsNotTrusted(t *testing.T) {
+	eve := attacker.New(t)
+	shared := attacker.SharedTemp(t)
+	state := filepath.Join(shared, "dbg-state")
+	path := TokenPath(state, "/p")
+	forged := `{"project":"/p","token":"` + strings.Repeat("E", 43) + `"}`
+	eve.MustRun(t, "sh", "-c", "mkdir -m 777 "+state+" && mkdir -m 777 "+filepath.Dir(path)+" && echo '"+forged+"' > "+path)
+	if tok, err := ReadToken(state, "/p"); err == nil || tok != "" {
+		t.Fatalf("ReadToken trusted her file: %q", tok)
+	}
+	if tok, err := ProjectToken(state, "/p", false); !errors.Is(err, safefs.ErrUnsafe) {
+		t.Fatalf("ProjectToken in her folder: %q, %v; want ErrUnsafe", tok, err)
+	}
+	if _, err := NewFileToken(state, "/p"); err == nil {
+		t.Fatal("NewFileToken followed her file")
+	}
+
+	mine := t.TempDir()
+	path = TokenPath(mine, "/p")
+	if _, err := ProjectToken(mine, "/p", false); err != nil {
+		t.Fatal(err)
+	}
+	for name, plant := range map[string]func(){
+		"her file": func() { _ = os.WriteFile(path, []byte(forged), 0o600); _ = os.Chown(path, eve.UID, eve.GID) },
+		"readable": func() { _ = os.WriteFile(path, []byte(forged), 0o644); _ = os.Chmod(path, 0o644) },
+		"a link": func() {
+			other := filepath.Join(shared, "hers.json")
+			_ = os.WriteFile(other, []byte(forged), 0o600)
+			_ = os.Remove(path)
+			_ = os.Symlink(other, path)
+		},
+	} {
+		plant()
+		if tok, err := ReadToken(mine, "/p"); !errors.Is(err, safefs.ErrUnsafe) {
+			t.Errorf("%s: ReadToken = %q, %v; want ErrUnsafe", name, tok, err)
+		}
+		if tok, err := ProjectToken(mine, "/p", false); err != nil || tok == strings.Repeat("E", 43) {
+			t.Errorf("%s: ProjectToken = %q, %v; want a new token of its own", name, tok, err)
+		}
 	}
 }
