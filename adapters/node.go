@@ -203,6 +203,7 @@ func (a Node) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
 		"program": prog, "args": args, "cwd": absPath(cwd),
 		"stopOnEntry": t.StopOnEntry, "sourceMaps": true,
 		"skipFiles": skipFiles(t.JustMyCode), "console": "internalConsole", "outputCapture": "std",
+		"autoAttachChildProcesses": !t.NoChildren,
 	}
 	if len(t.Env) > 0 {
 		out["env"] = t.Env
@@ -288,8 +289,9 @@ func (Node) Traits() Traits {
 		NoDataBreakpoints: "the Node inspector protocol (CDP) has no watchpoints on variables",
 		Builtin:           &Builtin{Name: "node", Serve: nodedap.Serve},
 		LaunchTypes:       []string{"pwa-node", "node", "node2"},
-		Children: ChildProcesses{Follows: true, Reason: "node processes the program starts with child_process.fork " +
-			"or spawn of node (js-debug: autoAttachChildProcesses)"},
+		Children: ChildProcesses{Follows: true, Reason: "the node processes the program starts (child_process.fork, " +
+			"spawn or exec of node, cluster workers) as child sessions; worker_threads are threads of the session " +
+			"(js-debug: autoAttachChildProcesses)"},
 		NoCore: nodeNoCore,
 	}
 }

@@ -89,6 +89,7 @@ func TestNodeLaunchArgs(t *testing.T) {
 		"type": "pwa-node", "request": "launch", "name": "dbg", "program": "/p/app.ts", "args": []string{"a"},
 		"cwd": "/p", "stopOnEntry": true, "sourceMaps": true, "skipFiles": []string{}, "console": "internalConsole",
 		"outputCapture": "console", "env": map[string]string{"K": "V"}, "runtimeExecutable": "/opt/node/bin/node",
+		"autoAttachChildProcesses": true,
 	}
 	if !reflect.DeepEqual(args, want) {
 		t.Fatalf("got  %v\nwant %v", args, want)

@@ -79,8 +79,15 @@ const (
 	ntPRPSInfo = 3
 	ntSigInfo  = 0x53494749
 	ntFile     = 0x46494c45
-	ntGNUBuild = 3 // in a "GNU" note
-	ntGoBuild  = 4 // in a "Go" note
+	ntGNUBuild = 3 // in a gnuOwner note
+	ntGoBuild  = 4 // in a goOwner note
+)
+
+// The owners of the build-id notes: the GNU toolchain's and Go's linker's
+// (an ELF note's name field, no language decision).
+const (
+	gnuOwner = "GNU"
+	goOwner  = "Go"
 )
 
 // maxNotes bounds the notes read from one file: a process with many
@@ -302,9 +309,9 @@ func headerBuildID(head []byte) BuildID {
 func buildNotes(b []byte, order binary.ByteOrder, id *BuildID) {
 	eachNote(b, order, func(name string, typ uint32, d []byte) {
 		switch {
-		case name == "GNU" && typ == ntGNUBuild && len(d) > 0:
+		case name == gnuOwner && typ == ntGNUBuild && len(d) > 0:
 			id.GNU = hex.EncodeToString(d)
-		case name == "Go" && typ == ntGoBuild && len(d) > 0:
+		case name == goOwner && typ == ntGoBuild && len(d) > 0:
 			id.Go = string(d)
 		}
 	})

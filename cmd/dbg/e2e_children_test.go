@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // childCase is a program that starts a child process which stops at a
@@ -178,3 +179,72 @@ var nodeChildCase = childCase{name: "fork", program: "javascript/children/parent
 	file: "javascript/children/child.js", mark: "BP:child", cmdline: "child.js",
 	locals: map[string]string{"how": `"fork"`},
 	output: []string{"child says fork child 42", "child exit 0"}}
+
+// nodeChildCases are the ways a node program starts another node.
+var nodeChildCases = []childCase{
+	nodeChildCase,
+	{name: "spawn", program: "javascript/children/parent.js", args: []string{"spawn"},
+		file: "javascript/children/child.js", mark: "BP:child", cmdline: "child.js",
+		locals: map[string]string{"how": `"spawn"`}, output: []string{"child says spawn child 42", "child exit 0"}},
+	{name: "cluster", program: "javascript/children/cluster.js", file: "javascript/children/cluster.js", mark: "BP:cluster",
+		cmdline: "cluster.js", locals: map[string]string{"id": "1"}, output: []string{"cluster worker 1 total 42", "worker exit 0"}},
+}
+
+// TestNodeChildSessions: a node program's fork, spawn of node and
+// cluster worker each stop at their breakpoint in a child session.
+func TestNodeChildSessions(t *testing.T) {
+	requireNode(t)
+	t.Parallel()
+	c := startDbg(t)
+	for _, cc := range nodeChildCases {
+		t.Run(cc.name, func(t *testing.T) {
+			parent, child := childStop(t, c.with(t), "javascript", cc, nil)
+			childFinish(t, c.with(t), parent, child, cc)
+		})
+	}
+}
+
+// TestNodeWorkerThread: a worker thread is a thread of its program's
+// session, and stops there at its breakpoint with its values.
+func TestNodeWorkerThread(t *testing.T) {
+	requireNode(t)
+	t.Parallel()
+	c := startDbg(t)
+	file := fixture(t, "javascript/children/threads.js")
+	line := mcpLine(t, file, "BP:thread")
+	id, st := mcpLaunch(t, c, "javascript", file, []int{line}, file, nil)
+	if st.num("lastStop.location.line") != line || st.str("sessionId") != id || st.num("lastStop.threadId") == 1 {
+		t.Fatalf("the worker's stop %v, want line %d in the session itself", st, line)
+	}
+	if got := mcpEval(t, c, id, "workerData * 2"); got != "12" {
+		t.Errorf("workerData * 2 = %q in the worker, want 12", got)
+	}
+	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
+	mcpRunToEnd(t, c, id)
+	mcpOutputHas(t, c, id, "main got 36")
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	mcpNoChildren(t, c)
+}
+
+// TestNodeChildProcessesOff: with childProcesses: false a forked child
+// runs at once, undebugged, and the program ends.
+func TestNodeChildProcessesOff(t *testing.T) {
+	requireNode(t)
+	t.Parallel()
+	c := startDbg(t)
+	file := fixture(t, "javascript/children/child.js")
+	id := c.ok("create_debug_session", map[string]any{"language": "javascript", "childProcesses": false}).str("sessionId")
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": file, "line": mcpLine(t, file, "BP:child")})
+	start := time.Now()
+	st := c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": fixture(t, "javascript/children/parent.js"), "args": []string{"fork"}})
+	mcpEnded(t, c, id, st)
+	mcpOutputHas(t, c, id, "child exit 0")
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("the undebugged child took %s: it waited for a debugger", d)
+	}
+	if n := len(c.ok("list_debug_sessions", nil).list("sessions")); n != 1 {
+		t.Errorf("%d sessions with childProcesses false, want 1", n)
+	}
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	mcpNoChildren(t, c)
+}
