@@ -95,6 +95,9 @@ type Mode string
 const (
 	Launch Mode = "launch"
 	Attach Mode = "attach"
+	// Core: a post-mortem session of a core file ([Traits.Core] says
+	// which request opens it).
+	Core Mode = "core"
 )
 
 // Target is what a session debugs. Adapters turn it into their own launch
@@ -125,11 +128,17 @@ type Target struct {
 	// pauses it unless the adapter reported a stop itself.
 	StopOnAttach bool
 
+	// Core: the core file; Program is the program that crashed.
+	CoreFile string
+
 	// Both.
-	ExecutablePath string         // the language runtime to use (python, node, java...)
-	JustMyCode     *bool          // nil = adapter default
-	SourcePaths    []string       // source roots for mapping
-	Extra          map[string]any // dapLaunchArgs / adapterConfig, merged last
+	ExecutablePath string // the language runtime to use (python, node, java...)
+	// NoChildren: the session does not follow the program's child
+	// processes (create_debug_session's childProcesses: false).
+	NoChildren  bool
+	JustMyCode  *bool          // nil = adapter default
+	SourcePaths []string       // source roots for mapping
+	Extra       map[string]any // dapLaunchArgs / adapterConfig, merged last
 }
 
 // Info describes an adapter as found on this machine.
@@ -167,8 +176,10 @@ type Endpoint struct {
 	Cleanup func()
 	// Child, when set, opens another DAP stream to the same adapter, for
 	// the child sessions its startDebugging reverse requests ask for
-	// (vscode-js-debug). Nil means the adapter has none.
-	Child func(ctx context.Context) (io.ReadWriteCloser, error)
+	// (vscode-js-debug, debugpy): cfg is the request's configuration
+	// (debugpy names there the address its adapter serves clients on).
+	// Nil means the adapter has none.
+	Child func(ctx context.Context, cfg map[string]any) (io.ReadWriteCloser, error)
 	// Interpreter, when set, is the language runtime the session runs on
 	// and why it was picked; the create and start answers report it.
 	Interpreter *Interpreter

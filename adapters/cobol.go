@@ -161,5 +161,6 @@ func (a *COBOL) Traits() Traits {
 	t := a.c.Traits()
 	t.Extensions = []string{".cob", ".cbl"}
 	t.Binary, t.BinaryRank = func(e *Executable) bool { return e.Imports("libcob") }, 30
+	t.Core, t.NoCore = nil, "COBOL lines and names are not mapped in a core; open the core as language c (coreFile, program) to read libcob's and the program's C frames"
 	return t
 }

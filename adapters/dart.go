@@ -143,5 +143,7 @@ func (d *Dart) ExceptionFilters(mode string) []string {
 // Traits: a VM service (vmServiceUri, vmServiceInfoFile) or a Flutter
 // device (deviceId) names an attach target; a dart process is Dart's.
 func (d *Dart) Traits() Traits {
-	return Traits{AttachKeys: []string{"vmServiceUri", "vmServiceInfoFile", "deviceId"}, Commands: []string{"dart"}}
+	return Traits{AttachKeys: []string{"vmServiceUri", "vmServiceInfoFile", "deviceId"}, Commands: []string{"dart"},
+		Children: ChildProcesses{Reason: "the Dart debug adapter follows no child process: attach to the child's VM service (vmServiceUri)"},
+		NoCore:   "the Dart VM service debugs live isolates only; a crashed Dart VM's core is a C program's (language c, coreFile, program: the dart binary)"}
 }

@@ -141,7 +141,11 @@ func (d *Dotnet) ExceptionFilters(mode string) []string {
 }
 
 // Traits: a process of the dotnet host is a .NET program.
-func (d *Dotnet) Traits() Traits { return Traits{Commands: []string{"dotnet"}} }
+func (d *Dotnet) Traits() Traits {
+	return Traits{Commands: []string{"dotnet"},
+		Children: ChildProcesses{Reason: "netcoredbg follows no child process: debug the child in a session of its own (processId)"},
+		NoCore:   "netcoredbg opens no core file; read a .NET process's dump with `dotnet-dump analyze DUMP`"}
+}
 
 // dotnetBuild builds a project (a .csproj/.fsproj or a directory with one)
 // in Debug and returns its assembly.

@@ -146,6 +146,7 @@ func (g Go) LaunchArgs(ctx context.Context, t Target) (map[string]any, error) {
 		"mode": mode, "program": prog, "stopOnEntry": t.StopOnEntry,
 		"outputMode": "remote", // debuggee output arrives as output events
 		"dlvCwd":     goModuleDir(Target{Program: prog}),
+		"followExec": !t.NoChildren, // followExecRegex, when given, comes with t.Extra
 	}
 	extraMode, _ := t.Extra["mode"].(string)
 	if extraMode == "test" && mode == "debug" && st.IsDir() {
@@ -251,5 +252,10 @@ func (Go) Traits() Traits {
 		HeldLogpoints: true,
 		LaunchTypes:   []string{"go"},
 		Chatter:       []string{"Type 'dlv help' for list of commands."},
+		Children: ChildProcesses{Follows: true, Shared: true, Selected: delveSelected, Select: delveSelect,
+			Reason: "delve's followExec: the programs the Go program execs (built with -gcflags=all=-N -l to stop at their lines), " +
+				"picked by followExecRegex; delve stops and resumes them together with it"},
+		Core:       goCore,
+		SignalExit: func(code int) int { return max(-code, 0) }, // delve reports a death by signal N as -N
 	}
 }

@@ -243,6 +243,10 @@ func (Java) Traits() Traits {
 		Builtin:       &Builtin{Name: "java", Serve: javadap.Serve},
 		LaunchTypes:   []string{"java"},
 		CommandAgent:  javadap.JDWPAgentVar,
+		Children: ChildProcesses{Reason: "a JVM the program starts has no debug agent of dbg's: start it with " +
+			"-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:PORT and attach by port " +
+			"(create_debug_session {language: java, port: PORT})"},
+		NoCore: javaNoCore,
 	}
 }
 

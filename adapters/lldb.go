@@ -457,7 +457,9 @@ func (n *Native) ExceptionFilters(mode string) []string {
 // symbols, C++'s by its standard library, and C's when it is any other
 // ELF file.
 func (n *Native) Traits() Traits {
-	t := Traits{Native: true, PausedBreakpoints: true}
+	t := Traits{Native: true, PausedBreakpoints: true, Core: n.core,
+		Children: ChildProcesses{Reason: "lldb-dap cannot follow forks or execs (LLDB's follow-fork-mode is not served over DAP): " +
+			"attach to the child by pid (create_debug_session {processId})"}}
 	switch n.lang {
 	case "c":
 		t.Extensions = []string{".c"}

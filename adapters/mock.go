@@ -27,7 +27,7 @@ func (Mock) Start(context.Context, Target) (*Endpoint, error) {
 	ep := InProcess(mockdap.NewHandler(), nil, nil)
 	// Child sessions (startDebugging) get an adapter of their own, which
 	// ends when their stream closes.
-	ep.Child = func(context.Context) (io.ReadWriteCloser, error) {
+	ep.Child = func(context.Context, map[string]any) (io.ReadWriteCloser, error) {
 		child := InProcess(mockdap.NewHandler(), nil, nil)
 		return closeBoth{child}, nil
 	}
@@ -80,6 +80,8 @@ func (Mock) Traits() Traits {
 		Extensions:      []string{".mock"},
 		MaxProgramBytes: toolkit.MaxSourceBytes, // the mock reads its programs whole
 		Builtin:         &Builtin{Name: "mock", Serve: mockdap.Serve},
+		Children:        ChildProcesses{Reason: "the mock runs no processes; a launch with childSession: true opens a child session on the same program"},
+		NoCore:          mockNoCore,
 	}
 }
 

@@ -103,7 +103,7 @@ func (a Node) Start(ctx context.Context, t Target) (*Endpoint, error) {
 	// A forked child of the program gets a child session (startDebugging)
 	// with an in-process adapter of its own, which attaches to the child's
 	// inspector and ends when its stream closes.
-	ep.Child = func(context.Context) (io.ReadWriteCloser, error) {
+	ep.Child = func(context.Context, map[string]any) (io.ReadWriteCloser, error) {
 		ch := nodedap.NewHandler()
 		return closeBoth{InProcess(ch, nil, ch.Close)}, nil
 	}
@@ -143,7 +143,7 @@ func startJSDebug(ctx context.Context, node, server string) (*Endpoint, error) {
 		return nil, fmt.Errorf("js-debug (%s) did not serve on port %d: %w; stderr: %s", server, port, err, proc.StderrTail())
 	}
 	addr := conn.RemoteAddr().String()
-	return &Endpoint{Conn: conn, Process: proc, Child: func(ctx context.Context) (io.ReadWriteCloser, error) {
+	return &Endpoint{Conn: conn, Process: proc, Child: func(ctx context.Context, _ map[string]any) (io.ReadWriteCloser, error) {
 		return dap.Dial(ctx, addr)
 	}}, nil
 }
@@ -203,6 +203,7 @@ func (a Node) LaunchArgs(_ context.Context, t Target) (map[string]any, error) {
 		"program": prog, "args": args, "cwd": absPath(cwd),
 		"stopOnEntry": t.StopOnEntry, "sourceMaps": true,
 		"skipFiles": skipFiles(t.JustMyCode), "console": "internalConsole", "outputCapture": "std",
+		"autoAttachChildProcesses": !t.NoChildren,
 	}
 	if len(t.Env) > 0 {
 		out["env"] = t.Env
@@ -288,6 +289,10 @@ func (Node) Traits() Traits {
 		NoDataBreakpoints: "the Node inspector protocol (CDP) has no watchpoints on variables",
 		Builtin:           &Builtin{Name: "node", Serve: nodedap.Serve},
 		LaunchTypes:       []string{"pwa-node", "node", "node2"},
+		Children: ChildProcesses{Follows: true, Reason: "the node processes the program starts (child_process.fork, " +
+			"spawn or exec of node, cluster workers) as child sessions; worker_threads are threads of the session " +
+			"(js-debug: autoAttachChildProcesses)"},
+		NoCore: nodeNoCore,
 	}
 }
 

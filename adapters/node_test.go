@@ -89,6 +89,7 @@ func TestNodeLaunchArgs(t *testing.T) {
 		"type": "pwa-node", "request": "launch", "name": "dbg", "program": "/p/app.ts", "args": []string{"a"},
 		"cwd": "/p", "stopOnEntry": true, "sourceMaps": true, "skipFiles": []string{}, "console": "internalConsole",
 		"outputCapture": "console", "env": map[string]string{"K": "V"}, "runtimeExecutable": "/opt/node/bin/node",
+		"autoAttachChildProcesses": true,
 	}
 	if !reflect.DeepEqual(args, want) {
 		t.Fatalf("got  %v\nwant %v", args, want)
@@ -202,7 +203,7 @@ func TestStartJSDebug(t *testing.T) {
 	if ep.Child == nil {
 		t.Fatal("a js-debug endpoint must open child connections")
 	}
-	childStream, err := ep.Child(ctx)
+	childStream, err := ep.Child(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +316,7 @@ func TestNodeBuiltinChildEndpoint(t *testing.T) {
 		t.Fatal("the built-in endpoint opens no child connections")
 	}
 	for i := 0; i < 2; i++ {
-		stream, err := ep.Child(ctx)
+		stream, err := ep.Child(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -97,8 +100,17 @@ func (p Python) Find(ctx context.Context) Info {
 	return info
 }
 
-// Start implements Adapter.
+// Start implements Adapter. Every endpoint opens the child sessions
+// debugpy asks for (see [pythonChild]).
 func (p Python) Start(ctx context.Context, t Target) (*Endpoint, error) {
+	ep, err := p.start(ctx, t)
+	if ep != nil {
+		ep.Child = pythonChild
+	}
+	return ep, err
+}
+
+func (p Python) start(ctx context.Context, t Target) (*Endpoint, error) {
 	if t.Mode == Attach && t.Port != 0 {
 		// `debugpy.listen` / `python -m debugpy --listen` serves its own
 		// adapter on that port: talk to it directly.
@@ -142,6 +154,7 @@ func (p Python) LaunchArgs(ctx context.Context, t Target) (map[string]any, error
 	args := map[string]any{
 		"program": prog, "console": "internalConsole", "redirectOutput": true,
 		"stopOnEntry": t.StopOnEntry, "python": append([]string{in.Path}, t.Through...), "showReturnValue": true,
+		"subProcess": !t.NoChildren,
 	}
 	if isPythonModule(t.Program) {
 		delete(args, "program")
@@ -227,7 +240,26 @@ func (p Python) Traits() Traits {
 		Interpreter:       p.ResolveInterpreter,
 		LaunchTypes:       []string{"debugpy", "python"},
 		RunsThrough:       true,
+		Children: ChildProcesses{Follows: true, Reason: "debugpy's subProcess: the Python programs it starts " +
+			"(subprocess of sys.executable, multiprocessing fork, spawn and forkserver, os.fork, a reloader's re-exec); " +
+			"not after an attach by processId, where debugpy reports none"},
+		NoCore: "debugpy debugs live interpreters only; read a Python core with `pystack core CORE PROGRAM`, " +
+			"or the stacks of a live one with `py-spy dump --pid PID` (pystack remote PID)",
 	}
+}
+
+// pythonChild opens the connection of a child session: debugpy's adapter
+// asks for one with startDebugging whose configuration names the address
+// it serves clients on (connect.host and connect.port); the attach that
+// follows names the child (subProcessId).
+func pythonChild(ctx context.Context, cfg map[string]any) (io.ReadWriteCloser, error) {
+	conn, _ := cfg["connect"].(map[string]any)
+	host, _ := conn["host"].(string)
+	port, _ := conn["port"].(float64)
+	if port <= 0 || port > 65535 {
+		return nil, errors.New("debugpy's startDebugging names no port to connect to")
+	}
+	return dap.Dial(ctx, net.JoinHostPort(hostOr(host), strconv.Itoa(int(port))))
 }
 
 // isPythonModule reports whether a launch program names a module

@@ -196,5 +196,7 @@ func (r *Ruby) ExceptionFilters(mode string) []string {
 
 // Traits: .rb programs, and ruby processes; the proxy fixes old rdbg.
 func (r *Ruby) Traits() Traits {
-	return Traits{Extensions: []string{".rb"}, Commands: []string{"ruby*"}}
+	return Traits{Extensions: []string{".rb"}, Commands: []string{"ruby*"}, NoCore: rubyNoCore,
+		Children: ChildProcesses{Reason: "rdbg's DAP server reports no child process: start the child under " +
+			"`rdbg --open --port PORT` and attach by port"}}
 }

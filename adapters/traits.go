@@ -137,6 +137,26 @@ type Traits struct {
 	// runtime's own start of the program (debugpy: the interpreter's
 	// command line before the launcher's). False: Through is ignored.
 	RunsThrough bool
+	// Beyond one process.
+
+	// Children says whether the adapter follows the processes a program
+	// starts as child sessions of its session, and how, or why not. The
+	// zero value follows none, for no stated reason.
+	Children ChildProcesses
+	// Core, when set, opens a core file: the request ([Launch] or
+	// [Attach]) and its arguments that debug t.CoreFile with t.Program as
+	// the crashed program. Nil: the language has no post-mortem
+	// sessions, and NoCore says why and what works instead.
+	Core func(ctx context.Context, t Target) (Mode, map[string]any, error)
+	// NoCore is the refusal of a core file: why the adapter cannot read
+	// one, and the tool that can ("py-spy dump", "jhsdb").
+	NoCore string
+	// SignalExit, when set, reads an exit code the adapter reports as the
+	// signal the program died of (delve: -N for signal N), or 0 when the
+	// code is no signal's. Nil: only a code that matches a signal the
+	// last stop named is read as one.
+	SignalExit func(code int) int
+
 	// CommandAgent is the placeholder a launch's adapterConfig.command
 	// (a build tool's command line, for a test run) carries where the
 	// program the command forks takes the debug agent option; the adapter
@@ -145,6 +165,32 @@ type Traits struct {
 	// launches no command's child.
 	CommandAgent string
 }
+
+// ChildProcesses is how an adapter follows the processes its program
+// starts (a subprocess, a fork, an exec).
+type ChildProcesses struct {
+	// Follows: each child the adapter reports becomes a session of its
+	// own whose parent is the program's session. The adapter reports a
+	// child with a startDebugging reverse request, answered on a new
+	// connection ([Endpoint.Child]), or, when Shared, with a "process"
+	// event on the parent's own connection.
+	Follows bool
+	// Shared: the children are more targets of the parent's connection
+	// (delve's follow-exec): they stop and resume together, and the
+	// adapter answers for the target that last stopped.
+	Shared bool
+	// Reason says what is followed when Follows, and otherwise why not
+	// and what to do instead; get_debug_tools_status reports it.
+	Reason string
+	// Selected and Select, for Shared, ask which target the adapter
+	// answers for (its pid) and make pid that target, through eval: an
+	// evaluation in the adapter's REPL on the parent's connection.
+	Selected func(ctx context.Context, eval Eval) (int, error)
+	Select   func(ctx context.Context, eval Eval, pid int) error
+}
+
+// Eval evaluates expr in an adapter's REPL and returns the result.
+type Eval func(ctx context.Context, expr string) (string, error)
 
 // Builtin is an adapter that dbg holds in its own code, served
 // standalone by `dbg dap NAME`.

@@ -37,8 +37,16 @@ type BreakpointInput struct {
 	Condition string `json:"condition,omitempty"`
 }
 
-// DebugResult is the answer of debug_run_configuration.
+// DebugResult is the answer of debug_run_configuration: one session's,
+// or a compound's group with each member's answer.
 type DebugResult struct {
+	DebugSessionResult
+	Group   string               `json:"group,omitempty"`
+	Members []DebugSessionResult `json:"members,omitempty"`
+}
+
+// DebugSessionResult is what one configuration became.
+type DebugSessionResult struct {
 	ConfigurationName string                `json:"configurationName"`
 	Mode              string                `json:"mode"`
 	SessionID         string                `json:"sessionId,omitempty"`
@@ -128,10 +136,6 @@ func goModulePath(gomod string) string {
 // its debug session.
 func planDebug(project string, c RunConfiguration, stopOnEntry bool) (debugPlan, error) {
 	lang, ok := debugLanguage(c)
-	if c.Kind == KindCompound {
-		return debugPlan{}, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("%q is a compound", c.Name),
-			"debug each of availableOptions").WithOptions(c.Members...)
-	}
 	if !ok {
 		return debugPlan{}, toolkit.NewError(toolkit.CodeInvalidArgument,
 			fmt.Sprintf("dbg cannot debug %s configurations directly", c.TypeName),
@@ -146,6 +150,12 @@ func planDebug(project string, c RunConfiguration, stopOnEntry bool) (debugPlan,
 		return debugPlan{create: sessions.CreateRequest{Language: lang, Name: c.Name, Host: host, Port: n}}, nil
 	}
 	p := debugPlan{create: sessions.CreateRequest{Language: lang, Name: c.Name}}
+	if core := coreFileOf(c); core != "" {
+		// A post-mortem entry (vscode-go's "mode": "core"): the core and
+		// the binary that crashed.
+		p.create.CoreFile, p.create.Program = core, c.Program
+		return p, nil
+	}
 	if c.Source == sourceLaunch {
 		entry := c.Launch
 		if v, ok := entry["justMyCode"].(bool); ok {
@@ -234,7 +244,15 @@ func (x *IDE) debugConfiguration(ctx context.Context, in DebugInput) (DebugResul
 	if x.m == nil {
 		return DebugResult{}, toolkit.NewError(toolkit.CodeInternal, "no session manager", "")
 	}
-	res := DebugResult{ConfigurationName: c.Name, Mode: DebugSession}
+	if c.Kind == KindCompound {
+		return x.debugCompound(ctx, dir, c, in)
+	}
+	return x.debugOne(ctx, dir, c, in)
+}
+
+// debugOne debugs one configuration c of the project in dir.
+func (x *IDE) debugOne(ctx context.Context, dir string, c RunConfiguration, in DebugInput) (DebugResult, error) {
+	res := DebugResult{DebugSessionResult: DebugSessionResult{ConfigurationName: c.Name, Mode: DebugSession}}
 	if c.Kind == KindApplication || c.Kind == KindSpringBoot {
 		if lang, _ := debugLanguage(c); !x.registered(lang) {
 			return x.runAttachableJVM(ctx, c)
@@ -308,8 +326,8 @@ func (x *IDE) runAttachableJVM(ctx context.Context, c RunConfiguration) (DebugRe
 		return DebugResult{}, err
 	}
 	lang, _ := debugLanguage(c)
-	res := DebugResult{ConfigurationName: c.Name, Mode: DebugJVM, Language: lang, PID: r.PID, NextAction: toolkit.NextAttachJVM,
-		Hint: fmt.Sprintf("no Java debug adapter is installed; the JVM runs as pid %d: attach_local_jvm with that pid", r.PID)}
+	res := DebugResult{DebugSessionResult: DebugSessionResult{ConfigurationName: c.Name, Mode: DebugJVM, Language: lang, PID: r.PID, NextAction: toolkit.NextAttachJVM,
+		Hint: fmt.Sprintf("no Java debug adapter is installed; the JVM runs as pid %d: attach_local_jvm with that pid", r.PID)}}
 	if r.Exited {
 		res.NextAction, res.Hint = "", "the JVM exited at once; its output: "+strings.Join(r.Output, " | ")
 	}

@@ -46,9 +46,19 @@ func TestDebugRunConfigurationPython(t *testing.T) {
 	if st := s.Info().State; st != sessions.StateRunning {
 		t.Errorf("state = %s", st)
 	}
-	// Entries dbg cannot debug are refused with the reason.
-	if te, _ := c.fail(t, "debug_run_configuration", map[string]any{"configurationName": "Server + Worker"}, toolkit.CodeInvalidArgument); len(te.AvailableOptions) != 2 {
-		t.Errorf("compound = %+v", te)
+	// A compound runs its members as one group.
+	var comp DebugResult
+	c.ok(t, "debug_run_configuration", map[string]any{"configurationName": "Server + Worker"}, &comp)
+	if comp.Group != "Server + Worker" || len(comp.Members) != 2 || comp.Members[0].SessionID == "" || comp.Members[1].SessionID == "" {
+		t.Fatalf("compound = %+v", comp)
+	}
+	if g := c.m.Groups(); len(g) != 1 || g[0].Name != "Server + Worker" || len(g[0].Sessions) != 2 {
+		t.Errorf("groups = %+v", g)
+	}
+	for _, mem := range comp.Members {
+		if s, err := c.m.Get(mem.SessionID); err != nil || s.Info().Group != "Server + Worker" {
+			t.Errorf("member %s: %v, %+v", mem.SessionID, err, s)
+		}
 	}
 	c.fail(t, "debug_run_configuration", map[string]any{"configurationName": "nope"}, toolkit.CodeRunConfigNotFound)
 }
@@ -159,4 +169,34 @@ func TestDebugRunConfigurationJavaAdapter(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "debuggee output", func() bool { return strings.Contains(s.Output().Text(""), "args=one,two words,three") })
+}
+
+// TestPlanDebugCore: a vscode-go entry of mode core opens its core file
+// with its program, and starts nothing.
+func TestPlanDebugCore(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	doc := `{"configurations": [{"name": "crash", "type": "go", "request": "launch", "mode": "core",
+		"program": "${workspaceFolder}/bin/app", "coreFilePath": "cores/core.42"}]}`
+	cfgs, err := parseLaunchJSON([]byte(doc), dir, func(string) string { return "" })
+	if err != nil || len(cfgs) != 1 {
+		t.Fatalf("parse: %v, %+v", err, cfgs)
+	}
+	p, err := planDebug(dir, cfgs[0], false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.start != nil || p.create.CoreFile != filepath.Join(dir, "cores", "core.42") || p.create.Program != filepath.Join(dir, "bin", "app") || p.create.Language != "go" {
+		t.Errorf("plan = %+v, start %+v", p.create, p.start)
+	}
+}
+
+// TestLaunchCompoundStopAll reads a compound's stopAll.
+func TestLaunchCompoundStopAll(t *testing.T) {
+	t.Parallel()
+	doc := `{"configurations": [], "compounds": [{"name": "both", "configurations": ["a", {"name": "b"}], "stopAll": true}]}`
+	cfgs, err := parseLaunchJSON([]byte(doc), t.TempDir(), func(string) string { return "" })
+	if err != nil || len(cfgs) != 1 || !cfgs[0].StopAll || len(cfgs[0].Members) != 2 {
+		t.Fatalf("compound = %+v (%v)", cfgs, err)
+	}
 }

@@ -296,7 +296,7 @@ func ideaConfig(c *xnode, source string, mx *macros) RunConfiguration {
 		for _, t := range c.children("toRun") {
 			rc.Members = append(rc.Members, t.attr("name"))
 		}
-		rc.Unsupported = "a compound starts its members; restart them by name"
+		rc.Unsupported = "a compound starts its members; restart them by name (debug_run_configuration debugs them together)"
 	default:
 		rc.Unsupported = fmt.Sprintf("dbg cannot run configurations of type %s", typeID)
 	}

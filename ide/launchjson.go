@@ -28,6 +28,7 @@ func parseLaunchJSON(b []byte, project string, getenv func(string) string) ([]Ru
 		Compounds      []struct {
 			Name           string `json:"name"`
 			Configurations []any  `json:"configurations"`
+			StopAll        bool   `json:"stopAll"`
 		} `json:"compounds"`
 	}
 	if err := cfgfile.Unmarshal(b, &doc); err != nil {
@@ -59,7 +60,7 @@ func parseLaunchJSON(b []byte, project string, getenv func(string) string) ([]Ru
 			continue
 		}
 		rc := RunConfiguration{Name: c.Name, TypeID: "compound", TypeName: "Compound", Kind: KindCompound, Source: sourceLaunch,
-			Unsupported: "a compound starts its members; restart them by name"}
+			StopAll: c.StopAll, Unsupported: "a compound starts its members; restart them by name (debug_run_configuration debugs them together)"}
 		for _, m := range c.Configurations {
 			switch v := m.(type) {
 			case string:

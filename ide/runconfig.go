@@ -66,8 +66,11 @@ type RunConfiguration struct {
 
 	// Request is "launch" or "attach" for launch.json entries.
 	Request string `json:"request,omitempty"`
-	// Members are the configurations a compound starts.
+	// Members are the configurations a compound starts; StopAll (VS
+	// Code's compounds) says that ending one of its sessions ends them
+	// all.
 	Members []string `json:"members,omitempty"`
+	StopAll bool     `json:"stopAll,omitempty"`
 	// Launch is the launch.json entry after variable substitution.
 	Launch map[string]any `json:"-"`
 

@@ -21,6 +21,7 @@ type runConfigStatus struct{ x *IDE }
 type RunConfigSection struct {
 	Count          int                `json:"count"`
 	Running        int                `json:"running"`
+	Compounds      int                `json:"compounds,omitempty"` // debugged as one group each
 	Configurations []RunConfigSummary `json:"configurations"`
 	Warnings       []string           `json:"warnings,omitempty"`
 }
@@ -35,6 +36,9 @@ type RunConfigSummary struct {
 	PID         int    `json:"pid,omitempty"`
 	// LastExitCode is set when dbg's last run of it has ended.
 	LastExitCode *int `json:"lastExitCode,omitempty"`
+	// Members and StopAll: a compound's configurations.
+	Members []string `json:"members,omitempty"`
+	StopAll bool     `json:"stopAll,omitempty"`
 }
 
 // Status reports the project's configurations and which run. It reads
@@ -45,7 +49,10 @@ func (s runConfigStatus) Status(ctx context.Context, q toolkit.StatusQuery) tool
 	sec := RunConfigSection{Count: len(res.Configurations), Configurations: []RunConfigSummary{}, Warnings: res.Warnings}
 	restartable, crashed := "", ""
 	for _, c := range res.Configurations {
-		sum := RunConfigSummary{Name: c.Name, TypeName: c.TypeName, Source: c.Source, Restartable: c.Runnable()}
+		sum := RunConfigSummary{Name: c.Name, TypeName: c.TypeName, Source: c.Source, Restartable: c.Runnable(), Members: c.Members, StopAll: c.StopAll}
+		if c.Kind == KindCompound {
+			sec.Compounds++
+		}
 		for _, p := range procs {
 			if p.Name != c.Name || p.Source != c.Source {
 				continue

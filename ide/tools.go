@@ -43,6 +43,7 @@ type Manager interface {
 	Create(ctx context.Context, req sessions.CreateRequest) (*sessions.Session, *sessions.StartResult, error)
 	Start(ctx context.Context, id string, req sessions.StartRequest) (*sessions.StartResult, error)
 	CloseSession(ctx context.Context, id string) error
+	AddGroup(name string, ids []string, stopAll bool)
 }
 
 // IDE holds the run-configuration runner and the Git reader of one
@@ -99,7 +100,7 @@ func (x *IDE) Register(tb *toolkit.Toolbox) {
 		"Start a run configuration (exact name) as a process dbg owns, or restart it; its output goes to the logs tools.",
 		x.restartConfiguration, toolkit.Hints{Title: "Restart run configuration", Destructive: true, Alters: true}, toolkit.InToolset(RunToolset))
 	toolkit.AddTool(tb, "debug_run_configuration",
-		"Create a debug session from a run configuration (launch.json entry, IntelliJ Application or Spring Boot).",
+		"Create a debug session from a run configuration (launch.json entry, IntelliJ Application or Spring Boot); a compound runs as one group.",
 		x.debugConfiguration, toolkit.Hints{Title: "Debug run configuration", Alters: true}, toolkit.InToolset(RunToolset), toolkit.LinkResources())
 	toolkit.AddTool(tb, "get_git_repositories",
 		"The project's Git repositories (worktrees, submodules): root, HEAD, branch, upstream, remotes, dirty, ahead/behind.",

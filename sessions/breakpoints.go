@@ -156,12 +156,12 @@ type BreakpointSpec struct {
 	LogMessage   string
 }
 
-// SetBreakpoint adds a breakpoint. Before the session starts it is kept
+// setBreakpoint adds a breakpoint. Before the session starts it is kept
 // and sent at launch; after, it is sent at once and the answer says
 // whether the adapter verified it and where it really is. Setting one
 // where one already is (a retried call) gives back that breakpoint, with
 // its id, updated with the new condition, hit condition and log message.
-func (s *Session) SetBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
+func (s *Session) setBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error) {
 	if _, err := bpcond.ParseHit(spec.HitCondition); err != nil {
 		// One meaning in every language: refuse what an adapter would
 		// read its own way.
@@ -275,8 +275,8 @@ func (s *Session) pauseAround(ctx context.Context) func() {
 	return func() { resume(r) }
 }
 
-// RemoveBreakpoint removes one breakpoint by id.
-func (s *Session) RemoveBreakpoint(ctx context.Context, id int) error {
+// removeBreakpoint removes one breakpoint by id.
+func (s *Session) removeBreakpoint(ctx context.Context, id int) error {
 	s.mu.Lock()
 	file, found, isFunc := "", false, false
 	for f, list := range s.bps.byFile {
@@ -316,8 +316,8 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, id int) error {
 	return s.syncFile(ctx, file)
 }
 
-// ClearBreakpoints removes every breakpoint (of one file when file != "").
-func (s *Session) ClearBreakpoints(ctx context.Context, file string) (int, error) {
+// clearBreakpoints removes every breakpoint (of one file when file != "").
+func (s *Session) clearBreakpoints(ctx context.Context, file string) (int, error) {
 	s.mu.Lock()
 	var files []string
 	n := 0
@@ -376,6 +376,9 @@ func probesOnly(list []*Breakpoint) ([]*Breakpoint, int) {
 
 // Breakpoints lists the session's breakpoints, data breakpoints last.
 func (s *Session) Breakpoints() []Breakpoint {
+	if p := s.sharedParent(); p != nil {
+		return p.Breakpoints()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append(s.bps.all(), s.bps.data.list()...)

@@ -33,6 +33,13 @@ type CreateRequest struct {
 	SourcePaths       []string
 	BreakOnExceptions string
 	AdapterConfig     map[string]any
+	// ChildProcesses false: the session does not follow the processes
+	// its program starts (nil: the adapter follows those it can).
+	ChildProcesses *bool
+	// CoreFile opens a post-mortem session of a core file, of Program
+	// (the binary that crashed); see postmortem.go.
+	CoreFile string
+	Program  string
 }
 
 // StartRequest launches the debuggee of a created session (start_debugging).
@@ -95,9 +102,23 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Session, *Sta
 	if req.VerifyTimeout < 0 || req.VerifyTimeout > maxVerifyTimeout {
 		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, "verifyTimeout must be between 0 and 600000 ms", "pass a smaller verifyTimeout")
 	}
+	if err := refuseChildren(a, req); err != nil {
+		return nil, nil, err
+	}
 	s := newSession(m, a.Language(), a, req)
+	if req.CoreFile != "" && s.namesTarget(req) {
+		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, "coreFile opens a core file; it takes no processId or port", "pass coreFile and program alone, or attach to a live process without coreFile")
+	}
 	if err := m.add(s); err != nil {
 		return nil, nil, err
+	}
+	if req.CoreFile != "" {
+		res, err := s.openCore(ctx, req)
+		if err != nil {
+			_ = m.CloseSession(context.WithoutCancel(ctx), s.id)
+			return nil, nil, err
+		}
+		return s, res, nil
 	}
 	if !s.namesTarget(req) {
 		return s, nil, nil
@@ -210,7 +231,7 @@ func (s *Session) Launch(ctx context.Context, req StartRequest) (*StartResult, e
 	}
 	t := adapters.Target{Mode: adapters.Launch, Program: req.ScriptPath, Args: req.Args, Cwd: req.Cwd, Env: withMark(req.Env, s.mark), Through: req.Through,
 		StopOnEntry: req.StopOnEntry, ExecutablePath: s.req.ExecutablePath, JustMyCode: s.req.JustMyCode,
-		SourcePaths: s.req.SourcePaths, Extra: extra}
+		SourcePaths: s.req.SourcePaths, Extra: extra, NoChildren: s.noChildren()}
 	if isPath {
 		t.Program, _ = filepath.Abs(t.Program)
 	}
@@ -294,7 +315,7 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	stopOnEntry := req.StopOnEntry == nil || *req.StopOnEntry
 	t := adapters.Target{Mode: adapters.Attach, PID: req.ProcessID, Host: req.Host, Port: req.Port, StopOnAttach: stopOnEntry,
 		ExecutablePath: firstNonEmpty(req.ExecutablePath, s.req.ExecutablePath), JustMyCode: req.JustMyCode,
-		SourcePaths: req.SourcePaths, Extra: req.AdapterConfig}
+		SourcePaths: req.SourcePaths, Extra: req.AdapterConfig, NoChildren: s.noChildren()}
 	if t.PID == 0 {
 		if v, ok := req.AdapterConfig["processId"]; ok {
 			t.PID = toInt(v)
@@ -339,6 +360,12 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	res := holder.waitFirst(ctx, seq, 3*time.Second)
 	res.Message = fmt.Sprintf("attached; %d thread(s)%s", len(threads), in)
 	return res, nil
+}
+
+// noChildren reports whether the session was created with
+// childProcesses: false.
+func (s *Session) noChildren() bool {
+	return s.req.ChildProcesses != nil && !*s.req.ChildProcesses
 }
 
 func firstNonEmpty(a, b string) string {

@@ -73,6 +73,9 @@ func (d *dataSet) list() []Breakpoint {
 // dataBreakpointInfo and setDataBreakpoints. The session must be paused:
 // the expression is resolved in a frame.
 func (s *Session) SetDataBreakpoint(ctx context.Context, spec DataBreakpointSpec) (Breakpoint, error) {
+	if err := s.snapshotError("stop at a watchpoint"); err != nil {
+		return Breakpoint{}, err
+	}
 	if spec.AccessType == "" {
 		spec.AccessType = "write"
 	}

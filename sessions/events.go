@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -54,7 +53,10 @@ func (s *Session) onEvent(m *dap.Message) {
 	case "process":
 		var b godap.ProcessEventBody
 		_ = m.DecodeBody(&b)
-		if b.SystemProcessId > 0 {
+		if s.sharedChildEvent(b) {
+			return // a child process the adapter follows on this connection (shared.go)
+		}
+		if b.SystemProcessId > 0 && s.Postmortem() == nil { // a core's pid is the dead process's
 			s.mu.Lock()
 			s.pid = b.SystemProcessId
 			s.watchedDebuggeeLocked()
@@ -93,7 +95,7 @@ func (s *Session) onEvent(m *dap.Message) {
 		s.mu.Lock()
 		reason := "the program ended"
 		if s.exitCode != nil {
-			reason = fmt.Sprintf("the program exited with code %d", *s.exitCode)
+			reason = s.exitReasonLocked(*s.exitCode)
 		}
 		s.setStateLocked(StateTerminated, reason)
 		s.mu.Unlock()
@@ -101,6 +103,14 @@ func (s *Session) onEvent(m *dap.Message) {
 }
 
 func (s *Session) onStopped(b godap.StoppedEventBody, m *dap.Message) {
+	if s.routeStop(b, m) {
+		return // a shared family's stop, given to its process's session (shared.go)
+	}
+	s.stopped(b, m)
+}
+
+// stopped records a stop of s.
+func (s *Session) stopped(b godap.StoppedEventBody, m *dap.Message) {
 	if s.dataStop(b, m) {
 		return // recorded once its values are read (databreakpoints.go)
 	}
@@ -172,7 +182,7 @@ func (s *Session) onConnClosed(c *dap.Conn) {
 	}
 	reason := "the debug adapter exited"
 	if s.exitCode != nil {
-		reason = fmt.Sprintf("the program exited with code %d", *s.exitCode)
+		reason = s.exitReasonLocked(*s.exitCode)
 	} else {
 		s.adapterDied = !s.closing // no end of the program came first
 		if s.ep != nil && s.ep.Process != nil {

@@ -20,13 +20,16 @@ import (
 // still under way (the program is running) and wait_for_stop will report
 // its end.
 type ExecResult struct {
-	State    State        `json:"state"`
-	Pending  bool         `json:"pending,omitempty"`
-	LastStop *StopInfo    `json:"lastStop,omitempty"`
-	Source   []SourceLine `json:"source,omitempty"` // lines around the stop
-	ExitCode *int         `json:"exitCode,omitempty"`
-	Reason   string       `json:"reason,omitempty"`
-	Message  string       `json:"message,omitempty"`
+	// SessionID names the session the answer is about, when a wait on
+	// several (or on a session and its children) answers for one.
+	SessionID string       `json:"sessionId,omitempty"`
+	State     State        `json:"state"`
+	Pending   bool         `json:"pending,omitempty"`
+	LastStop  *StopInfo    `json:"lastStop,omitempty"`
+	Source    []SourceLine `json:"source,omitempty"` // lines around the stop
+	ExitCode  *int         `json:"exitCode,omitempty"`
+	Reason    string       `json:"reason,omitempty"`
+	Message   string       `json:"message,omitempty"`
 	// Changed is what changed in the top frame's locals since its
 	// previous stop (null on its first stop; see changed.go), and
 	// ChangedNote why it is null.
@@ -89,6 +92,8 @@ func (s *Session) resolveStop(ctx context.Context) {
 			// panic machinery.
 			if own := firstFrameUnder(body.StackFrames, s.programRoot()); own != nil {
 				f = own
+			} else if own := firstOwnFrame(body.StackFrames); own != nil {
+				f = own // a binary (or a core's) built elsewhere: its first frame with source here
 			}
 		}
 		if f != nil {
@@ -214,7 +219,7 @@ func (s *Session) result(info SessionInfo, done bool) *ExecResult {
 	case info.State.Ended():
 		r.Reason = info.Reason
 		r.Message = info.Reason
-	case info.State == StatePaused && done:
+	case info.State.Stopped() && done:
 		r.LastStop = info.LastStop
 		if l := info.LastStop.Location; l != nil && l.File != "" {
 			r.Source, _ = s.SourceContext(l.File, l.Line, 3)
@@ -243,6 +248,9 @@ func (s *Session) answer(ctx, wctx context.Context, seq int) *ExecResult {
 
 // requirePaused returns the stop sequence and thread to act on.
 func (s *Session) requirePaused(threadID int) (int, int, error) {
+	if err := s.snapshotError("run or step"); err != nil {
+		return 0, 0, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.observeLocked()
@@ -347,7 +355,13 @@ func (s *Session) resume(ctx, wctx context.Context, seq int, command string, arg
 		return err
 	}
 	s.markRunning(seq)
+	done, err := s.onTarget(ctx, command)
+	if err != nil {
+		s.unmarkRunning(seq)
+		return err
+	}
 	call, err := c.Start(ctx, command, args)
+	done()
 	if err != nil {
 		s.unmarkRunning(seq)
 		return s.requestError(ctx, err)
@@ -428,6 +442,9 @@ func (s *Session) Continue(ctx context.Context, threadID int, wait time.Duration
 
 // Pause interrupts a running program.
 func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration) (*ExecResult, error) {
+	if err := s.snapshotError("pause: it never runs"); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	st, seq := s.state, s.stopSeq
 	s.mu.Unlock()

@@ -80,6 +80,15 @@ func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 	s.mu.Unlock()
 
 	fail := func(code string, e error, hint string) error { return s.failStart(nil, t, code, e, hint) }
+	var coreArgs map[string]any
+	if t.Mode == adapters.Core {
+		// A core is opened by the request the adapter names (postmortem.go).
+		mode, args, err := s.adapter.Traits().Core(ctx, t)
+		if err != nil {
+			return fail(toolkit.CodeInvalidArgument, err, "fix coreFile and program, or pick the adapter with adapterConfig")
+		}
+		t.Mode, coreArgs = mode, args
+	}
 
 	type built struct {
 		args map[string]any
@@ -88,9 +97,12 @@ func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 	made := make(chan built, 1)
 	go func() {
 		var b built
-		if t.Mode == adapters.Launch {
+		switch {
+		case coreArgs != nil:
+			b.args = coreArgs
+		case t.Mode == adapters.Launch:
 			b.args, b.err = s.adapter.LaunchArgs(ctx, t)
-		} else {
+		default:
 			b.args, b.err = s.adapter.AttachArgs(ctx, t)
 		}
 		made <- b
@@ -291,7 +303,7 @@ func (s *Session) waitFirst(ctx context.Context, seq int, d time.Duration) *Star
 	st, _ := s.waitStop(ctx, seq)
 	res := &StartResult{State: st.State, LastStop: st.LastStop, ExitCode: st.ExitCode}
 	switch st.State {
-	case StatePaused:
+	case StatePaused, StatePostmortem:
 		res.Message = "stopped: " + st.LastStop.Reason
 	case StateTerminated:
 		res.Message = st.Reason

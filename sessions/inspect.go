@@ -375,6 +375,9 @@ func (s *Session) SetVariable(ctx context.Context, ref int, name, value string, 
 	if err := s.requireStopped(); err != nil {
 		return nil, err
 	}
+	if err := s.snapshotError("change a variable"); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	supported := s.caps.SupportsSetVariable
 	s.mu.Unlock()

@@ -66,6 +66,11 @@ type Manager struct {
 
 	watch watchers  // see Watch
 	pool  *warmPool // nil: no warm adapters
+
+	groups map[string]*Group // groups.go
+
+	pulseMu sync.Mutex
+	pulse   chan struct{} // closed at the next change of any session (multiwait.go)
 }
 
 type findEntry struct {

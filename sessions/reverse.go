@@ -81,8 +81,12 @@ func (s *Session) startChild(ep *adapters.Endpoint, args godap.StartDebuggingReq
 	}
 	s.mu.Lock()
 	s.children = append(s.children, child.id)
+	child.owned = s.target.Mode == adapters.Launch || s.owned
+	noChildren := s.target.NoChildren
+	s.notifyLocked() // a wait on s waits on its new child too
 	s.mu.Unlock()
-	stream, err := ep.Child(ctx)
+	child.background(func() { child.reportEnd(s) })
+	stream, err := ep.Child(ctx, args.Configuration)
 	if err != nil {
 		child.mu.Lock()
 		child.setStateLocked(StateError, "cannot open the child connection: "+err.Error())
@@ -103,7 +107,7 @@ func (s *Session) startChild(ep *adapters.Endpoint, args godap.StartDebuggingReq
 	child.excMode = exc
 	child.mu.Unlock()
 	child.mu.Lock()
-	child.target = adapters.Target{Mode: adapters.Mode(args.Request), Extra: args.Configuration}
+	child.target = adapters.Target{Mode: adapters.Mode(args.Request), Extra: args.Configuration, NoChildren: noChildren}
 	child.setStateLocked(StateInitializing, "")
 	child.mu.Unlock()
 	// A child's own children (js-debug announces a forked process on the

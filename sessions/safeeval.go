@@ -16,7 +16,7 @@ import (
 // the expression is sent. An adapter with neither answers UNSUPPORTED.
 func (s *Session) EvaluateSafe(ctx context.Context, expr string, frameID int, evalContext EvalContext) (*EvalResult, error) {
 	s.mu.Lock()
-	native := s.live.SupportsSafeEvaluate
+	native := s.live.SupportsSafeEvaluate || s.core != nil // nothing changes a core
 	s.mu.Unlock()
 	if native {
 		return s.evaluate(ctx, expr, frameID, evalContext, false)

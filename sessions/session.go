@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
@@ -26,6 +27,10 @@ const (
 	// runs on: the session has ended as terminated has, with no stop.
 	StateDetached State = "detached"
 )
+
+// Stopped reports whether a session in state st shows a stop: paused, or
+// postmortem (a core file).
+func (st State) Stopped() bool { return st == StatePaused || st == StatePostmortem }
 
 // Location is a place in the debuggee's source.
 type Location struct {
@@ -64,10 +69,18 @@ type SessionInfo struct {
 	LastStop   *StopInfo `json:"lastStop,omitempty"`
 	ExitCode   *int      `json:"exitCode,omitempty"`
 	Reason     string    `json:"reason,omitempty"` // why it terminated or failed
-	ParentID   string    `json:"parentId,omitempty"`
+	// ParentID is the session whose program started this one's (a child
+	// process, or the program js-debug runs for its dispatcher); Command
+	// is a child's command line; Children are the child sessions.
+	ParentID string   `json:"parentSessionId,omitempty"`
+	Command  []string `json:"command,omitempty"`
+	Children []string `json:"children,omitempty"`
+	Group    string   `json:"group,omitempty"` // the group it was started in (a compound)
 	// Interpreter is the runtime the session runs on and why it was
 	// picked (Python), when the adapter says.
 	Interpreter *adapters.Interpreter `json:"interpreter,omitempty"`
+	// Core is the core file of a post-mortem session.
+	Core *CoreInfo `json:"core,omitempty"`
 
 	seq int
 }
@@ -118,6 +131,13 @@ type Session struct {
 	excMode   string // breakOnExceptions in force
 	launchReq *StartRequest
 	children  []string
+	cmdline   []string  // a child's command line, once its pid is known
+	owned     bool      // a child of a launch: its process is the server's to end
+	core      *CoreInfo // a post-mortem session's core file (postmortem.go)
+	shared    *Session  // a shared child's parent, whose connection it uses (shared.go)
+	family    *family   // a parent's shared family, once it has a shared child
+	heldStop  *StopInfo // lastStop, when it is the stop of another member of the family
+	group     string    // the group it was started in (groups.go)
 	closing   bool
 	detached  bool                   // ended by a detach: shown as StateDetached
 	tracked   map[int]string         // pid -> start time of processes the session owns
@@ -222,9 +242,24 @@ func (s *Session) Info() SessionInfo {
 	s.observeLocked()
 	info := SessionInfo{ID: s.id, Name: s.name, Language: s.language, State: s.shownStateLocked(), Reason: s.reason,
 		CreatedAt: s.created, Mode: string(s.target.Mode), Program: s.target.Program, Cwd: s.target.Cwd,
-		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, seq: s.seq}
+		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, Group: s.group, seq: s.seq}
 	if info.PID == 0 && s.target.Mode == adapters.Attach && !s.detached {
 		info.PID = s.target.PID // the process attached to, until the adapter names it
+	}
+	if len(s.children) > 0 {
+		info.Children = append([]string(nil), s.children...)
+	}
+	if s.core != nil {
+		info.Core = s.core
+		if s.state == StatePaused {
+			info.State = StatePostmortem
+		}
+	}
+	if s.parentID != "" && s.pid > 0 {
+		if s.cmdline == nil {
+			s.cmdline, _ = proc.Cmdline(s.pid)
+		}
+		info.Command = s.cmdline
 	}
 	if s.ep != nil && s.ep.Process != nil {
 		info.AdapterPID = s.ep.Process.Pid()
@@ -243,6 +278,7 @@ func (s *Session) Info() SessionInfo {
 func (s *Session) notifyLocked() {
 	close(s.changed)
 	s.changed = make(chan struct{})
+	s.m.wake()
 }
 
 // setStateLocked changes state and wakes waiters. Callers hold mu.
@@ -279,7 +315,12 @@ func (s *Session) request(ctx context.Context, command string, args any, out any
 		return err
 	}
 	s.beforeRequest(command)
+	done, err := s.onTarget(ctx, command)
+	if err != nil {
+		return err
+	}
 	resp, err := c.Request(ctx, command, args) // the connection bounds it by requestTimeout
+	done()
 	if err != nil || command == "evaluate" {
 		// The adapter failed, or answered for a debuggee that is gone.
 		if err := s.requestError(ctx, err); err != nil {

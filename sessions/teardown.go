@@ -39,6 +39,9 @@ func (s *Session) Detach(ctx context.Context, terminate bool) error {
 	if conn == nil {
 		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is not attached", "attach_to_process first")
 	}
+	if p := s.sharedParent(); p != nil {
+		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is a process its parent's adapter follows", "detach the parent, "+p.id+", which lets go of both")
+	}
 	if st == StatePaused && !terminate {
 		// Let the target run before the adapter lets go of it.
 		_ = s.request(ctx, "continue", godap.ContinueArguments{ThreadId: s.currentThread()}, nil)
@@ -118,6 +121,9 @@ func exclude(pids []int, keep int, keepMore []int) []int {
 
 // Restart relaunches with the same configuration; breakpoints are kept.
 func (s *Session) Restart(ctx context.Context) (*StartResult, error) {
+	if err := s.snapshotError("restart"); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	req := s.launchReq
 	t := s.target
@@ -151,11 +157,13 @@ func (m *Manager) CloseSession(ctx context.Context, id string) error {
 		}
 		return err
 	}
+	peers := m.groupPeers(s)
 	s.close(ctx)
 	m.mu.Lock()
 	delete(m.sessions, s.id)
 	m.closedIDs[s.id] = true
 	m.mu.Unlock()
+	m.closePeers(ctx, peers)
 	return nil
 }
 
@@ -166,13 +174,21 @@ func (s *Session) close(ctx context.Context) {
 		return
 	}
 	s.closing = true
-	ep, launched, children := s.ep, s.target.Mode == adapters.Launch, append([]string(nil), s.children...)
+	ep, launched, children := s.ep, s.target.Mode == adapters.Launch || s.owned, append([]string(nil), s.children...)
 	s.mu.Unlock()
 	for _, c := range children {
 		_ = s.m.CloseSession(ctx, c)
 	}
 	s.end()
 	s.bg.Wait() // process tracking and records finish before the cleanup
+	if s.sharedParent() != nil {
+		// Its connection is its parent's, which ends its process.
+		s.mu.Lock()
+		s.conn = nil
+		s.setStateLocked(StateTerminated, "closed")
+		s.mu.Unlock()
+		return
+	}
 	wakeAdapter(ep)
 	s.disconnect(ctx, launched)
 	s.stopEndpoint(ctx, ep, launched)

@@ -146,6 +146,9 @@ func (b *breakpointSet) traceSet() *traceSet {
 // AddTrace adds a trace. Before the session starts its probes are kept
 // and sent at launch, like breakpoints.
 func (s *Session) AddTrace(ctx context.Context, spec TraceSpec) (TraceReport, error) {
+	if err := s.snapshotError("be traced: nothing runs"); err != nil {
+		return TraceReport{}, err
+	}
 	if err := checkTraceSpec(&spec); err != nil {
 		return TraceReport{}, err
 	}

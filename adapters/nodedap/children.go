@@ -31,7 +31,7 @@ const defaultChildWait = 10 * time.Second
 func (h *Handler) onChildInspector(wsURL string) {
 	h.mu.Lock()
 	s, children, gone := h.srv, h.childSessions, h.disconnect || h.ended
-	wait := h.childWait
+	wait, off := h.childWait, h.noChildren
 	seen := h.childURLs[wsURL]
 	if h.childURLs == nil {
 		h.childURLs = map[string]bool{}
@@ -39,6 +39,10 @@ func (h *Handler) onChildInspector(wsURL string) {
 	h.childURLs[wsURL] = true
 	h.mu.Unlock()
 	if gone || seen {
+		return
+	}
+	if off {
+		go h.releaseChild(wsURL, 0) // not followed: let it run at once
 		return
 	}
 	if s != nil && children {
@@ -126,6 +130,18 @@ func (h *Handler) claimPID(pid int) {
 	h.childPIDs[pid] = true
 }
 
+// waitsForDebugger reports whether process pid is a node started to wait
+// for a debugger: --inspect-brk on its command line, or in the
+// NODE_OPTIONS it inherited (childInspectFlag).
+func waitsForDebugger(pid int) bool {
+	args, _ := proc.Cmdline(pid)
+	if strings.Contains(strings.Join(args, " "), "--inspect-brk") {
+		return true
+	}
+	env, _ := proc.Environ(pid)
+	return strings.Contains(envValue(env, "NODE_OPTIONS"), "--inspect-brk")
+}
+
 // childPoll is how often watchChildren looks at the program's descendants;
 // childGrace is how long a new one has to announce its inspector on the
 // program's stderr before it is looked at more closely.
@@ -181,8 +197,7 @@ func (h *Handler) watchChildren(root int, mainURL string, done <-chan struct{}) 
 			h.mu.Lock()
 			known := h.childPIDs[pid]
 			h.mu.Unlock()
-			args, _ := proc.Cmdline(pid)
-			if known || !strings.Contains(strings.Join(args, " "), "--inspect-brk") {
+			if known || !waitsForDebugger(pid) {
 				alive[pid] = time.Time{} // nothing to do for it
 				continue
 			}

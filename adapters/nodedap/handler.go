@@ -70,6 +70,7 @@ type Handler struct {
 	parent          *Handler                // the main thread's handler, for a worker or child
 	closeOnExit     bool                    // a child process: let it exit when its program ends
 	childSessions   bool                    // the client answers startDebugging (child sessions)
+	noChildren      bool                    // the launch leaves the program's children undebugged
 	skipGlobs       []string                // skipFiles as given, passed on to child sessions
 	childWait       time.Duration           // how long a forked child may wait for its child session
 	childURLs       map[string]bool         // inspectors of child processes already taken care of

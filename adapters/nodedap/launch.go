@@ -39,7 +39,23 @@ type LaunchConfig struct {
 	// threads only: for a test runner that runs the tests in workers, the
 	// exceptions its main thread throws and catches are never the test's.
 	ExceptionThreads string `json:"exceptionThreads"`
+	// AutoAttachChildProcesses false (js-debug's name) leaves the node
+	// processes the program starts undebugged; by default each is a child
+	// session (see children.go).
+	AutoAttachChildProcesses *bool `json:"autoAttachChildProcesses"`
 }
+
+// followsChildren reports whether the launch debugs the program's node
+// children.
+func (cfg *LaunchConfig) followsChildren() bool {
+	return cfg.AutoAttachChildProcesses == nil || *cfg.AutoAttachChildProcesses
+}
+
+// childInspectFlag, in NODE_OPTIONS, makes every node the program starts
+// (a spawn or exec of node, not only a fork, which inherits execArgv) open
+// its inspector and wait for a debugger; node's own command line flag
+// wins for the program itself.
+const childInspectFlag = "--inspect-brk=127.0.0.1:0"
 
 // nodeProcess is a node started with its inspector waiting for us.
 type nodeProcess struct {
@@ -104,8 +120,23 @@ func nodeCommand(cfg *LaunchConfig) (*exec.Cmd, error) {
 	cmd := exec.Command(path, argv...)
 	cmd.Dir = cwd
 	cmd.Env = mergeEnv(os.Environ(), cfg.Env)
+	if cfg.followsChildren() {
+		opts := strings.TrimSpace(envValue(cmd.Env, "NODE_OPTIONS") + " " + childInspectFlag)
+		cmd.Env = mergeEnv(cmd.Env, map[string]string{"NODE_OPTIONS": opts})
+	}
 	cfg.Program = prog
 	return cmd, nil
+}
+
+// envValue is the value of key in env (KEY=VALUE entries), last one wins.
+func envValue(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
 }
 
 // mergeEnv overrides base (KEY=VALUE entries) with extra, in a stable order.

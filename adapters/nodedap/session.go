@@ -58,6 +58,7 @@ func (h *Handler) launch(ctx context.Context, cfg *LaunchConfig) error {
 	h.stopOnEntry = cfg.StopOnEntry
 	h.workerExceptions = cfg.ExceptionThreads == "workers"
 	h.sourceMaps = cfg.SourceMaps == nil || *cfg.SourceMaps
+	h.noChildren = !cfg.followsChildren()
 	if cfg.OutputCapture == "console" {
 		h.capture = "console"
 	}

@@ -14,25 +14,29 @@ import (
 // lang is one row of the conformance table: a language and its fixtures.
 // Paths are relative to testdata/.
 type lang struct {
-	name    string             // create_debug_session's language
-	require func(*testing.T)   // skips when the adapter is not installed
-	prepare func(*testing.T)   // builds what its scenarios share, once
-	noPID   bool               // the adapter runs in process: no debuggee pid
-	cmdline string             // a text of the debuggee's command line, when it names the program
-	loop    loopFixture        // launch, entry, output, leftovers, features
-	hit     *loopFixture       // hit conditions (default loop): four passes at least
-	setVar  setVar             // set_variable
-	fn      funcBreakpoint     // function breakpoints
-	exc     exceptionCase      // exception breakpoints
-	spin    spin               // pause: a program that runs until stopped
-	attach  []attachWay        // attach while running
-	feat    features           // conditions, restart, log points, run_to_line
-	changed *changedCase       // changed in stop answers (nil: the loop part only)
-	trace   traceFixture       // traces (conformance_observe_test.go)
-	watch   watchFixture       // data breakpoints (conformance_observe_test.go)
-	frame   frameCase          // the frame calls naming none act on (conformance_answers_test.go)
-	reload  reloadCase         // hot_reload while the program runs (conformance_answers_test.go)
-	cannot  map[string]refusal // scenario → how the language refuses it
+	name    string           // create_debug_session's language
+	require func(*testing.T) // skips when the adapter is not installed
+	prepare func(*testing.T) // builds what its scenarios share, once
+	noPID   bool             // the adapter runs in process: no debuggee pid
+	cmdline string           // a text of the debuggee's command line, when it names the program
+	loop    loopFixture      // launch, entry, output, leftovers, features
+	hit     *loopFixture     // hit conditions (default loop): four passes at least
+	setVar  setVar           // set_variable
+	fn      funcBreakpoint   // function breakpoints
+	exc     exceptionCase    // exception breakpoints
+	spin    spin             // pause: a program that runs until stopped
+	attach  []attachWay      // attach while running
+	feat    features         // conditions, restart, log points, run_to_line
+	changed *changedCase     // changed in stop answers (nil: the loop part only)
+	trace   traceFixture     // traces (conformance_observe_test.go)
+	watch   watchFixture     // data breakpoints (conformance_observe_test.go)
+	frame   frameCase        // the frame calls naming none act on (conformance_answers_test.go)
+	reload  reloadCase       // hot_reload while the program runs (conformance_answers_test.go)
+	// children and core: child processes and core files
+	// (conformance_beyond_test.go).
+	children *childCase
+	core     *coreCase
+	cannot   map[string]refusal // scenario → how the language refuses it
 }
 
 // loopFixture is a program with a loop whose body line is marked.

@@ -70,6 +70,9 @@ var scenarios = []scenario{
 	{name: "frame", run: scenarioFrame, refused: refusedFrame},
 	{name: "quiet", run: scenarioQuiet},
 	{name: "reload", run: scenarioReload, refused: refusedReload},
+	{name: "children", run: scenarioChildren, refused: refusedChildren},
+	{name: "multiwait", run: scenarioMultiWait},
+	{name: "core", run: scenarioCore, refused: refusedCore},
 	{name: "leftovers", run: scenarioLeftovers},
 }
 

@@ -102,7 +102,7 @@ func jsDebugChildOf(t *testing.T, c *client, parent string) string {
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		for _, s := range c.ok("list_debug_sessions", nil).list("sessions") {
-			if s.str("parentId") == parent {
+			if s.str("parentSessionId") == parent {
 				return s.str("sessionId")
 			}
 		}
@@ -178,7 +178,7 @@ func jsDebugStopIn(t *testing.T, c *client, file string, line int) string {
 			}
 			st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 1})
 			if st.num("lastStop.location.line") == line && strings.HasSuffix(st.str("lastStop.location.file"), filepath.Base(file)) {
-				if s.str("parentId") == "" {
+				if s.str("parentSessionId") == "" {
 					t.Fatalf("the stop in %s is in a session without a parent: %v", file, s)
 				}
 				return id

@@ -46,6 +46,15 @@ type createIn struct {
 	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"merged into the attach request"`
 }
 
+// createSessionIn is create_debug_session's input: an attach's, and what
+// only a new session takes.
+type createSessionIn struct {
+	createIn
+	ChildProcesses toolkit.Bool `json:"childProcesses,omitempty" jsonschema:"follow child processes (default true where supported)"`
+	CoreFile       string       `json:"coreFile,omitempty" jsonschema:"open this core file (postmortem)"`
+	Program        string       `json:"program,omitempty" jsonschema:"with coreFile: the crashed binary"`
+}
+
 type sessionOut struct {
 	SessionID string                `json:"sessionId"`
 	Name      string                `json:"name"`
@@ -95,8 +104,9 @@ type okOut struct {
 }
 
 type listOut struct {
-	Sessions []listedSession `json:"sessions"`
-	Count    int             `json:"count"`
+	Sessions []listedSession  `json:"sessions"`
+	Count    int              `json:"count"`
+	Groups   []sessions.Group `json:"groups,omitempty"` // sessions started together (a compound)
 }
 
 // listedSession is a session's summary with the URIs of its resources.
@@ -157,9 +167,23 @@ type runToLineIn struct {
 	changedArg
 }
 
+// allIn is the input of continue_execution and pause_execution.
+type allIn struct {
+	threadArg
+	All toolkit.Bool `json:"all,omitempty" jsonschema:"every session"`
+}
+
+// allOut is one session's answer, or with all each session's.
+type allOut struct {
+	*sessions.ExecResult
+	Sessions []sessions.ExecResult `json:"sessions,omitempty"`
+}
+
 type waitIn struct {
 	SessionRef
-	TimeoutMs toolkit.Int `json:"timeoutMs,omitempty" jsonschema:"default 30000"`
+	SessionIDs []string     `json:"sessionIds,omitempty" jsonschema:"wait on these; the first stop answers"`
+	All        toolkit.Bool `json:"all,omitempty" jsonschema:"wait on every session"`
+	TimeoutMs  toolkit.Int  `json:"timeoutMs,omitempty" jsonschema:"default 30000"`
 	changedArg
 }
 

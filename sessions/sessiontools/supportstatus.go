@@ -10,12 +10,16 @@ import (
 // registerSupportStatus adds the sections of get_debug_tools_status that
 // say, per session, what its adapter supports: liveEdit (restart_frame,
 // hot_reload, goto_line, safe evaluation), dataBreakpoints
-// (set_data_breakpoint) and traces (add_trace, with the mode its probes
-// settle in).
+// (set_data_breakpoint), traces (add_trace, with the mode its probes
+// settle in), childProcesses (whether the processes its program starts
+// become child sessions, and why not) and postmortem (whether it reads
+// core files, and its core when it does).
 func registerSupportStatus(tb *toolkit.Toolbox, m *sessions.Manager) {
 	tb.Status().Register("liveEdit", supportStatus{m, "liveEdit", func(s *sessions.Session) any { return s.LiveEdits() }})
 	tb.Status().Register("dataBreakpoints", supportStatus{m, "dataBreakpoints", func(s *sessions.Session) any { return s.DataBreakpoints() }})
 	tb.Status().Register("traces", supportStatus{m, "traces", func(s *sessions.Session) any { return s.Traces() }})
+	tb.Status().Register("childProcesses", supportStatus{m, "childProcesses", func(s *sessions.Session) any { return s.ChildProcesses() }})
+	tb.Status().Register("postmortem", supportStatus{m, "postmortem", func(s *sessions.Session) any { return s.PostmortemSupport() }})
 }
 
 // supportStatus is one per-session section: read's answer for each

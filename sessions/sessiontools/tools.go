@@ -68,8 +68,10 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			return languagesOut{Languages: m.Languages(ctx)}, nil
 		}, toolkit.Hints{Title: "Supported languages", ReadOnly: true})
 	toolkit.AddTool(tb, "create_debug_session", "New session; attaches when port, processId or adapterConfig names a target, else start_debugging next.",
-		func(ctx context.Context, in createIn) (sessionOut, error) {
-			s, res, err := m.Create(ctx, in.request())
+		func(ctx context.Context, in createSessionIn) (sessionOut, error) {
+			req := in.request()
+			req.ChildProcesses, req.CoreFile, req.Program = in.ChildProcesses.Ptr(), in.CoreFile, in.Program
+			s, res, err := m.Create(ctx, req)
 			if err != nil {
 				return sessionOut{}, err
 			}
@@ -128,10 +130,10 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return okOut{SessionID: in.SessionID, Message: "closed"}, nil
 		}, toolkit.Hints{Title: "Close session", Destructive: true, Idempotent: true}, toolkit.DestructiveWhen(launched(m)))
-	toolkit.AddTool(tb, "list_debug_sessions", "Sessions: language, state, last stop, pid, resource URIs.",
+	toolkit.AddTool(tb, "list_debug_sessions", "Sessions: language, state, last stop, pid, parent, groups, resource URIs.",
 		func(ctx context.Context, _ struct{}) (listOut, error) {
 			l := m.List()
-			out := listOut{Sessions: make([]listedSession, 0, len(l)), Count: len(l)}
+			out := listOut{Sessions: make([]listedSession, 0, len(l)), Count: len(l), Groups: m.Groups()}
 			for _, s := range l {
 				out.Sessions = append(out.Sessions, listedSession{SessionInfo: s, Resources: resourcesOf(s.ID)})
 			}
@@ -190,15 +192,36 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			return *r, nil
 		}, hints)
 	}
-	execTool("continue_execution", "Resume; answers pending:true (wait_for_stop gives the stop) unless waitMs.",
+	allTool := func(name, desc string, hints toolkit.Hints, run func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error), each func(context.Context, *sessions.Session) (*sessions.ExecResult, error)) {
+		toolkit.AddTool(tb, name, desc, func(ctx context.Context, in allIn) (allOut, error) {
+			if in.All.Or(false) {
+				return allOut{Sessions: m.ForAll(ctx, each)}, nil
+			}
+			s, err := m.Get(in.SessionID)
+			if err != nil {
+				return allOut{}, err
+			}
+			r, err := run(ctx, s, in.threadArg)
+			if err != nil {
+				return allOut{}, err
+			}
+			s.AddChanges(ctx, r, in.Changed.Or(true))
+			return allOut{ExecResult: r}, nil
+		}, hints)
+	}
+	allTool("continue_execution", "Resume (all: every session); answers pending:true (wait_for_stop gives the stop) unless waitMs.",
 		toolkit.Hints{Title: "Continue"},
 		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
 			return s.Continue(ctx, int(in.ThreadID), ms(in.WaitMs, 0))
+		}, func(ctx context.Context, s *sessions.Session) (*sessions.ExecResult, error) {
+			return s.Continue(ctx, 0, 0)
 		})
-	execTool("pause_execution", "Pause; answers where it stopped.",
+	allTool("pause_execution", "Pause (all: every session); answers where it stopped.",
 		toolkit.Hints{Title: "Pause"},
 		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
 			return s.Pause(ctx, int(in.ThreadID), ms(in.WaitMs, 0))
+		}, func(ctx context.Context, s *sessions.Session) (*sessions.ExecResult, error) {
+			return s.Pause(ctx, 0, 0)
 		})
 	for _, st := range []struct {
 		name string
@@ -227,9 +250,13 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			s.AddChanges(ctx, r, in.Changed.Or(true))
 			return *r, nil
 		}, toolkit.Hints{Title: "Run to line"})
-	sessionTool(tb, m, "wait_for_stop", "Wait for the next stop or exit: reason, location, source, exception.",
-		func(ctx context.Context, s *sessions.Session, in waitIn) (sessions.ExecResult, error) {
-			r, err := s.WaitForStop(ctx, ms(in.TimeoutMs, 30*time.Second))
+	toolkit.AddTool(tb, "wait_for_stop", "Wait for the next stop or exit, child sessions' too; sessionIds or all wait on several: reason, location, source, session.",
+		func(ctx context.Context, in waitIn) (sessions.ExecResult, error) {
+			ids := in.SessionIDs
+			if in.SessionID != "" {
+				ids = append([]string{in.SessionID}, ids...)
+			}
+			s, r, err := m.Wait(ctx, sessions.WaitRequest{SessionIDs: ids, All: in.All.Or(false), Timeout: ms(in.TimeoutMs, 30*time.Second)})
 			if err != nil {
 				return sessions.ExecResult{}, err
 			}
@@ -408,10 +435,10 @@ func sessionAnswer(ctx context.Context, s *sessions.Session, res *sessions.Start
 	} else if info.State == sessions.StateCreated {
 		out.Message = "created; call start_debugging with scriptPath to launch, or attach_to_process"
 	}
-	if out.State == sessions.StatePaused {
+	if out.State.Stopped() {
 		// Only the stop the session is paused at: an older one is history.
 		// A dispatcher's launch (js-debug) answers its child's stop.
-		stop, own := info.LastStop, info.State == sessions.StatePaused
+		stop, own := info.LastStop, info.State.Stopped()
 		if res != nil && res.LastStop != nil && !own {
 			stop = res.LastStop
 		}

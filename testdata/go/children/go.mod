@@ -1,0 +1,3 @@
+module example.com/children
+
+go 1.21
