@@ -114,10 +114,16 @@ type Target struct {
 	Host string
 	Port int
 
+	// Remote, when set, is the program on another machine a via reaches
+	// (its PID is the target's); Host and Port then name the forwarded end
+	// of a debugger port the program serves itself, when it does.
+	Remote *RemoteEnd
+
 	// Both.
 	ExecutablePath string         // the language runtime to use (python, node, java...)
 	JustMyCode     *bool          // nil = adapter default
 	SourcePaths    []string       // source roots for mapping
+	PathMappings   []PathMapping  // remote folders and their local copies
 	Extra          map[string]any // dapLaunchArgs / adapterConfig, merged last
 }
 

@@ -143,5 +143,6 @@ func (d *Dart) ExceptionFilters(mode string) []string {
 // Traits: a VM service (vmServiceUri, vmServiceInfoFile) or a Flutter
 // device (deviceId) names an attach target; a dart process is Dart's.
 func (d *Dart) Traits() Traits {
-	return Traits{AttachKeys: []string{"vmServiceUri", "vmServiceInfoFile", "deviceId"}, Commands: []string{"dart"}}
+	return Traits{AttachKeys: []string{"vmServiceUri", "vmServiceInfoFile", "deviceId"}, Commands: []string{"dart"}, Remote: &Remote{
+		Refused: "the Dart VM's service URI carries its own secret, which dbg cannot read on another machine: forward the VM service yourself and pass adapterConfig.vmServiceUri"}}
 }

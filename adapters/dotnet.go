@@ -141,7 +141,10 @@ func (d *Dotnet) ExceptionFilters(mode string) []string {
 }
 
 // Traits: a process of the dotnet host is a .NET program.
-func (d *Dotnet) Traits() Traits { return Traits{Commands: []string{"dotnet"}} }
+func (d *Dotnet) Traits() Traits {
+	return Traits{Commands: []string{"dotnet"}, Remote: &Remote{
+		Refused: "dbg starts no .NET debugger on another machine: netcoredbg has no server mode dbg can forward (and cannot be installed here to test one)"}}
+}
 
 // dotnetBuild builds a project (a .csproj/.fsproj or a directory with one)
 // in Debug and returns its assembly.

@@ -57,6 +57,9 @@ func (g Go) Start(ctx context.Context, t Target) (*Endpoint, error) {
 	if err != nil {
 		return nil, &NotFoundError{Language: "go", What: "delve (dlv)", Install: "dbg adapters install go"}
 	}
+	if t.Remote != nil {
+		return g.startRemote(ctx, t)
+	}
 	if t.Mode == Attach && t.PID == 0 && t.Port != 0 {
 		// A headless `dlv dap` or `dlv --headless --accept-multiclient` already listens.
 		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -206,12 +209,18 @@ func substitutePaths(paths []string) []map[string]string {
 
 // AttachArgs implements Adapter.
 func (Go) AttachArgs(_ context.Context, t Target) (map[string]any, error) {
+	if t.Remote != nil {
+		t.PID = t.Remote.PID
+	}
 	if t.PID == 0 && t.Port == 0 {
 		return nil, errors.New("go attach needs processId (a running Go program) or port (a headless dlv server)")
 	}
 	args := map[string]any{"mode": "local", "processId": t.PID, "stopOnEntry": false}
 	if t.PID == 0 {
 		args = map[string]any{"mode": "remote"}
+	}
+	if len(t.PathMappings) > 0 {
+		args["substitutePath"] = goSubstitutePath(t.PathMappings)
 	}
 	return merge(args, t.Extra), nil
 }
@@ -239,5 +248,6 @@ func (Go) Traits() Traits {
 		Binary: (*Executable).GoBuild, BinaryRank: 50,
 		HeldLogpoints: true,
 		LaunchTypes:   []string{"go"},
+		Remote:        goRemote(),
 	}
 }

@@ -80,6 +80,7 @@ func (Mock) Traits() Traits {
 		Extensions:      []string{".mock"},
 		MaxProgramBytes: toolkit.MaxSourceBytes, // the mock reads its programs whole
 		Builtin:         &Builtin{Name: "mock", Serve: mockdap.Serve},
+		Remote:          &Remote{Refused: "the mock adapter runs its programs inside dbg: there is no mock program on another machine"},
 	}
 }
 

@@ -93,6 +93,9 @@ func (p Python) Find(ctx context.Context) Info {
 
 // Start implements Adapter.
 func (p Python) Start(ctx context.Context, t Target) (*Endpoint, error) {
+	if t.Remote != nil {
+		return p.startRemote(ctx, t)
+	}
 	if t.Mode == Attach && t.Port != 0 {
 		// `debugpy.listen` / `python -m debugpy --listen` serves its own
 		// adapter on that port: talk to it directly.
@@ -178,6 +181,8 @@ func (p Python) LaunchArgs(ctx context.Context, t Target) (map[string]any, error
 func (p Python) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
 	var args map[string]any
 	switch {
+	case t.Remote != nil:
+		args = map[string]any{"processId": t.Remote.PID}
 	case t.Port != 0:
 		args = map[string]any{"connect": map[string]any{"host": hostOr(t.Host), "port": t.Port}}
 	case t.PID != 0 && p.remoteTarget(ctx, t):
@@ -192,16 +197,8 @@ func (p Python) AttachArgs(ctx context.Context, t Target) (map[string]any, error
 	if t.JustMyCode != nil {
 		args["justMyCode"] = *t.JustMyCode
 	}
-	if len(t.SourcePaths) > 0 {
-		var maps []map[string]string
-		for _, sp := range t.SourcePaths {
-			if remote, local, ok := strings.Cut(sp, "="); ok {
-				maps = append(maps, map[string]string{"remoteRoot": remote, "localRoot": local})
-			}
-		}
-		if len(maps) > 0 {
-			args["pathMappings"] = maps
-		}
+	if maps := pythonPathMappings(t); len(maps) > 0 {
+		args["pathMappings"] = maps
 	}
 	return merge(args, t.Extra), nil
 }
@@ -233,6 +230,7 @@ func (p Python) Traits() Traits {
 		InstallInto:       p.InstallCommandsFor,
 		Interpreter:       p.ResolveInterpreter,
 		LaunchTypes:       []string{"debugpy", "python"},
+		Remote:            pythonRemote(),
 	}
 }
 

@@ -128,6 +128,11 @@ type Traits struct {
 	// debug adapter ("debugpy", "python"): debug_run_configuration debugs
 	// an entry of one of them with this adapter.
 	LaunchTypes []string
+	// Remote, when set, declares how the language's programs are debugged
+	// on another machine through a via (create_debug_session's via): the
+	// debug server started there, or the port the program serves one on.
+	// Nil: a via attach by pid is refused.
+	Remote *Remote
 	// CommandAgent is the placeholder a launch's adapterConfig.command
 	// (a build tool's command line, for a test run) carries where the
 	// program the command forks takes the debug agent option; the adapter
