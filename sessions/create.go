@@ -32,6 +32,11 @@ type CreateRequest struct {
 	SourcePaths       []string
 	BreakOnExceptions string
 	AdapterConfig     map[string]any
+	// Via, when set, reaches the target on another machine (see [Via]);
+	// ProcessID and Port are then the target's.
+	Via *Via
+	// PathMappings map the target's folders to local ones.
+	PathMappings []adapters.PathMapping
 }
 
 // StartRequest launches the debuggee of a created session (start_debugging).
@@ -259,7 +264,7 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 		s.resetLocked()
 	}
 	s.mu.Unlock()
-	if req.ProcessID != 0 && !proc.Alive(req.ProcessID) {
+	if req.ProcessID != 0 && req.Via == nil && !proc.Alive(req.ProcessID) {
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("no process %d", req.ProcessID), "pass the pid of a running process")
 	}
 	mode := req.BreakOnExceptions
@@ -271,7 +276,7 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	}
 	t := adapters.Target{Mode: adapters.Attach, PID: req.ProcessID, Host: req.Host, Port: req.Port,
 		ExecutablePath: firstNonEmpty(req.ExecutablePath, s.req.ExecutablePath), JustMyCode: req.JustMyCode,
-		SourcePaths: req.SourcePaths, Extra: req.AdapterConfig}
+		SourcePaths: req.SourcePaths, PathMappings: req.PathMappings, Extra: req.AdapterConfig}
 	if t.PID == 0 {
 		if v, ok := req.AdapterConfig["processId"]; ok {
 			t.PID = toInt(v)
@@ -285,9 +290,17 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	s.mu.Lock()
 	s.req.ProcessID, s.req.Port, s.req.Host = req.ProcessID, req.Port, req.Host
 	s.mu.Unlock()
-	if err := s.connect(ctx, t); err != nil {
+	r, err := s.reach(ctx, req, &t)
+	if err != nil {
 		return nil, err
 	}
+	s.mu.Lock()
+	s.remote = r
+	s.mu.Unlock()
+	if err := s.connect(ctx, t); err != nil {
+		return nil, remoteFailed(ctx, r, err)
+	}
+	s.keepReach(r)
 	verify := req.VerifyTimeout
 	if verify <= 0 {
 		verify = defaultVerifyTimeout
@@ -316,6 +329,9 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	}
 	res := holder.waitFirst(ctx, seq, 3*time.Second)
 	res.Message = fmt.Sprintf("attached; %d thread(s)%s", len(threads), in)
+	if holder == s {
+		s.proposeFromStack(ctx, res)
+	}
 	return res, nil
 }
 

@@ -39,6 +39,9 @@ type debuggeeID struct {
 // watch it: a pid the adapter reported (or the attached one) that was
 // seen alive here. Callers hold mu.
 func (s *Session) watchedDebuggeeLocked() (int, bool) {
+	if s.remote != nil {
+		return 0, false // the target's pid, on another machine
+	}
 	pid := s.pid
 	if pid <= 0 && s.target.Mode == adapters.Attach {
 		pid = s.target.PID

@@ -35,6 +35,9 @@ type Config struct {
 	// WarmAdapters keeps one idle adapter process per language in use,
 	// for the next session (pool.go).
 	WarmAdapters bool
+	// Reacher reaches programs on other machines (create_debug_session's
+	// via); nil: a via is refused.
+	Reacher Reacher
 }
 
 // Manager owns every session. It is safe for concurrent use.

@@ -31,19 +31,21 @@ type changedArg struct {
 }
 
 type createIn struct {
-	Language          string         `json:"language" jsonschema:"programming language: mock, go, python, javascript, typescript, java, c, cpp, rust, ruby, cobol, dotnet, dart"`
-	Name              string         `json:"name,omitempty" jsonschema:"optional session name"`
-	ExecutablePath    string         `json:"executablePath,omitempty" jsonschema:"path to the language runtime (python, node, java), auto-detected when omitted"`
-	Host              string         `json:"host,omitempty" jsonschema:"attach mode only: host to attach to (default 127.0.0.1); does not trigger attach by itself"`
-	Port              toolkit.Int    `json:"port,omitempty" jsonschema:"debug port to attach to (triggers attach mode)"`
-	ProcessID         toolkit.Int    `json:"processId,omitempty" jsonschema:"process id to attach to (triggers attach mode)"`
-	Timeout           toolkit.Int    `json:"timeout,omitempty" jsonschema:"attach mode only: connection timeout in ms, forwarded to the adapter"`
-	VerifyTimeout     toolkit.Int    `json:"verifyTimeout,omitempty" jsonschema:"attach mode only: ms to wait for at least one thread after attaching (default 20000, max 600000)"`
-	StopOnEntry       toolkit.Bool   `json:"stopOnEntry,omitempty" jsonschema:"attach mode only: pause the target after attaching (default true); false attaches to a live service without stopping it"`
-	JustMyCode        toolkit.Bool   `json:"justMyCode,omitempty" jsonschema:"only debug user code (skip library code)"`
-	SourcePaths       []string       `json:"sourcePaths,omitempty" jsonschema:"source paths for code mapping (remote=local pairs where the adapter maps paths)"`
-	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"attach mode: uncaught, all or none (default none)"`
-	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"adapter-specific attach configuration merged into the attach request"`
+	Language          string                 `json:"language" jsonschema:"programming language: mock, go, python, javascript, typescript, java, c, cpp, rust, ruby, cobol, dotnet, dart"`
+	Name              string                 `json:"name,omitempty" jsonschema:"optional session name"`
+	ExecutablePath    string                 `json:"executablePath,omitempty" jsonschema:"path to the language runtime (python, node, java), auto-detected when omitted"`
+	Host              string                 `json:"host,omitempty" jsonschema:"attach mode only: host to attach to (default 127.0.0.1); does not trigger attach by itself"`
+	Port              toolkit.Int            `json:"port,omitempty" jsonschema:"debug port to attach to (triggers attach mode)"`
+	ProcessID         toolkit.Int            `json:"processId,omitempty" jsonschema:"process id to attach to (triggers attach mode)"`
+	Timeout           toolkit.Int            `json:"timeout,omitempty" jsonschema:"attach mode only: connection timeout in ms, forwarded to the adapter"`
+	VerifyTimeout     toolkit.Int            `json:"verifyTimeout,omitempty" jsonschema:"attach mode only: ms to wait for at least one thread after attaching (default 20000, max 600000)"`
+	StopOnEntry       toolkit.Bool           `json:"stopOnEntry,omitempty" jsonschema:"attach mode only: pause the target after attaching (default true); false attaches to a live service without stopping it"`
+	JustMyCode        toolkit.Bool           `json:"justMyCode,omitempty" jsonschema:"only debug user code (skip library code)"`
+	SourcePaths       []string               `json:"sourcePaths,omitempty" jsonschema:"source paths for code mapping (remote=local pairs where the adapter maps paths)"`
+	BreakOnExceptions string                 `json:"breakOnExceptions,omitempty" jsonschema:"attach mode: uncaught, all or none (default none)"`
+	AdapterConfig     map[string]any         `json:"adapterConfig,omitempty" jsonschema:"adapter-specific attach configuration merged into the attach request"`
+	Via               *sessions.Via          `json:"via,omitempty" jsonschema:"attach on another machine: processId (or port) is the target's; dbg starts its debug server there and tunnels to it"`
+	PathMappings      []adapters.PathMapping `json:"pathMappings,omitempty" jsonschema:"the target's folders (remoteRoot) and their local copies (localRoot); proposed when omitted"`
 }
 
 type sessionOut struct {
@@ -63,6 +65,10 @@ type sessionOut struct {
 	Interpreter *adapters.Interpreter `json:"interpreter,omitempty"`
 	// Resources names the session's MCP resources.
 	Resources *sessionResources `json:"resources,omitempty"`
+	// Remote is the way an attach through a via took; Warnings what an
+	// attach warns of.
+	Remote   *sessions.RemoteInfo `json:"remote,omitempty"`
+	Warnings []string             `json:"warnings,omitempty"`
 }
 
 type startIn struct {
