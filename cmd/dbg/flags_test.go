@@ -98,7 +98,7 @@ func TestFlagsAttach(t *testing.T) {
 		t.Fatalf("%+v %v", o, err)
 	}
 	o.DetectLanguage = func(pid int) (string, error) { return "python", nil }
-	args, err := attachArgs(o)
+	args, err := attachArgs(context.Background(), o)
 	if want := map[string]any{"language": "python", "stopOnEntry": false, "processId": 42}; err != nil || !reflect.DeepEqual(args, want) {
 		t.Fatalf("arguments %v, want %v (%v)", args, want, err)
 	}
@@ -106,7 +106,7 @@ func TestFlagsAttach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if args, _ := attachArgs(o); !reflect.DeepEqual(args, map[string]any{"language": "python", "stopOnEntry": true, "port": 5678}) {
+	if args, _ := attachArgs(context.Background(), o); !reflect.DeepEqual(args, map[string]any{"language": "python", "stopOnEntry": true, "port": 5678}) {
 		t.Fatalf("port arguments %v", args)
 	}
 	if _, err := parseFlags(t, newCmdAttach, "--port", "1"); err == nil || !strings.Contains(err.Error(), "--language is required with --port") {
