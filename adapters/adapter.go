@@ -113,6 +113,10 @@ type Target struct {
 	PID  int
 	Host string
 	Port int
+	// StopOnAttach: the session wants the target stopped once attached
+	// (create_debug_session's stopOnEntry, true by default). The manager
+	// pauses it unless the adapter reported a stop itself.
+	StopOnAttach bool
 
 	// Remote, when set, is the program on another machine a via reaches
 	// (its PID is the target's); Host and Port then name the forwarded end
@@ -141,6 +145,13 @@ type Info struct {
 	InstallCommand string   `json:"installCommand,omitempty"`
 	Aliases        []string `json:"aliases,omitempty"`
 	Note           string   `json:"note,omitempty"`
+
+	// AttachPIDVia names, once this machine was tried (see
+	// [MachineChecker]), what attach by pid goes through here ("gdb",
+	// "lldb-16", "sys.remote_exec"); AttachPIDReason says why it does
+	// not work here, when AttachPID is false for that reason.
+	AttachPIDVia    string `json:"attachByPidVia,omitempty"`
+	AttachPIDReason string `json:"attachByPidReason,omitempty"`
 }
 
 // Endpoint is a started adapter: the DAP stream plus what must be stopped

@@ -68,7 +68,8 @@ func (g Go) Start(ctx context.Context, t Target) (*Endpoint, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Endpoint{Conn: c}, nil
+		px := dap.NewProxy(c, goPauseLayer)
+		return &Endpoint{Conn: px.Client(), Cleanup: px.Stop}, nil
 	}
 	ln, err := dap.Listen("127.0.0.1:0")
 	if err != nil {
@@ -99,7 +100,8 @@ func (g Go) Start(ctx context.Context, t Target) (*Endpoint, error) {
 		}
 		return nil, fmt.Errorf("dlv did not connect: %w", err)
 	}
-	return &Endpoint{Conn: conn, Process: proc}, nil
+	px := dap.NewProxy(conn, goPauseLayer)
+	return &Endpoint{Conn: px.Client(), Process: proc, Cleanup: px.Stop}, nil
 }
 
 // goModuleDir is the directory dlv runs in: the module root of the
@@ -207,7 +209,13 @@ func substitutePaths(paths []string) []map[string]string {
 	return out
 }
 
-// AttachArgs implements Adapter.
+// AttachArgs implements Adapter. delve stops the target itself when asked
+// to (stopOnEntry, from StopOnAttach): its attach leaves the process
+// halted, and it reports the stop at configurationDone, so the manager
+// sends no pause. A pause sent after an attach that let
+// the target run is lost where the program loads shared libraries (a Go
+// program using net, cgo): delve takes the first pauses for a request to
+// cancel debug-info downloads and never answers them (goPauseLayer).
 func (Go) AttachArgs(_ context.Context, t Target) (map[string]any, error) {
 	if t.Remote != nil {
 		t.PID = t.Remote.PID
@@ -215,7 +223,7 @@ func (Go) AttachArgs(_ context.Context, t Target) (map[string]any, error) {
 	if t.PID == 0 && t.Port == 0 {
 		return nil, errors.New("go attach needs processId (a running Go program) or port (a headless dlv server)")
 	}
-	args := map[string]any{"mode": "local", "processId": t.PID, "stopOnEntry": false}
+	args := map[string]any{"mode": "local", "processId": t.PID, "stopOnEntry": t.StopOnAttach}
 	if t.PID == 0 {
 		args = map[string]any{"mode": "remote"}
 	}

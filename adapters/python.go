@@ -28,9 +28,15 @@ const DebugpyVersion = "1.8.22"
 // The zero value works; [NewPython] adds the caches a long-running
 // server wants. The fields are dependencies a test may replace.
 type Python struct {
-	// GDB is the gdb that attach by pid checks and injects with ("": PATH's).
+	// GDB is the gdb that attach by pid checks and injects with ("":
+	// PATH's; a path that is no executable: none).
 	GDB string
-	// StateDir keeps the gdb check's verdicts ("": dbg's state directory).
+	// LLDB is the lldb that attach by pid checks and injects with where
+	// gdb cannot ("": those in PATH and beside LLDB's adapters in PATH; a
+	// path that is no executable: none).
+	LLDB string
+	// StateDir keeps the injection checks' verdicts ("": dbg's state
+	// directory).
 	StateDir string
 	// HookDir is where the sitecustomize hook is written ("": the user
 	// cache directory's dbg folder).
@@ -105,35 +111,22 @@ func (p Python) Start(ctx context.Context, t Target) (*Endpoint, error) {
 		if err != nil {
 			return nil, fmt.Errorf("connect to debugpy at port %d: %w", t.Port, err)
 		}
-		return &Endpoint{Conn: c}, nil
+		px := dap.NewProxy(c, noDelayLayer(c)) // that debugpy runs without dbg's hook (python_nodelay.go)
+		return &Endpoint{Conn: px.Client(), Cleanup: px.Stop}, nil
 	}
-	var in Interpreter
-	adapterPy := ""
 	if t.Mode == Attach {
-		plan, err := p.attachPlan(ctx, t)
-		if err != nil {
-			return nil, err
-		}
-		if plan.remote {
-			return p.remoteAttach(ctx, t, plan)
-		}
-		in, adapterPy = plan.in, plan.in.Path
-		progress(ctx, "attaching to %d (python %s, %s) with debugpy %s…", t.PID, in.Version, plan.label, in.Debugpy)
-	} else {
-		var err error
-		var dp pyInfo
-		in, dp, err = p.launchPlan(ctx, t)
-		if err != nil {
-			return nil, err
-		}
-		adapterPy = dp.path
-		progress(ctx, "starting debugpy %s for python %s (%s, %s)…", in.Debugpy, in.Version, in.Source, in.Path)
+		return p.startAttach(ctx, t)
 	}
+	in, dp, err := p.launchPlan(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	progress(ctx, "starting debugpy %s for python %s (%s, %s)…", in.Debugpy, in.Version, in.Source, in.Path)
 	hook, err := p.hookDir()
 	if err != nil {
 		hook = "" // no hook: debugpy at its own speed, but it works
 	}
-	cmd := exec.Command(adapterPy, "-m", "debugpy.adapter")
+	cmd := exec.Command(dp.path, "-m", "debugpy.adapter")
 	cmd.Env = p.adapterEnv(hook)
 	proc, err := dap.StartProcess(cmd, dap.ProcessOptions{Stdio: true})
 	if err != nil {

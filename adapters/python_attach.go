@@ -3,10 +3,12 @@ package adapters
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/dbg-dev/dbg/dap"
 	"github.com/dbg-dev/dbg/proc"
 )
 
@@ -30,8 +32,10 @@ const restartHint = "restart the program under `python -m debugpy --listen 5678 
 type pyAttachPlan struct {
 	in     Interpreter // the target's interpreter, whose debugpy serves the attach
 	info   pyInfo
-	label  string // where the interpreter comes from ("pyenv", "venv", "system")
-	remote bool   // Python 3.14+: sys.remote_exec, no gdb
+	label  string     // where the interpreter comes from ("pyenv", "venv", "system")
+	remote bool       // Python 3.14+: sys.remote_exec, no debugger
+	inject pyInjector // otherwise the debugger that injects debugpy
+	user   *pyUser    // the target's user, when it is not dbg's (nil: dbg's own)
 }
 
 var pythonExeRE = regexp.MustCompile(`^python\d*(\.\d+)?[a-z]?$`)
@@ -114,9 +118,10 @@ func targetExe(pid int) (string, error) {
 
 // attachPlan decides how to attach to t.PID without harming it: with the
 // target's own interpreter's debugpy (never another's), by
-// sys.remote_exec on Python 3.14+, else by gdb once the gdb check passed
-// on this machine. Every refusal is an [AttachRefusedError] that comes
-// before anything touches the target.
+// sys.remote_exec on Python 3.14+, else through the first debugger (gdb,
+// then lldb) whose injection check passed on this machine; the target's
+// interpreter runs as the target's user (pyUser). Every refusal is an
+// [AttachRefusedError] that comes before anything touches the target.
 func (p Python) attachPlan(ctx context.Context, t Target) (*pyAttachPlan, error) {
 	pid := t.PID
 	progress(ctx, "attaching to %d: reading its interpreter…", pid)
@@ -128,6 +133,10 @@ func (p Python) attachPlan(ctx context.Context, t Target) (*pyAttachPlan, error)
 		return nil, &AttachRefusedError{PID: pid, Reason: fmt.Sprintf("process %d runs %s, which is not a Python interpreter", pid, exe),
 			Hint: "pass the pid of a Python process, or executablePath when the interpreter is embedded"}
 	}
+	u, err := targetUser(pid)
+	if err != nil {
+		return nil, err
+	}
 	candidates := targetCandidates(pid, exe)
 	if t.ExecutablePath != "" {
 		if pythonExeRE.MatchString(filepath.Base(exe)) && !sameFile(t.ExecutablePath, exe) {
@@ -137,13 +146,13 @@ func (p Python) attachPlan(ctx context.Context, t Target) (*pyAttachPlan, error)
 		}
 		candidates = []string{t.ExecutablePath}
 	}
-	target := p.cache.probe(ctx, exe)
+	target := p.cache.probeAs(ctx, exe, u)
 	if target.err != nil && t.ExecutablePath == "" {
 		return nil, &AttachRefusedError{PID: pid, Reason: fmt.Sprintf("cannot tell which Python process %d runs: %v", pid, target.err), Hint: restartHint}
 	}
 	var first *pyInfo
 	for _, c := range candidates {
-		info := p.cache.probe(ctx, c)
+		info := p.cache.probeAs(ctx, c, u)
 		if info.err != nil {
 			continue
 		}
@@ -163,17 +172,19 @@ func (p Python) attachPlan(ctx context.Context, t Target) (*pyAttachPlan, error)
 				Reason: fmt.Sprintf("the debugpy %s of %s does not support Python %s (it needs %s)", info.dpVersion, c, info.version, info.requires),
 				Hint:   "install a debugpy that does: `" + info.pipCommand() + "`"}
 		}
-		plan := &pyAttachPlan{info: info, label: interpreterLabel(c),
+		plan := &pyAttachPlan{info: info, label: interpreterLabel(c), user: u,
 			in: Interpreter{Path: c, Version: info.version, Source: "process", Debugpy: info.dpVersion}}
 		if usesRemoteExec(info.version) {
 			plan.remote = true
 			return plan, nil
 		}
-		if v := p.gdbCheck(ctx, info); !v.OK {
+		choice := p.chooseInjector(ctx, info, u)
+		if choice.With == nil {
 			return nil, &AttachRefusedError{PID: pid,
-				Reason: fmt.Sprintf("dbg did not attach to process %d, which is untouched: debugpy attaches by pid through gdb, and on this machine gdb cannot call into a Python process (%s)", pid, v.Reason),
+				Reason: fmt.Sprintf("dbg did not attach to process %d, which is untouched: debugpy attaches by pid through a debugger's calls into the process, and on this machine no debugger can make them (%s)", pid, choice.Reason),
 				Hint:   restartHint}
 		}
+		plan.inject = *choice.With
 		return plan, nil
 	}
 	if first == nil {
@@ -198,7 +209,11 @@ func (p Python) remoteTarget(ctx context.Context, t Target) bool {
 	if err != nil || !pythonExeRE.MatchString(filepath.Base(exe)) {
 		return false
 	}
-	info := p.cache.probe(ctx, exe)
+	u, err := targetUser(t.PID)
+	if err != nil {
+		return false
+	}
+	info := p.cache.probeAs(ctx, exe, u)
 	return info.err == nil && usesRemoteExec(info.version)
 }
 
@@ -207,4 +222,71 @@ func (p Python) remoteTarget(ctx context.Context, t Target) bool {
 func usesRemoteExec(v string) bool {
 	maj, min := majorMinor(v)
 	return maj > 3 || (maj == 3 && min >= 14)
+}
+
+// startAttach starts debugpy's adapter on the target's interpreter, as
+// the target's user, to attach by pid; its injector injects through the
+// debugger the plan chose: gdb as debugpy does, or lldb through dbg's
+// hook (DBG_PYHOOK_INJECT).
+func (p Python) startAttach(ctx context.Context, t Target) (*Endpoint, error) {
+	plan, err := p.attachPlan(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if plan.remote {
+		return p.remoteAttach(ctx, t, plan)
+	}
+	in := plan.in
+	in.Injector = plan.inject.Name()
+	progress(ctx, "attaching to %d (python %s, %s) with debugpy %s through %s…", t.PID, in.Version, plan.label, in.Debugpy, in.Injector)
+	hook, cleanup, err := p.hookDirFor(plan.user)
+	if err != nil && plan.inject.Kind == "lldb" {
+		return nil, &AttachRefusedError{PID: t.PID,
+			Reason: fmt.Sprintf("dbg did not attach to process %d, which is untouched: gdb cannot inject here and lldb injects through dbg's hook, which could not be written (%v)", t.PID, err),
+			Hint:   restartHint}
+	}
+	env := p.adapterEnv(hook) // no hook: debugpy at its own speed, but it works
+	if plan.inject.Kind == "lldb" {
+		so, err := attachLibrary(plan.info.debugpy)
+		if err != nil {
+			cleanup()
+			return nil, &AttachRefusedError{PID: t.PID, Reason: err.Error(), Hint: restartHint}
+		}
+		env = append(withoutEnv(env, "DBG_PYHOOK_INJECT"), lldbInjectEnv(plan.inject.Path, so))
+	}
+	cmd := exec.Command(plan.in.Path, "-m", "debugpy.adapter")
+	cmd.Env = env
+	plan.user.apply(cmd)
+	proc, err := dap.StartProcess(cmd, dap.ProcessOptions{Stdio: true})
+	if err != nil {
+		cleanup()
+		return nil, fmt.Errorf("start debugpy: %w", err)
+	}
+	return &Endpoint{Conn: proc, Process: proc, Interpreter: &in, Cleanup: cleanup}, nil
+}
+
+// CheckMachine implements MachineChecker: whether attach by pid works
+// here for PATH's python3, and through which debugger, or why not.
+func (p Python) CheckMachine(ctx context.Context, info Info) Info {
+	if !info.Found {
+		return info
+	}
+	py := p.cache.probe(ctx, pathPython())
+	if py.executable != "" && py.executable != py.path {
+		py = p.cache.probe(ctx, py.executable) // the interpreter a shim runs, as a target of it is
+	}
+	if py.err != nil || py.debugpy == "" {
+		return info
+	}
+	if usesRemoteExec(py.version) {
+		info.AttachPIDVia = "sys.remote_exec"
+		return info
+	}
+	c := p.chooseInjector(ctx, py, nil)
+	if c.With == nil {
+		info.AttachPID, info.AttachPIDReason = false, c.Reason
+		return info
+	}
+	info.AttachPIDVia = c.With.Name()
+	return info
 }

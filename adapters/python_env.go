@@ -33,17 +33,21 @@ type Interpreter struct {
 	// Adapter is the interpreter debugpy's adapter runs on, when it is
 	// not Path (Path has no debugpy of its own).
 	Adapter string `json:"adapter,omitempty"`
+	// Injector is, for an attach by pid, the debugger that injected
+	// debugpy into the target ("gdb", "lldb-16").
+	Injector string `json:"injector,omitempty"`
 }
 
 // pyInfo is what one interpreter says about itself.
 type pyInfo struct {
-	path      string // as given
-	version   string // "3.11.7"
-	debugpy   string // the debugpy package directory, "" when none
-	dpVersion string // its version
-	requires  string // its Requires-Python (">=3.10"), "" when unknown
-	managed   bool   // PEP 668: pip needs --break-system-packages
-	err       error  // the interpreter did not run
+	path       string // as given
+	version    string // "3.11.7"
+	debugpy    string // the debugpy package directory, "" when none
+	dpVersion  string // its version
+	requires   string // its Requires-Python (">=3.10"), "" when unknown
+	managed    bool   // PEP 668: pip needs --break-system-packages
+	executable string // its sys.executable: the interpreter a launcher (pyenv's shim) runs
+	err        error  // the interpreter did not run
 }
 
 // pipArgv is the command that installs the pinned debugpy into i.
@@ -83,7 +87,8 @@ func majorMinor(v string) (int, int) {
 }
 
 // pyProbeScript prints the version, the debugpy directory, whether the
-// interpreter is externally managed (PEP 668) — without importing debugpy,
+// interpreter is externally managed (PEP 668), and sys.executable —
+// without importing debugpy,
 // which would cost as much as the adapter's own start.
 const pyProbeScript = `import os, sys, sysconfig
 print("%d.%d.%d" % sys.version_info[:3])
@@ -97,6 +102,7 @@ except Exception:
     pass
 print(d)
 print(int(os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))))
+print(sys.executable)
 `
 
 var (
@@ -109,10 +115,10 @@ var (
 // that one create asks once, and an install is seen at the next). A nil
 // cache asks every time.
 type pyCache struct {
-	checkMu sync.Mutex // held through a gdb check
-	mu      sync.Mutex
-	entries map[string]pyCacheEntry
-	gdb     map[string]gdbVerdict // the gdb check's verdicts, by key
+	checkMu  sync.Mutex // held through an injection check
+	mu       sync.Mutex
+	entries  map[string]pyCacheEntry
+	verdicts map[string]injectVerdict // the injection checks' verdicts, by key
 }
 
 type pyCacheEntry struct {
@@ -121,12 +127,15 @@ type pyCacheEntry struct {
 }
 
 func newPyCache() *pyCache {
-	return &pyCache{entries: map[string]pyCacheEntry{}, gdb: map[string]gdbVerdict{}}
+	return &pyCache{entries: map[string]pyCacheEntry{}, verdicts: map[string]injectVerdict{}}
 }
 
 // probe asks the interpreter py about itself (bounded to ten seconds).
-func (c *pyCache) probe(ctx context.Context, py string) pyInfo {
-	key := py
+func (c *pyCache) probe(ctx context.Context, py string) pyInfo { return c.probeAs(ctx, py, nil) }
+
+// probeAs is probe with py run as u (see pyUser).
+func (c *pyCache) probeAs(ctx context.Context, py string, u *pyUser) pyInfo {
+	key := py + "\x00" + u.key()
 	if st, err := os.Stat(py); err == nil {
 		key += "\x00" + st.ModTime().String()
 	}
@@ -142,7 +151,7 @@ func (c *pyCache) probe(ctx context.Context, py string) pyInfo {
 			return e.info
 		}
 	}
-	info := probePython(ctx, py)
+	info := probePython(ctx, py, u)
 	if c != nil && info.err == nil {
 		c.mu.Lock()
 		c.entries[key] = pyCacheEntry{info: info, at: time.Now()}
@@ -151,11 +160,12 @@ func (c *pyCache) probe(ctx context.Context, py string) pyInfo {
 	return info
 }
 
-func probePython(ctx context.Context, py string) pyInfo {
+func probePython(ctx context.Context, py string, u *pyUser) pyInfo {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, "-c", pyProbeScript)
 	cmd.Env = withoutEnv(os.Environ(), "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")
+	u.apply(cmd) // another user's interpreter runs as that user, never as root
 	out, err := cmd.Output()
 	info := pyInfo{path: py}
 	if err != nil {
@@ -168,6 +178,9 @@ func probePython(ctx context.Context, py string) pyInfo {
 		return info
 	}
 	info.version, info.debugpy, info.managed = lines[0], lines[1], lines[2] == "1"
+	if len(lines) > 3 {
+		info.executable = lines[3]
+	}
 	if info.debugpy != "" {
 		if b, err := os.ReadFile(filepath.Join(info.debugpy, "_version.py")); err == nil {
 			if m := dpVersionRE.FindSubmatch(b); m != nil {

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,61 +20,59 @@ import (
 	"github.com/dbg-dev/dbg/proc"
 )
 
-// debugpy attaches to a pid by making gdb call functions inside the
-// target: dlopen of its attach library, then DoAttach, which runs Python
-// code in the target. Whether gdb can make such inferior calls depends on
-// the CPU and kernel: where gdb fails them ("Couldn't write extended state
-// status: Bad address"), the target dies. So before the first injection
-// on a machine, dbg makes the very same calls on a throwaway process of
-// the same interpreter, and keeps the verdict per gdb build, kernel and
-// interpreter.
+// The injection check: before dbg first injects into a Python process
+// with a debugger (python_inject.go), it makes the very same calls with
+// that debugger on a throwaway process of the same interpreter, run as
+// the same user, and keeps the verdict per debugger build, kernel,
+// interpreter and user. It never touches any process but the throwaway
+// one it starts.
 
-// gdbCheckTimeout bounds the check. gdb reads every shared library's
+// injectCheckTimeout bounds the check. gdb reads every shared library's
 // symbols before its first call, which takes a few seconds.
-const gdbCheckTimeout = 45 * time.Second
+const injectCheckTimeout = 45 * time.Second
 
-// gdbVerdict is the outcome of the check on one gdb, kernel and interpreter.
-type gdbVerdict struct {
+// injectVerdict is the outcome of the check on one debugger, kernel,
+// interpreter and user.
+type injectVerdict struct {
 	Key    string    `json:"key"`
 	OK     bool      `json:"ok"`
 	Reason string    `json:"reason,omitempty"` // why the calls do not work
 	At     time.Time `json:"checkedAt"`
 }
 
-// gdbCheckMarker is what the check's injected code prints: 31*37*41.
-const gdbCheckMarker = "47027"
+// injectCodeWait bounds the wait for the injected code to run once the
+// debugger has finished its calls without an error.
+const injectCodeWait = 10 * time.Second
 
-// gdbCheckCode runs inside the throwaway process (no quotes: debugpy's
-// injector passes it in a C string on gdb's command line).
-const gdbCheckCode = "import sys;sys.stdout.write(str(31*37*41)+chr(10));sys.stdout.flush()"
+// injectCheckMarker is what the check's injected code prints: 31*37*41.
+const injectCheckMarker = "47027"
 
-// gdbCheck tells whether gdb's inferior calls work for interpreter py
-// (whose debugpy is at debugpyDir), from the cache when it can. It never
-// touches any process but the throwaway one it starts.
-func (p Python) gdbCheck(ctx context.Context, py pyInfo) gdbVerdict {
-	gdb := p.gdbPath()
-	if gdb == "" {
-		return gdbVerdict{Reason: "gdb is not installed (debugpy attaches by pid through gdb)"}
-	}
-	key := gdbKey(ctx, gdb, py)
+// injectCheckCode runs inside the throwaway process (no quotes: debugpy's
+// injector passes it in a C string on the debugger's command line).
+const injectCheckCode = "import sys;sys.stdout.write(str(31*37*41)+chr(10));sys.stdout.flush()"
+
+// injectCheck tells whether injector j can run code in interpreter py
+// (run as u) on this machine, from the cache when it can.
+func (p Python) injectCheck(ctx context.Context, j pyInjector, py pyInfo, u *pyUser) injectVerdict {
+	key := injectKey(ctx, j, py, u)
 	if p.cache != nil {
 		p.cache.checkMu.Lock() // one check at a time: they are slow and alike
 		defer p.cache.checkMu.Unlock()
 		p.cache.mu.Lock()
-		v, ok := p.cache.gdb[key]
+		v, ok := p.cache.verdicts[key]
 		p.cache.mu.Unlock()
 		if ok {
 			return v
 		}
 	}
-	file := filepath.Join(p.stateDir(), "python-attach", "gdb-"+shortHash(key)+".json")
-	var v gdbVerdict
+	file := filepath.Join(p.stateDir(), "python-attach", j.Kind+"-"+shortHash(key)+".json")
+	var v injectVerdict
 	if b, err := os.ReadFile(file); err == nil && json.Unmarshal(b, &v) == nil && v.Key == key {
 		p.remember(key, v)
 		return v
 	}
-	progress(ctx, "checking that gdb can call into a Python %s process on this machine (once per gdb and kernel)…", py.version)
-	v, definite := runGDBCheck(ctx, gdb, py)
+	progress(ctx, "checking that %s can call into a Python %s process on this machine (once per %s and kernel)…", j.Name(), py.version, j.Kind)
+	v, definite := runInjectCheck(ctx, j, py, u)
 	v.Key, v.At = key, time.Now().UTC()
 	if definite {
 		p.remember(key, v)
@@ -84,17 +83,21 @@ func (p Python) gdbCheck(ctx context.Context, py pyInfo) gdbVerdict {
 	return v
 }
 
-func (p Python) remember(key string, v gdbVerdict) {
+func (p Python) remember(key string, v injectVerdict) {
 	if p.cache != nil {
 		p.cache.mu.Lock()
-		p.cache.gdb[key] = v
+		p.cache.verdicts[key] = v
 		p.cache.mu.Unlock()
 	}
 }
 
-// gdbPath is the gdb debugpy's injector runs: GDB when set, else PATH's.
+// gdbPath is the gdb debugpy's injector runs: GDB when set, else PATH's;
+// "" when there is none.
 func (p Python) gdbPath() string {
 	if p.GDB != "" {
+		if !isExec(p.GDB) {
+			return ""
+		}
 		return p.GDB
 	}
 	g, err := exec.LookPath("gdb")
@@ -122,18 +125,26 @@ func (p Python) stateDir() string {
 	return filepath.Join(os.TempDir(), "dbg-state")
 }
 
-// gdbKey names a verdict: the gdb build (its --version), the kernel
-// (uname -r) and the interpreter (its file and version).
-func gdbKey(ctx context.Context, gdb string, py pyInfo) string {
+// injectKey names a verdict: the debugger's build (its --version), the
+// kernel (uname -r), the interpreter (its file and version), the user it
+// runs as, and for lldb the calls dbg makes.
+func injectKey(ctx context.Context, j pyInjector, py pyInfo, u *pyUser) string {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	out, _ := exec.CommandContext(ctx, gdb, "--version").Output()
+	out, _ := exec.CommandContext(ctx, j.Path, "--version").Output()
 	first, _, _ := strings.Cut(string(out), "\n")
 	exe := py.path
 	if r, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = r
 	}
-	return strings.Join([]string{"gdb=" + gdb + " " + strings.TrimSpace(first), "kernel=" + kernelRelease(), "python=" + exe + " " + py.version}, "\n")
+	key := strings.Join([]string{j.Kind + "=" + j.Path + " " + strings.TrimSpace(first), "kernel=" + kernelRelease(), "python=" + exe + " " + py.version}, "\n")
+	if j.Kind == "lldb" {
+		key += "\ncalls=" + shortHash(lldbLater) // dbg's own way of injecting: checked again when it changes
+	}
+	if k := u.key(); k != "" {
+		key += "\nuser=" + k
+	}
+	return key
 }
 
 func kernelRelease() string {
@@ -167,23 +178,40 @@ func attachLibrary(debugpyDir string) (string, error) {
 	return so, nil
 }
 
-// runGDBCheck makes debugpy's inferior calls in a throwaway process of
-// py. definite is false when the check could not decide (a deadline, a
-// throwaway that did not start): such a verdict is not kept.
-func runGDBCheck(ctx context.Context, gdb string, py pyInfo) (v gdbVerdict, definite bool) {
+// injectArgv is the command line of j that runs code in process pid
+// through the attach library so: debugpy's own gdb command, or dbg's
+// lldb one (the hook runs the same).
+func injectArgv(j pyInjector, so string, pid int, code string) []string {
+	if j.Kind == "lldb" {
+		return lldbInjectArgv(j.Path, so, strconv.Itoa(pid), byteList(code))
+	}
+	name := strings.TrimSuffix(filepath.Base(so), ".so")
+	return []string{j.Path, "--nw", "--nh", "--nx", "--pid", strconv.Itoa(pid), "--batch",
+		"--eval-command=set scheduler-locking off", "--eval-command=set architecture auto",
+		fmt.Sprintf("--eval-command=call (void*)dlopen(%q, 2)", so), "--eval-command=call (char*)dlerror()",
+		"--eval-command=sharedlibrary " + name, fmt.Sprintf("--eval-command=call (int)DoAttach(0, %q, 0)", code)}
+}
+
+// runInjectCheck makes debugpy's inferior calls with j in a throwaway
+// process of py, both run as u. The throwaway runs isolated (-I -S): it
+// needs no site-packages, and runs nobody's code. definite is false when
+// the check could not decide (a deadline, a throwaway that did not
+// start): such a verdict is not kept.
+func runInjectCheck(ctx context.Context, j pyInjector, py pyInfo, u *pyUser) (v injectVerdict, definite bool) {
 	so, err := attachLibrary(py.debugpy)
 	if err != nil {
-		return gdbVerdict{Reason: err.Error()}, true
+		return injectVerdict{Reason: err.Error()}, true
 	}
-	ctx, cancel := context.WithTimeout(ctx, gdbCheckTimeout)
+	ctx, cancel := context.WithTimeout(ctx, injectCheckTimeout)
 	defer cancel()
 	var stdout bytes.Buffer
 	var outMu sync.Mutex
-	victim := exec.Command(py.path, "-c", "import time\nwhile True:\n    time.sleep(0.02)\n")
+	victim := exec.Command(py.path, "-I", "-S", "-c", "import time\nwhile True:\n    time.sleep(0.02)\n")
 	victim.Stdout = lockedWriter{&stdout, &outMu}
 	victim.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	u.apply(victim)
 	if err := victim.Start(); err != nil {
-		return gdbVerdict{Reason: "start a throwaway " + py.path + ": " + err.Error()}, false
+		return injectVerdict{Reason: "start a throwaway " + py.path + ": " + err.Error()}, false
 	}
 	exited := make(chan struct{})
 	go func() { _ = victim.Wait(); close(exited) }()
@@ -192,27 +220,27 @@ func runGDBCheck(ctx context.Context, gdb string, py pyInfo) (v gdbVerdict, defi
 		<-exited
 	}()
 	time.Sleep(100 * time.Millisecond) // let the interpreter reach its loop
-	name := strings.TrimSuffix(filepath.Base(so), ".so")
-	args := []string{"--nw", "--nh", "--nx", "--pid", fmt.Sprint(victim.Process.Pid), "--batch",
-		"--eval-command=set scheduler-locking off", "--eval-command=set architecture auto",
-		fmt.Sprintf("--eval-command=call (void*)dlopen(%q, 2)", so), "--eval-command=call (char*)dlerror()",
-		"--eval-command=sharedlibrary " + name, fmt.Sprintf("--eval-command=call (int)DoAttach(0, %q, 0)", gdbCheckCode)}
-	g := exec.CommandContext(ctx, gdb, args...)
+	argv := injectArgv(j, so, victim.Process.Pid, injectCheckCode)
+	g := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	g.Env = withoutEnv(os.Environ(), "PYTHONPATH", "PYTHONIOENCODING")
 	g.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	g.Cancel = func() error { return proc.KillGroup(g.Process.Pid) }
+	u.apply(g)
 	out, gerr := g.CombinedOutput()
 	if ctx.Err() != nil {
-		return gdbVerdict{Reason: fmt.Sprintf("gdb did not finish its calls within %s", gdbCheckTimeout)}, false
+		return injectVerdict{Reason: fmt.Sprintf("%s did not finish its calls within %s", j.Kind, injectCheckTimeout)}, false
 	}
 	seen := func() bool {
 		outMu.Lock()
 		defer outMu.Unlock()
-		return strings.Contains(stdout.String(), gdbCheckMarker)
+		return strings.Contains(stdout.String(), injectCheckMarker)
 	}
-	wait := 3 * time.Second // the code runs at the throwaway's next eval-loop turn
+	// The code runs at the throwaway's next eval-loop turn; through lldb,
+	// once lldb has detached and a new thread is scheduled, which a busy
+	// machine delays.
+	wait := injectCodeWait
 	if gerr != nil {
-		wait = 200 * time.Millisecond // gdb failed: only a late marker would change the verdict
+		wait = 200 * time.Millisecond // the debugger failed: only a late marker would change the verdict
 	}
 	for deadline := time.Now().Add(wait); !seen() && time.Now().Before(deadline); {
 		select {
@@ -223,17 +251,19 @@ func runGDBCheck(ctx context.Context, gdb string, py pyInfo) (v gdbVerdict, defi
 	}
 	select {
 	case <-exited:
-		return gdbVerdict{Reason: "gdb's calls killed the throwaway process: " + gdbFailure(out, gerr)}, true
+		return injectVerdict{Reason: j.Kind + "'s calls killed the throwaway process: " + injectFailure(j, out, gerr)}, true
 	default:
 	}
 	if !seen() {
-		return gdbVerdict{Reason: "gdb's calls did not run code in the throwaway process: " + gdbFailure(out, gerr)}, true
+		// A debugger that failed decided; one that finished its calls
+		// and whose code has not run yet did not: ask again next time.
+		return injectVerdict{Reason: j.Kind + "'s calls did not run code in the throwaway process: " + injectFailure(j, out, gerr)}, gerr != nil
 	}
-	return gdbVerdict{OK: true}, true
+	return injectVerdict{OK: true}, true
 }
 
-// gdbFailure is the telling line of gdb's output.
-func gdbFailure(out []byte, err error) string {
+// injectFailure is the telling line of the debugger's output.
+func injectFailure(j pyInjector, out []byte, err error) string {
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	for _, want := range []string{"Couldn't", "Cannot", "cannot", "error", "Error", "failed", "not permitted"} {
 		for _, l := range lines {
@@ -243,12 +273,12 @@ func gdbFailure(out []byte, err error) string {
 		}
 	}
 	if err != nil {
-		return "gdb: " + err.Error()
+		return j.Kind + ": " + err.Error()
 	}
 	if len(lines) > 0 && lines[len(lines)-1] != "" {
 		return strings.TrimSpace(lines[len(lines)-1])
 	}
-	return "gdb printed nothing"
+	return j.Kind + " printed nothing"
 }
 
 type lockedWriter struct {

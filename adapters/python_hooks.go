@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // pyHook is dbg's sitecustomize for debugpy's processes: TCP_NODELAY on
@@ -104,5 +105,53 @@ func debuggeeEnv(hook string, env map[string]string) map[string]string {
 
 // hookNote says what dbg does to debugpy's sockets, for the python entry
 // of list_supported_languages.
-const hookNote = "dbg sets TCP_NODELAY on debugpy's sockets in the sessions it starts (launch, attach by pid), through a sitecustomize it chains to the program's own; " +
-	"attach by port to a debugpy you started yourself runs steps at debugpy's own speed (about 40 ms each)"
+const hookNote = "dbg sets TCP_NODELAY on debugpy's sockets in the sessions it starts (launch, attach by pid), through a sitecustomize it chains to the program's own, " +
+	"and, attached by port to a debugpy it did not start, on that adapter's connections and pydevd's socket when it may trace them (without that, steps wait for delayed ACKs)"
+
+// hookDirFor is hookDir for debugpy's processes run as u. dbg's own hook
+// folder is private to dbg's user, so another user gets a copy in a new
+// folder of an unpredictable name, given to that user, which cleanup
+// removes.
+func (p Python) hookDirFor(u *pyUser) (dir string, cleanup func(), err error) {
+	if u == nil {
+		dir, err := p.hookDir()
+		return dir, func() {}, err
+	}
+	dir, err = os.MkdirTemp("", "dbg-pyhook-*")
+	if err != nil {
+		return "", func() {}, fmt.Errorf("python hooks: %w", err)
+	}
+	cleanup = func() { _ = os.RemoveAll(dir) }
+	for name, content := range map[string][]byte{"sitecustomize.py": pyHook, "pydevd_nodelay.py": pyNoDelay} {
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+		if err == nil {
+			_, err = f.Write(content)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			cleanup()
+			return "", func() {}, fmt.Errorf("python hooks: %w", err)
+		}
+	}
+	if err := chownDir(dir, u.UID, u.GID); err != nil {
+		cleanup()
+		return "", func() {}, fmt.Errorf("python hooks: %w", err)
+	}
+	return dir, cleanup, nil
+}
+
+// chownDir gives the folder dir, just made, to uid and gid, through its
+// descriptor opened without following a link.
+func chownDir(dir string, uid, gid int) error {
+	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: dir, Err: err}
+	}
+	defer syscall.Close(fd)
+	if err := syscall.Fchown(fd, uid, gid); err != nil {
+		return &os.PathError{Op: "fchown", Path: dir, Err: err}
+	}
+	return nil
+}

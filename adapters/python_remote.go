@@ -66,14 +66,17 @@ except OSError:
 	return "exec(compile(" + strconv.Quote(body) + `, "<dbg attach>", "exec"), {"__name__": "__dbg_attach__"})` + "\n"
 }
 
-// remoteExec runs script in pid through py's sys.remote_exec.
-func (p Python) remoteExec(ctx context.Context, py string, pid int, script string) error {
+// remoteExec runs script in pid through py's sys.remote_exec, py run as
+// u (the target's user when it is not dbg's).
+func (p Python) remoteExec(ctx context.Context, py string, u *pyUser, pid int, script string) error {
 	if p.RemoteExec != nil {
 		return p.RemoteExec(ctx, py, pid, script)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, py, "-c", "import sys; sys.remote_exec(int(sys.argv[1]), sys.argv[2])", strconv.Itoa(pid), script).CombinedOutput()
+	cmd := exec.CommandContext(ctx, py, "-I", "-S", "-c", "import sys; sys.remote_exec(int(sys.argv[1]), sys.argv[2])", strconv.Itoa(pid), script)
+	u.apply(cmd)
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("sys.remote_exec: %w: %s", err, strings.TrimSpace(string(out)))
 	}
@@ -96,7 +99,7 @@ func (p Python) remoteAttach(ctx context.Context, t Target, plan *pyAttachPlan) 
 	if err := os.WriteFile(script, []byte(remoteAttachScript(filepath.Dir(plan.info.debugpy), portFile, script, hook)), 0o644); err != nil {
 		return nil, fmt.Errorf("write the attach script: %w", err)
 	}
-	if err := p.remoteExec(ctx, plan.in.Path, t.PID, script); err != nil {
+	if err := p.remoteExec(ctx, plan.in.Path, plan.user, t.PID, script); err != nil {
 		return nil, &AttachRefusedError{PID: t.PID, Reason: fmt.Sprintf("Python %s refused sys.remote_exec into process %d: %v", plan.in.Version, t.PID, err),
 			Hint: "check that the target does not disable remote debugging (PYTHON_DISABLE_REMOTE_DEBUG, -X disable_remote_debug) and that dbg may ptrace it; or " + restartHint}
 	}

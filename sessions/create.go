@@ -274,7 +274,8 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	if _, err := s.SetExceptionBreakpoints(ctx, mode, nil); err != nil {
 		return nil, err
 	}
-	t := adapters.Target{Mode: adapters.Attach, PID: req.ProcessID, Host: req.Host, Port: req.Port,
+	stopOnEntry := req.StopOnEntry == nil || *req.StopOnEntry
+	t := adapters.Target{Mode: adapters.Attach, PID: req.ProcessID, Host: req.Host, Port: req.Port, StopOnAttach: stopOnEntry,
 		ExecutablePath: firstNonEmpty(req.ExecutablePath, s.req.ExecutablePath), JustMyCode: req.JustMyCode,
 		SourcePaths: req.SourcePaths, PathMappings: req.PathMappings, Extra: req.AdapterConfig}
 	if t.PID == 0 {
@@ -313,7 +314,6 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	if holder != s {
 		in = " in child session " + holder.id
 	}
-	stopOnEntry := req.StopOnEntry == nil || *req.StopOnEntry
 	if !stopOnEntry {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -322,10 +322,10 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	holder.mu.Lock()
 	seq, st := holder.stopSeq, holder.state
 	holder.mu.Unlock()
-	if st != StatePaused {
-		if err := holder.request(ctx, "pause", godap.PauseArguments{ThreadId: threads[0].Id}, nil); err != nil {
-			return nil, err
-		}
+	if st == StatePaused {
+		seq-- // the adapter stopped it itself (delve): answer that stop
+	} else if err := holder.request(ctx, "pause", godap.PauseArguments{ThreadId: threads[0].Id}, nil); err != nil {
+		return nil, err
 	}
 	res := holder.waitFirst(ctx, seq, 3*time.Second)
 	res.Message = fmt.Sprintf("attached; %d thread(s)%s", len(threads), in)

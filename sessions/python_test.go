@@ -3,8 +3,11 @@ package sessions
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -56,7 +59,12 @@ func (s *syncBuffer) String() string {
 // with its growing output.
 func ticker(t *testing.T, py string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
-	cmd := exec.Command(py, testdata(t, "python/attach/ticker.py"))
+	return startTicker(t, exec.Command(py, testdata(t, "python/attach/ticker.py")))
+}
+
+// startTicker starts cmd, a ticker, and waits for its third tick.
+func startTicker(t *testing.T, cmd *exec.Cmd) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
 	out := &syncBuffer{}
 	cmd.Stdout = out
 	if err := cmd.Start(); err != nil {
@@ -105,6 +113,37 @@ func machinePythons(t *testing.T) map[string]string {
 	return out
 }
 
+// onePython is one of the machine's Pythons: pyenv's, else Debian's.
+func onePython(t *testing.T) string {
+	ps := machinePythons(t)
+	if p := ps["pyenv"]; p != "" {
+		return p
+	}
+	return ps["debian"]
+}
+
+// attachPaused attaches m to the Python process of cmd. Where the machine
+// cannot inject into it, the answer must be the clean refusal, the
+// target untouched and still running: it returns nil. Otherwise it
+// returns the session, paused.
+func attachPaused(t *testing.T, ctx context.Context, m *Manager, cmd *exec.Cmd, out *syncBuffer) *Session {
+	t.Helper()
+	s, res, err := m.Create(ctx, CreateRequest{Language: "python", ProcessID: cmd.Process.Pid})
+	var te *toolkit.ToolError
+	if errors.As(err, &te) && te.Code == toolkit.CodeAttachFailed && strings.Contains(te.Message, "untouched") {
+		t.Logf("refused: %s (%s)", te.Message, te.Hint)
+		assertProgressing(t, cmd, out)
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StatePaused {
+		t.Fatalf("attach: %+v", res)
+	}
+	return s
+}
+
 func evalString(t *testing.T, s *Session, expr string) string {
 	t.Helper()
 	r, err := s.Evaluate(context.Background(), expr, 0, EvalREPL)
@@ -141,23 +180,15 @@ func TestPythonAttachByPIDEachInterpreter(t *testing.T) {
 			var lines []string
 			var linesMu sync.Mutex
 			pctx := adapters.WithProgress(ctx, func(l string) { linesMu.Lock(); lines = append(lines, l); linesMu.Unlock() })
-			s, res, err := m.Create(pctx, CreateRequest{Language: "python", ProcessID: cmd.Process.Pid})
-			var te *toolkit.ToolError
-			if errors.As(err, &te) && te.Code == toolkit.CodeAttachFailed && strings.Contains(te.Message, "gdb cannot call") {
-				t.Logf("gdb's calls do not work on this machine; the refusal: %v (%s)", te, te.Hint)
-				assertProgressing(t, cmd, out)
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.State != StatePaused {
-				t.Fatalf("attach: %+v", res)
+			s := attachPaused(t, pctx, m, cmd, out)
+			if s == nil {
+				return // neither gdb nor lldb can call into a process on this machine
 			}
 			in := s.Info().Interpreter
-			if in == nil || in.Source != "process" || !sameExe(in.Path, py) || in.Debugpy != adapters.DebugpyVersion {
-				t.Fatalf("interpreter: %+v, want %s", in, py)
+			if in == nil || in.Source != "process" || !sameExe(in.Path, py) || in.Debugpy != adapters.DebugpyVersion || in.Injector == "" {
+				t.Fatalf("interpreter: %+v, want %s and the injector", in, py)
 			}
+			t.Logf("injected through %s", in.Injector)
 			linesMu.Lock()
 			joined := strings.Join(lines, "\n")
 			linesMu.Unlock()
@@ -190,24 +221,75 @@ func sameExe(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
-// Where gdb's inferior calls fail (a gdb that fails them as gdb 13.1 does
-// on some CPUs), the attach is refused at once, and the target is never
-// touched: the failing gdb only ever saw the throwaway process.
-func TestPythonAttachRefusedWhenGDBCallsFail(t *testing.T) {
-	py := machinePythons(t)["pyenv"]
-	if py == "" {
-		py = machinePythons(t)["debian"]
-	}
-	dir := t.TempDir()
-	log := filepath.Join(dir, "gdb.log")
-	fake := filepath.Join(dir, "gdb")
+// fakeDebugger writes a gdb or lldb that fails every call into a process
+// as gdb 13.1 does on some CPUs, and logs its arguments to log.
+func fakeDebugger(t *testing.T, name, log string) string {
+	t.Helper()
+	fake := filepath.Join(t.TempDir(), name)
 	script := "#!/bin/sh\necho \"$@\" >> " + log + "\n" +
-		"case \"$1\" in --version) echo 'GNU gdb (fake) 13.1'; exit 0;; esac\n" +
+		"case \"$1\" in --version) echo '" + name + " (fake) 13.1'; exit 0;; esac\n" +
 		"echo \"Couldn't write extended state status: Bad address.\" >&2\nexit 1\n"
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	m := pythonManager(t, adapters.Python{GDB: fake})
+	return fake
+}
+
+// ranOn reports whether a fake debugger's log shows it attached to pid.
+func ranOn(log string, pid int) (on, any bool) {
+	b, _ := os.ReadFile(log)
+	p := strconv.Itoa(pid)
+	return strings.Contains(string(b), "--pid "+p+" ") || strings.Contains(string(b), "-p "+p+" "), strings.Contains(string(b), "--pid ") || strings.Contains(string(b), "-p ")
+}
+
+// Where gdb's inferior calls fail, dbg tries lldb on a throwaway process,
+// and attaches through it when it works here; the failing gdb only ever
+// saw the throwaway process. Where lldb fails too, the answer is the
+// refusal of TestPythonAttachRefusedWhenNoDebuggerWorks.
+func TestPythonAttachThroughLLDBWhereGDBCallsFail(t *testing.T) {
+	for name, py := range machinePythons(t) {
+		t.Run(name, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "gdb.log")
+			m := pythonManager(t, adapters.Python{GDB: fakeDebugger(t, "gdb", log)})
+			cmd, out := ticker(t, py)
+			ctx := context.Background()
+			s := attachPaused(t, ctx, m, cmd, out)
+			if on, any := ranOn(log, cmd.Process.Pid); on || !any {
+				b, _ := os.ReadFile(log)
+				t.Errorf("the failing gdb ran on the target, or the check never ran it on a throwaway process:\n%s", b)
+			}
+			if s == nil {
+				return // lldb cannot call into a process on this machine either
+			}
+			in := s.Info().Interpreter
+			if in == nil || !strings.HasPrefix(in.Injector, "lldb") || !sameExe(in.Path, py) {
+				t.Fatalf("interpreter: %+v, want %s, injected through lldb", in, py)
+			}
+			if got := evalString(t, s, "tick(41)"); got != "42" {
+				t.Errorf("tick(41) in the target = %s", got)
+			}
+			// The injection's own thread is not the program's main thread.
+			if got := evalString(t, s, `__import__("threading").main_thread().native_id == __import__("os").getpid() and __import__("threading").main_thread().name`); got != "MainThread" {
+				t.Errorf("the target's main thread after the injection: %s", got)
+			}
+			assertNoDelay(t, s)
+			if err := m.CloseSession(ctx, s.ID()); err != nil {
+				t.Fatal(err)
+			}
+			assertProgressing(t, cmd, out)
+		})
+	}
+}
+
+// Where neither gdb's nor lldb's calls work, the attach is refused at
+// once, naming both reasons, and the target is never touched: each
+// failing debugger only ever saw the throwaway process. The verdicts are
+// kept: a second attach runs neither again.
+func TestPythonAttachRefusedWhenNoDebuggerWorks(t *testing.T) {
+	py := onePython(t)
+	dir := t.TempDir()
+	gdbLog, lldbLog := filepath.Join(dir, "gdb.log"), filepath.Join(dir, "lldb.log")
+	m := pythonManager(t, adapters.Python{GDB: fakeDebugger(t, "gdb", gdbLog), LLDB: fakeDebugger(t, "lldb", lldbLog)})
 	cmd, out := ticker(t, py)
 	start := time.Now()
 	_, _, err := m.Create(context.Background(), CreateRequest{Language: "python", ProcessID: cmd.Process.Pid})
@@ -216,27 +298,32 @@ func TestPythonAttachRefusedWhenGDBCallsFail(t *testing.T) {
 	if !errors.As(err, &te) || te.Code != toolkit.CodeAttachFailed {
 		t.Fatalf("want ATTACH_FAILED, got %v", err)
 	}
-	if !strings.Contains(te.Message, "Couldn't write extended state status") || !strings.Contains(te.Hint, "--listen") || !strings.Contains(te.Hint, "dbg launch") {
+	if !strings.Contains(te.Message, "gdb: ") || !strings.Contains(te.Message, "lldb: ") || !strings.Contains(te.Message, "Couldn't write extended state status") ||
+		!strings.Contains(te.Hint, "--listen") || !strings.Contains(te.Hint, "dbg launch") {
 		t.Errorf("refusal: %s (hint: %s)", te.Message, te.Hint)
 	}
 	if elapsed > 5*time.Second {
 		t.Errorf("refusal took %s", elapsed)
 	}
-	b, _ := os.ReadFile(log)
-	if strings.Contains(string(b), "--pid "+strconv.Itoa(cmd.Process.Pid)+" ") {
-		t.Errorf("the failing gdb was run on the target:\n%s", b)
+	for _, log := range []string{gdbLog, lldbLog} {
+		if on, any := ranOn(log, cmd.Process.Pid); on || !any {
+			b, _ := os.ReadFile(log)
+			t.Errorf("%s: the failing debugger ran on the target, or never on a throwaway process:\n%s", filepath.Base(log), b)
+		}
 	}
-	if !strings.Contains(string(b), "--pid ") {
-		t.Errorf("the check never ran gdb on a throwaway process:\n%s", b)
+	before := map[string]string{}
+	for _, log := range []string{gdbLog, lldbLog} {
+		b, _ := os.ReadFile(log)
+		before[log] = string(b)
 	}
-	// The verdict is kept: a second attach refuses without running gdb's calls.
-	before := strings.Count(string(b), "--pid ")
 	if _, _, err := m.Create(context.Background(), CreateRequest{Language: "python", ProcessID: cmd.Process.Pid}); err == nil {
 		t.Fatal("second attach succeeded")
 	}
-	b, _ = os.ReadFile(log)
-	if strings.Count(string(b), "--pid ") != before {
-		t.Errorf("the kept verdict was not used:\n%s", b)
+	for _, log := range []string{gdbLog, lldbLog} {
+		b, _ := os.ReadFile(log)
+		if strings.Count(string(b), "-p") != strings.Count(before[log], "-p") {
+			t.Errorf("%s: the kept verdict was not used:\n%s", filepath.Base(log), b)
+		}
 	}
 	assertProgressing(t, cmd, out)
 }
@@ -246,10 +333,7 @@ func TestPythonAttachRefusedWhenGDBCallsFail(t *testing.T) {
 // from an interpreter that has it), stops at a breakpoint, and the
 // answer names the venv.
 func TestPythonVenvProject(t *testing.T) {
-	base := machinePythons(t)["pyenv"]
-	if base == "" {
-		base = machinePythons(t)["debian"]
-	}
+	base := onePython(t)
 	proj := t.TempDir()
 	os.WriteFile(filepath.Join(proj, "pyproject.toml"), []byte("[project]\nname = \"venvproj\"\n"), 0o644)
 	src, err := os.ReadFile(testdata(t, "python/venvproj/app.py"))
@@ -322,10 +406,7 @@ func lineOf(t *testing.T, file, marker string) int {
 // program's world as it is without dbg: its own sitecustomize runs, and
 // sys.path and the environment are the same as in a plain run.
 func TestPythonNoDelayKeepsTheProgramsSitecustomize(t *testing.T) {
-	py := machinePythons(t)["pyenv"]
-	if py == "" {
-		py = machinePythons(t)["debian"]
-	}
+	py := onePython(t)
 	prog := testdata(t, "python/hooks/show.py")
 	usersite := testdata(t, "python/hooks/usersite")
 	plain := exec.Command(py, prog)
@@ -459,4 +540,173 @@ func TestPythonAttachRefusedWithoutTheTargetsDebugpy(t *testing.T) {
 		t.Errorf("gdb ran:\n%s", b)
 	}
 	assertProgressing(t, cmd, out)
+}
+
+// otherUser is a second local user, made with useradd when the machine
+// has none yet; the test is skipped, saying why, where none can be made.
+func otherUser(t *testing.T) (uid, gid int) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skipf("a second user is needed, and only root can make one and act as it (running as uid %d)", os.Geteuid())
+	}
+	for _, tool := range []string{"useradd", "setpriv"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: no second user can be made or acted as", tool)
+		}
+	}
+	const name = "dbg-attacker"
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if u, err := user.Lookup(name); err == nil {
+			uid, _ = strconv.Atoi(u.Uid)
+			gid, _ = strconv.Atoi(u.Gid)
+			return uid, gid
+		}
+		// Packages tested at once may add the user together: one useradd
+		// then fails, and the lookup above finds the user.
+		out, err := exec.Command("useradd", "--system", "--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", name).CombinedOutput()
+		if err != nil && time.Now().After(deadline) {
+			t.Skipf("useradd %s: %v: %s", name, err, out)
+		}
+		if err != nil {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
+// asUser is the command line that runs argv as uid and gid, no other groups.
+func asUser(uid, gid int, argv ...string) *exec.Cmd {
+	cmd := exec.Command("setpriv", append([]string{"--reuid=" + strconv.Itoa(uid), "--regid=" + strconv.Itoa(gid), "--clear-groups", "--"}, argv...)...)
+	cmd.Dir = "/"
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/nonexistent", "LANG=C"}
+	return cmd
+}
+
+// Attaching as root to another user's Python process started from her
+// venv never runs that venv's code as root: its .pth file, which writes a
+// marker named for the uid that runs it, runs for her (when her program
+// starts, and in what dbg runs as her), never for root, whether the
+// attach then works or is refused.
+func TestPythonAttachAsRootRunsNoCodeOfTheTargetAsRoot(t *testing.T) {
+	uid, gid := otherUser(t)
+	base := "/usr/bin/python3.11" // root's, readable by her; its debugpy is in the system site
+	if _, err := os.Stat(base); err != nil {
+		t.Fatalf("Debian's Python: %v", err)
+	}
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home, marks := filepath.Join(dir, "home"), filepath.Join(dir, "marks")
+	for _, d := range []string{home, marks} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(d, uid, gid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	venv := filepath.Join(home, "venv")
+	if out, err := asUser(uid, gid, base, "-m", "venv", "--without-pip", "--system-site-packages", venv).CombinedOutput(); err != nil {
+		t.Fatalf("venv as uid %d: %v\n%s", uid, err, out)
+	}
+	site, err := filepath.Glob(filepath.Join(venv, "lib", "python3*", "site-packages"))
+	if err != nil || len(site) != 1 {
+		t.Fatalf("the venv's site-packages: %v %v", site, err)
+	}
+	pth := "import os; open(os.path.join(" + strconv.Quote(marks) + ", \"ran-as-%d\" % os.getuid()), \"a\").close()\n"
+	if out, err := asUser(uid, gid, "sh", "-c", "cat > "+filepath.Join(site[0], "dbgmark.pth")).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(site[0], "dbgmark.pth"), []byte(pth), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(home, "ticker.py")
+	src, _ := os.ReadFile(testdata(t, "python/attach/ticker.py"))
+	if err := os.WriteFile(prog, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd, out := startTicker(t, asUser(uid, gid, filepath.Join(venv, "bin", "python"), prog))
+	mine := filepath.Join(marks, "ran-as-"+strconv.Itoa(uid))
+	if _, err := os.Stat(mine); err != nil {
+		t.Fatalf("the venv's .pth did not run when her program started: %v", err)
+	}
+	rootMark := filepath.Join(marks, "ran-as-0")
+
+	m := pythonManager(t, adapters.NewPython())
+	ctx := context.Background()
+	s := attachPaused(t, ctx, m, cmd, out)
+	if _, serr := os.Stat(rootMark); serr == nil {
+		t.Errorf("the venv's .pth ran as root during the attach")
+	}
+	if s == nil {
+		return
+	}
+	if got := evalString(t, s, "tick(41)"); got != "42" {
+		t.Errorf("tick(41) in the target = %s", got)
+	}
+	if st, err := proc.ReadStatus(s.Info().AdapterPID); err != nil || st.UID != uid {
+		t.Errorf("debugpy's adapter runs as uid %d (%v), want %d", st.UID, err, uid)
+	}
+	t.Logf("attached as uid %d through %s", uid, s.Info().Interpreter.Injector)
+	if err := m.CloseSession(ctx, s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(rootMark); err == nil {
+		t.Errorf("the venv's .pth ran as root")
+	}
+	assertProgressing(t, cmd, out)
+}
+
+// A program started under `python -m debugpy --listen` runs debugpy's
+// adapter without dbg's hook. Attached by port, dbg sets TCP_NODELAY on
+// both ends of the adapter's connection to pydevd (read back from the
+// adapter's table and, through evaluate, from pydevd's own socket), and
+// on no other socket of the program.
+func TestPythonAttachByPortSetsNoDelay(t *testing.T) {
+	py := onePython(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cmd, out := startTicker(t, exec.Command(py, "-m", "debugpy", "--listen", fmt.Sprintf("127.0.0.1:%d", port), testdata(t, "python/attach/listener.py")))
+	m := pythonManager(t, adapters.NewPython())
+	ctx := context.Background()
+	s, res, err := m.Create(ctx, CreateRequest{Language: "python", Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StatePaused {
+		t.Fatalf("attach: %+v", res)
+	}
+	adapter := listenerOwner(t, port)
+	pydevdPort, _ := strconv.Atoi(evalString(t, s, `__import__("pydevd").get_global_debugger().writer.sock.getsockname()[1]`))
+	waitUntil(t, 10*time.Second, func() bool { return evalString(t, s, nodelayExpr) == "1" })
+	if v := adapterNoDelay(t, adapter, pydevdPort); v != 1 {
+		t.Errorf("TCP_NODELAY on the adapter's end of its connection to pydevd: %d", v)
+	}
+	if v := evalString(t, s, `__import__("__main__").own_nodelay()`); v != "0" {
+		t.Errorf("TCP_NODELAY on the program's own socket: %s, want it untouched", v)
+	}
+	if err := m.CloseSession(ctx, s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	assertProgressing(t, cmd, out)
+}
+
+// listenerOwner is the process that listens on the local port.
+func listenerOwner(t *testing.T, port int) int {
+	t.Helper()
+	for _, sk := range proc.TCPSockets() {
+		if sk.State == proc.TCPListen && int(sk.Local.Port()) == port {
+			if o, ok := proc.SocketOwners(map[uint64]bool{sk.Inode: true})[sk.Inode]; ok {
+				return o.PID
+			}
+		}
+	}
+	t.Fatalf("no process listens on port %d", port)
+	return 0
 }

@@ -65,11 +65,38 @@ def _dbg_patch_log(mod):
 
 # What attach by pid injects into the target, after debugpy's own code:
 # pydevd_nodelay.py, beside this file. debugpy passes the code in a C
-# string on gdb's command line, so it goes as bytes: no quotes, one line.
+# string on the debugger's command line, so it goes as bytes: no quotes,
+# one line.
+#
+# Where gdb cannot make calls into a process and lldb can, dbg sets
+# DBG_PYHOOK_INJECT to the lldb command line it checked on a throwaway
+# process, as a JSON list with {pid} and {code_bytes} (the code's bytes,
+# comma-separated) to fill in, and the injection runs it instead of
+# debugpy's gdb command.
+
+
+def _dbg_run_lldb(argv):
+    def run(pid, python_code, *args, **kwargs):
+        import subprocess
+
+        code = ",".join(str(b) for b in python_code.encode())
+        cmd = [a.replace("{pid}", str(pid)).replace("{code_bytes}", code) for a in argv]
+        env = dict(os.environ)
+        for k in ("PYTHONPATH", "PYTHONIOENCODING", "PYTHONHOME", "DBG_PYHOOK_INJECT"):
+            env.pop(k, None)
+        print("Running: %s" % (" ".join(cmd),))
+        subprocess.check_call(cmd, env=env, stdin=subprocess.DEVNULL)
+
+    return run
 
 
 def _dbg_patch_injector(mod):
     run = mod.run_python_code
+    inject = os.environ.get("DBG_PYHOOK_INJECT")
+    if inject:
+        import json
+
+        run = _dbg_run_lldb(json.loads(inject))
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pydevd_nodelay.py"), "rb") as f:
         code = "exec(bytes(%r).decode(),{})" % (list(f.read()),)
     code = code.replace(" ", "")

@@ -72,7 +72,11 @@ func printAdapters(out io.Writer, infos []adapters.Info) error {
 		if i.Found {
 			status, where = "found", i.Path
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i.Language, i.Adapter, status, i.Version, yn(i.Launch), yn(i.AttachPID), yn(i.AttachPort), where)
+		pid := yn(i.AttachPID)
+		if i.AttachPID && i.AttachPIDVia != "" {
+			pid += " (" + i.AttachPIDVia + ")"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i.Language, i.Adapter, status, i.Version, yn(i.Launch), pid, yn(i.AttachPort), where)
 	}
 	return w.Flush()
 }

@@ -190,7 +190,7 @@ func languages() []*lang {
 				eval: "text", want: "'not a number'", before: "about to fail"},
 			spin: spin{program: "python/server.py"},
 			attach: []attachWay{
-				{by: "processId", start: pythonTarget(false)},
+				{by: "processId", start: pythonTarget(false), unless: pythonPIDRefusal},
 				{by: "port", start: pythonTarget(true)},
 			},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
@@ -212,8 +212,12 @@ func languages() []*lang {
 			fn:     funcBreakpoint{name: "main.add", mark: "func add(a, b int)", arg: "a", want: "0", output: "done total=3"},
 			exc: exceptionCase{program: "go/panic/main.go", mark: "return xs[i]", message: []string{"index out of range"},
 				eval: "i", want: "5", before: "about to panic"},
-			spin:   spin{program: "go/server/main.go"},
-			attach: []attachWay{{by: "processId", start: goServerTarget}},
+			spin: spin{program: "go/server/main.go"},
+			attach: []attachWay{
+				{by: "processId", start: goServerTarget},
+				// An HTTP service between requests: no thread runs Go code.
+				{by: "processId", name: "processId/idle", start: goIdleTarget, flow: goIdleFlow},
+			},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `fmt.Printf("done`, totalExpr: "total", total: "3"},
 			cannot: map[string]refusal{"restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "go/changed/main.go", after: [][]changedWant{
@@ -337,10 +341,19 @@ func rubyTarget(t *testing.T) target {
 	return target{cmd: cmd, out: out, port: port, file: "loop.rb", marker: "tick"}
 }
 
+// pythonPIDRefusal is, where the server says no debugger can inject into
+// a Python process on this machine, the refusal an attach by pid answers.
+func pythonPIDRefusal(t *testing.T, c *client) *refusal {
+	if via, why := pythonPIDAttach(t, c); via == "" {
+		t.Logf("no injector works here: %s", why)
+		return &refusal{code: "ATTACH_FAILED", says: "untouched"}
+	}
+	return nil
+}
+
 func pythonTarget(byPort bool) func(t *testing.T) target {
 	return func(t *testing.T) target {
 		if !byPort {
-			requireTool(t, "gdb", "--version") // debugpy injects itself with gdb
 			cmd, out := startTarget(t, "ready", "python3", td("python/server.py"))
 			return target{cmd: cmd, out: out, file: "server.py", marker: "tick"}
 		}
@@ -353,4 +366,14 @@ func pythonTarget(byPort bool) func(t *testing.T) target {
 func goServerTarget(t *testing.T) target {
 	cmd, out := startTarget(t, "ready", goBinary(t, td("go/server")))
 	return target{cmd: cmd, out: out, file: "main.go", marker: "tick"}
+}
+
+// goIdleTarget is an HTTP server waiting in accept ("ready PID PORT").
+func goIdleTarget(t *testing.T) target {
+	cmd, out := startTarget(t, "ready", goBinary(t, td("go/idle")))
+	var pid, port int
+	if _, err := fmt.Sscanf(out.String(), "ready %d %d", &pid, &port); err != nil || port == 0 {
+		t.Fatalf("the idle server's first line: %q (%v)", out.String(), err)
+	}
+	return target{cmd: cmd, out: out, port: port, file: "main.go"}
 }

@@ -92,10 +92,17 @@ type spin struct {
 
 // attachWay is one way a language attaches: by "processId" or "port", to
 // a target start starts; or, when refused is set, the refusal it answers.
+// unless, when set, asks the server whether this machine can attach this
+// way: when it cannot, it returns the refusal the attach to a started
+// target must answer, the target left running. flow, when set, is the
+// way's own attach flow.
 type attachWay struct {
 	by      string
+	name    string // the subtest's name (default by)
 	start   func(t *testing.T) target
 	refused *refusal
+	unless  func(t *testing.T, c *client) *refusal
+	flow    func(t *testing.T, c *client, tg target) // the attach flow (default mcpAttach)
 }
 
 // features walks the breakpoint kinds and run controls on the loop: a
@@ -262,7 +269,11 @@ func scenarioAttach(t *testing.T, c *client, l *lang) {
 		t.Fatalf("%s declares no way to attach and no refusal", l.name)
 	}
 	for _, w := range l.attach {
-		t.Run(w.by, func(t *testing.T) {
+		name := w.name
+		if name == "" {
+			name = w.by
+		}
+		t.Run(name, func(t *testing.T) {
 			c := scenarioClient(t, c)
 			if w.refused != nil {
 				args := map[string]any{"language": l.name, "processId": 1}
@@ -273,6 +284,17 @@ func scenarioAttach(t *testing.T, c *client, l *lang) {
 				return
 			}
 			tg := w.start(t)
+			if w.unless != nil {
+				if r := w.unless(t, c); r != nil {
+					checkRefusal(t, c.fail("create_debug_session", tg.attachArgs(l.name, w.by), r.code), *r)
+					mcpStillRunning(t, tg)
+					return
+				}
+			}
+			if w.flow != nil {
+				w.flow(t, c, tg)
+				return
+			}
 			mcpAttach(t, c, tg.attachArgs(l.name, w.by), tg)
 		})
 	}

@@ -130,21 +130,26 @@ func TestConsoleNode(t *testing.T) {
 		line: mcpLine(t, script, "n++"), top: "", setVar: "n", value: "41", after: "n", want: "42"})
 }
 
-// Python attaches by pid through gdb's inferior calls where they work on
-// this machine; where they do not, the attach is refused before the
-// target is touched, and the target runs on.
+// Python attaches by pid through gdb's or lldb's inferior calls where
+// one works on this machine (dbg adapters says which); where none does,
+// the attach is refused before the target is touched, and the target
+// runs on.
 func TestConsolePython(t *testing.T) {
 	requireDebugpy(t)
-	requireTool(t, "gdb", "--version")
 	cmd, out := startTarget(t, "ready", "python3", fixture(t, "python/server.py"))
 	tg := target{cmd: cmd, out: out, marker: "tick"}
 	src := fixture(t, "python/server.py")
-	tm := startTerm(t, filepath.Dir(src), t.TempDir(), []string{"NO_COLOR=1"}, "attach", "--pid", fmt.Sprint(cmd.Process.Pid))
+	state := t.TempDir()
+	via, why := cliPythonPIDAttach(t, state)
+	tm := startTerm(t, filepath.Dir(src), state, []string{"NO_COLOR=1"}, "attach", "--pid", fmt.Sprint(cmd.Process.Pid))
 	deadline := time.Now().Add(120 * time.Second)
 	for {
 		text := tm.text()
 		if strings.Contains(text, "ATTACH_FAILED") {
-			t.Log("gdb cannot make inferior calls here: the refusal is the answer")
+			if via != "" {
+				t.Fatalf("attach by pid goes through %s here, and was refused:\n%s", via, text)
+			}
+			t.Logf("no injector works here (%s): the refusal is the answer", why)
 			if !strings.Contains(text, "--listen") {
 				t.Errorf("the refusal names no alternative:\n%s", text)
 			}
@@ -156,8 +161,11 @@ func TestConsolePython(t *testing.T) {
 			return
 		}
 		if strings.Contains(text, "(dbg) ") {
+			if via == "" {
+				t.Fatalf("no injector works here (%s), and the attach went on:\n%s", why, text)
+			}
 			// The adapter's progress reached the terminal's stderr.
-			if !strings.Contains(text, "with debugpy") {
+			if !strings.Contains(text, "with debugpy") || !strings.Contains(text, "through "+via) {
 				t.Errorf("no progress line from the adapter before the prompt:\n%s", text)
 			}
 			break

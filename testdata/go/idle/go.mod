@@ -1,0 +1,3 @@
+module example.com/idle
+
+go 1.21
