@@ -53,12 +53,12 @@ func (g Go) Find(ctx context.Context) Info {
 
 // Start implements Adapter.
 func (g Go) Start(ctx context.Context, t Target) (*Endpoint, error) {
+	if t.Remote != nil {
+		return g.startRemote(ctx, t)
+	}
 	p, err := lookPath("dlv")
 	if err != nil {
 		return nil, &NotFoundError{Language: "go", What: "delve (dlv)", Install: "dbg adapters install go"}
-	}
-	if t.Remote != nil {
-		return g.startRemote(ctx, t)
 	}
 	if t.Mode == Attach && t.PID == 0 && t.Port != 0 {
 		// A headless `dlv dap` or `dlv --headless --accept-multiclient` already listens.

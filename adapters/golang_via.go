@@ -45,7 +45,8 @@ func (Go) startRemote(ctx context.Context, t Target) (*Endpoint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to dlv on the target (through %s): %w", t.Remote.Addr, err)
 	}
-	return &Endpoint{Conn: c}, nil
+	px := dap.NewProxy(c, goPauseLayer)
+	return &Endpoint{Conn: px.Client(), Cleanup: px.Stop}, nil
 }
 
 // goSubstitutePath is delve's substitutePath of the path mappings: from

@@ -16,7 +16,8 @@ import (
 
 // javaRemote: a JVM started with a JDWP agent listening on a socket.
 func javaRemote() *Remote {
-	return &Remote{Port: func(argv []string) (string, int, error) {
+	return &Remote{Env: []string{"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"}, Port: func(argv []string, env map[string]string) (string, int, error) {
+		argv = append(append(argv, strings.Fields(env["JAVA_TOOL_OPTIONS"])...), strings.Fields(env["JDK_JAVA_OPTIONS"])...)
 		addr, ok := javadap.JDWPAddressOfCommandLine(argv)
 		if !ok {
 			return "", 0, fmt.Errorf("the JVM was not started with a JDWP agent listening on a socket: restart it with " +
@@ -47,9 +48,9 @@ var nodeInspectFlag = regexp.MustCompile(`^--inspect(?:-brk|-wait|-port)?(?:=(.*
 // nodeRemote: USR1 opens node's inspector, on the address of its
 // --inspect flags or 127.0.0.1:9229.
 func nodeRemote() *Remote {
-	return &Remote{Signal: "USR1", Port: func(argv []string) (string, int, error) {
+	return &Remote{Signal: "USR1", Env: []string{"NODE_OPTIONS"}, Port: func(argv []string, env map[string]string) (string, int, error) {
 		host, port := "127.0.0.1", 9229
-		for _, a := range argv {
+		for _, a := range append(strings.Fields(env["NODE_OPTIONS"]), argv...) {
 			m := nodeInspectFlag.FindStringSubmatch(a)
 			if m == nil || m[1] == "" {
 				continue
@@ -69,10 +70,18 @@ func nodeRemote() *Remote {
 	}}
 }
 
-// rubyRemote: a program run by `rdbg --open --port P`.
+// rubyRemote: a program run by `rdbg --open --port P` (which runs it
+// with RUBY_DEBUG_PORT and RUBY_DEBUG_HOST), or with those variables and
+// -r debug/open.
 func rubyRemote() *Remote {
-	return &Remote{Port: func(argv []string) (string, int, error) {
+	return &Remote{Env: []string{"RUBY_DEBUG_PORT", "RUBY_DEBUG_HOST"}, Port: func(argv []string, env map[string]string) (string, int, error) {
 		host, port := "127.0.0.1", 0
+		if h := env["RUBY_DEBUG_HOST"]; h != "" {
+			host = h
+		}
+		if n, err := strconv.Atoi(env["RUBY_DEBUG_PORT"]); err == nil && n > 0 {
+			port = n
+		}
 		for i, a := range argv {
 			v, next := "", i+1 < len(argv)
 			switch {

@@ -35,6 +35,8 @@ case "$out" in
 	fail "gdb cannot call into a process of $py on the target, so debugpy's injection would kill the program ($(printf '%s' "$out" | tail -n 2 | tr '\n' ' '))|restart it under $py -m debugpy --listen 127.0.0.1:5678 and attach with via and port 5678" ;;
 esac
 export DEBUGPY_ADAPTER_ENDPOINTS="$dir/endpoints"
+PYTHONPATH="$dir/hooks${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 bg "$py" -m debugpy.adapter --host 127.0.0.1 --port 0
 say command "$py -m debugpy.adapter --host 127.0.0.1 --port 0, attaching to $pid"
 waitfor '[ -s "$dir/endpoints" ] || ! kill -0 "$helper" 2>/dev/null' 30
@@ -44,8 +46,13 @@ say port "$port"
 `
 
 // pythonRemote declares Python's remote attach: debugpy's adapter,
-// started on the target, injects debugpy into the program.
-func pythonRemote() *Remote { return &Remote{Server: pythonRemoteServer} }
+// started on the target, injects debugpy into the program. dbg's hook
+// (python_hooks.go) goes with it, first on the adapter's PYTHONPATH, so
+// that the adapter's sockets and pydevd's in the program get TCP_NODELAY
+// as in a local attach: steps do not wait for delayed ACKs.
+func pythonRemote() *Remote {
+	return &Remote{Server: remoteFiles("hooks", map[string][]byte{"sitecustomize.py": pyHook, "pydevd_nodelay.py": pyNoDelay}) + pythonRemoteServer}
+}
 
 // startRemote connects to the debugpy adapter started on the target.
 func (p Python) startRemote(ctx context.Context, t Target) (*Endpoint, error) {

@@ -1,7 +1,9 @@
 package adapters
 
 import (
+	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -51,11 +53,14 @@ type Remote struct {
 	// there).
 	Server string
 	// Port, when set, finds the port the program serves a debugger on
-	// already, from its command line (JDWP's address, rdbg's --port, the
-	// Node inspector's): host is where it listens, as the command line
-	// says ("" or "*": every address). An error says what the program
-	// lacks and how to start it so that it serves one.
-	Port func(argv []string) (host string, port int, err error)
+	// already, from its command line and the variables of its
+	// environment that Env names (JDWP's address, rdbg's port, the Node
+	// inspector's): host is where it listens, as they say ("" or "*":
+	// every address). An error says what the program lacks and how to
+	// start it so that it serves one.
+	Port func(argv []string, env map[string]string) (host string, port int, err error)
+	// Env names the environment variables Port reads.
+	Env []string
 	// Signal, when set, is sent to the program before its Port is
 	// reached (Node: USR1 opens the inspector).
 	Signal string
@@ -189,4 +194,20 @@ func mapPath(maps []PathMapping, path string, sides func(PathMapping) (from, to 
 		return path, false
 	}
 	return filepath.Clean(out), true
+}
+
+// remoteFiles is the script that writes files into the folder sub of a
+// remote script's $dir, each through a here-document.
+func remoteFiles(sub string, files map[string][]byte) string {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	fmt.Fprintf(&b, "mkdir \"$dir/%s\" || fail \"cannot write to $dir\"\n", sub)
+	for _, n := range names {
+		fmt.Fprintf(&b, "cat >\"$dir/%s/%s\" <<'DBG_FILE_END'\n%s\nDBG_FILE_END\n", sub, n, strings.TrimRight(string(files[n]), "\n"))
+	}
+	return b.String()
 }

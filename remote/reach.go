@@ -98,7 +98,7 @@ func (w *way) open(ctx context.Context, r sessions.ReachRequest) error {
 	rm := r.Adapter.Traits().Remote
 	var proc scriptResult
 	if r.PID != 0 {
-		out, err := w.tg.exec(ctx, describeScript, strconv.Itoa(r.PID))
+		out, err := w.tg.exec(ctx, describeScript, append([]string{strconv.Itoa(r.PID)}, envNames(rm)...)...)
 		if err != nil {
 			return err
 		}
@@ -112,9 +112,13 @@ func (w *way) open(ctx context.Context, r sessions.ReachRequest) error {
 			return toolkit.NewError(toolkit.CodeInvalidArgument, "a via needs processId (the program's pid on the target) or port (a debug server listening on its loopback)",
 				"list_remote_processes lists the target's processes")
 		}
-		return w.forwardPort(ctx, "127.0.0.1", r.Port, fmt.Sprintf("a debug server on port %d", r.Port))
+		if err := w.forwardPort(ctx, "127.0.0.1", r.Port, fmt.Sprintf("a debug server on port %d", r.Port)); err != nil {
+			return err
+		}
 	case rm != nil && rm.Port != nil:
-		return w.programPort(ctx, r, rm, proc)
+		if err := w.programPort(ctx, r, rm, proc); err != nil {
+			return err
+		}
 	case rm != nil && rm.Server != "":
 		if err := w.debugImage(ctx, r); err != nil {
 			return err
@@ -162,7 +166,7 @@ func (w *way) debugImage(ctx context.Context, r sessions.ReachRequest) error {
 // (signalled first when the language says so), warning when it listens
 // beyond the target's loopback.
 func (w *way) programPort(ctx context.Context, r sessions.ReachRequest, rm *adapters.Remote, proc scriptResult) error {
-	host, port, err := rm.Port(proc.argv)
+	host, port, err := rm.Port(proc.argv, proc.env)
 	if err != nil {
 		return toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("process %d on the target: %v", r.PID, err), "restart the program as the message says, then attach again").
 			WithNext(toolkit.NextReconnect)
@@ -282,4 +286,19 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(h)
 	return ip != nil && ip.IsLoopback()
+}
+
+// envNames are the environment variables rm's Port reads, those that are
+// names a shell takes.
+func envNames(rm *adapters.Remote) []string {
+	if rm == nil {
+		return nil
+	}
+	var out []string
+	for _, n := range rm.Env {
+		if n != "" && strings.Trim(n, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") == "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }

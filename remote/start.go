@@ -15,13 +15,19 @@ import (
 // /proc and writes "dbg-KEY VALUE" lines.
 
 // describeScript tells what process $1 is: its executable, working
-// folder, user and command line (arguments joined by \037).
-const describeScript = `pid=$1
+// folder, user, command line (arguments joined by \037), and the
+// variables of its environment named by the other arguments.
+const describeScript = `pid=$1; shift
 [ -r "/proc/$pid/cmdline" ] || { echo "dbg-fail no process $pid on the target"; exit 0; }
 printf 'dbg-exe %s\n' "$(readlink "/proc/$pid/exe" 2>/dev/null)"
 printf 'dbg-cwd %s\n' "$(readlink "/proc/$pid/cwd" 2>/dev/null)"
 printf 'dbg-uid %s\n' "$(sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$pid/status")"
 printf 'dbg-argv '; tr '\000\n' '\037 ' <"/proc/$pid/cmdline"; echo
+for name in "$@"; do
+	v=$(tr '\000' '\n' <"/proc/$pid/environ" 2>/dev/null | sed -n "s/^$name=//p" | head -n 1)
+	[ -n "$v" ] && printf 'dbg-env %s=%s\n' "$name" "$v"
+done
+exit 0
 `
 
 // listenScript waits until something listens on TCP port $1 of the
@@ -67,6 +73,7 @@ type scriptResult struct {
 	exe, cwd string
 	uid      int
 	argv     []string
+	env      map[string]string
 }
 
 // parseScript reads a script's output. Lines not starting with "dbg-"
@@ -109,6 +116,13 @@ func parseScript(out string) scriptResult {
 			r.cwd = val
 		case "uid":
 			r.uid, _ = strconv.Atoi(val)
+		case "env":
+			if k, v, ok := strings.Cut(val, "="); ok {
+				if r.env == nil {
+					r.env = map[string]string{}
+				}
+				r.env[k] = v
+			}
 		case "argv":
 			for _, a := range strings.Split(strings.TrimSuffix(val, "\x1f"), "\x1f") {
 				r.argv = append(r.argv, a)
