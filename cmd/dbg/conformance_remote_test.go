@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -388,4 +389,51 @@ func tsRemote(t *testing.T, h *remotetest.Host, local string) remoteTarget {
 	copyFile(t, filepath.Join(h.Root, "javascript/build/count.js"), filepath.Join(local, "javascript/build/count.js"))
 	cmd, out := startOnHost(t, h, "tick", "node", remoteRoot+"/javascript/build/count.js", "forever")
 	return remoteTarget{cmd: cmd, out: out, marker: "tick", src: filepath.Join(local, "javascript/ts/count.ts"), mark: "BP:ts-loop", loopVar: "i", mapped: true}
+}
+
+// TestRemoteDelveMulticlientDetach: a Go program served by a
+// multi-client `dlv --headless` the user started on the host's loopback,
+// attached through via ssh with its port: a breakpoint stops it, and the
+// detach leaves it running (the breakpoints are taken out before the
+// continue and the disconnect; the server, which outlives the session,
+// would otherwise stop it at the next hit with nobody attached). The
+// mapping given binds the local file.
+func TestRemoteDelveMulticlientDetach(t *testing.T) {
+	t.Parallel()
+	requireDelve(t)
+	c0 := startDbg(t)
+	h := remoteHost(t, c0, "go")
+	local := t.TempDir()
+	copyInto(t, []string{"go/server"}, h.Root, local)
+	onHost(t, h, remoteRoot+"/go/server", "go", "build", "-gcflags=all=-N -l", "-o", "server", ".")
+	prog, out := startOnHost(t, h, "ready", remoteRoot+"/go/server/server")
+	dlv, err := exec.LookPath("dlv")
+	if err != nil {
+		gopath, _ := exec.Command("go", "env", "GOPATH").Output()
+		dlv = filepath.Join(strings.TrimSpace(string(gopath)), "bin", "dlv")
+	}
+	startOnHost(t, h, "listening at", dlv, "attach", fmt.Sprint(prog.Process.Pid), "--headless", "--accept-multiclient",
+		"--continue", "--api-version=2", "--listen=127.0.0.1:4567")
+	c := startDbgWith(t, nil, []string{"--project", local}, "DBG_SSH_CONFIG="+h.SSHConfig)
+	via := map[string]any{"kind": "ssh", "host": h.Addr, "user": h.User, "identityFile": h.Identity}
+	src := filepath.Join(local, "go/server/main.go")
+	s := c.ok("create_debug_session", map[string]any{"language": "go", "port": 4567, "via": via, "stopOnEntry": false,
+		"pathMappings": []map[string]any{{"remoteRoot": remoteRoot, "localRoot": local}}})
+	id := s.str("sessionId")
+	if s.str("remote.mapping") != "given" || !strings.Contains(s.str("remote.forward"), "127.0.0.1:4567") {
+		t.Errorf("remote %v", s.get("remote"))
+	}
+	line := mcpLine(t, src, "// TICK")
+	c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": src, "line": line})
+	st := mcpPaused(t, c, id, c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000}))
+	if st.num("lastStop.location.line") != line || st.str("lastStop.location.file") != src {
+		t.Fatalf("stopped at %v, want %s:%d", st.get("lastStop.location"), src, line)
+	}
+	before := strings.Count(out.String(), "tick")
+	c.ok("detach_from_process", map[string]any{"sessionId": id})
+	// Several ticks: each passes the line the breakpoint was on.
+	waitCount(t, out, "tick", before+3, "the program stays halted after the detach from a multi-client dlv")
+	c.ok("close_debug_session", map[string]any{"sessionId": id})
+	before = strings.Count(out.String(), "tick")
+	waitCount(t, out, "tick", before+3, "the program stays halted after the session closed")
 }
