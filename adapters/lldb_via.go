@@ -39,7 +39,10 @@ func (n *Native) remoteAttachArgs(ctx context.Context, t Target) (map[string]any
 		if len(init) > 0 {
 			args["initCommands"] = init
 		}
-		args["attachCommands"] = []string{"gdb-remote " + t.Remote.Addr}
+		// Synchronously: lldb-vscode checks the process as soon as the
+		// commands return, and an asynchronous gdb-remote may not have
+		// made it yet ("process unloaded during launch or attach").
+		args["attachCommands"] = []string{"script lldb.debugger.SetAsync(False)", "gdb-remote " + t.Remote.Addr, "script lldb.debugger.SetAsync(True)"}
 	}
 	return merge(args, withoutKey(t.Extra, lldbKey)), nil
 }

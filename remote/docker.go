@@ -59,7 +59,7 @@ func dialDocker(ctx context.Context, cfg Config, v sessions.Via) (*dockerTarget,
 		return nil, toolkit.NewError(toolkit.CodeAttachFailed, "docker inspect answered what dbg cannot read: "+err.Error(), "check the docker client (docker version)")
 	}
 	if !t.info.State.Running {
-		return nil, toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("container %s is %s, not running", v.Container, t.info.State.Status),
+		return nil, toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("docker: container %s is %s, not running", v.Container, t.info.State.Status),
 			"start it: docker start "+v.Container).WithNext(toolkit.NextReconnect).WithDetails(map[string]any{"tool": "docker"})
 	}
 	return t, nil

@@ -80,7 +80,7 @@ func dialKube(ctx context.Context, cfg Config, v sessions.Via) (*kubeTarget, err
 		return nil, err
 	}
 	if pod.Status.Phase != "Running" {
-		return nil, toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("pod %s is %s, not Running", v.Pod, pod.Status.Phase),
+		return nil, toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("kubectl: pod %s is %s, not Running", v.Pod, pod.Status.Phase),
 			"kubectl describe pod "+v.Pod+" says why").WithNext(toolkit.NextReconnect).WithDetails(map[string]any{"tool": "kubectl"})
 	}
 	var names []string
@@ -95,12 +95,12 @@ func dialKube(ctx context.Context, cfg Config, v sessions.Via) (*kubeTarget, err
 		t.container = names[0]
 	}
 	if !slices.Contains(names, t.container) {
-		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("pod %s has no container %q", v.Pod, t.container),
+		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("kubectl: pod %s has no container %q", v.Pod, t.container),
 			"pass via.container, one of availableOptions").WithOptions(names...)
 	}
 	for _, cs := range pod.Status.ContainerStatuses {
 		if cs.Name == t.container && cs.State.Running == nil {
-			return nil, toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("container %s of pod %s is not running", t.container, v.Pod),
+			return nil, toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("kubectl: container %s of pod %s is not running", t.container, v.Pod),
 				"kubectl describe pod "+v.Pod+" says why").WithNext(toolkit.NextReconnect).WithDetails(map[string]any{"tool": "kubectl"})
 		}
 	}
@@ -208,7 +208,7 @@ func (t *kubeTarget) debugContainer(ctx context.Context) (warning string, err er
 					name, t.v.Image, t.v.Pod), nil
 			}
 			if s.State.Terminated != nil {
-				return "", toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("ephemeral container %s ended at once (%s)", name, s.State.Terminated.Reason),
+				return "", toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("kubectl: ephemeral container %s ended at once (%s)", name, s.State.Terminated.Reason),
 					"check that image "+t.v.Image+" has sh: kubectl describe pod "+t.v.Pod)
 			}
 		}

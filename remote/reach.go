@@ -96,6 +96,9 @@ type way struct {
 func (w *way) open(ctx context.Context, r sessions.ReachRequest) error {
 	lang := r.Adapter.Language()
 	rm := r.Adapter.Traits().Remote
+	if err := w.debugImage(ctx, r); err != nil {
+		return err
+	}
 	var proc scriptResult
 	if r.PID != 0 {
 		out, err := w.tg.exec(ctx, describeScript, append([]string{strconv.Itoa(r.PID)}, envNames(rm)...)...)
@@ -120,9 +123,6 @@ func (w *way) open(ctx context.Context, r sessions.ReachRequest) error {
 			return err
 		}
 	case rm != nil && rm.Server != "":
-		if err := w.debugImage(ctx, r); err != nil {
-			return err
-		}
 		st, err := startServer(ctx, w.tg, lang, rm, r.PID)
 		if err != nil {
 			return err
@@ -148,7 +148,8 @@ func (w *way) open(ctx context.Context, r sessions.ReachRequest) error {
 }
 
 // debugImage moves a kubernetes via with an image into an ephemeral
-// container of that image.
+// container of that image, which shares the app container's processes:
+// everything after runs there (the app's image may not even have sh).
 func (w *way) debugImage(ctx context.Context, r sessions.ReachRequest) error {
 	kt, ok := w.tg.(*kubeTarget)
 	if !ok || r.Via.Image == "" {
@@ -267,7 +268,11 @@ func (w *way) close(ctx context.Context) {
 // explain adds to an attach failure what the target needs when it is a
 // refused trace.
 func explain(tg target, err error) error {
-	text := strings.ToLower(err.Error())
+	text := err.Error()
+	if te := toolkit.AsToolError(err); te != nil {
+		text = te.Message
+	}
+	text = strings.ToLower(text)
 	if !strings.Contains(text, "operation not permitted") && !strings.Contains(text, "ptrace") {
 		return err
 	}

@@ -45,11 +45,15 @@ echo "dbg-port $port"
 `
 
 // teardownScript stops the helpers ($2...: pid:starttime, each only
-// while that pid is still the process started then) once they have had
-// 3 seconds to end by themselves (a debug server detaches and exits when
-// dbg disconnects), and removes folder $1 (one a start script made).
+// while that pid is still the process started then, and not a zombie)
+// once they have had 3 seconds to end by themselves (a debug server
+// detaches and exits when dbg disconnects), and removes folder $1 (one a
+// start script made).
 const teardownScript = `d=$1; shift
-alive() { [ "$(sed 's/^.*) //' "/proc/${1%%:*}/stat" 2>/dev/null | cut -d' ' -f20)" = "${1#*:}" ]; }
+alive() {
+	s=$(sed 's/^.*) //' "/proc/${1%%:*}/stat" 2>/dev/null) || return 1
+	[ "${s%% *}" != Z ] && [ "$(printf '%s\n' "$s" | cut -d' ' -f20)" = "${1#*:}" ]
+}
 n=0
 for h in "$@"; do while alive "$h" && [ "$n" -lt 30 ]; do n=$((n + 1)); sleep 0.1; done; done
 for h in "$@"; do alive "$h" && kill "${h%%:*}" 2>/dev/null; done
@@ -168,17 +172,17 @@ func startServer(ctx context.Context, tg target, lang string, rm *adapters.Remot
 		return fail(err)
 	case r.missing != "":
 		what, fix, _ := strings.Cut(r.missing, "|")
-		return fail(toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("the target has no %s, which the %s debug server needs", what, lang), tg.fix(false, fix)).
+		return fail(toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("%s: the target has no %s, which the %s debug server needs", tg.tool(), what, lang), tg.fix(false, fix)).
 			WithNext(toolkit.NextReconnect).WithDetails(map[string]any{"tool": tg.tool(), "missing": what}))
 	case r.ptrace != "":
-		return fail(toolkit.NewError(toolkit.CodeAttachFailed, "the debug server may not trace process "+strconv.Itoa(pid)+": "+r.ptrace, tg.fix(true, "")).
+		return fail(toolkit.NewError(toolkit.CodeAttachFailed, tg.tool()+": the debug server may not trace process "+strconv.Itoa(pid)+": "+r.ptrace, tg.fix(true, "")).
 			WithNext(toolkit.NextReconnect).WithDetails(map[string]any{"tool": tg.tool()}))
 	case r.fail != "":
 		hint, _ := splitHint(r.fail)
 		msg, _, _ := strings.Cut(r.fail, "|")
-		return fail(toolkit.NewError(toolkit.CodeAttachFailed, msg, hint).WithNext(toolkit.NextReconnect).WithDetails(map[string]any{"tool": tg.tool()}))
+		return fail(toolkit.NewError(toolkit.CodeAttachFailed, tg.tool()+": "+msg, hint).WithNext(toolkit.NextReconnect).WithDetails(map[string]any{"tool": tg.tool()}))
 	case r.port == 0:
-		return fail(toolkit.NewError(toolkit.CodeAttachFailed, "the "+lang+" debug server started on the target named no port", "run dbg again; the target's output was: "+strings.TrimSpace(out)))
+		return fail(toolkit.NewError(toolkit.CodeAttachFailed, tg.tool()+": the "+lang+" debug server started on the target named no port", "run dbg again; the target's output was: "+strings.TrimSpace(out)))
 	}
 	return st, nil
 }
