@@ -131,14 +131,20 @@ type Target struct {
 	// Core: the core file; Program is the program that crashed.
 	CoreFile string
 
+	// Remote, when set, is the program on another machine a via reaches
+	// (its PID is the target's); Host and Port then name the forwarded end
+	// of a debugger port the program serves itself, when it does.
+	Remote *RemoteEnd
+
 	// Both.
 	ExecutablePath string // the language runtime to use (python, node, java...)
 	// NoChildren: the session does not follow the program's child
 	// processes (create_debug_session's childProcesses: false).
-	NoChildren  bool
-	JustMyCode  *bool          // nil = adapter default
-	SourcePaths []string       // source roots for mapping
-	Extra       map[string]any // dapLaunchArgs / adapterConfig, merged last
+	NoChildren   bool
+	JustMyCode   *bool          // nil = adapter default
+	SourcePaths  []string       // source roots for mapping
+	PathMappings []PathMapping  // remote folders and their local copies
+	Extra        map[string]any // dapLaunchArgs / adapterConfig, merged last
 }
 
 // Info describes an adapter as found on this machine.

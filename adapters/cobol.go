@@ -82,6 +82,16 @@ func isCOBOLSource(p string) bool {
 
 // program builds (or finds in the build cache) the program of t.
 func (a *COBOL) program(ctx context.Context, t Target) (*cobol.Program, error) {
+	if t.Remote != nil {
+		// Its local copy, which the path mappings name, when there is one.
+		if t.Remote.LocalExe == "" {
+			return nil, nil
+		}
+		if p, err := cobol.LoadBinary(t.Remote.LocalExe); err == nil {
+			return p, nil
+		}
+		return nil, nil
+	}
 	if t.Mode == Attach && (t.Program == "" || !isCOBOLSource(t.Program)) && t.PID > 0 {
 		// A program dbg built knows its layout: find it by the
 		// running executable.
@@ -162,5 +172,6 @@ func (a *COBOL) Traits() Traits {
 	t.Extensions = []string{".cob", ".cbl"}
 	t.Binary, t.BinaryRank = func(e *Executable) bool { return e.Imports("libcob") }, 30
 	t.Core, t.NoCore = nil, "COBOL lines and names are not mapped in a core; open the core as language c (coreFile, program) to read libcob's and the program's C frames"
+	t.Remote = nativeRemote("libcob")
 	return t
 }

@@ -145,5 +145,7 @@ func (d *Dart) ExceptionFilters(mode string) []string {
 func (d *Dart) Traits() Traits {
 	return Traits{AttachKeys: []string{"vmServiceUri", "vmServiceInfoFile", "deviceId"}, Commands: []string{"dart"},
 		Children: ChildProcesses{Reason: "the Dart debug adapter follows no child process: attach to the child's VM service (vmServiceUri)"},
-		NoCore:   "the Dart VM service debugs live isolates only; a crashed Dart VM's core is a C program's (language c, coreFile, program: the dart binary)"}
+		NoCore:   "the Dart VM service debugs live isolates only; a crashed Dart VM's core is a C program's (language c, coreFile, program: the dart binary)",
+		Remote: &Remote{
+			Refused: "the Dart VM's service URI carries its own secret, which dbg cannot read on another machine: forward the VM service yourself and pass adapterConfig.vmServiceUri"}}
 }

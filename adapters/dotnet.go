@@ -144,7 +144,9 @@ func (d *Dotnet) ExceptionFilters(mode string) []string {
 func (d *Dotnet) Traits() Traits {
 	return Traits{Commands: []string{"dotnet"},
 		Children: ChildProcesses{Reason: "netcoredbg follows no child process: debug the child in a session of its own (processId)"},
-		NoCore:   "netcoredbg opens no core file; read a .NET process's dump with `dotnet-dump analyze DUMP`"}
+		NoCore:   "netcoredbg opens no core file; read a .NET process's dump with `dotnet-dump analyze DUMP`",
+		Remote: &Remote{
+			Refused: "dbg starts no .NET debugger on another machine: netcoredbg has no server mode dbg can forward (and cannot be installed here to test one)"}}
 }
 
 // dotnetBuild builds a project (a .csproj/.fsproj or a directory with one)

@@ -54,6 +54,9 @@ func (g Go) Find(ctx context.Context) Info {
 
 // Start implements Adapter.
 func (g Go) Start(ctx context.Context, t Target) (*Endpoint, error) {
+	if t.Remote != nil {
+		return g.startRemote(ctx, t)
+	}
 	p, err := lookPath("dlv")
 	if err != nil {
 		return nil, &NotFoundError{Language: "go", What: "delve (dlv)", Install: "dbg adapters install go"}
@@ -218,12 +221,18 @@ func substitutePaths(paths []string) []map[string]string {
 // program using net, cgo): delve takes the first pauses for a request to
 // cancel debug-info downloads and never answers them (goPauseLayer).
 func (Go) AttachArgs(_ context.Context, t Target) (map[string]any, error) {
+	if t.Remote != nil {
+		t.PID = t.Remote.PID
+	}
 	if t.PID == 0 && t.Port == 0 {
 		return nil, errors.New("go attach needs processId (a running Go program) or port (a headless dlv server)")
 	}
 	args := map[string]any{"mode": "local", "processId": t.PID, "stopOnEntry": t.StopOnAttach}
 	if t.PID == 0 {
 		args = map[string]any{"mode": "remote"}
+	}
+	if len(t.PathMappings) > 0 {
+		args["substitutePath"] = goSubstitutePath(t.PathMappings)
 	}
 	return merge(args, t.Extra), nil
 }
@@ -257,5 +266,6 @@ func (Go) Traits() Traits {
 				"picked by followExecRegex; delve stops and resumes them together with it"},
 		Core:       goCore,
 		SignalExit: func(code int) int { return max(-code, 0) }, // delve reports a death by signal N as -N
+		Remote:     goRemote(),
 	}
 }

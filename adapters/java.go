@@ -194,8 +194,8 @@ func (Java) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
 	if t.JustMyCode != nil {
 		args["justMyCode"] = *t.JustMyCode
 	}
-	if len(t.SourcePaths) > 0 {
-		args["sourcePaths"] = t.SourcePaths
+	if roots := javaSourceRoots(t); len(roots) > 0 {
+		args["sourcePaths"] = roots
 	}
 	switch {
 	case t.Port > 0:
@@ -247,6 +247,7 @@ func (Java) Traits() Traits {
 			"-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:PORT and attach by port " +
 			"(create_debug_session {language: java, port: PORT})"},
 		NoCore: javaNoCore,
+		Remote: javaRemote(),
 	}
 }
 
@@ -269,4 +270,15 @@ func isJavaClassName(p string) bool {
 	}
 	last := parts[len(parts)-1]
 	return last[0] >= 'A' && last[0] <= 'Z'
+}
+
+// javaSourceRoots are the source roots of an attach: sourcePaths, then
+// the local roots of the path mappings (JDWP names a class's source file
+// relative to its package, so a remote path is never seen).
+func javaSourceRoots(t Target) []string {
+	roots := append([]string(nil), t.SourcePaths...)
+	for _, m := range t.PathMappings {
+		roots = append(roots, m.LocalRoot)
+	}
+	return roots
 }

@@ -351,6 +351,9 @@ func (n *Native) LaunchArgs(ctx context.Context, t Target) (map[string]any, erro
 
 // AttachArgs returns the arguments that attach to t.PID.
 func (n *Native) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
+	if t.Remote != nil {
+		return n.remoteAttachArgs(ctx, t)
+	}
 	d, _ := n.findDebugger(ctx, lldbWanted(t.Extra))
 	if t.PID <= 0 {
 		return nil, errors.New("attach needs a process id")
@@ -464,12 +467,15 @@ func (n *Native) Traits() Traits {
 	case "c":
 		t.Extensions = []string{".c"}
 		t.Binary, t.BinaryRank = (*Executable).ELF, 10
+		t.Remote = nativeRemote()
 	case "cpp":
 		t.Extensions = []string{".cc", ".cpp", ".cxx"}
 		t.Binary, t.BinaryRank = isCPPBinary, 20
+		t.Remote = nativeRemote("libstdc++")
 	case "rust":
 		t.Extensions, t.ProjectFiles = []string{".rs"}, []string{"Cargo.toml"}
 		t.Binary, t.BinaryRank = isRustBinary, 40
+		t.Remote = nativeRemote("rust_begin_unwind")
 	}
 	return t
 }

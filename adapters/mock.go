@@ -82,6 +82,7 @@ func (Mock) Traits() Traits {
 		Builtin:         &Builtin{Name: "mock", Serve: mockdap.Serve},
 		Children:        ChildProcesses{Reason: "the mock runs no processes; a launch with childSession: true opens a child session on the same program"},
 		NoCore:          mockNoCore,
+		Remote:          &Remote{Refused: "the mock adapter runs its programs inside dbg: there is no mock program on another machine"},
 	}
 }
 

@@ -99,7 +99,7 @@ func (a Node) Start(ctx context.Context, t Target) (*Endpoint, error) {
 		return startJSDebug(ctx, node, js)
 	}
 	h := nodedap.NewHandler()
-	ep := InProcess(h, nil, h.Close)
+	ep := withPathMaps(InProcess(h, nil, h.Close), t)
 	// A forked child of the program gets a child session (startDebugging)
 	// with an in-process adapter of its own, which attaches to the child's
 	// inspector and ends when its stream closes.
@@ -239,6 +239,11 @@ func (a Node) AttachArgs(_ context.Context, t Target) (map[string]any, error) {
 			}
 		}
 	}
+	if len(t.PathMappings) > 0 && a.jsDebug(t.Extra) != "" {
+		// js-debug maps one folder; the built-in adapter maps them all
+		// through its proxy (withPathMaps).
+		out["remoteRoot"], out["localRoot"] = t.PathMappings[0].RemoteRoot, t.PathMappings[0].LocalRoot
+	}
 	return merge(out, withoutKey(t.Extra, jsDebugPathKey)), nil
 }
 
@@ -293,6 +298,7 @@ func (Node) Traits() Traits {
 			"spawn or exec of node, cluster workers) as child sessions; worker_threads are threads of the session " +
 			"(js-debug: autoAttachChildProcesses)"},
 		NoCore: nodeNoCore,
+		Remote: nodeRemote(),
 	}
 }
 

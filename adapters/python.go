@@ -111,6 +111,9 @@ func (p Python) Start(ctx context.Context, t Target) (*Endpoint, error) {
 }
 
 func (p Python) start(ctx context.Context, t Target) (*Endpoint, error) {
+	if t.Remote != nil {
+		return p.startRemote(ctx, t)
+	}
 	if t.Mode == Attach && t.Port != 0 {
 		// `debugpy.listen` / `python -m debugpy --listen` serves its own
 		// adapter on that port: talk to it directly.
@@ -184,6 +187,8 @@ func (p Python) LaunchArgs(ctx context.Context, t Target) (map[string]any, error
 func (p Python) AttachArgs(ctx context.Context, t Target) (map[string]any, error) {
 	var args map[string]any
 	switch {
+	case t.Remote != nil:
+		args = map[string]any{"processId": t.Remote.PID}
 	case t.Port != 0:
 		args = map[string]any{"connect": map[string]any{"host": hostOr(t.Host), "port": t.Port}}
 	case t.PID != 0 && p.remoteTarget(ctx, t):
@@ -198,16 +203,8 @@ func (p Python) AttachArgs(ctx context.Context, t Target) (map[string]any, error
 	if t.JustMyCode != nil {
 		args["justMyCode"] = *t.JustMyCode
 	}
-	if len(t.SourcePaths) > 0 {
-		var maps []map[string]string
-		for _, sp := range t.SourcePaths {
-			if remote, local, ok := strings.Cut(sp, "="); ok {
-				maps = append(maps, map[string]string{"remoteRoot": remote, "localRoot": local})
-			}
-		}
-		if len(maps) > 0 {
-			args["pathMappings"] = maps
-		}
+	if maps := pythonPathMappings(t); len(maps) > 0 {
+		args["pathMappings"] = maps
 	}
 	return merge(args, t.Extra), nil
 }
@@ -245,6 +242,7 @@ func (p Python) Traits() Traits {
 			"not after an attach by processId, where debugpy reports none"},
 		NoCore: "debugpy debugs live interpreters only; read a Python core with `pystack core CORE PROGRAM`, " +
 			"or the stacks of a live one with `py-spy dump --pid PID` (pystack remote PID)",
+		Remote: pythonRemote(),
 	}
 }
 

@@ -84,7 +84,7 @@ func (r *Ruby) Start(ctx context.Context, t Target) (*Endpoint, error) {
 			return nil, fmt.Errorf("connect to rdbg: %w", err)
 		}
 		px := ruby.New(true, false).Start(up, nil, "")
-		return &Endpoint{Conn: px.Client(), Cleanup: px.Stop}, nil
+		return withPathMaps(&Endpoint{Conn: px.Client(), Cleanup: px.Stop}, t), nil
 	}
 	rdbg, err := r.findRdbg()
 	if err != nil {
@@ -196,7 +196,7 @@ func (r *Ruby) ExceptionFilters(mode string) []string {
 
 // Traits: .rb programs, and ruby processes; the proxy fixes old rdbg.
 func (r *Ruby) Traits() Traits {
-	return Traits{Extensions: []string{".rb"}, Commands: []string{"ruby*"}, NoCore: rubyNoCore,
+	return Traits{Extensions: []string{".rb"}, Commands: []string{"ruby*"}, NoCore: rubyNoCore, Remote: rubyRemote(),
 		Children: ChildProcesses{Reason: "rdbg's DAP server reports no child process: start the child under " +
 			"`rdbg --open --port PORT` and attach by port"}}
 }

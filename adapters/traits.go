@@ -157,6 +157,11 @@ type Traits struct {
 	// last stop named is read as one.
 	SignalExit func(code int) int
 
+	// Remote, when set, declares how the language's programs are debugged
+	// on another machine through a via (create_debug_session's via): the
+	// debug server started there, or the port the program serves one on.
+	// Nil: a via attach by pid is refused.
+	Remote *Remote
 	// CommandAgent is the placeholder a launch's adapterConfig.command
 	// (a build tool's command line, for a test run) carries where the
 	// program the command forks takes the debug agent option; the adapter

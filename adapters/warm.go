@@ -20,7 +20,7 @@ type Warm interface {
 // WarmKey implements Warm: every launch and attach by pid runs the same
 // `dlv dap`; the directory delve builds in is a launch argument (dlvCwd).
 func (Go) WarmKey(_ context.Context, t Target) (string, bool) {
-	if t.Mode == Attach && t.PID == 0 {
+	if t.Mode == Attach && (t.PID == 0 || t.Remote != nil) {
 		return "", false
 	}
 	p, err := lookPath("dlv")

@@ -40,6 +40,11 @@ type CreateRequest struct {
 	// (the binary that crashed); see postmortem.go.
 	CoreFile string
 	Program  string
+	// Via, when set, reaches the target on another machine (see [Via]);
+	// ProcessID and Port are then the target's.
+	Via *Via
+	// PathMappings map the target's folders to local ones.
+	PathMappings []adapters.PathMapping
 }
 
 // StartRequest launches the debuggee of a created session (start_debugging).
@@ -302,7 +307,7 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 		s.resetLocked()
 	}
 	s.mu.Unlock()
-	if req.ProcessID != 0 && !proc.Alive(req.ProcessID) {
+	if req.ProcessID != 0 && req.Via == nil && !proc.Alive(req.ProcessID) {
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, fmt.Sprintf("no process %d", req.ProcessID), "pass the pid of a running process")
 	}
 	mode := req.BreakOnExceptions
@@ -315,7 +320,7 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	stopOnEntry := req.StopOnEntry == nil || *req.StopOnEntry
 	t := adapters.Target{Mode: adapters.Attach, PID: req.ProcessID, Host: req.Host, Port: req.Port, StopOnAttach: stopOnEntry,
 		ExecutablePath: firstNonEmpty(req.ExecutablePath, s.req.ExecutablePath), JustMyCode: req.JustMyCode,
-		SourcePaths: req.SourcePaths, Extra: req.AdapterConfig, NoChildren: s.noChildren()}
+		SourcePaths: req.SourcePaths, PathMappings: req.PathMappings, Extra: req.AdapterConfig, NoChildren: s.noChildren()}
 	if t.PID == 0 {
 		if v, ok := req.AdapterConfig["processId"]; ok {
 			t.PID = toInt(v)
@@ -329,9 +334,17 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	s.mu.Lock()
 	s.req.ProcessID, s.req.Port, s.req.Host = req.ProcessID, req.Port, req.Host
 	s.mu.Unlock()
-	if err := s.connect(ctx, t); err != nil {
+	r, err := s.reach(ctx, req, &t)
+	if err != nil {
 		return nil, err
 	}
+	s.mu.Lock()
+	s.remote = r
+	s.mu.Unlock()
+	if err := s.connect(ctx, t); err != nil {
+		return nil, remoteFailed(ctx, r, err)
+	}
+	s.keepReach(r)
 	verify := req.VerifyTimeout
 	if verify <= 0 {
 		verify = defaultVerifyTimeout
@@ -359,6 +372,9 @@ func (s *Session) Attach(ctx context.Context, req CreateRequest) (*StartResult, 
 	}
 	res := holder.waitFirst(ctx, seq, 3*time.Second)
 	res.Message = fmt.Sprintf("attached; %d thread(s)%s", len(threads), in)
+	if holder == s {
+		s.proposeFromStack(ctx, res)
+	}
 	return res, nil
 }
 

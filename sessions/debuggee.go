@@ -42,6 +42,9 @@ func (s *Session) watchedDebuggeeLocked() (int, bool) {
 	if s.core != nil {
 		return 0, false // the pid of a core's process is the dead one's
 	}
+	if s.remote != nil {
+		return 0, false // the target's pid, on another machine
+	}
 	pid := s.pid
 	if pid <= 0 && s.target.Mode == adapters.Attach {
 		pid = s.target.PID

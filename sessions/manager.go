@@ -44,6 +44,9 @@ type Config struct {
 	// AllowOutsideProject lets the agent name files outside the project
 	// and the sessions' programs (--allow-outside-project; see CheckPath).
 	AllowOutsideProject bool
+	// Reacher reaches programs on other machines (create_debug_session's
+	// via); nil: a via is refused.
+	Reacher Reacher
 }
 
 // Manager owns every session. It is safe for concurrent use.

@@ -155,6 +155,9 @@ type Session struct {
 	recordWarned bool       // the process record could not be written, and it was said
 
 	src sourceCache // the source files stops show
+
+	remote   *Reach   // the way to a program on another machine (remote.go)
+	warnings []string // the last attach's warnings
 }
 
 // frameCache remembers the top frame of one stop, so evaluate and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -42,9 +43,8 @@ func (s *Session) Detach(ctx context.Context, terminate bool) error {
 	if p := s.sharedParent(); p != nil {
 		return toolkit.NewError(toolkit.CodeInvalidState, "session "+s.id+" is a process its parent's adapter follows", "detach the parent, "+p.id+", which lets go of both")
 	}
-	if st == StatePaused && !terminate {
-		// Let the target run before the adapter lets go of it.
-		_ = s.request(ctx, "continue", godap.ContinueArguments{ThreadId: s.currentThread()}, nil)
+	if !terminate {
+		s.letGo(ctx, st)
 	}
 	s.disconnect(ctx, terminate)
 	s.stopEndpoint(ctx, ep, terminate)
@@ -190,6 +190,14 @@ func (s *Session) close(ctx context.Context) {
 		return
 	}
 	wakeAdapter(ep)
+	if !launched && ep != nil {
+		s.mu.Lock()
+		st := s.state
+		s.mu.Unlock()
+		if st == StatePaused || st == StateRunning {
+			s.letGo(ctx, st)
+		}
+	}
 	s.disconnect(ctx, launched)
 	s.stopEndpoint(ctx, ep, launched)
 	s.mu.Lock()
@@ -223,4 +231,52 @@ func (s *Session) resetLocked() {
 	s.conn, s.ep = nil, nil
 	s.state, s.reason, s.detached = StateCreated, "", false
 	s.notifyLocked()
+}
+
+// letGo readies an attached target, in state st, for the adapter to let
+// go of it: a debug server that outlives the session (a multi-client
+// dlv) keeps the program as it is left, so every breakpoint is taken out
+// first, so that none stops it with nobody attached, and a paused
+// program is resumed.
+func (s *Session) letGo(ctx context.Context, st State) {
+	s.unsetBreakpoints(ctx, st == StatePaused)
+	if st == StatePaused {
+		_ = s.request(ctx, "continue", godap.ContinueArguments{ThreadId: s.currentThread()}, nil)
+	}
+}
+
+// unsetBreakpoints tells the adapter to drop every breakpoint of the
+// session (line, function, data and exception ones), briefly, keeping
+// them in the session's own list. An adapter that must not change
+// breakpoints while its program runs (lldb, see
+// [adapters.Traits.PausedBreakpoints]) is asked only while paused: its
+// own detach takes them out.
+func (s *Session) unsetBreakpoints(ctx context.Context, paused bool) {
+	if !paused && s.adapter.Traits().PausedBreakpoints {
+		return
+	}
+	s.mu.Lock()
+	files := make([]string, 0, len(s.bps.byFile))
+	for f, list := range s.bps.byFile {
+		if len(list) > 0 {
+			files = append(files, f)
+		}
+	}
+	funcs, data := len(s.bps.funcs) > 0, len(s.bps.data.items) > 0
+	s.mu.Unlock()
+	exc := len(s.exceptionFilters()) > 0
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	for _, f := range files {
+		_ = s.request(ctx, "setBreakpoints", godap.SetBreakpointsArguments{Source: godap.Source{Path: f, Name: filepath.Base(f)}, Breakpoints: []godap.SourceBreakpoint{}}, nil)
+	}
+	if funcs {
+		_ = s.request(ctx, "setFunctionBreakpoints", godap.SetFunctionBreakpointsArguments{Breakpoints: []godap.FunctionBreakpoint{}}, nil)
+	}
+	if data {
+		_ = s.request(ctx, "setDataBreakpoints", godap.SetDataBreakpointsArguments{Breakpoints: []godap.DataBreakpoint{}}, nil)
+	}
+	if exc {
+		_ = s.request(ctx, "setExceptionBreakpoints", godap.SetExceptionBreakpointsArguments{Filters: []string{}}, nil)
+	}
 }

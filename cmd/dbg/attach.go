@@ -10,6 +10,8 @@ import (
 	"github.com/dbg-dev/dbg/cmd/internal/console"
 	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
 	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
+	"github.com/dbg-dev/dbg/remote"
+	"github.com/dbg-dev/dbg/sessions"
 )
 
 type attachOptions struct {
@@ -20,6 +22,9 @@ type attachOptions struct {
 	DaemonClient func(ctx context.Context, project string) (*toolclient.Client, error)
 	// DetectLanguage tells a process's language from its pid.
 	DetectLanguage func(pid int) (string, error)
+	// RemoteLanguage tells the language of process pid on the machine a
+	// via reaches.
+	RemoteLanguage func(ctx context.Context, via sessions.Via, pid int) (string, error)
 	// Registry declares the languages (which are native).
 	Registry func() *adapters.Registry
 	// Processes lists the user's debuggable processes for the picker.
@@ -29,6 +34,8 @@ type attachOptions struct {
 
 	pid      int
 	port     int
+	via      string
+	viaSpec  *sessions.Via
 	language string
 	project  string
 	noPause  bool
@@ -44,9 +51,12 @@ func newCmdAttach(f *factory, runF func(context.Context, *attachOptions) error) 
 	opts := &attachOptions{IO: f.io, ToolClient: f.toolClient, DaemonClient: f.daemonClient, Registry: f.registry,
 		DetectLanguage: func(pid int) (string, error) { return f.registry().DetectLanguage(pid) },
 		Processes:      func() []console.Process { return debuggableProcesses(f.registry()) },
-		StateDir:       f.stateDir, Getenv: f.getenv}
+		RemoteLanguage: func(ctx context.Context, via sessions.Via, pid int) (string, error) {
+			return remoteLanguage(ctx, f.newRemote(), via, pid)
+		},
+		StateDir: f.stateDir, Getenv: f.getenv}
 	cmd := &cobra.Command{
-		Use:   "attach [--pid N | --port N]",
+		Use:   "attach [--pid N | --port N] [--via URL]",
 		Short: "Attach to a running process (language detected) and debug it at a console",
 		Long: `Attach to a running process and debug it at a console. The language is
 detected from the process (its executable and command line) unless --language
@@ -62,11 +72,27 @@ With --json, commands are read from stdin and every answer is printed as
 JSON. With --no-prompt, the session is created in the project's daemon
 (started in the background when none runs), its id and first stop are
 printed, and dbg returns: dbg break SESSION FILE:LINE, dbg continue SESSION,
-dbg locals SESSION ... then drive it one command at a time.`,
+dbg locals SESSION ... then drive it one command at a time.
+
+With --via, the process runs on another machine: ssh://[user@]host[:port]
+(the system's ssh, with your configuration and keys), docker://CONTAINER or
+k8s://NAMESPACE/POD[/CONTAINER]. --pid (or --port) is then the target's; dbg
+starts the debug server there, on its loopback, tunnels to it, and takes it
+all down when the session ends.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.language == "" && opts.pid == 0 && opts.port != 0 {
 				return fmt.Errorf("--language is required with --port")
+			}
+			if opts.via != "" {
+				v, err := remote.ParseVia(opts.via)
+				if err != nil {
+					return err
+				}
+				if opts.pid == 0 && opts.port == 0 {
+					return fmt.Errorf("--via needs --pid (or --port): the process on %s; dbg status and list_remote_processes list them", opts.via)
+				}
+				opts.viaSpec = &v
 			}
 			return runF(cmd.Context(), opts)
 		},
@@ -74,6 +100,7 @@ dbg locals SESSION ... then drive it one command at a time.`,
 	cmd.Flags().IntVar(&opts.pid, "pid", 0, "process id to attach to")
 	cmd.Flags().IntVar(&opts.port, "port", 0, "debug port to attach to (debugpy, rdbg, JDWP, Node inspector)")
 	cmd.Flags().StringVar(&opts.language, "language", "", "language (default: detected from the process)")
+	cmd.Flags().StringVar(&opts.via, "via", "", "reach the process on another machine: ssh://user@host, docker://NAME or k8s://NS/POD[/CONTAINER]")
 	addProjectFlag(cmd, &opts.project)
 	cmd.Flags().BoolVar(&opts.noPause, "no-pause", false, "leave the process running after attaching")
 	cmd.Flags().BoolVar(&opts.noPrompt, "no-prompt", false, "create the session in the project's daemon, print its id and first stop, and return")
@@ -82,15 +109,23 @@ dbg locals SESSION ... then drive it one command at a time.`,
 }
 
 // attachArgs builds create_debug_session's arguments for an attach.
-func attachArgs(opts *attachOptions) (map[string]any, error) {
+func attachArgs(ctx context.Context, opts *attachOptions) (map[string]any, error) {
 	lang := opts.language
 	if lang == "" {
 		var err error
-		if lang, err = opts.DetectLanguage(opts.pid); err != nil {
+		if opts.viaSpec != nil {
+			lang, err = opts.RemoteLanguage(ctx, *opts.viaSpec, opts.pid)
+		} else {
+			lang, err = opts.DetectLanguage(opts.pid)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
 	args := map[string]any{"language": lang, "stopOnEntry": !opts.noPause}
+	if opts.viaSpec != nil {
+		args["via"] = opts.viaSpec
+	}
 	if opts.pid != 0 {
 		args["processId"] = opts.pid
 	}
@@ -102,7 +137,7 @@ func attachArgs(opts *attachOptions) (map[string]any, error) {
 
 func attachRun(ctx context.Context, opts *attachOptions) error {
 	if opts.pid == 0 && opts.port == 0 {
-		if !opts.IO.IsStdinTTY() || opts.noPrompt || opts.asJSON {
+		if !opts.IO.IsStdinTTY() || opts.noPrompt || opts.asJSON || opts.viaSpec != nil {
 			return fmt.Errorf("--pid (or --port) is required; on a terminal, dbg attach alone lists your processes")
 		}
 		pid, err := console.Pick(opts.IO, opts.Processes())
@@ -111,16 +146,16 @@ func attachRun(ctx context.Context, opts *attachOptions) error {
 		}
 		opts.pid = pid
 	}
-	if opts.pid != 0 {
+	if opts.pid != 0 && opts.viaSpec == nil {
 		if err := checkProcess(opts.pid); err != nil {
 			return err
 		}
 	}
-	create, err := attachArgs(opts)
+	create, err := attachArgs(ctx, opts)
 	if err != nil {
 		return err
 	}
-	if opts.pid != 0 && opts.language == "" {
+	if opts.pid != 0 && opts.language == "" && opts.viaSpec == nil {
 		if err := checkKind(opts.Registry(), opts.pid, create["language"].(string)); err != nil {
 			return err
 		}
@@ -132,7 +167,11 @@ func attachRun(ctx context.Context, opts *attachOptions) error {
 	ctx, release := consoleTerminal(ctx, opts.IO, opts.StateDir(), opts.Getenv, &cfg)
 	defer release()
 	if opts.IO.IsStderrTTY() && opts.pid != 0 {
-		fmt.Fprintf(opts.IO.ErrOut, "attaching to %d (%s)…\n", opts.pid, create["language"])
+		where := ""
+		if opts.via != "" {
+			where = " on " + opts.via
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "attaching to %d%s (%s)…\n", opts.pid, where, create["language"])
 	}
 	tc, err := opts.ToolClient(ctx, opts.project)
 	if err != nil {
@@ -161,4 +200,19 @@ func attachNoPrompt(ctx context.Context, opts *attachOptions, create map[string]
 	fmt.Fprintf(opts.IO.Out, "%s\n", s.SessionID)
 	fmt.Fprintf(opts.IO.ErrOut, "session %s: %s (%s); dbg close %s ends it\n", s.SessionID, s.State, s.Message, s.SessionID)
 	return nil
+}
+
+// remoteLanguage tells the language of process pid on the machine via
+// reaches, as list_remote_processes does.
+func remoteLanguage(ctx context.Context, rc *remote.Remote, via sessions.Via, pid int) (string, error) {
+	p, ok, err := rc.FindProcess(ctx, via, pid)
+	switch {
+	case err != nil:
+		return "", err
+	case !ok:
+		return "", fmt.Errorf("no process %d on %s (list_remote_processes lists them)", pid, remote.String(via))
+	case p.Language == "":
+		return "", fmt.Errorf("cannot tell the language of process %d on %s (%s); pass --language", pid, remote.String(via), p.Command)
+	}
+	return p.Language, nil
 }

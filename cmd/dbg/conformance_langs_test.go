@@ -33,6 +33,7 @@ func languages() []*lang {
 				{by: "port", start: javaSpinTarget},
 				{by: "processId", start: javaSpinTarget},
 			},
+			remote: &remoteWay{setup: javaRemote},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: "BP:print", totalExpr: "sum", total: "5"},
 			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "-agentlib:jdwp"}, "core": {code: "UNSUPPORTED", says: "jhsdb"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "java/Changed.java", after: [][]changedWant{
@@ -55,6 +56,7 @@ func languages() []*lang {
 				eval: "i", want: "2", before: "hello i=1", after: "boom at 2"},
 			spin:   spin{program: "rust", src: "rust/src/main.rs", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("rust", "rust", "main.rs")}},
+			remote: &remoteWay{setup: rustRemote},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `println!("done`, totalExpr: "total", total: "45"},
 			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			trace:  smallTrace("rust", "rust/src/main.rs", "BREAK: loop body", "i", 0, 4, "done total=45"),
@@ -77,6 +79,7 @@ func languages() []*lang {
 			exc:    exceptionCase{program: "cobol/crash.cob", mark: `CALL "NOSUCHPROG"`, deep: true, before: "before", after: "NOSUCHPROG"},
 			spin:   spin{program: "cobol/spin.cob"},
 			attach: []attachWay{{by: "processId", start: cobolSpinTarget}},
+			remote: &remoteWay{setup: cobolRemote},
 			feat: features{cond: "WS-I = 3", n: "3", logNext: "lp 4", runTo: `DISPLAY "DONE TOTAL="`,
 				totalExpr: "WS-TOTAL", total: "130"},
 			// A paragraph is no function to lldb: the breakpoint stays
@@ -99,6 +102,7 @@ func languages() []*lang {
 				before: "before"},
 			spin:   spin{program: "cpp/loop.cpp", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("cpp", "cpp/loop.cpp", "loop.cpp")}},
+			remote: &remoteWay{setup: nativeRemote("g++", "cpp/loop.cpp")},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `"done total="`, totalExpr: "total", total: "30"},
 			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			trace:  smallTrace("cpp/loop.cpp", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
@@ -121,6 +125,7 @@ func languages() []*lang {
 				eval: "k", want: "7", before: "before"},
 			spin:   spin{program: "c/loop.c", args: []string{"forever"}},
 			attach: []attachWay{{by: "processId", start: nativeTarget("c", "c/loop.c", "loop.c")}},
+			remote: &remoteWay{setup: nativeRemote("gcc", "c/loop.c")},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `printf("done`, totalExpr: "total", total: "30"},
 			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			changed: &changedCase{program: "c/changed.c", after: [][]changedWant{
@@ -150,6 +155,7 @@ func languages() []*lang {
 				{by: "port", start: nodeTickerTarget("--inspect=127.0.0.1:%d")},
 				{by: "processId", start: nodeTickerTarget("--inspect-port=127.0.0.1:%d")},
 			},
+			remote: &remoteWay{setup: nodeRemote},
 			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log('done'", totalExpr: "total", total: "10"},
 			cannot: map[string]refusal{"core": {code: "UNSUPPORTED", says: "llnode"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
 			changed: &changedCase{program: "javascript/changed.js", after: [][]changedWant{
@@ -180,6 +186,7 @@ func languages() []*lang {
 			frame:    frameCase{program: "javascript/ts/count.ts", mark: "const result: number = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 			reload:   reloadCase{copy: func(t *testing.T) string { return tsProject(t, "src/ticker.ts") }},
 			children: &nodeChildCase,
+			remote:   &remoteWay{setup: tsRemote},
 		},
 		{
 			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
@@ -196,6 +203,7 @@ func languages() []*lang {
 				{by: "port", start: rubyTarget},
 				{by: "processId", refused: &refusal{code: "INVALID_ARGUMENT", says: "port"}},
 			},
+			remote: &remoteWay{setup: rubyRemote},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `puts "done`, totalExpr: "total", total: "30"},
 			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "rdbg"}, "core": {code: "UNSUPPORTED", says: "live processes only"}, "function": {says: "not supported"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "UNSUPPORTED", says: "supportsDataBreakpoints"}},
 			trace:  smallTrace("ruby/loop.rb", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
@@ -217,6 +225,7 @@ func languages() []*lang {
 				{by: "processId", start: pythonTarget(false), unless: pythonPIDRefusal},
 				{by: "port", start: pythonTarget(true)},
 			},
+			remote: &remoteWay{setup: pythonRemote, given: true},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
 			cannot: map[string]refusal{"core": {code: "UNSUPPORTED", says: "pystack"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "UNSUPPORTED", says: "debugpy"}},
 			changed: &changedCase{program: "python/changed.py", after: [][]changedWant{
@@ -244,6 +253,7 @@ func languages() []*lang {
 				// An HTTP service between requests: no thread runs Go code.
 				{by: "processId", name: "processId/idle", start: goIdleTarget, flow: goIdleFlow},
 			},
+			remote: &remoteWay{setup: goRemote},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `fmt.Printf("done`, totalExpr: "total", total: "3"},
 			cannot: map[string]refusal{"reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "go/changed/main.go", after: [][]changedWant{
@@ -274,7 +284,7 @@ func languages() []*lang {
 				{by: "port", refused: &refusal{code: "INVALID_ARGUMENT", says: "adapterConfig.program"}},
 			},
 			feat:   features{cond: "i == 2", n: "2", logNext: "lp 3", runTo: `print "done`, totalExpr: "total", total: "6"},
-			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "childSession"}, "core": {code: "UNSUPPORTED", says: "no core files"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "reload": {code: "UNSUPPORTED", says: "replace code"}},
+			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "childSession"}, "core": {code: "UNSUPPORTED", says: "no core files"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "remote": {code: "UNSUPPORTED", says: "mock adapter runs its programs inside dbg"}},
 			trace:  smallTrace("mock/loop.mock", "", "let total = add(total, i)", "i", 1, 3, "done total=6"),
 			watch: watchFixture{program: "mock/watch.mock", stopAt: `print "watch-start"`, expr: "count",
 				writes: "let count = count + 4", old: "1", new: "5", output: "watched count=5"},

@@ -26,6 +26,7 @@ type lang struct {
 	exc     exceptionCase    // exception breakpoints
 	spin    spin             // pause: a program that runs until stopped
 	attach  []attachWay      // attach while running
+	remote  *remoteWay       // attach on another machine (conformance_remote_test.go)
 	feat    features         // conditions, restart, log points, run_to_line
 	changed *changedCase     // changed in stop answers (nil: the loop part only)
 	trace   traceFixture     // traces (conformance_observe_test.go)

@@ -56,6 +56,7 @@ var scenarios = []scenario{
 	{name: "entry", run: scenarioEntry},
 	{name: "pause", run: scenarioPause},
 	{name: "attach", run: scenarioAttach},
+	{name: "remote", run: scenarioRemote, refused: refusedRemote},
 	{name: "set_variable", run: scenarioSetVariable},
 	{name: "hit", run: scenarioHitCondition},
 	{name: "function", run: scenarioFunction, refused: refusedFunction},

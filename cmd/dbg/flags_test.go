@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dbg-dev/dbg/sessions"
 )
 
 // parseFlags runs a verb's command with runF capturing its options, so
@@ -98,7 +100,7 @@ func TestFlagsAttach(t *testing.T) {
 		t.Fatalf("%+v %v", o, err)
 	}
 	o.DetectLanguage = func(pid int) (string, error) { return "python", nil }
-	args, err := attachArgs(o)
+	args, err := attachArgs(context.Background(), o)
 	if want := map[string]any{"language": "python", "stopOnEntry": false, "processId": 42}; err != nil || !reflect.DeepEqual(args, want) {
 		t.Fatalf("arguments %v, want %v (%v)", args, want, err)
 	}
@@ -106,7 +108,7 @@ func TestFlagsAttach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if args, _ := attachArgs(o); !reflect.DeepEqual(args, map[string]any{"language": "python", "stopOnEntry": true, "port": 5678}) {
+	if args, _ := attachArgs(context.Background(), o); !reflect.DeepEqual(args, map[string]any{"language": "python", "stopOnEntry": true, "port": 5678}) {
 		t.Fatalf("port arguments %v", args)
 	}
 	if _, err := parseFlags(t, newCmdAttach, "--port", "1"); err == nil || !strings.Contains(err.Error(), "--language is required with --port") {
@@ -147,5 +149,35 @@ func TestFlagsVersion(t *testing.T) {
 	out, _, err := runCLI(t, "version")
 	if err != nil || out != "dbg "+version+"\n" {
 		t.Fatalf("version printed %q (%v)", out, err)
+	}
+}
+
+func TestFlagsAttachVia(t *testing.T) {
+	o, err := parseFlags(t, newCmdAttach, "--via", "ssh://deploy@api:2222", "--pid", "42", "--language", "go")
+	if err != nil || o.viaSpec == nil || o.viaSpec.Host != "api" || o.viaSpec.User != "deploy" || o.viaSpec.Port != 2222 {
+		t.Fatalf("%+v %v", o, err)
+	}
+	args, err := attachArgs(context.Background(), o)
+	if err != nil || args["via"] != o.viaSpec || args["processId"] != 42 || args["language"] != "go" {
+		t.Fatalf("arguments %v %v", args, err)
+	}
+	o, err = parseFlags(t, newCmdAttach, "--via", "k8s://shop/web/app", "--pid", "7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.RemoteLanguage = func(_ context.Context, v sessions.Via, pid int) (string, error) {
+		if v.Pod != "web" || v.Container != "app" || pid != 7 {
+			t.Errorf("asked %+v %d", v, pid)
+		}
+		return "python", nil
+	}
+	if args, err := attachArgs(context.Background(), o); err != nil || args["language"] != "python" {
+		t.Errorf("the remote process's language: %v %v", args, err)
+	}
+	if _, err := parseFlags(t, newCmdAttach, "--via", "docker://web"); err == nil || !strings.Contains(err.Error(), "--pid") {
+		t.Errorf("--via without --pid: %v", err)
+	}
+	if _, err := parseFlags(t, newCmdAttach, "--via", "web", "--pid", "1"); err == nil || !strings.Contains(err.Error(), "no scheme") {
+		t.Errorf("a --via without a scheme: %v", err)
 	}
 }

@@ -402,7 +402,7 @@ func TestFlagsNoSideEffects(t *testing.T) {
 			if err := cmd.Execute(); err != nil {
 				t.Fatalf("%s %v: %v", tc.name, args, err)
 			}
-			m := f.newManager(t.TempDir(), *flags)
+			m := f.newManager(t.TempDir(), *flags, nil)
 			if got := m.SideEffectsByDefault(); got == set {
 				t.Errorf("%s %v: side effects by default = %v", tc.name, args, got)
 			}

@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"runtime/debug"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -10,6 +14,7 @@ import (
 	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
+	"github.com/dbg-dev/dbg/remote"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/sessions/sessiontools"
 	"github.com/dbg-dev/dbg/testrun"
@@ -18,9 +23,10 @@ import (
 	"github.com/dbg-dev/dbg/toolkit/redact"
 )
 
-// newManager builds the session manager of project and reaps what a
-// crashed server left behind.
-func (f *factory) newManager(project string, flags serverFlags) *sessions.Manager {
+// newManager builds the session manager of project, which reaches other
+// machines through reacher (nil: none), and reaps what a crashed server
+// left behind.
+func (f *factory) newManager(project string, flags serverFlags, reacher sessions.Reacher) *sessions.Manager {
 	m := sessions.NewManager(sessions.Config{
 		Adapters:     f.registry(),
 		Project:      project,
@@ -28,6 +34,7 @@ func (f *factory) newManager(project string, flags serverFlags) *sessions.Manage
 		DAPLogRedact: dapLogRedact(flags.RevealSecrets),
 		StateDir:     f.stateDir(),
 		Now:          f.now,
+		Reacher:      reacher,
 
 		NoSideEffects:       flags.NoSideEffects || flags.Profile == toolkit.ProfileObserve,
 		MaxSessions:         flags.MaxSessions,
@@ -80,7 +87,8 @@ func (f *factory) newServer(ctx context.Context, project string) (*mcp.Server, f
 
 // newServerWith is newServer with the server's flags.
 func (f *factory) newServerWith(ctx context.Context, project string, flags serverFlags) (*mcp.Server, func()) {
-	m := f.newManager(project, flags)
+	rc := f.newRemote()
+	m := f.newManager(project, flags, rc)
 	// Building ~50 tool schemas allocates a few MB that stay live: skip the
 	// collections it would trigger, so the first answer comes sooner.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
@@ -89,7 +97,7 @@ func (f *factory) newServerWith(ctx context.Context, project string, flags serve
 	}
 	mcpbind.AllowSubscriptions(opts, sessiontools.CheckResource(m))
 	srv := mcp.NewServer(&mcp.Implementation{Name: "dbg", Version: version}, opts)
-	release := registerTools(ctx, f, srv, m, flags)
+	release := registerTools(ctx, f, srv, m, rc, flags)
 	return srv, func() {
 		release()
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -102,10 +110,11 @@ func (f *factory) newServerWith(ctx context.Context, project string, flags serve
 // built by its package's New with what it depends on, registers what it
 // serves (toolkit.Capability): the debug sessions first (their tools,
 // resources and get_debug_tools_status), then the JVM, the run
-// configurations and Git, and the tests. The returned function releases
-// what the capabilities hold (agent connections, processes started for
-// run configurations).
-func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions.Manager, flags serverFlags) func() {
+// configurations and Git, the tests, and the other machines (rc, which
+// the manager reaches them with). The returned function releases what
+// the capabilities hold (agent connections, processes started for run
+// configurations).
+func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions.Manager, rc *remote.Remote, flags serverFlags) func() {
 	tb := mcpbind.NewToolbox(srv, f.now)
 	tb.SetPolicy(flags.policy(toolkit.NewAuditLog(f.stateDir(), f.now, pidOf(m))))
 	tb.SetRevealSecrets(flags.RevealSecrets)
@@ -119,6 +128,7 @@ func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions
 		debugtools.New(m, svc, debugtools.Config{Now: f.now, Starter: x}),
 		x,
 		testrun.New(m),
+		rc,
 	} {
 		c.Register(tb)
 	}
@@ -142,4 +152,29 @@ func (f *factory) toolClient(ctx context.Context, project string) (*toolclient.C
 		Version:  version,
 		Serve:    func(ctx context.Context) (*mcp.Server, func()) { return f.newServer(ctx, project) },
 	})
+}
+
+// newRemote builds the capability that reaches other machines: ssh with
+// the user's configuration (DBG_SSH_CONFIG names another ssh_config),
+// its control sockets in a private folder of dbg's state.
+func (f *factory) newRemote() *remote.Remote {
+	return remote.New(remote.Config{Adapters: f.registry(), SSHConfig: f.getenv("DBG_SSH_CONFIG"),
+		PrivateDir: func() (string, error) { return privateDir(filepath.Join(f.stateDir(), "remote")) }})
+}
+
+// privateDir makes dir (and its parents) private to this user and checks
+// that it is: a folder, no symbolic link, this user's, closed to others.
+func privateDir(dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return "", err
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !st.IsDir() || !ok || int(sys.Uid) != os.Geteuid() || st.Mode().Perm()&0o077 != 0 {
+		return "", fmt.Errorf("%s is not a folder private to this user", dir)
+	}
+	return dir, nil
 }

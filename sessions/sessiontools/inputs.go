@@ -31,19 +31,21 @@ type changedArg struct {
 }
 
 type createIn struct {
-	Language          string         `json:"language" jsonschema:"go, python, javascript, typescript, java, c, cpp, rust, ruby, dotnet, dart, cobol, mock"`
-	Name              string         `json:"name,omitempty"`
-	ExecutablePath    string         `json:"executablePath,omitempty" jsonschema:"runtime (default: detected)"`
-	Host              string         `json:"host,omitempty" jsonschema:"default 127.0.0.1"`
-	Port              toolkit.Int    `json:"port,omitempty" jsonschema:"attach to this port"`
-	ProcessID         toolkit.Int    `json:"processId,omitempty" jsonschema:"attach to this pid"`
-	Timeout           toolkit.Int    `json:"timeout,omitempty" jsonschema:"connect timeout, ms"`
-	VerifyTimeout     toolkit.Int    `json:"verifyTimeout,omitempty" jsonschema:"ms to wait for a thread (default 20000)"`
-	StopOnEntry       toolkit.Bool   `json:"stopOnEntry,omitempty" jsonschema:"pause on attach (default true)"`
-	JustMyCode        toolkit.Bool   `json:"justMyCode,omitempty" jsonschema:"skip library code"`
-	SourcePaths       []string       `json:"sourcePaths,omitempty" jsonschema:"path pairs remote=local"`
-	BreakOnExceptions string         `json:"breakOnExceptions,omitempty" jsonschema:"attach: default none"`
-	AdapterConfig     map[string]any `json:"adapterConfig,omitempty" jsonschema:"merged into the attach request"`
+	Language          string                 `json:"language" jsonschema:"go, python, javascript, typescript, java, c, cpp, rust, ruby, dotnet, dart, cobol, mock"`
+	Name              string                 `json:"name,omitempty"`
+	ExecutablePath    string                 `json:"executablePath,omitempty" jsonschema:"runtime (default: detected)"`
+	Host              string                 `json:"host,omitempty" jsonschema:"default 127.0.0.1"`
+	Port              toolkit.Int            `json:"port,omitempty" jsonschema:"attach to this port"`
+	ProcessID         toolkit.Int            `json:"processId,omitempty" jsonschema:"attach to this pid"`
+	Timeout           toolkit.Int            `json:"timeout,omitempty" jsonschema:"connect timeout, ms"`
+	VerifyTimeout     toolkit.Int            `json:"verifyTimeout,omitempty" jsonschema:"ms to wait for a thread (default 20000)"`
+	StopOnEntry       toolkit.Bool           `json:"stopOnEntry,omitempty" jsonschema:"pause on attach (default true)"`
+	JustMyCode        toolkit.Bool           `json:"justMyCode,omitempty" jsonschema:"skip library code"`
+	SourcePaths       []string               `json:"sourcePaths,omitempty" jsonschema:"path pairs remote=local"`
+	BreakOnExceptions string                 `json:"breakOnExceptions,omitempty" jsonschema:"attach: default none"`
+	AdapterConfig     map[string]any         `json:"adapterConfig,omitempty" jsonschema:"merged into the attach request"`
+	Via               *sessions.Via          `json:"via,omitempty" jsonschema:"another machine: processId or port is the target's there"`
+	PathMappings      []adapters.PathMapping `json:"pathMappings,omitempty" jsonschema:"remoteRoot and localRoot pairs (proposed when omitted)"`
 }
 
 // createSessionIn is create_debug_session's input: an attach's, and what
@@ -72,6 +74,10 @@ type sessionOut struct {
 	Interpreter *adapters.Interpreter `json:"interpreter,omitempty"`
 	// Resources names the session's MCP resources.
 	Resources *sessionResources `json:"resources,omitempty"`
+	// Remote is the way an attach through a via took; Warnings what an
+	// attach warns of.
+	Remote   *sessions.RemoteInfo `json:"remote,omitempty"`
+	Warnings []string             `json:"warnings,omitempty"`
 }
 
 type startIn struct {

@@ -418,7 +418,7 @@ func (in createIn) request() sessions.CreateRequest {
 	return sessions.CreateRequest{Language: in.Language, Name: in.Name, ExecutablePath: in.ExecutablePath, Host: in.Host,
 		Port: int(in.Port), ProcessID: int(in.ProcessID), Timeout: ms(in.Timeout, 0), VerifyTimeout: ms(in.VerifyTimeout, 0),
 		StopOnEntry: in.StopOnEntry.Ptr(), JustMyCode: in.JustMyCode.Ptr(), SourcePaths: in.SourcePaths,
-		BreakOnExceptions: in.BreakOnExceptions, AdapterConfig: in.AdapterConfig}
+		BreakOnExceptions: in.BreakOnExceptions, AdapterConfig: in.AdapterConfig, Via: in.Via, PathMappings: in.PathMappings}
 }
 
 // sessionAnswer is the answer of a launch or attach; want says whether a
@@ -428,6 +428,7 @@ func sessionAnswer(ctx context.Context, s *sessions.Session, res *sessions.Start
 	out := sessionOut{SessionID: info.ID, Name: info.Name, Language: info.Language, State: info.State, Mode: info.Mode,
 		Interpreter: info.Interpreter, Resources: new(resourcesOf(info.ID))}
 	if res != nil {
+		out.Remote, out.Warnings = s.Remote(), s.Warnings()
 		out.Pending, out.Message = res.Pending, res.Message
 		if res.State != "" {
 			out.State = res.State
