@@ -29,6 +29,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // RemoteRoot is where the namespace's processes see [Host.Root].
@@ -253,18 +255,16 @@ func (h *Host) Processes(keep ...int) map[int]string {
 	}
 	want := nsStat.Sys().(*syscall.Stat_t).Ino
 	out := map[int]string{}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == h.sshd.Process.Pid || contains(keep, pid) {
+	for _, pid := range proc.PIDs() {
+		if pid == h.sshd.Process.Pid || contains(keep, pid) {
 			continue
 		}
-		st, err := os.Stat(fmt.Sprintf("/proc/%d/ns/net", pid))
+		st, err := os.Stat(proc.Path(pid, "ns/net"))
 		if err != nil || st.Sys().(*syscall.Stat_t).Ino != want {
 			continue
 		}
-		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		out[pid] = strings.TrimSpace(strings.ReplaceAll(string(cmd), "\x00", " "))
+		cmd, _ := proc.Cmdline(pid)
+		out[pid] = strings.Join(cmd, " ")
 	}
 	return out
 }
