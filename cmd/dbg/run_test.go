@@ -21,8 +21,8 @@ import (
 
 func TestCLIRunFlags(t *testing.T) {
 	f, _, _ := cliFactory(t)
-	var list *runListOptions
-	cmd := newCmdRunList(f, func(_ context.Context, o *runListOptions) error { list = o; return nil })
+	var list *queryOptions
+	cmd := newCmdRunList(f, func(_ context.Context, o *queryOptions) error { list = o; return nil })
 	cmd.SetArgs([]string{"--project", "/p", "--json"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)

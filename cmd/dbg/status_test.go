@@ -19,16 +19,16 @@ import (
 func TestCLIStatusFlags(t *testing.T) {
 	cases := []struct {
 		args []string
-		want statusOptions
+		want queryOptions
 	}{
-		{nil, statusOptions{}},
-		{[]string{"--json"}, statusOptions{asJSON: true}},
-		{[]string{"--project", "/p", "--json"}, statusOptions{project: "/p", asJSON: true}},
+		{nil, queryOptions{}},
+		{[]string{"--json"}, queryOptions{asJSON: true}},
+		{[]string{"--project", "/p", "--json"}, queryOptions{project: "/p", asJSON: true}},
 	}
 	for _, c := range cases {
 		f, _, _ := cliFactory(t)
-		var got *statusOptions
-		cmd := newCmdStatus(f, func(_ context.Context, o *statusOptions) error { got = o; return nil })
+		var got *queryOptions
+		cmd := newCmdStatus(f, func(_ context.Context, o *queryOptions) error { got = o; return nil })
 		cmd.SetArgs(c.args)
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%v: %v", c.args, err)

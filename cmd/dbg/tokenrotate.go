@@ -19,19 +19,12 @@ type tokenRotateOptions struct {
 }
 
 func newCmdTokenRotate(f *factory, runF func(context.Context, *tokenRotateOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = tokenRotateRun
-	}
 	opts := &tokenRotateOptions{IO: f.io}
-	cmd := &cobra.Command{
-		Use:   "rotate",
-		Short: "Replace the project's bearer token; a running dbg serve refuses the old one at once",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.StateDir = f.stateDir()
-			return runF(cmd.Context(), opts)
-		},
-	}
+	cmd := verb(&cobra.Command{
+		Use:    "rotate",
+		Short:  "Replace the project's bearer token; a running dbg serve refuses the old one at once",
+		PreRun: func(*cobra.Command, []string) { opts.StateDir = f.stateDir() },
+	}, opts, tokenRotateRun, runF)
 	addProjectFlag(cmd, &opts.project)
 	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "do not print the new token")
 	return cmd

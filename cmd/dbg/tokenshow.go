@@ -20,19 +20,12 @@ type tokenShowOptions struct {
 }
 
 func newCmdTokenShow(f *factory, runF func(context.Context, *tokenShowOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = tokenShowRun
-	}
 	opts := &tokenShowOptions{IO: f.io}
-	cmd := &cobra.Command{
-		Use:   "show",
-		Short: "Print the project's bearer token (or, with --path, the file that keeps it)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.StateDir = f.stateDir()
-			return runF(cmd.Context(), opts)
-		},
-	}
+	cmd := verb(&cobra.Command{
+		Use:    "show",
+		Short:  "Print the project's bearer token (or, with --path, the file that keeps it)",
+		PreRun: func(*cobra.Command, []string) { opts.StateDir = f.stateDir() },
+	}, opts, tokenShowRun, runF)
 	addProjectFlag(cmd, &opts.project)
 	cmd.Flags().BoolVar(&opts.path, "path", false, "print the token file's path instead of the token")
 	return cmd
