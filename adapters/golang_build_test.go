@@ -164,3 +164,17 @@ func TestGoLaunchFileOutsideModule(t *testing.T) {
 		t.Error("the unchanged file was rebuilt")
 	}
 }
+
+func TestGoModulePath(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if got := GoModulePath(dir); got != "" {
+		t.Fatalf("no go.mod: %q, want none", got)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("// a comment\n  module \"example.com/q\" \n\ngo 1.21\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := GoModulePath(dir); got != "example.com/q" {
+		t.Fatalf("GoModulePath = %q, want example.com/q", got)
+	}
+}
