@@ -74,12 +74,7 @@ func (c *Client) SetEvent(ctx context.Context, kind, suspend byte, mods ...Modif
 			w.i32(m.StepDepth)
 		}
 	}
-	r, err := c.call(ctx, "EventRequest.Set", csEventRequest, 1, w)
-	if err != nil {
-		return 0, err
-	}
-	id := r.i32()
-	return id, r.err
+	return reply(ctx, c, "EventRequest.Set", csEventRequest, 1, w, (*Reader).i32)
 }
 
 // ClearEvent removes an event request.

@@ -232,6 +232,8 @@ func (r *Reader) i32() int32 {
 // count reads a non-negative int32 used as a repeat count; counts that
 // cannot fit in the rest of the packet (each item takes ≥ minItem bytes)
 // are errors, so hostile input cannot make huge allocations.
+func (r *Reader) int() int { return int(r.i32()) }
+
 func (r *Reader) count(minItem int) int {
 	n := r.i32()
 	if r.err != nil {
