@@ -216,6 +216,13 @@ func (c *Client) objectArg(id uint64) *Writer {
 	return w
 }
 
+// frameArg is a command's data naming a frame of a thread.
+func (c *Client) frameArg(thread, frame uint64) *Writer {
+	w := c.objectArg(thread)
+	w.frame(frame)
+	return w
+}
+
 // refTypeArg is a command's data holding one reference type id.
 func (c *Client) refTypeArg(id uint64) *Writer {
 	w := c.writer()

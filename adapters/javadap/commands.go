@@ -179,23 +179,17 @@ func replyList[T any](ctx context.Context, c *Client, name string, set, cmd byte
 
 // SourceFile returns the source file name of a type ("Loop.java").
 func (c *Client) SourceFile(ctx context.Context, refType uint64) (string, error) {
-	w := c.writer()
-	w.refType(refType)
-	return reply(ctx, c, "SourceFile", csRefType, 7, w, (*Reader).str)
+	return reply(ctx, c, "SourceFile", csRefType, 7, c.refTypeArg(refType), (*Reader).str)
 }
 
 // Interfaces lists the interfaces a type directly implements.
 func (c *Client) Interfaces(ctx context.Context, refType uint64) ([]uint64, error) {
-	w := c.writer()
-	w.refType(refType)
-	return replyList(ctx, c, "Interfaces", csRefType, 10, w, (*Reader).refType)
+	return replyList(ctx, c, "Interfaces", csRefType, 10, c.refTypeArg(refType), (*Reader).refType)
 }
 
 // Superclass returns a class's superclass (0 for java.lang.Object).
 func (c *Client) Superclass(ctx context.Context, class uint64) (uint64, error) {
-	w := c.writer()
-	w.refType(class)
-	return reply(ctx, c, "Superclass", csClassType, 1, w, (*Reader).refType)
+	return reply(ctx, c, "Superclass", csClassType, 1, c.refTypeArg(class), (*Reader).refType)
 }
 
 // Invoke options.

@@ -48,9 +48,7 @@ func (c *Client) InvokeMethod(ctx context.Context, obj, thread, class, method ui
 
 // StringValue reads a java.lang.String.
 func (c *Client) StringValue(ctx context.Context, str uint64) (string, error) {
-	w := c.writer()
-	w.object(str)
-	return reply(ctx, c, "StringReference.Value", csString, 1, w, (*Reader).str)
+	return reply(ctx, c, "StringReference.Value", csString, 1, c.objectArg(str), (*Reader).str)
 }
 
 // ThreadName returns a thread's name.
@@ -97,16 +95,12 @@ func (c *Client) Frames(ctx context.Context, thread uint64, start, length int) (
 
 // FrameCount counts the frames of a suspended thread.
 func (c *Client) FrameCount(ctx context.Context, thread uint64) (int, error) {
-	w := c.writer()
-	w.object(thread)
-	return reply(ctx, c, "ThreadReference.FrameCount", csThread, 7, w, (*Reader).int)
+	return reply(ctx, c, "ThreadReference.FrameCount", csThread, 7, c.objectArg(thread), (*Reader).int)
 }
 
 // ArrayLength returns an array's length.
 func (c *Client) ArrayLength(ctx context.Context, arr uint64) (int, error) {
-	w := c.writer()
-	w.object(arr)
-	return reply(ctx, c, "ArrayReference.Length", csArray, 1, w, (*Reader).int)
+	return reply(ctx, c, "ArrayReference.Length", csArray, 1, c.objectArg(arr), (*Reader).int)
 }
 
 // ArrayValues reads a slice of an array.
@@ -140,9 +134,7 @@ type SlotRequest struct {
 
 // FrameValues reads locals of a frame.
 func (c *Client) FrameValues(ctx context.Context, thread, frame uint64, slots []SlotRequest) ([]Value, error) {
-	w := c.writer()
-	w.object(thread)
-	w.frame(frame)
+	w := c.frameArg(thread, frame)
 	w.i32(int32(len(slots)))
 	for _, s := range slots {
 		w.i32(s.Slot)
@@ -153,9 +145,7 @@ func (c *Client) FrameValues(ctx context.Context, thread, frame uint64, slots []
 
 // SetFrameValue writes one local of a frame.
 func (c *Client) SetFrameValue(ctx context.Context, thread, frame uint64, slot int32, v Value) error {
-	w := c.writer()
-	w.object(thread)
-	w.frame(frame)
+	w := c.frameArg(thread, frame)
 	w.i32(1)
 	w.i32(slot)
 	w.value(v)
@@ -165,9 +155,7 @@ func (c *Client) SetFrameValue(ctx context.Context, thread, frame uint64, slot i
 
 // ThisObject returns the frame's this (null in static methods).
 func (c *Client) ThisObject(ctx context.Context, thread, frame uint64) (Value, error) {
-	w := c.writer()
-	w.object(thread)
-	w.frame(frame)
+	w := c.frameArg(thread, frame)
 	return reply(ctx, c, "StackFrame.ThisObject", csStackFrame, 3, w, (*Reader).value)
 }
 

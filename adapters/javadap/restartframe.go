@@ -14,9 +14,7 @@ import (
 // frame (StackFrame.PopFrames); the thread then stands at the call that
 // made frame, which runs again when it resumes.
 func (c *Client) PopFrames(ctx context.Context, thread, frame uint64) error {
-	w := c.writer()
-	w.object(thread)
-	w.frame(frame)
+	w := c.frameArg(thread, frame)
 	_, err := c.call(ctx, "StackFrame.PopFrames", csStackFrame, 4, w)
 	return err
 }
@@ -27,12 +25,7 @@ func (c *Client) IsObsolete(ctx context.Context, refType, method uint64) (bool, 
 	w := c.writer()
 	w.refType(refType)
 	w.method(method)
-	r, err := c.call(ctx, "Method.IsObsolete", csMethod, 4, w)
-	if err != nil {
-		return false, err
-	}
-	b := r.bool()
-	return b, r.Err()
+	return reply(ctx, c, "Method.IsObsolete", csMethod, 4, w, (*Reader).bool)
 }
 
 // restartFrame answers DAP restartFrame: the frames up to the one named
