@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
 )
 
 // newCmdToken groups the commands on the bearer token of `dbg serve`:
@@ -25,4 +28,23 @@ func tokenProject(project string) (string, error) {
 		project = "."
 	}
 	return filepath.Abs(project)
+}
+
+// tokenOptions are the options of dbg token show and dbg token rotate.
+type tokenOptions struct {
+	IO       *iostreams.IOStreams
+	StateDir string
+
+	project string
+	path    bool // show: print the token file's path
+	quiet   bool // rotate: do not print the new token
+}
+
+// tokenVerb finishes cmd as a token verb with --project.
+func tokenVerb(f *factory, cmd *cobra.Command, run, runF func(context.Context, *tokenOptions) error) (*cobra.Command, *tokenOptions) {
+	opts := &tokenOptions{IO: f.io}
+	cmd.PreRun = func(*cobra.Command, []string) { opts.StateDir = f.stateDir() }
+	verb(cmd, opts, run, runF)
+	addProjectFlag(cmd, &opts.project)
+	return cmd, opts
 }
