@@ -230,6 +230,12 @@ func (c *Client) refTypeArg(id uint64) *Writer {
 	return w
 }
 
+// send sends a command and waits for its reply, which holds nothing.
+func (c *Client) send(ctx context.Context, name string, set, cmd byte, w *Writer) error {
+	_, err := c.call(ctx, name, set, cmd, w)
+	return err
+}
+
 // call sends a command and waits for its reply, decoding nothing.
 func (c *Client) call(ctx context.Context, name string, set, cmd byte, w *Writer) (*Reader, error) {
 	var data []byte

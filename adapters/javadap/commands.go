@@ -67,28 +67,24 @@ func (c *Client) AllThreads(ctx context.Context) ([]uint64, error) {
 
 // Dispose ends the debugging session; the VM resumes and keeps running.
 func (c *Client) Dispose(ctx context.Context) error {
-	_, err := c.call(ctx, "Dispose", csVM, 6, nil)
-	return err
+	return c.send(ctx, "Dispose", csVM, 6, nil)
 }
 
 // SuspendAll suspends every thread.
 func (c *Client) SuspendAll(ctx context.Context) error {
-	_, err := c.call(ctx, "Suspend", csVM, 8, nil)
-	return err
+	return c.send(ctx, "Suspend", csVM, 8, nil)
 }
 
 // ResumeAll resumes every thread (undoing one suspension).
 func (c *Client) ResumeAll(ctx context.Context) error {
-	_, err := c.call(ctx, "Resume", csVM, 9, nil)
-	return err
+	return c.send(ctx, "Resume", csVM, 9, nil)
 }
 
 // Exit terminates the VM with code.
 func (c *Client) Exit(ctx context.Context, code int32) error {
 	w := c.writer()
 	w.i32(code)
-	_, err := c.call(ctx, "Exit", csVM, 10, w)
-	return err
+	return c.send(ctx, "Exit", csVM, 10, w)
 }
 
 // CreateString makes a string in the VM.
@@ -146,10 +142,7 @@ func (c *Client) Methods(ctx context.Context, refType uint64) ([]MethodInfo, err
 func (c *Client) StaticValues(ctx context.Context, refType uint64, fields []uint64) ([]Value, error) {
 	w := c.writer()
 	w.refType(refType)
-	w.i32(int32(len(fields)))
-	for _, f := range fields {
-		w.field(f)
-	}
+	w.fields(fields)
 	return replyList(ctx, c, "ReferenceType.GetValues", csRefType, 6, w, (*Reader).value)
 }
 
@@ -292,6 +285,5 @@ func (c *Client) SetStaticValue(ctx context.Context, class, field uint64, v Valu
 	w.i32(1)
 	w.field(field)
 	w.untagged(v)
-	_, err := c.call(ctx, "ClassType.SetValues", csClassType, 2, w)
-	return err
+	return c.send(ctx, "ClassType.SetValues", csClassType, 2, w)
 }

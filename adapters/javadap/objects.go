@@ -17,10 +17,7 @@ func (c *Client) ObjectType(ctx context.Context, obj uint64) (tag byte, refType 
 func (c *Client) FieldValues(ctx context.Context, obj uint64, fields []uint64) ([]Value, error) {
 	w := c.writer()
 	w.object(obj)
-	w.i32(int32(len(fields)))
-	for _, f := range fields {
-		w.field(f)
-	}
+	w.fields(fields)
 	return replyList(ctx, c, "ObjectReference.GetValues", csObject, 2, w, (*Reader).value)
 }
 
@@ -31,8 +28,7 @@ func (c *Client) SetFieldValue(ctx context.Context, obj, field uint64, v Value) 
 	w.i32(1)
 	w.field(field)
 	w.untagged(v)
-	_, err := c.call(ctx, "ObjectReference.SetValues", csObject, 3, w)
-	return err
+	return c.send(ctx, "ObjectReference.SetValues", csObject, 3, w)
 }
 
 // InvokeMethod runs an instance method on a suspended thread. A thrown
@@ -58,14 +54,12 @@ func (c *Client) ThreadName(ctx context.Context, thread uint64) (string, error) 
 
 // SuspendThread suspends one thread.
 func (c *Client) SuspendThread(ctx context.Context, thread uint64) error {
-	_, err := c.call(ctx, "ThreadReference.Suspend", csThread, 2, c.objectArg(thread))
-	return err
+	return c.send(ctx, "ThreadReference.Suspend", csThread, 2, c.objectArg(thread))
 }
 
 // ResumeThread resumes one thread.
 func (c *Client) ResumeThread(ctx context.Context, thread uint64) error {
-	_, err := c.call(ctx, "ThreadReference.Resume", csThread, 3, c.objectArg(thread))
-	return err
+	return c.send(ctx, "ThreadReference.Resume", csThread, 3, c.objectArg(thread))
 }
 
 // ThreadStatus returns a thread's status and suspend status.
@@ -149,8 +143,7 @@ func (c *Client) SetFrameValue(ctx context.Context, thread, frame uint64, slot i
 	w.i32(1)
 	w.i32(slot)
 	w.value(v)
-	_, err := c.call(ctx, "StackFrame.SetValues", csStackFrame, 2, w)
-	return err
+	return c.send(ctx, "StackFrame.SetValues", csStackFrame, 2, w)
 }
 
 // ThisObject returns the frame's this (null in static methods).
@@ -166,18 +159,15 @@ func (c *Client) SetArrayValue(ctx context.Context, arr uint64, index int, v Val
 	w.i32(int32(index))
 	w.i32(1)
 	w.untagged(v)
-	_, err := c.call(ctx, "ArrayReference.SetValues", csArray, 3, w)
-	return err
+	return c.send(ctx, "ArrayReference.SetValues", csArray, 3, w)
 }
 
 // DisableCollection keeps an object alive until EnableCollection.
 func (c *Client) DisableCollection(ctx context.Context, obj uint64) error {
-	_, err := c.call(ctx, "ObjectReference.DisableCollection", csObject, 7, c.objectArg(obj))
-	return err
+	return c.send(ctx, "ObjectReference.DisableCollection", csObject, 7, c.objectArg(obj))
 }
 
 // EnableCollection undoes DisableCollection.
 func (c *Client) EnableCollection(ctx context.Context, obj uint64) error {
-	_, err := c.call(ctx, "ObjectReference.EnableCollection", csObject, 8, c.objectArg(obj))
-	return err
+	return c.send(ctx, "ObjectReference.EnableCollection", csObject, 8, c.objectArg(obj))
 }

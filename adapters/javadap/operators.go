@@ -102,16 +102,12 @@ func (env *evalEnv) binary(ctx context.Context, e *binaryExpr) (evalVal, error) 
 		}
 		var r float64
 		switch e.op {
-		case "+":
-			r = a + b
-		case "-":
-			r = a - b
-		case "*":
-			r = a * b
 		case "/":
 			r = a / b
 		case "%":
 			r = math.Mod(a, b)
+		default:
+			r = arith(e.op, a, b)
 		}
 		if k == TagFloat {
 			r = float64(float32(r))
@@ -124,12 +120,6 @@ func (env *evalEnv) binary(ctx context.Context, e *binaryExpr) (evalVal, error) 
 	}
 	var r int64
 	switch e.op {
-	case "+":
-		r = a + b
-	case "-":
-		r = a - b
-	case "*":
-		r = a * b
 	case "/", "%":
 		if b == 0 {
 			return evalVal{}, errors.New("java.lang.ArithmeticException: / by zero")
@@ -139,11 +129,26 @@ func (env *evalEnv) binary(ctx context.Context, e *binaryExpr) (evalVal, error) 
 		} else {
 			r = a % b
 		}
+	default:
+		r = arith(e.op, a, b)
 	}
 	if k == TagInt {
 		r = int64(int32(r))
 	}
 	return val(Value{Tag: k, Long: r}), nil
+}
+
+// arith applies +, - or *; 0 for another operator.
+func arith[T int64 | float64](op string, a, b T) T {
+	switch op {
+	case "+":
+		return a + b
+	case "-":
+		return a - b
+	case "*":
+		return a * b
+	}
+	return 0
 }
 
 // compare applies op when it is a comparison.

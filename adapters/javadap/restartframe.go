@@ -15,8 +15,7 @@ import (
 // made frame, which runs again when it resumes.
 func (c *Client) PopFrames(ctx context.Context, thread, frame uint64) error {
 	w := c.frameArg(thread, frame)
-	_, err := c.call(ctx, "StackFrame.PopFrames", csStackFrame, 4, w)
-	return err
+	return c.send(ctx, "StackFrame.PopFrames", csStackFrame, 4, w)
 }
 
 // IsObsolete reports whether method of refType was replaced by a
