@@ -71,19 +71,27 @@ type queryOptions struct {
 	asJSON  bool
 }
 
-// ask calls tool with args, decoding its data into out, and then print,
-// told whether the tools ran in this process; with --json, or when the
-// call fails, the answer is printed and print is not called.
-func (o *queryOptions) ask(ctx context.Context, tool string, args map[string]any, out any, print func(inProcess bool) error) error {
-	tc, err := o.ToolClient(ctx, o.project)
+// ask calls tool with args, decoding its data into out, and then print
+// with the client; with --json, or when the call fails, the answer is
+// printed and print is not called.
+func (o *queryOptions) ask(ctx context.Context, tool string, args map[string]any, out any, print func(tc *toolclient.Client) error) error {
+	return withClient(ctx, o.ToolClient, o.project, func(tc *toolclient.Client) error {
+		if done, err := tc.CallPrint(ctx, o.IO, o.asJSON, tool, args, out); done {
+			return err
+		}
+		return print(tc)
+	})
+}
+
+// withClient opens the project's tools with open, hands them to use and
+// closes them after.
+func withClient(ctx context.Context, open func(ctx context.Context, project string) (*toolclient.Client, error), project string, use func(*toolclient.Client) error) error {
+	tc, err := open(ctx, project)
 	if err != nil {
 		return err
 	}
 	defer tc.Close()
-	if done, err := tc.CallPrint(ctx, o.IO, o.asJSON, tool, args, out); done {
-		return err
-	}
-	return print(tc.InProcess())
+	return use(tc)
 }
 
 // queryVerb finishes cmd as a query verb with --project and --json.

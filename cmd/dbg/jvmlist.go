@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 	"github.com/dbg-dev/dbg/debugtools"
 )
 
@@ -27,7 +28,7 @@ type jvmList struct {
 
 func jvmListRun(ctx context.Context, opts *queryOptions) error {
 	var list jvmList
-	return opts.ask(ctx, "list_attachable_jvms", map[string]any{}, &list, func(bool) error {
+	return opts.ask(ctx, "list_attachable_jvms", map[string]any{}, &list, func(*toolclient.Client) error {
 		if len(list.JVMs) == 0 {
 			fmt.Fprintln(opts.IO.ErrOut, "no JVM found")
 			return nil

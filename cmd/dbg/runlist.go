@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 	"github.com/dbg-dev/dbg/ide"
 )
 
@@ -20,7 +21,7 @@ func newCmdRunList(f *factory, runF func(context.Context, *queryOptions) error) 
 
 func runListRun(ctx context.Context, opts *queryOptions) error {
 	var res ide.ListConfigurationsResult
-	return opts.ask(ctx, "get_restartable_run_configurations", projectArgs(opts.project), &res, func(bool) error {
+	return opts.ask(ctx, "get_restartable_run_configurations", projectArgs(opts.project), &res, func(*toolclient.Client) error {
 		for _, warn := range res.Warnings {
 			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", warn)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 	"github.com/dbg-dev/dbg/sessions"
 )
 
@@ -24,8 +25,8 @@ func sessionsRun(ctx context.Context, opts *queryOptions) error {
 	var out struct {
 		Sessions []sessions.SessionInfo `json:"sessions"`
 	}
-	return opts.ask(ctx, "list_debug_sessions", nil, &out, func(inProcess bool) error {
-		if inProcess {
+	return opts.ask(ctx, "list_debug_sessions", nil, &out, func(tc *toolclient.Client) error {
+		if tc.InProcess() {
 			fmt.Fprintln(opts.IO.ErrOut, "no dbg serve runs for this project: a one-shot command has no sessions")
 		}
 		w := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
+	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 	"github.com/dbg-dev/dbg/debugtools"
 	"github.com/dbg-dev/dbg/ide"
 	"github.com/dbg-dev/dbg/sessions"
@@ -35,7 +36,7 @@ running 'dbg mcp' are not visible here.`,
 
 func statusRun(ctx context.Context, opts *queryOptions) error {
 	var st statusView
-	return opts.ask(ctx, "get_debug_tools_status", map[string]any{}, &st, func(bool) error {
+	return opts.ask(ctx, "get_debug_tools_status", map[string]any{}, &st, func(*toolclient.Client) error {
 		printStatus(opts.IO.Out, &st)
 		return nil
 	})

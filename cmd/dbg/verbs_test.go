@@ -126,7 +126,7 @@ func TestVerbsPrint(t *testing.T) {
 				"get_local_variables": `{"variables":[{"name":"x","type":"int","value":"1"}]}`,
 			},
 			run: func(ctx context.Context, io *iostreams.IOStreams, tc func(context.Context, string) (*toolclient.Client, error)) error {
-				return runDebugRun(ctx, &runDebugOptions{IO: io, ToolClient: tc, name: "a"})
+				return runDebugRun(ctx, &runDebugOptions{queryOptions: queryOptions{IO: io, ToolClient: tc}, name: "a"})
 			},
 			out:    "session python-1 (python, launch)\npid 9\nstate paused\nstopped (breakpoint) at /p/a.py:3 in main\nlocals:\n  x int = 1\n",
 			errOut: "session python-1 closes as this command exits",
