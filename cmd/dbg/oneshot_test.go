@@ -94,7 +94,7 @@ func TestOneShotBadArguments(t *testing.T) {
 // Without a terminal, attach needs --pid: there is no one to pick.
 func TestAttachNeedsPID(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
-	err := attachRun(context.Background(), &attachOptions{IO: ios})
+	err := attachRun(context.Background(), &attachOptions{consoleOptions: consoleOptions{IO: ios}})
 	if err == nil || !strings.Contains(err.Error(), "--pid (or --port) is required") {
 		t.Fatalf("err %v", err)
 	}
