@@ -102,3 +102,10 @@ func queryVerb(f *factory, cmd *cobra.Command, run, runF func(context.Context, *
 	addJSONFlag(cmd, &opts.asJSON)
 	return cmd
 }
+
+// group is a command that only holds the verbs subs.
+func group(use, short string, subs ...*cobra.Command) *cobra.Command {
+	cmd := &cobra.Command{Use: use, Short: short, Args: cobra.NoArgs}
+	cmd.AddCommand(subs...)
+	return cmd
+}
