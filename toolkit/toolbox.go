@@ -156,7 +156,9 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 	values := holdsValues(outSchema) // its answers may hold credentials: redact them
 	var extra []string               // arguments the toolbox reads itself
 	if values {
-		inSchema = withRevealParam(inSchema)
+		if spec.listReveal {
+			inSchema = withRevealParam(inSchema)
+		}
 		extra = append(extra, RevealParam)
 	}
 	inSchema = compactSchema(inSchema, spec.enums)
