@@ -150,7 +150,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 	// a name that is no argument, naming the closest.
 	inSchema.AdditionalProperties = nil
 	values := holdsValues(reflect.TypeFor[Out]()) // its answers may hold credentials: redact them
-	var extra []string               // arguments the toolbox reads itself
+	var extra []string                            // arguments the toolbox reads itself
 	if values {
 		if spec.listReveal {
 			inSchema = withRevealParam(inSchema)
