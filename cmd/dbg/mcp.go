@@ -41,6 +41,7 @@ func newCmdMCP(f *factory, runF func(context.Context, *mcpOptions) error) *cobra
 func mcpRun(ctx context.Context, opts *mcpOptions) error {
 	srv, release := opts.NewServer(ctx, opts.project)
 	defer release()
+	trimStartupPages()
 	err := srv.Run(ctx, opts.Transport)
 	if perr := writeHeapProfile(opts.heapProfile); err == nil {
 		err = perr
