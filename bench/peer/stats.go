@@ -9,15 +9,15 @@ import (
 type figure int
 
 const (
-	coldStop  figure = iota // create_debug_session to the first stop, in a server just started
-	firstStop               // the same in a server that has run one session already
-	stepOver                // one step_over round trip
-	evaluate                // one evaluate_expression round trip
-	memory                  // resident memory of the server's process tree, paused at the stop
-	serverMemory            // resident memory of the server's own process then
-	flowBytes               // the answers of the 14-call flow, as the client reads them
-	startup                 // server exec to the answer to initialize
-	listBytes               // the answer to tools/list
+	coldStop     figure = iota // create_debug_session to the first stop, in a server just started
+	firstStop                  // the same in a server that has run one session already
+	stepOver                   // one step_over round trip
+	evaluate                   // one evaluate_expression round trip
+	memory                     // resident memory of the server's process tree, paused at the stop
+	serverMemory               // resident memory of the server's own process then
+	flowBytes                  // the answers of the 14-call flow, as the client reads them
+	startup                    // server exec to the answer to initialize
+	listBytes                  // the answer to tools/list
 	numFigures
 )
 
