@@ -19,6 +19,16 @@ import (
 // of the runtime's metadata, stacks) and 13 MB are pages of the
 // executable; a start-up alone maps 17 MB of those.
 
+// tuneGC collects when the heap has grown by half (GOGC=50) unless GOGC
+// says otherwise: dbg's live heap is a few megabytes, so a collection
+// costs well under a millisecond, and the heap it may grow to before one
+// is resident memory.
+func tuneGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
+}
+
 // heapProfileEnv names a file to which `dbg mcp` writes a heap profile
 // (allocations since start, and what is live) when its client
 // disconnects: bench/memory_bench_test.go reads it to tell where the
