@@ -27,8 +27,11 @@ var raceEnabled bool
 var dbgBinary string
 
 func TestMain(m *testing.M) {
-	if slices.ContainsFunc(os.Args, func(a string) bool { return strings.HasPrefix(a, "-test.fuzzworker") }) {
-		os.Exit(m.Run()) // a fuzzing worker runs fuzz targets only: no binary
+	// A fuzzing worker, and a fuzzing run of no test (scripts/fuzz.sh:
+	// -test.fuzz with -test.run '^$'), run fuzz targets only: no binary.
+	fuzzOnly := slices.Contains(os.Args, "-test.run=^$") && slices.ContainsFunc(os.Args, func(a string) bool { return strings.HasPrefix(a, "-test.fuzz=") })
+	if fuzzOnly || slices.ContainsFunc(os.Args, func(a string) bool { return strings.HasPrefix(a, "-test.fuzzworker") }) {
+		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "dbg-e2e-")
 	if err != nil {
