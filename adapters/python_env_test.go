@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 	"github.com/dbg-dev/dbg/proc"
 )
 
@@ -217,12 +218,7 @@ func lineAfter(text, prefix string) string {
 
 func waitFor(t *testing.T, ok func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); !ok(); {
-		if time.Now().After(deadline) {
-			t.Fatal("timed out")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	dbgtest.WaitFor(t, 20*time.Second, "the condition", ok)
 }
 
 type lockedBuffer struct {

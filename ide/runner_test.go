@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
@@ -69,13 +70,7 @@ func processesWith(t *testing.T, marker string) []int {
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	dbgtest.WaitFor(t, 10*time.Second, what, cond)
 }
 
 func newTestRunner(t *testing.T, reg processRegistry) *Runner {

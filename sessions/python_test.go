@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/toolkit"
 )
@@ -388,17 +389,7 @@ func TestPythonVenvProject(t *testing.T) {
 
 func lineOf(t *testing.T, file, marker string) int {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, marker) {
-			return i + 1
-		}
-	}
-	t.Fatalf("%s has no %q", file, marker)
-	return 0
+	return dbgtest.LineOf(t, file, marker)
 }
 
 // TCP_NODELAY is set on pydevd's socket in a launched debuggee (read back

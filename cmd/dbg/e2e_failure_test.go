@@ -9,6 +9,7 @@ import (
 )
 
 func TestMissingAdapter(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	c := startDbg(t, "PATH=/nonexistent", "HOME="+home, "GOPATH="+home, "GOBIN=")
 	r := c.fail("create_debug_session", map[string]any{"language": "go"}, "ADAPTER_NOT_FOUND")
@@ -24,6 +25,7 @@ func TestMissingAdapter(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	c := startDbg(t)
 	c.fail("create_debug_session", map[string]any{}, "INVALID_ARGUMENT")
 	r := c.fail("create_debug_session", map[string]any{"language": "klingon"}, "INVALID_ARGUMENT")
@@ -46,6 +48,7 @@ func TestBadInput(t *testing.T) {
 // A breakpoint on a line without code moves to the next line with code
 // (and says so); the answer shows the text of the line it landed on.
 func TestBreakpointOnLineWithoutCode(t *testing.T) {
+	t.Parallel()
 	c := startDbg(t)
 	prog := fixture(t, "mock/loop.mock")
 	id := c.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")
@@ -65,6 +68,7 @@ func TestBreakpointOnLineWithoutCode(t *testing.T) {
 }
 
 func TestStepWhileRunning(t *testing.T) {
+	t.Parallel()
 	c := startDbg(t)
 	id := c.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")
 	st := c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": fixture(t, "mock/forever.mock")})
@@ -86,6 +90,7 @@ func TestStepWhileRunning(t *testing.T) {
 }
 
 func TestAdapterKilledDuringStep(t *testing.T) {
+	t.Parallel()
 	requireDebugpy(t)
 	c := startDbg(t)
 	prog := fixture(t, "python/slow.py")
@@ -137,6 +142,7 @@ func TestAdapterKilledDuringStep(t *testing.T) {
 // Killing the server leaves no adapter or debuggee behind: the next server
 // reaps them.
 func TestServerKilledReapsAtNextStart(t *testing.T) {
+	t.Parallel()
 	requireDebugpy(t)
 	state := t.TempDir()
 	c := startDbg(t, "DBG_STATE_DIR="+state)
@@ -159,6 +165,7 @@ func TestServerKilledReapsAtNextStart(t *testing.T) {
 // When the client goes away, the server closes every session and nothing
 // it started survives.
 func TestClientDisconnectCleansUp(t *testing.T) {
+	t.Parallel()
 	requireDebugpy(t)
 	requireDelve(t)
 	c := startDbg(t)

@@ -77,6 +77,7 @@ func runServe(t *testing.T, state, project string, env ...string) *served {
 }
 
 func TestServeHTTPTransports(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	base, token := startServe(t, state)
 	hc := &http.Client{Transport: httpguard.BearerTransport{Token: token}}
@@ -112,6 +113,7 @@ func TestServeHTTPTransports(t *testing.T) {
 }
 
 func TestServeSecurity(t *testing.T) {
+	t.Parallel()
 	base, token := startServe(t, t.TempDir())
 	do := func(mutate func(*http.Request)) *http.Response {
 		t.Helper()
@@ -178,6 +180,7 @@ type readCloser struct{ *strings.Reader }
 func (readCloser) Close() error { return nil }
 
 func TestServeRefusesNonLoopbackAddress(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command(dbgBinary, "serve", "--addr", "0.0.0.0:0").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "loopback") {
 		t.Fatalf("serve on 0.0.0.0: %v %s", err, out)
@@ -187,6 +190,7 @@ func TestServeRefusesNonLoopbackAddress(t *testing.T) {
 // CLI commands of a project use its running daemon: they see the sessions
 // an MCP client made.
 func TestCLIUsesDaemon(t *testing.T) {
+	t.Parallel()
 	state, project := t.TempDir(), t.TempDir()
 	base, token := startServeIn(t, state, project)
 	hc := &http.Client{Transport: httpguard.BearerTransport{Token: token}}
