@@ -21,6 +21,7 @@ func startFor(t *testing.T, name string, args ...string) int {
 }
 
 func TestDetectLanguage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cases := map[string]int{
 		"python": startFor(t, "python3", "-c", "import time; time.sleep(30)"),

@@ -184,6 +184,7 @@ func (g garbled) Close() error {
 // on, and the traffic log shows the garbage arrived and was skipped, not
 // taken for a message.
 func TestFaultGarbageFrames(t *testing.T) {
+	t.Parallel()
 	reg := adapters.NewRegistry()
 	reg.Register(garbageMock{})
 	logs := t.TempDir()

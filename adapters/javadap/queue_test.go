@@ -7,6 +7,7 @@ import (
 )
 
 func TestQueue(t *testing.T) {
+	t.Parallel()
 	q := newQueue[int]()
 	for i := 0; i < 3; i++ {
 		q.Push(i)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestJVMExitsDuringStep(t *testing.T) {
+	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	print := fixtureLine(t, "Loop.java", "print")
@@ -40,6 +41,7 @@ func TestJVMExitsDuringStep(t *testing.T) {
 }
 
 func TestTwoThreads(t *testing.T) {
+	t.Parallel()
 	forEachJDK(t, 17, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "")
 		c := newClient(t)
@@ -88,6 +90,7 @@ func TestTwoThreads(t *testing.T) {
 }
 
 func TestPauseAndStopOnEntry(t *testing.T) {
+	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	c.launch(map[string]any{"mainClass": "Spin", "classpath": cp, "stopOnEntry": true}, nil)
@@ -118,6 +121,7 @@ func TestPauseAndStopOnEntry(t *testing.T) {
 }
 
 func TestJVMKilledWhileStopped(t *testing.T) {
+	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	loop := fixtureLine(t, "Loop.java", "loop")
@@ -141,6 +145,7 @@ func TestJVMKilledWhileStopped(t *testing.T) {
 }
 
 func TestStepIntoLambdaThroughProxy(t *testing.T) {
+	t.Parallel()
 	forEachJDK(t, 17, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "")
 		c := newClient(t)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestJavaFloat(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		f    float64
 		bits int
