@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbg-dev/dbg/internal/dbgtest"
+	"github.com/dbg-dev/dbg/proc"
 )
 
 func startFor(t *testing.T, name string, args ...string) int {
@@ -16,7 +19,12 @@ func startFor(t *testing.T, name string, args ...string) int {
 		t.Skipf("%s: %v", name, err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	time.Sleep(100 * time.Millisecond) // let exec finish
+	// Until exec is done, the child is still this test binary.
+	self, _ := os.Executable()
+	dbgtest.WaitFor(t, 10*time.Second, name+"'s exec", func() bool {
+		exe, err := proc.Exe(cmd.Process.Pid)
+		return err == nil && exe != self
+	})
 	return cmd.Process.Pid
 }
 

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 )
 
 func TestMissingAdapter(t *testing.T) {
@@ -155,7 +159,16 @@ func TestServerKilledReapsAtNextStart(t *testing.T) {
 	if debuggee == 0 {
 		t.Fatalf("no debuggee pid: %v", info)
 	}
-	time.Sleep(300 * time.Millisecond) // the process record is written in the background
+	// The process record, naming the debuggee, is written in the background.
+	dbgtest.WaitFor(t, 10*time.Second, "the session's process record", func() bool {
+		recs, _ := filepath.Glob(filepath.Join(state, "sessions", "*-"+id+".json"))
+		for _, r := range recs {
+			if b, err := os.ReadFile(r); err == nil && strings.Contains(string(b), fmt.Sprintf(`"pid":%d,`, debuggee)) {
+				return true
+			}
+		}
+		return false
+	})
 	_ = c.cmd.Process.Kill()
 	c2 := startDbg(t, "DBG_STATE_DIR="+state)
 	c2.ok("list_debug_sessions", nil)
