@@ -27,6 +27,7 @@ type testRun struct {
 	out     strings.Builder
 	ended   bool
 	elapsed float64
+	start   time.Time // when it ran, or went on after t.Parallel's pause
 }
 
 type pkgRun struct {
@@ -126,17 +127,29 @@ func (s *summary) add(e event) {
 	switch e.Action {
 	case "output":
 		t.out.WriteString(e.Output)
+	case "run", "cont":
+		t.start = e.Time
 	case "pass", "skip":
-		t.ended, t.elapsed = true, e.Elapsed
+		t.ended, t.elapsed = true, elapsed(t, e)
 		s.endTest(p, t)
 	case "fail":
-		t.ended, t.elapsed = true, e.Elapsed
+		t.ended, t.elapsed = true, elapsed(t, e)
 		s.endTest(p, t)
 		s.failed++
 		// A subtest's own output is printed when it fails; its parent's
 		// output holds only the parent's lines.
 		fmt.Fprint(s.w, t.out.String())
 	}
+}
+
+// elapsed is how long t ran: a test whose subtests are parallel reports
+// only its own body's time, so the time from its (last) start to its end
+// counts when it is longer.
+func elapsed(t *testRun, e event) float64 {
+	if t.start.IsZero() || e.Time.IsZero() {
+		return e.Elapsed
+	}
+	return max(e.Elapsed, e.Time.Sub(t.start).Seconds())
 }
 
 func (s *summary) endTest(p *pkgRun, t *testRun) {
@@ -153,11 +166,14 @@ func (s *summary) endPackage(p *pkgRun) {
 		// never ended was cut by it, and its output says where.
 		for _, name := range p.order {
 			if t := p.tests[name]; !t.ended {
+				s.failed++
 				fmt.Fprintf(s.w, "--- (never ended) %s\n%s", name, t.out.String())
 			}
 		}
 		fmt.Fprint(s.w, p.out.String())
-		fmt.Fprintf(s.w, "FAIL\t%s\t%.1fs\n", p.name, p.elapsed)
+		if !strings.Contains(p.out.String(), "FAIL\t"+p.name+"\t") {
+			fmt.Fprintf(s.w, "FAIL\t%s\t%.1fs\n", p.name, p.elapsed)
+		}
 	case "skip":
 		fmt.Fprintf(s.w, "?   \t%s\t[no test files]\n", p.name)
 	default:

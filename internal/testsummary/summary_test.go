@@ -23,6 +23,10 @@ const stream = `{"Action":"start","Package":"m/a"}
 {"Action":"output","Package":"m/b","Output":"panic: test timed out after 1s\n"}
 {"Action":"fail","Package":"m/b","Elapsed":1}
 {"Action":"start","Package":"m/c"}
+{"Time":"2026-01-01T10:00:00Z","Action":"run","Package":"m/c","Test":"TestWithParallelSubtests"}
+{"Time":"2026-01-01T10:00:00.1Z","Action":"pause","Package":"m/c","Test":"TestWithParallelSubtests"}
+{"Time":"2026-01-01T10:00:03Z","Action":"cont","Package":"m/c","Test":"TestWithParallelSubtests"}
+{"Time":"2026-01-01T10:00:07Z","Action":"pass","Package":"m/c","Test":"TestWithParallelSubtests","Elapsed":0}
 {"Action":"pass","Package":"m/c","Elapsed":0.5}
 {"Action":"skip","Package":"m/d","Elapsed":0}
 vet: a line that is not an event
@@ -47,8 +51,8 @@ func TestSummaryShowsFailuresAndTimes(t *testing.T) {
 		"ok  \tm/c\t0.5s",
 		"vet: a line that is not an event",
 		"     9.5s  m/a\n     1.0s  m/b\n     0.5s  m/c\n",
-		"==> the 2 slowest tests\n     7.2s  m/a TestBad\n     2.5s  m/a TestOK\n",
-		"==> FAIL: 2 packages, 2 tests, 0 builds failed",
+		"==> the 2 slowest tests\n     7.2s  m/a TestBad\n     4.0s  m/c TestWithParallelSubtests\n",
+		"==> FAIL: 2 packages, 3 tests, 0 builds failed",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q:\n%s", want, got)
