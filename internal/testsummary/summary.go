@@ -27,7 +27,7 @@ type testRun struct {
 	out     strings.Builder
 	ended   bool
 	elapsed float64
-	start   time.Time // when it ran, or went on after t.Parallel's pause
+	subs    float64 // the time of its subtests that ended
 }
 
 type pkgRun struct {
@@ -127,14 +127,10 @@ func (s *summary) add(e event) {
 	switch e.Action {
 	case "output":
 		t.out.WriteString(e.Output)
-	case "run", "cont":
-		t.start = e.Time
 	case "pass", "skip":
-		t.ended, t.elapsed = true, elapsed(t, e)
-		s.endTest(p, t)
+		s.endTest(p, t, e)
 	case "fail":
-		t.ended, t.elapsed = true, elapsed(t, e)
-		s.endTest(p, t)
+		s.endTest(p, t, e)
 		s.failed++
 		// A subtest's own output is printed when it fails; its parent's
 		// output holds only the parent's lines.
@@ -142,20 +138,18 @@ func (s *summary) add(e event) {
 	}
 }
 
-// elapsed is how long t ran: a test whose subtests are parallel reports
-// only its own body's time, so the time from its (last) start to its end
-// counts when it is longer.
-func elapsed(t *testRun, e event) float64 {
-	if t.start.IsZero() || e.Time.IsZero() {
-		return e.Elapsed
+// endTest records t's time: what it reports, or the sum of its
+// subtests' times when that is more (a test reports only its own body's
+// time, without the parallel subtests it waited for).
+func (s *summary) endTest(p *pkgRun, t *testRun, e event) {
+	t.ended, t.elapsed = true, max(e.Elapsed, t.subs)
+	if i := strings.LastIndexByte(t.name, '/'); i >= 0 {
+		if parent := p.tests[t.name[:i]]; parent != nil {
+			parent.subs += t.elapsed
+		}
+		return
 	}
-	return max(e.Elapsed, e.Time.Sub(t.start).Seconds())
-}
-
-func (s *summary) endTest(p *pkgRun, t *testRun) {
-	if !strings.Contains(t.name, "/") {
-		s.slow = append(s.slow, timed{shortPkg(p.name) + " " + t.name, t.elapsed})
-	}
+	s.slow = append(s.slow, timed{shortPkg(p.name) + " " + t.name, t.elapsed})
 }
 
 func (s *summary) endPackage(p *pkgRun) {
@@ -201,7 +195,7 @@ func (s *summary) report(top int) bool {
 		fmt.Fprintf(s.w, "%8.1fs  %s\n", t.elapsed, t.name)
 	}
 	slices.SortStableFunc(s.slow, func(a, b timed) int { return cmpDesc(a.elapsed, b.elapsed) })
-	fmt.Fprintf(s.w, "==> the %d slowest tests\n", min(top, len(s.slow)))
+	fmt.Fprintf(s.w, "==> the %d slowest tests (with their subtests)\n", min(top, len(s.slow)))
 	for _, t := range s.slow[:min(top, len(s.slow))] {
 		fmt.Fprintf(s.w, "%8.1fs  %s\n", t.elapsed, t.name)
 	}

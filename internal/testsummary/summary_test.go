@@ -23,10 +23,12 @@ const stream = `{"Action":"start","Package":"m/a"}
 {"Action":"output","Package":"m/b","Output":"panic: test timed out after 1s\n"}
 {"Action":"fail","Package":"m/b","Elapsed":1}
 {"Action":"start","Package":"m/c"}
-{"Time":"2026-01-01T10:00:00Z","Action":"run","Package":"m/c","Test":"TestWithParallelSubtests"}
-{"Time":"2026-01-01T10:00:00.1Z","Action":"pause","Package":"m/c","Test":"TestWithParallelSubtests"}
-{"Time":"2026-01-01T10:00:03Z","Action":"cont","Package":"m/c","Test":"TestWithParallelSubtests"}
-{"Time":"2026-01-01T10:00:07Z","Action":"pass","Package":"m/c","Test":"TestWithParallelSubtests","Elapsed":0}
+{"Action":"run","Package":"m/c","Test":"TestWithParallelSubtests"}
+{"Action":"run","Package":"m/c","Test":"TestWithParallelSubtests/a"}
+{"Action":"run","Package":"m/c","Test":"TestWithParallelSubtests/b"}
+{"Action":"pass","Package":"m/c","Test":"TestWithParallelSubtests/a","Elapsed":1.5}
+{"Action":"pass","Package":"m/c","Test":"TestWithParallelSubtests/b","Elapsed":2.5}
+{"Action":"pass","Package":"m/c","Test":"TestWithParallelSubtests","Elapsed":0}
 {"Action":"pass","Package":"m/c","Elapsed":0.5}
 {"Action":"skip","Package":"m/d","Elapsed":0}
 vet: a line that is not an event
@@ -51,7 +53,7 @@ func TestSummaryShowsFailuresAndTimes(t *testing.T) {
 		"ok  \tm/c\t0.5s",
 		"vet: a line that is not an event",
 		"     9.5s  m/a\n     1.0s  m/b\n     0.5s  m/c\n",
-		"==> the 2 slowest tests\n     7.2s  m/a TestBad\n     4.0s  m/c TestWithParallelSubtests\n",
+		"==> the 2 slowest tests (with their subtests)\n     7.2s  m/a TestBad\n     4.0s  m/c TestWithParallelSubtests\n",
 		"==> FAIL: 2 packages, 3 tests, 0 builds failed",
 	} {
 		if !strings.Contains(got, want) {
