@@ -104,7 +104,6 @@ func (c *client) attach(args map[string]any, setup func()) {
 }
 
 func TestAttachByPortAndByPid(t *testing.T) {
-	t.Parallel()
 	forEachJDK(t, 17, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "")
 		port := freePort(t)
@@ -174,7 +173,6 @@ func TestAttachByPortAndByPid(t *testing.T) {
 }
 
 func TestAttachErrors(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	d := startSpin(t, cp, 0)
 	d.waitOutput(t, tickRE, 0)
@@ -193,7 +191,6 @@ func TestAttachErrors(t *testing.T) {
 }
 
 func TestJDWPAddressOfCommandLine(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -213,7 +210,6 @@ func TestJDWPAddressOfCommandLine(t *testing.T) {
 }
 
 func TestClassPathOfCommandLine(t *testing.T) {
-	t.Parallel()
 	got := classPathOfCommandLine([]string{"java", "-Xmx1g", "-cp", "a" + string(filepath.ListSeparator) + "lib/b.jar", "Main", "-jar"})
 	if fmt.Sprint(got) != "[a lib/b.jar]" {
 		t.Errorf("-cp: %v", got)

@@ -6,7 +6,6 @@ import (
 )
 
 func TestInnerLambdaAnonymousBreakpoints(t *testing.T) {
-	t.Parallel()
 	forEachJDK(t, 17, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "")
 		c := newClient(t)
@@ -55,7 +54,6 @@ func TestInnerLambdaAnonymousBreakpoints(t *testing.T) {
 }
 
 func TestConditionHitCountLogpointAndFunctionBreakpoints(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	loop, square := fixtureLine(t, "Loop.java", "loop"), fixtureLine(t, "Loop.java", "square")
@@ -99,7 +97,6 @@ func TestConditionHitCountLogpointAndFunctionBreakpoints(t *testing.T) {
 }
 
 func TestBreakpointInClassNeverLoaded(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	line, mainLine := fixtureLine(t, "Never.java", "unused"), fixtureLine(t, "Never.java", "nevermain")
@@ -130,7 +127,6 @@ func TestBreakpointInClassNeverLoaded(t *testing.T) {
 }
 
 func TestNextStatementLine(t *testing.T) {
-	t.Parallel()
 	lines := strings.Split("class A {\n\n    // note\n    /* a\n       b */\n    int x = 1;\n}\n", "\n")
 	for _, tc := range [][2]int{{1, 1}, {2, 6}, {3, 6}, {4, 6}, {6, 6}, {7, 7}, {99, 99}, {0, 0}, {-3, -3}} {
 		if got := nextStatementLine(lines, tc[0]); got != tc[1] {
@@ -140,7 +136,6 @@ func TestNextStatementLine(t *testing.T) {
 }
 
 func TestBreakpointOnMethodDeclaration(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	square := fixtureLine(t, "Loop.java", "square")

@@ -7,7 +7,6 @@ import (
 )
 
 func TestClassNames(t *testing.T) {
-	t.Parallel()
 	if got := packageDir("La/b/C$D;"); got != "a/b" {
 		t.Errorf("packageDir = %q", got)
 	}
@@ -35,7 +34,6 @@ func TestClassNames(t *testing.T) {
 }
 
 func TestSourceMapper(t *testing.T) {
-	t.Parallel()
 	root := t.TempDir()
 	dir := filepath.Join(root, "a", "b")
 	if err := os.MkdirAll(dir, 0o700); err != nil {

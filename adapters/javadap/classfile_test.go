@@ -99,7 +99,6 @@ func buildClass(name, source string, methods ...testMethod) []byte {
 }
 
 func TestParseClassFileHandBuilt(t *testing.T) {
-	t.Parallel()
 	b := buildClass("a/b/Main$1", "Main.java",
 		testMethod{"<init>", "()V", [][2]int{{0, 7}}},
 		testMethod{"run", "()V", [][2]int{{0, 9}, {4, 10}, {8, 12}}})
@@ -121,7 +120,6 @@ func TestParseClassFileHandBuilt(t *testing.T) {
 }
 
 func TestPlaceLine(t *testing.T) {
-	t.Parallel()
 	cf, err := ParseClassFile(buildClass("Main", "Main.java",
 		testMethod{"main", "([Ljava/lang/String;)V", [][2]int{{0, 5}, {3, 6}, {9, 9}, {12, 10}}},
 		testMethod{"Main", "()V", nil},
@@ -153,7 +151,6 @@ func TestPlaceLine(t *testing.T) {
 // TestClassIndexFindsInnerClassesInDirsAndJars finds every class compiled
 // from one source file, in a directory and in a jar.
 func TestClassIndexFindsInnerClassesInDirsAndJars(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	pkg := filepath.Join(dir, "com", "x")
 	if err := os.MkdirAll(pkg, 0o755); err != nil {
@@ -199,7 +196,6 @@ func TestClassIndexFindsInnerClassesInDirsAndJars(t *testing.T) {
 // TestParseClassFileOfJavac reads what javac writes: an anonymous class
 // and a lambda's line table.
 func TestParseClassFileOfJavac(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	x := newClassIndex([]string{cp})
 	classes := x.find("", "Inner.java")

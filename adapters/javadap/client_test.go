@@ -50,7 +50,6 @@ func nextEvent(t *testing.T, c *Client, kind byte) Event {
 }
 
 func TestClientAgainstJVM(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	var lines []string
 	out := &outputSink{}
@@ -179,7 +178,6 @@ func indexOf(xs []string, x string) int {
 }
 
 func TestDialRefused(t *testing.T) {
-	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

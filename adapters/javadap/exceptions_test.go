@@ -7,7 +7,6 @@ import (
 )
 
 func TestExceptionBreakpointsCaughtAndUncaught(t *testing.T) {
-	t.Parallel()
 	forEachJDK(t, 17, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "")
 		c := newClient(t)
@@ -47,7 +46,6 @@ func TestExceptionBreakpointsCaughtAndUncaught(t *testing.T) {
 }
 
 func TestExceptionBreakpointClassFilter(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	c.launch(map[string]any{"mainClass": "Exceptions", "classpath": cp}, func() {

@@ -40,7 +40,6 @@ func (c *client) spinUntil(text string) []string {
 // well past its fourth pass: a bare "3" stops on the third pass only,
 // ">= 3" on the third and every one after it.
 func TestHitConditionPastTheFourthPass(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	spin := fixtureLine(t, "Spin.java", "spin")
 	for _, tc := range []struct {
@@ -73,7 +72,6 @@ func TestHitConditionPastTheFourthPass(t *testing.T) {
 }
 
 func TestBadHitConditionIsReported(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	spin := fixtureLine(t, "Spin.java", "spin")
 	c := newClient(t)
@@ -90,7 +88,6 @@ func TestBadHitConditionIsReported(t *testing.T) {
 }
 
 func TestLogpointExpressions(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	spin := fixtureLine(t, "Spin.java", "spin")
 	c := newClient(t)

@@ -6,7 +6,6 @@ import (
 )
 
 func TestGraphVariablesAndEvaluate(t *testing.T) {
-	t.Parallel()
 	forEachJDK(t, 17, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "")
 		c := newClient(t)

@@ -49,7 +49,6 @@ func wantVerified(t *testing.T, what string, got []bpAnswer, lines ...int) {
 // message. Inner, anonymous and lambda classes:
 // TestInnerLambdaAnonymousBreakpoints.
 func TestBreakpointsVerifiedBeforeClassLoads(t *testing.T) {
-	t.Parallel()
 	forEachJDK(t, 17, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "")
 		ghost := filepath.Join(t.TempDir(), "Ghost.java")
@@ -84,7 +83,6 @@ func TestBreakpointsVerifiedBeforeClassLoads(t *testing.T) {
 // those class files at once (a blank line and a closing brace move to the
 // next line with code), and records, enums and a lambda read by value.
 func TestRecordsEnumsAndLambda(t *testing.T) {
-	t.Parallel()
 	forEachJDK(t, 17, func(t *testing.T, j JDK) {
 		c := newClient(t)
 		src := filepath.Join(fixtureDir(t), "Modern.java")
@@ -159,7 +157,6 @@ func TestRecordsEnumsAndLambda(t *testing.T) {
 // TestVirtualThreadStop stops in a task of a virtual-thread executor: the
 // stopped virtual thread is listed in threads by its name.
 func TestVirtualThreadStop(t *testing.T) {
-	t.Parallel()
 	forEachJDK(t, 21, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "jdk21")
 		c := newClient(t)
@@ -221,7 +218,6 @@ func TestVirtualThreadStop(t *testing.T) {
 // TestPatternSwitchStop stops inside a pattern switch over a sealed
 // interface and reads its pattern variables.
 func TestPatternSwitchStop(t *testing.T) {
-	t.Parallel()
 	forEachJDK(t, 21, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "jdk21")
 		c := newClient(t)

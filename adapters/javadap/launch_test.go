@@ -12,7 +12,6 @@ import (
 )
 
 func TestLaunchJavaSourceFile(t *testing.T) {
-	t.Parallel()
 	needJDK(t)
 	c := newClient(t)
 	loop := fixtureLine(t, "Loop.java", "loop")
@@ -36,7 +35,6 @@ func TestLaunchJavaSourceFile(t *testing.T) {
 }
 
 func TestLaunchJar(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	jarTool, err := exec.LookPath("jar")
 	if err != nil {
@@ -65,7 +63,6 @@ func TestLaunchJar(t *testing.T) {
 }
 
 func TestLaunchErrors(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	bad := filepath.Join(t.TempDir(), "Broken.java")
 	if err := os.WriteFile(bad, []byte("public class Broken { void f() { int x = ; } }"), 0o600); err != nil {
@@ -91,7 +88,6 @@ func TestLaunchErrors(t *testing.T) {
 }
 
 func TestMainClassOfSource(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "A.java")
 	src := "// class Fake {}\npackage a.b;\n/* class Nope */\nimport java.util.*;\n@SuppressWarnings(\"x\")\nfinal class First { class Inner {} }\npublic class A {}\n"
@@ -104,7 +100,6 @@ func TestMainClassOfSource(t *testing.T) {
 }
 
 func TestLaunchPackagedClasses(t *testing.T) {
-	t.Parallel()
 	needJDK(t)
 	dir := filepath.Join(fixtureDir(t), "demo", "app")
 	out := t.TempDir()
@@ -141,7 +136,6 @@ func TestLaunchPackagedClasses(t *testing.T) {
 }
 
 func TestClientGoneKillsLaunchedJVM(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	c.launch(map[string]any{"mainClass": "Spin", "classpath": cp}, nil)

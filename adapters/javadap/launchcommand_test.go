@@ -12,7 +12,6 @@ import (
 // connects back, breakpoints stop in it, its output and the command's
 // reach the client, and the command's exit code is the run's.
 func TestLaunchCommandDebugsTheJVMItForks(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	loop := fixtureLine(t, "Loop.java", "loop")
@@ -41,7 +40,6 @@ func TestLaunchCommandDebugsTheJVMItForks(t *testing.T) {
 // A command that ends before its JVM connects (a build that fails) is a
 // launch error with its exit status and output.
 func TestLaunchCommandThatEndsEarly(t *testing.T) {
-	t.Parallel()
 	needJDK(t)
 	c := newClient(t)
 	c.initialize()
@@ -57,7 +55,6 @@ func TestLaunchCommandThatEndsEarly(t *testing.T) {
 // Closing the session kills the command's whole process group: the
 // command and the JVM it forked.
 func TestLaunchCommandGoneWithTheSession(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	script := "java '" + JDWPAgentVar + "' -cp '" + cp + "' Spin; echo after"
@@ -75,7 +72,6 @@ func TestLaunchCommandGoneWithTheSession(t *testing.T) {
 }
 
 func TestCommandArgvReplacesTheAgent(t *testing.T) {
-	t.Parallel()
 	argv, err := commandArgv([]string{"mvn", "-Dmaven.surefire.debug=" + JDWPAgentVar}, "127.0.0.1:5005")
 	if err != nil || argv[1] != "-Dmaven.surefire.debug=-agentlib:jdwp=transport=dt_socket,server=n,suspend=y,address=127.0.0.1:5005" {
 		t.Fatalf("commandArgv = %q, %v", argv, err)

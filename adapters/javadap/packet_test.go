@@ -9,7 +9,6 @@ import (
 )
 
 func TestPacketRoundTrip(t *testing.T) {
-	t.Parallel()
 	cmd := &Packet{ID: 7, CommandSet: 1, Command: 7, Data: []byte{1, 2, 3}}
 	got, err := ReadPacket(bytes.NewReader(cmd.Marshal()))
 	if err != nil {
@@ -29,7 +28,6 @@ func TestPacketRoundTrip(t *testing.T) {
 }
 
 func TestReadPacketRejectsBadLengths(t *testing.T) {
-	t.Parallel()
 	for _, b := range [][]byte{
 		{0, 0, 0, 5, 0, 0, 0, 1, 0, 1, 1},    // shorter than a header
 		{0x7f, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1}, // absurdly long
@@ -46,7 +44,6 @@ func TestReadPacketRejectsBadLengths(t *testing.T) {
 }
 
 func TestReaderWriterValues(t *testing.T) {
-	t.Parallel()
 	s := IDSizes{Field: 4, Method: 8, Object: 8, RefType: 4, Frame: 8}
 	w := &Writer{s: s}
 	vals := []Value{
@@ -82,7 +79,6 @@ func TestReaderWriterValues(t *testing.T) {
 }
 
 func TestReaderRejectsHugeCounts(t *testing.T) {
-	t.Parallel()
 	r := newReader([]byte{0x7f, 0xff, 0xff, 0xff, 'a'}, defaultSizes)
 	if s := r.str(); s != "" || !errors.Is(r.Err(), ErrMalformedPacket) {
 		t.Fatalf("str = %q, err %v", s, r.Err())
@@ -90,7 +86,6 @@ func TestReaderRejectsHugeCounts(t *testing.T) {
 }
 
 func TestHandshake(t *testing.T) {
-	t.Parallel()
 	a, b := net.Pipe()
 	defer a.Close()
 	defer b.Close()
@@ -116,7 +111,6 @@ func TestHandshake(t *testing.T) {
 }
 
 func TestSignatureNames(t *testing.T) {
-	t.Parallel()
 	for sig, want := range map[string]string{
 		"Ljava/util/List;": "java.util.List", "[I": "int[]", "[[Ljava/lang/String;": "java.lang.String[][]", "Z": "boolean",
 	} {

@@ -6,7 +6,6 @@ import (
 )
 
 func TestParseExpr(t *testing.T) {
-	t.Parallel()
 	for src, want := range map[string]string{
 		"a + b * 2":            "(a + (b * 2))",
 		"(a + b) * 2":          "((a + b) * 2)",
@@ -59,7 +58,6 @@ func FuzzParseExpr(f *testing.F) {
 }
 
 func TestConvertPrimitive(t *testing.T) {
-	t.Parallel()
 	if v, err := convertPrimitive(Value{Tag: TagInt, Long: 7}, TagLong); err != nil || v.Long != 7 || v.Tag != TagLong {
 		t.Errorf("int to long: %v %v", v, err)
 	}
@@ -75,7 +73,6 @@ func TestConvertPrimitive(t *testing.T) {
 }
 
 func TestParamSigs(t *testing.T) {
-	t.Parallel()
 	got := paramSigs("(I[Ljava/lang/String;JLjava/util/Map;[[D)V")
 	want := []string{"I", "[Ljava/lang/String;", "J", "Ljava/util/Map;", "[[D"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {

@@ -7,7 +7,6 @@ import (
 )
 
 func TestQueue(t *testing.T) {
-	t.Parallel()
 	q := newQueue[int]()
 	for i := 0; i < 3; i++ {
 		q.Push(i)

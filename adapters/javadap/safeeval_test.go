@@ -3,7 +3,6 @@ package javadap
 import "testing"
 
 func TestSideEffectFree(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		src string
 		ok  bool

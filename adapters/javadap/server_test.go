@@ -241,7 +241,6 @@ func (c *client) exited() int {
 func bp(line int) map[string]any { return map[string]any{"line": line} }
 
 func TestLoopBreakpointStepAndSetVariable(t *testing.T) {
-	t.Parallel()
 	forEachJDK(t, 17, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "")
 		c := newClient(t)

@@ -7,7 +7,6 @@ import (
 )
 
 func TestJVMExitsDuringStep(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	print := fixtureLine(t, "Loop.java", "print")
@@ -41,7 +40,6 @@ func TestJVMExitsDuringStep(t *testing.T) {
 }
 
 func TestTwoThreads(t *testing.T) {
-	t.Parallel()
 	forEachJDK(t, 17, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "")
 		c := newClient(t)
@@ -90,7 +88,6 @@ func TestTwoThreads(t *testing.T) {
 }
 
 func TestPauseAndStopOnEntry(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	c.launch(map[string]any{"mainClass": "Spin", "classpath": cp, "stopOnEntry": true}, nil)
@@ -121,7 +118,6 @@ func TestPauseAndStopOnEntry(t *testing.T) {
 }
 
 func TestJVMKilledWhileStopped(t *testing.T) {
-	t.Parallel()
 	cp := compileFixtures(t)
 	c := newClient(t)
 	loop := fixtureLine(t, "Loop.java", "loop")
@@ -145,7 +141,6 @@ func TestJVMKilledWhileStopped(t *testing.T) {
 }
 
 func TestStepIntoLambdaThroughProxy(t *testing.T) {
-	t.Parallel()
 	forEachJDK(t, 17, func(t *testing.T, j JDK) {
 		cp := compileWith(t, j, "")
 		c := newClient(t)

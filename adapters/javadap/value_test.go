@@ -6,7 +6,6 @@ import (
 )
 
 func TestJavaFloat(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		f    float64
 		bits int

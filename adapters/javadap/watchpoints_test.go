@@ -3,7 +3,6 @@ package javadap
 import "testing"
 
 func TestFieldDataID(t *testing.T) {
-	t.Parallel()
 	want := fieldTarget{class: 12, field: 34, object: 56, name: "a.b:c"}
 	got, err := parseDataID(want.dataID())
 	if err != nil || got != want {
