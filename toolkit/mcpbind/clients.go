@@ -81,15 +81,16 @@ func (c *Clients) OnGone(f func(clientID string)) {
 	c.onGone = append(c.onGone, f)
 }
 
-// Follow makes c follow the clients of srv, from each one's first
-// message on.
+// Follow makes c follow the clients of srv, from their initialization
+// on: a session that never initialized (a probe) is no client.
 func (c *Clients) Follow(srv *mcp.Server) {
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+			res, err := next(ctx, method, req)
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.InitializeParams() != nil {
 				c.seen(ss)
 			}
-			return next(ctx, method, req)
+			return res, err
 		}
 	})
 }
