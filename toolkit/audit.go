@@ -43,17 +43,17 @@ type AuditLog struct {
 
 // AuditEntry is one line of the audit log.
 type AuditEntry struct {
-	Time    string          `json:"time"`
-	Client  string          `json:"client,omitempty"`
+	Time   string `json:"time"`
+	Client string `json:"client,omitempty"`
 	// ClientID is the connection the call came on (an HTTP client's MCP
 	// session); Owner, the client id that owns the session the call
 	// names, when that is another client's.
-	ClientID string `json:"clientId,omitempty"`
-	Owner    string `json:"owner,omitempty"`
-	Tool    string          `json:"tool"`
-	Args    json.RawMessage `json:"args,omitempty"`
-	Session string          `json:"session,omitempty"`
-	PID     int             `json:"pid,omitempty"`
+	ClientID string          `json:"clientId,omitempty"`
+	Owner    string          `json:"owner,omitempty"`
+	Tool     string          `json:"tool"`
+	Args     json.RawMessage `json:"args,omitempty"`
+	Session  string          `json:"session,omitempty"`
+	PID      int             `json:"pid,omitempty"`
 	// Outcome is "ok" or the error code of the answer.
 	Outcome string `json:"outcome"`
 	Message string `json:"message,omitempty"` // the error's message

@@ -2,7 +2,6 @@ package sessiontools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -104,25 +103,6 @@ func dialClient(t *testing.T, url, name string) (*mcp.ClientSession, *wire) {
 	return cs, w
 }
 
-// callErr calls a tool and returns its error envelope's code ("" on
-// success).
-func callErr(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) string {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	var env toolkit.Envelope[json.RawMessage]
-	if err := json.Unmarshal(b, &env); err != nil {
-		t.Fatalf("%s: %s", name, b)
-	}
-	if env.Error != nil {
-		return env.Error.Code
-	}
-	return ""
-}
-
 func ids(l listOut) map[string]*sessions.Owner {
 	out := map[string]*sessions.Owner{}
 	for _, s := range l.Sessions {
@@ -175,8 +155,8 @@ func TestSessionsBelongToTheirClient(t *testing.T) {
 	if bps := call[breakpointsOut](t, b, "list_breakpoints", nil); len(bps.Breakpoints) != 1 || bps.Breakpoints[0].Line != 10 {
 		t.Fatalf("b's list_breakpoints without sessionId: %+v", bps)
 	}
-	if code := callErr(t, a, "list_breakpoints", nil); code != toolkit.CodeSessionAmbiguous {
-		t.Fatalf("a's call without sessionId among its two: %q, want SESSION_AMBIGUOUS", code)
+	if env := callEnv(t, a, "list_breakpoints", nil); env.Error == nil || env.Error.Code != toolkit.CodeSessionAmbiguous {
+		t.Fatalf("a's call without sessionId among its two: %+v, want SESSION_AMBIGUOUS", env.Error)
 	}
 	// b works on a's session by id: it works, and the audit says so.
 	call[breakpointsOut](t, b, "list_breakpoints", map[string]any{"sessionId": a1})

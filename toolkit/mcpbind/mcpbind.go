@@ -163,8 +163,8 @@ func progressTo(ctx context.Context, ss *mcp.ServerSession, tok any) func(string
 type caller struct {
 	info   *mcp.Implementation
 	id     string // the MCP session's id; "" on stdio and for the user's shell
-	canAsk bool  // the client has elicitation
-	answer *bool // the user's answer to this call's confirmation
+	canAsk bool   // the client has elicitation
+	answer *bool  // the user's answer to this call's confirmation
 }
 
 func (c caller) Client() string {
