@@ -1,12 +1,13 @@
-// Busy for up to 30 seconds, running JavaScript all the time, so that a
-// pause request lands in this file.
-let n = 0;
-function tick() {
-  n++; // BP:tick
+// Loops until killed, calling a function each pass: a program for the
+// load benchmark, which stops at its breakpoint, steps and continues for
+// as long as it runs.
+function add(a, b) {
+  const sum = a + b;
+  return sum;
 }
 
-const end = Date.now() + 30000;
-while (Date.now() < end) {
-  tick();
+let total = 0;
+for (let i = 0; ; i++) {
+  total = add(total, i % 7); // BP:loop
+  if (i % 1000000 === 0) console.log('pass', i, total);
 }
-console.log('ticks', n);
