@@ -407,9 +407,20 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// Every session is paused at its breakpoint again: the server should
 	// do nothing.
 	time.Sleep(time.Second)
+	stopPaused := func() {}
+	if cfg.Profile != "" {
+		if f, err := os.Create(strings.TrimSuffix(cfg.Profile, ".pprof") + "-paused.pprof"); err == nil {
+			if pprof.StartCPUProfile(f) == nil {
+				stopPaused = func() { pprof.StopCPUProfile(); f.Close() }
+			} else {
+				f.Close()
+			}
+		}
+	}
 	p0 := treeCPU()
 	time.Sleep(cfg.Idle)
 	rep.PausedCPU = treeCPU().since(p0)
+	stopPaused()
 	closeIdle()
 	rep.End = settle(srv.m, rep.Start, 20*time.Second)
 

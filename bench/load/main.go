@@ -54,6 +54,7 @@ func main() {
 	}
 	if *profile != "" {
 		rep.ProfileTop = profileTop(*profile)
+		rep.PausedTop = profileTop(strings.TrimSuffix(*profile, ".pprof") + "-paused.pprof")
 	}
 	md := rep.Markdown()
 	fmt.Print(md)

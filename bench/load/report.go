@@ -31,15 +31,16 @@ type Report struct {
 
 	RunCPU, PausedCPU cpuUse
 
-	AllListed, AllOwned int // list_debug_sessions all: true at the end
-	ForeignAudited      int // audit lines of calls on another client's session
-	ProfileTop          string
+	AllListed, AllOwned   int    // list_debug_sessions all: true at the end
+	ForeignAudited        int    // audit lines of calls on another client's session
+	ProfileTop, PausedTop string // the CPU profiles' heads: loaded, every session paused
 }
 
 // holdings is what the server holds at one moment.
 type holdings struct {
 	Goroutines, FDs, Children int
 	RSS, Heap                 int64
+	fdLinks                   map[string]int // what the descriptors are, by kind
 }
 
 func snapshot(*sessions.Manager) holdings {
@@ -48,8 +49,16 @@ func snapshot(*sessions.Manager) holdings {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	fds, _ := os.ReadDir("/proc/self/fd")
+	links := map[string]int{}
+	for _, fd := range fds {
+		l, _ := os.Readlink("/proc/self/fd/" + fd.Name())
+		if i := strings.IndexByte(l, ':'); i > 0 && !strings.HasPrefix(l, "/") {
+			l = l[:i] // socket:[123] → socket
+		}
+		links[l]++
+	}
 	rss, _ := proc.RSS(os.Getpid())
-	return holdings{Goroutines: runtime.NumGoroutine(), FDs: len(fds), Children: len(descendants(os.Getpid())), RSS: rss, Heap: int64(ms.HeapInuse)}
+	return holdings{Goroutines: runtime.NumGoroutine(), FDs: len(fds), Children: len(descendants(os.Getpid())), RSS: rss, Heap: int64(ms.HeapInuse), fdLinks: links}
 }
 
 // settle waits up to d for the goroutines and descriptors to come back
@@ -143,14 +152,21 @@ func (r *Report) Failed() []string {
 	if n := len(r.Loaded.Errors()) + len(r.Single.Errors()); n > 0 {
 		out = append(out, fmt.Sprintf("%d errors", n))
 	}
-	if f := r.Loaded.Foreign(); len(f) > 0 {
+	if f := append(r.Single.Foreign(), r.Loaded.Foreign()...); len(f) > 0 {
 		out = append(out, fmt.Sprintf("clients saw %d other clients' sessions unasked", len(f)))
 	}
 	if r.End.Goroutines > r.Start.Goroutines {
 		out = append(out, fmt.Sprintf("goroutines grew from %d to %d", r.Start.Goroutines, r.End.Goroutines))
 	}
 	if r.End.FDs > r.Start.FDs {
-		out = append(out, fmt.Sprintf("file descriptors grew from %d to %d", r.Start.FDs, r.End.FDs))
+		var grew []string
+		for k, n := range r.End.fdLinks {
+			if d := n - r.Start.fdLinks[k]; d > 0 {
+				grew = append(grew, fmt.Sprintf("%d more %s", d, k))
+			}
+		}
+		sort.Strings(grew)
+		out = append(out, fmt.Sprintf("file descriptors grew from %d to %d (%s)", r.Start.FDs, r.End.FDs, strings.Join(grew, ", ")))
 	}
 	if r.AllListed != r.Sessions || r.AllOwned != r.Sessions-len(r.Config.Langs) {
 		out = append(out, fmt.Sprintf("all: true listed %d sessions, %d with an owner; want %d, %d", r.AllListed, r.AllOwned, r.Sessions, r.Sessions-len(r.Config.Langs)))
@@ -159,6 +175,38 @@ func (r *Report) Failed() []string {
 		out = append(out, "the call on another client's session left no audit line")
 	}
 	return out
+}
+
+// targets says, for each tool, whether its p99 is within 3× its p50 and
+// its p50 within 2× the single-client median; for a tail it names the
+// language whose calls make it.
+func (r *Report) targets() string {
+	var miss []string
+	for _, t := range loopTools[:5] {
+		l := r.Loaded.lat[t]
+		if len(l) == 0 {
+			continue
+		}
+		p50, p99, s50 := pct(l, .5), pct(l, .99), pct(r.Single.lat[t], .5)
+		if p99 > 3*p50 {
+			slow, slow99 := "", time.Duration(0)
+			for _, lang := range r.Config.Langs {
+				if d := pct(r.Loaded.lat[t+"/"+lang], .99); d > slow99 {
+					slow, slow99 = lang, d
+				}
+			}
+			lp50 := pct(r.Loaded.lat[t+"/"+slow], .5)
+			miss = append(miss, fmt.Sprintf("%s p99 %s > 3× p50 %s: the tail is %s's calls (its own p50 %s, p99 %s, %.1f×)",
+				t, ms(p99), ms(p50), slow, ms(lp50), ms(slow99), float64(slow99)/float64(max(lp50, 1))))
+		}
+		if s50 > 0 && p50 > 2*s50 {
+			miss = append(miss, fmt.Sprintf("%s p50 %s > 2× the single-client %s", t, ms(p50), ms(s50)))
+		}
+	}
+	if len(miss) == 0 {
+		return "Targets met: every tool's p99 within 3× its p50, and its p50 within 2× one client's alone.\n"
+	}
+	return "Targets missed:\n\n- " + strings.Join(miss, "\n- ") + "\n"
 }
 
 // Markdown renders the report.
@@ -185,6 +233,9 @@ func (r *Report) Markdown() string {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %.2f | %s | %s |\n", t, len(l), ms(p50), ms(p99), float64(p99)/float64(max(p50, 1)), single, ratio)
 	}
 	fmt.Fprintln(&b)
+	if t := r.targets(); t != "" {
+		b.WriteString(t + "\n")
+	}
 	fmt.Fprintln(&b, "By language (where a tail comes from):")
 	fmt.Fprintln(&b)
 	fmt.Fprintf(&b, "| tool | %s |\n|---|%s\n", strings.Join(c.Langs, " p50 / p99 | ")+" p50 / p99", strings.Repeat("---|", len(c.Langs)))
@@ -237,6 +288,9 @@ func (r *Report) Markdown() string {
 	}
 	if r.ProfileTop != "" {
 		fmt.Fprintf(&b, "\nCPU profile of this process during the loaded phase (top by flat time):\n\n```\n%s\n```\n", strings.TrimSpace(r.ProfileTop))
+	}
+	if r.PausedTop != "" {
+		fmt.Fprintf(&b, "\nCPU profile of this process while every session is paused:\n\n```\n%s\n```\n", strings.TrimSpace(r.PausedTop))
 	}
 	return b.String()
 }
