@@ -379,14 +379,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, c := range cls {
 		c.rec = loaded
 	}
-	if cfg.Profile != "" {
-		if f, err := os.Create(cfg.Profile); err == nil {
-			if pprof.StartCPUProfile(f) == nil {
-				defer f.Close()
-				defer pprof.StopCPUProfile()
-			}
-		}
-	}
+	stopProfile := profileTo(cfg.Profile)
 	cpu0 := treeCPU()
 	t0 := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, cfg.Duration)
@@ -400,22 +393,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Loaded = loaded
 	rep.Elapsed = time.Since(t0)
 	rep.RunCPU = treeCPU().since(cpu0)
-	if cfg.Profile != "" {
-		pprof.StopCPUProfile()
-	}
+	stopProfile()
 
 	// Every session is paused at its breakpoint again: the server should
 	// do nothing.
 	time.Sleep(time.Second)
 	stopPaused := func() {}
 	if cfg.Profile != "" {
-		if f, err := os.Create(strings.TrimSuffix(cfg.Profile, ".pprof") + "-paused.pprof"); err == nil {
-			if pprof.StartCPUProfile(f) == nil {
-				stopPaused = func() { pprof.StopCPUProfile(); f.Close() }
-			} else {
-				f.Close()
-			}
-		}
+		stopPaused = profileTo(strings.TrimSuffix(cfg.Profile, ".pprof") + "-paused.pprof")
 	}
 	p0 := treeCPU()
 	time.Sleep(cfg.Idle)
@@ -452,6 +437,23 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.LoadAverage = loadAverage()
 	return rep, nil
+}
+
+// profileTo starts a CPU profile written to path ("": none) and returns
+// what stops it and closes its file.
+func profileTo(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return func() {}
+	}
+	if pprof.StartCPUProfile(f) != nil {
+		f.Close()
+		return func() {}
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 // perSession is the memory of one session's processes.
