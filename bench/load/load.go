@@ -51,10 +51,10 @@ type fixture struct {
 }
 
 var fixtureSpecs = map[string][2]string{
-	"python":     {"python/spin.py", "# BREAK"},
-	"go":         {"go/spin/main.go", "// BREAK"},
-	"javascript": {"javascript/spin.js", "// BP:loop"},
-	"mock":       {"mock/spin.mock", "let total = add(total, i)"},
+	"python":     {"python/loadloop.py", "# BREAK"},
+	"go":         {"go/loadloop/main.go", "// BREAK"},
+	"javascript": {"javascript/loadloop.js", "// BP:loop"},
+	"mock":       {"mock/loadloop.mock", "let total = add(total, i)"},
 }
 
 func loadFixture(root, lang string) (fixture, error) {

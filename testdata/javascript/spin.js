@@ -1,13 +1,12 @@
-// Loops until killed, calling a function each pass: a program for the
-// load benchmark, which stops at its breakpoint, steps and continues for
-// as long as it runs.
-function add(a, b) {
-  const sum = a + b;
-  return sum;
+// Busy for up to 30 seconds, running JavaScript all the time, so that a
+// pause request lands in this file.
+let n = 0;
+function tick() {
+  n++; // BP:tick
 }
 
-let total = 0;
-for (let i = 0; ; i++) {
-  total = add(total, i % 7); // BP:loop
-  if (i % 1000000 === 0) console.log('pass', i, total);
+const end = Date.now() + 30000;
+while (Date.now() < end) {
+  tick();
 }
+console.log('ticks', n);

@@ -1,3 +1,0 @@
-module example.com/spin
-
-go 1.21
