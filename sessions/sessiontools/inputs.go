@@ -110,7 +110,7 @@ type okOut struct {
 }
 
 type listIn struct {
-	All toolkit.Bool `json:"all,omitempty" jsonschema:"every client's sessions, with their owner"`
+	All toolkit.Bool `json:"all,omitempty" jsonschema:"everyone's sessions, with their owner"`
 }
 
 type listOut struct {

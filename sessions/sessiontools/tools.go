@@ -130,7 +130,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return okOut{SessionID: in.SessionID, Message: "closed"}, nil
 		}, toolkit.Hints{Title: "Close session", Destructive: true, Idempotent: true}, toolkit.DestructiveWhen(launched(m)))
-	toolkit.AddTool(tb, "list_debug_sessions", "Your sessions (all: every client's, with owner): language, state, last stop, pid, parent, groups, resource URIs.",
+	toolkit.AddTool(tb, "list_debug_sessions", "Your sessions (all: everyone's): language, state, last stop, pid, parent, groups, resource URIs.",
 		func(ctx context.Context, in listIn) (listOut, error) {
 			l := m.ListFor(ctx, in.All.Or(false))
 			out := listOut{Sessions: make([]listedSession, 0, len(l)), Count: len(l), Groups: groupsOf(m.Groups(), l)}
