@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -84,8 +85,14 @@ func TestFlagsDemo(t *testing.T) {
 func TestFlagsServe(t *testing.T) {
 	t.Parallel()
 	o, err := parseFlags(t, newCmdServe, "--project", "/p", "--rotate-token")
-	if err != nil || o.addr != "127.0.0.1:7077" || o.project != "/p" || !o.rotateToken || o.StateDir == "" || o.NewServer == nil {
+	if err != nil || o.addr != "127.0.0.1:7077" || o.project != "/p" || !o.rotateToken || o.StateDir == "" || o.NewServer == nil || o.grace != time.Minute {
 		t.Fatalf("%+v %v", o, err)
+	}
+	if o, err := parseFlags(t, newCmdServe, "--client-grace", "5s"); err != nil || o.grace != 5*time.Second {
+		t.Fatalf("--client-grace 5s: %+v %v", o, err)
+	}
+	if _, err := parseFlags(t, newCmdServe, "--client-grace", "0s"); err == nil || !strings.Contains(err.Error(), "positive") {
+		t.Fatalf("--client-grace 0s: %v", err)
 	}
 	if _, err := parseFlags(t, newCmdServe, "--addr", "0.0.0.0:7077"); err == nil || !strings.Contains(err.Error(), "loopback") {
 		t.Fatalf("non-loopback address: %v", err)
