@@ -15,11 +15,11 @@ import (
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
-// ExecResult is the answer of continue, step, pause and wait: where the
+// Stop is the answer of continue, step, pause and wait: where the
 // session stands when the call returns. Pending means the operation is
 // still under way (the program is running) and wait_for_stop will report
 // its end.
-type ExecResult struct {
+type Stop struct {
 	// SessionID names the session the answer is about, when a wait on
 	// several (or on a session and its children) answers for one.
 	SessionID string       `json:"sessionId,omitempty"`
@@ -47,31 +47,62 @@ const (
 // temporary breakpoint waits for its stop.
 const MaxWait = 10 * time.Minute
 
-// waitStop blocks until a stop newer than seq (with its location
-// resolved) or the end of the session, or ctx. It returns the session
-// summary and whether the wait ended by a stop or an end.
-func (s *Session) waitStop(ctx context.Context, seq int) (SessionInfo, bool) {
+// await blocks until cond, read under s.mu, holds (true), or ctx ends
+// (false). Every change of the session wakes it, and so does each channel
+// of wake that is closed (cond then reads what the channel says).
+func (s *Session) await(ctx context.Context, cond func() bool, wake ...<-chan struct{}) bool {
 	for {
 		s.mu.Lock()
-		st, cur, ch := s.state, s.stopSeq, s.changed
+		ok, ch := cond(), s.changed
 		s.mu.Unlock()
-		if st == StateTerminated || st == StateError {
-			return s.Info(), true
+		if ok {
+			return true
 		}
-		if st == StatePaused && cur > seq {
-			s.resolveStop(ctx)
-			return s.Info(), true
+		var w <-chan struct{}
+		if len(wake) > 0 {
+			w = wake[0]
 		}
 		select {
 		case <-ch:
+		case <-w:
 		case <-ctx.Done():
-			return s.Info(), false
+			return false
 		}
 	}
 }
 
+// stoppedAfterLocked reports whether the session ended, or is paused at a
+// stop newer than seq. Callers hold mu.
+func (s *Session) stoppedAfterLocked(seq int) bool {
+	return s.state == StateTerminated || s.state == StateError || s.state == StatePaused && s.stopSeq > seq
+}
+
+// waitStop blocks until a stop newer than seq (with its location
+// resolved, the reads bounded by ctx) or the end of the session, or wctx.
+// It returns the session summary and whether the wait ended by a stop or
+// an end.
+func (s *Session) waitStop(ctx, wctx context.Context, seq int) (SessionInfo, bool) {
+	if !s.await(wctx, func() bool { return s.stoppedAfterLocked(seq) }) {
+		return s.Info(), false
+	}
+	s.resolveStop(ctx)
+	return s.Info(), true
+}
+
+// readContext bounds the reads of a stop: by ctx, and for at least
+// stopReadTime even when ctx ends sooner (a stop that came at the end of
+// a wait is still read).
+func readContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if dl, ok := ctx.Deadline(); ctx.Err() != nil || ok && time.Until(dl) < stopReadTime {
+		return context.WithTimeout(context.WithoutCancel(ctx), stopReadTime)
+	}
+	return context.WithCancel(ctx)
+}
+
 // resolveStop fills in the location (and exception text) of the last
-// stop, once per stop.
+// stop, once per stop. A stack that cannot be read leaves the location
+// absent and says why (StopInfo.Unlocated); a later answer of the same
+// stop tries again.
 func (s *Session) resolveStop(ctx context.Context) {
 	s.mu.Lock()
 	ls, seq := s.lastStop, s.stopSeq
@@ -80,12 +111,15 @@ func (s *Session) resolveStop(ctx context.Context) {
 	if ls == nil || ls.Location != nil {
 		return
 	}
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	rctx, cancel := readContext(ctx)
 	defer cancel()
 	var body godap.StackTraceResponseBody
-	loc := &Location{}
+	var loc *Location
+	unlocated := ""
 	top := frameCache{seq: seq, thread: ls.ThreadID}
-	if err := s.request(rctx, "stackTrace", godap.StackTraceArguments{ThreadId: ls.ThreadID, Levels: stopLevels}, &body); err == nil {
+	if err := s.request(rctx, "stackTrace", godap.StackTraceArguments{ThreadId: ls.ThreadID, Levels: stopLevels}, &body); err != nil {
+		unlocated = "the stack could not be read: " + err.Error()
+	} else {
 		f := firstUserFrame(body.StackFrames)
 		if ls.Reason == "exception" {
 			// Report the crash site in the program, not the runtime's
@@ -100,6 +134,8 @@ func (s *Session) resolveStop(ctx context.Context) {
 			loc = s.frameLocation(*f)
 			top.id, top.function, top.path = f.Id, f.Name, loc.File
 			top.index, top.callers, top.deep = callerChain(body.StackFrames, f, stopLevels)
+		} else {
+			unlocated = "the stopped thread has no frames"
 		}
 	}
 	text := ls.Text
@@ -116,9 +152,9 @@ func (s *Session) resolveStop(ctx context.Context) {
 	defer s.mu.Unlock()
 	if s.stopSeq == seq && s.lastStop != nil {
 		cp := *s.lastStop
-		cp.Location = loc
+		cp.Location, cp.Unlocated = loc, unlocated
 		cp.Text = text
-		if cp.Reason == "breakpoint" && len(cp.HitBreakpoint) == 0 && s.bps.onlyTemporaryAt(loc.File, loc.Line) {
+		if loc != nil && cp.Reason == "breakpoint" && len(cp.HitBreakpoint) == 0 && s.bps.onlyTemporaryAt(loc.File, loc.Line) {
 			// An adapter that names no breakpoint in its stops (lldb,
 			// rdbg): the place tells run_to_line's.
 			cp.Reason, cp.Description = RunToLineReason, ""
@@ -210,11 +246,37 @@ func (s *Session) currentThread() int {
 	return best
 }
 
-// result turns a wait outcome into an ExecResult.
-func (s *Session) result(info SessionInfo, done bool) *ExecResult {
+// Want says what a stop answer reads besides the stop itself (its
+// location and the source lines around it).
+type Want int
+
+const (
+	// WantStop reads nothing more: a call dbg makes for itself.
+	WantStop Want = iota
+	// WantChanged adds changed: what changed in the top frame's locals
+	// since that frame's previous stop answer (see changed.go).
+	WantChanged
+	// WantNoChanged leaves changed out and forgets the frame's earlier
+	// view, so that a later answer never compares with a view older than
+	// the previous stop.
+	WantNoChanged
+)
+
+// WantChanges is WantChanged when changed is asked for, else
+// WantNoChanged.
+func WantChanges(changed bool) Want {
+	if changed {
+		return WantChanged
+	}
+	return WantNoChanged
+}
+
+// result turns a wait outcome into a Stop: the stop with its source and,
+// as want says, changed.
+func (s *Session) result(ctx context.Context, info SessionInfo, done bool, want Want) *Stop {
 	// Only a stop the session is paused at is described: the last stop
 	// of a program that resumed since (and perhaps ended) is history.
-	r := &ExecResult{State: info.State, ExitCode: info.ExitCode}
+	r := &Stop{State: info.State, ExitCode: info.ExitCode}
 	switch {
 	case info.State.Ended():
 		r.Reason = info.Reason
@@ -222,28 +284,56 @@ func (s *Session) result(info SessionInfo, done bool) *ExecResult {
 	case info.State.Stopped() && done:
 		r.LastStop = info.LastStop
 		if l := info.LastStop.Location; l != nil && l.File != "" {
-			r.Source, _ = s.SourceContext(l.File, l.Line, 3)
-			r.Message = fmt.Sprintf("stopped (%s) at %s:%d", info.LastStop.Reason, l.File, l.Line)
-		} else {
-			r.Message = "stopped (" + info.LastStop.Reason + ")"
+			r.Source, _ = s.SourceContext(l.File, l.Line, stopContext)
+		}
+		r.Message = StopMessage(info.LastStop)
+		if r.State == StatePaused {
+			switch want {
+			case WantChanged:
+				r.Changed, r.ChangedNote = s.StopChanges(ctx, true)
+			case WantNoChanged:
+				s.StopChanges(ctx, false)
+			}
 		}
 	default:
 		r.State = StateRunning
 		r.Pending = true
-		r.Message = "running; call wait_for_stop to wait for the next stop"
+		r.Message = RunningMessage
 	}
 	return r
 }
 
+// StopMessage is the message of a stop's answer: its reason and place.
+func StopMessage(ls *StopInfo) string {
+	if l := ls.Location; l != nil && l.File != "" {
+		return fmt.Sprintf("stopped (%s) at %s:%d", ls.Reason, l.File, l.Line)
+	}
+	return "stopped (" + ls.Reason + ")"
+}
+
+// stopContext is how many lines around a stop its answer holds on each
+// side.
+const stopContext = 3
+
+// RunningMessage is the message of an answer while the program runs.
+const RunningMessage = "running; call wait_for_stop to wait for the next stop"
+
+// StopAnswer is the answer of the stop the session is paused at (or of
+// its end), as want says: the answer of a launch or an attach that
+// stopped.
+func (s *Session) StopAnswer(ctx context.Context, want Want) *Stop {
+	return s.result(ctx, s.Info(), true, want)
+}
+
 // answer waits (bounded by wctx) for a stop newer than seq and returns
-// the result, once the debuggee was checked: a debuggee that is gone ends
+// its answer, once the debuggee was checked: a debuggee that is gone ends
 // the session whatever the adapter reported.
-func (s *Session) answer(ctx, wctx context.Context, seq int) *ExecResult {
-	info, done := s.waitStop(wctx, seq)
+func (s *Session) answer(ctx, wctx context.Context, seq int, want Want) *Stop {
+	info, done := s.waitStop(ctx, wctx, seq)
 	if s.checkDebuggee(ctx) {
 		info, done = s.Info(), true
 	}
-	return s.result(info, done)
+	return s.result(ctx, info, done, want)
 }
 
 // requirePaused returns the stop sequence and thread to act on.
@@ -320,9 +410,9 @@ func (k StepKind) String() string {
 	return fmt.Sprintf("StepKind(%d)", int(k))
 }
 
-// Step steps the paused thread (0: the stopped one) and waits up to grace
-// for the new location.
-func (s *Session) Step(ctx context.Context, kind StepKind, threadID int, grace time.Duration) (*ExecResult, error) {
+// Step steps the paused thread (0: the stopped one), waits up to grace
+// for the new location and answers it as want says.
+func (s *Session) Step(ctx context.Context, kind StepKind, threadID int, grace time.Duration, want Want) (*Stop, error) {
 	command, ok := kind.command()
 	if !ok {
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "unknown step "+kind.String(), "step over, into or out")
@@ -339,7 +429,7 @@ func (s *Session) Step(ctx context.Context, kind StepKind, threadID int, grace t
 	if err := s.resume(ctx, wctx, seq, command, map[string]any{"threadId": tid}); err != nil {
 		return nil, err
 	}
-	return s.answer(ctx, wctx, seq), nil
+	return s.answer(ctx, wctx, seq, want), nil
 }
 
 // resume sends a request that resumes the program paused at stop seq (a
@@ -366,32 +456,36 @@ func (s *Session) resume(ctx, wctx context.Context, seq int, command string, arg
 		s.unmarkRunning(seq)
 		return s.requestError(ctx, err)
 	}
-	for {
-		s.mu.Lock()
-		st, cur, ch := s.state, s.stopSeq, s.changed
-		s.mu.Unlock()
-		if cur > seq || st == StateTerminated || st == StateError {
-			return nil // the response may still come; nobody waits for it
+	answered := false
+	moved := s.await(wctx, func() bool {
+		if s.stopSeq > seq || s.state == StateTerminated || s.state == StateError {
+			return true // the response may still come; nobody waits for it
 		}
 		select {
 		case <-call.Done():
-			if _, err := call.Wait(ctx, 0); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() {
-				s.unmarkRunning(seq)
-				return s.requestError(ctx, err)
-			}
-			return nil // done, or the adapter's end (the session's) is the answer
-		case <-ch:
-		case <-wctx.Done():
-			// The grace is over with no stop. "Running" is an answer only
-			// once the adapter has taken the step: wait for its response
-			// (the request's own deadline bounds it).
-			if _, err := call.Wait(ctx, requestTimeout); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() && s.stopSeqIs(seq) {
-				s.unmarkRunning(seq)
-				return s.requestError(ctx, err)
-			}
-			return nil
+			answered = true
+		default:
 		}
+		return answered
+	}, call.Done())
+	switch {
+	case answered:
+		if _, err := call.Wait(ctx, 0); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() {
+			s.unmarkRunning(seq)
+			return s.requestError(ctx, err)
+		}
+		return nil // done, or the adapter's end (the session's) is the answer
+	case moved:
+		return nil
 	}
+	// The grace is over with no stop. "Running" is an answer only once
+	// the adapter has taken the step: wait for its response (the request's
+	// own deadline bounds it).
+	if _, err := call.Wait(ctx, requestTimeout); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() && s.stopSeqIs(seq) {
+		s.unmarkRunning(seq)
+		return s.requestError(ctx, err)
+	}
+	return nil
 }
 
 // stopSeqIs reports whether no stop came after seq.
@@ -412,14 +506,14 @@ func (s *Session) unmarkRunning(seq int) {
 }
 
 // Continue resumes the program. With wait > 0 it waits that long for the
-// next stop. A program that runs already runs on: the answer is the one
-// a resume would give.
-func (s *Session) Continue(ctx context.Context, threadID int, wait time.Duration) (*ExecResult, error) {
+// next stop, answered as want says. A program that runs already runs on:
+// the answer is the one a resume would give.
+func (s *Session) Continue(ctx context.Context, threadID int, wait time.Duration, want Want) (*Stop, error) {
 	if s.State() == StateRunning {
 		if wait <= 0 {
-			return &ExecResult{State: StateRunning, Pending: true, Message: "already running; call wait_for_stop to wait for the next stop"}, nil
+			return &Stop{State: StateRunning, Pending: true, Message: "already " + RunningMessage}, nil
 		}
-		return s.WaitForStop(ctx, wait)
+		return s.WaitForStop(ctx, wait, want)
 	}
 	seq, tid, err := s.requirePaused(threadID)
 	if err != nil {
@@ -431,17 +525,17 @@ func (s *Session) Continue(ctx context.Context, threadID int, wait time.Duration
 	s.markRunning(seq)
 	if wait <= 0 {
 		if s.checkDebuggee(ctx) {
-			return s.result(s.Info(), true), nil
+			return s.result(ctx, s.Info(), true, want), nil
 		}
-		return &ExecResult{State: StateRunning, Pending: true, Message: "running; call wait_for_stop to wait for the next stop"}, nil
+		return &Stop{State: StateRunning, Pending: true, Message: RunningMessage}, nil
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	return s.answer(ctx, wctx, seq), nil
+	return s.answer(ctx, wctx, seq, want), nil
 }
 
-// Pause interrupts a running program.
-func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration) (*ExecResult, error) {
+// Pause interrupts a running program and answers its stop as want says.
+func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration, want Want) (*Stop, error) {
 	if err := s.snapshotError("pause: it never runs"); err != nil {
 		return nil, err
 	}
@@ -450,7 +544,7 @@ func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration) 
 	s.mu.Unlock()
 	switch st {
 	case StatePaused:
-		return s.result(s.Info(), true), nil
+		return s.result(ctx, s.Info(), true, want), nil
 	case StateRunning:
 	default:
 		return nil, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "pause works on a running program")
@@ -466,12 +560,12 @@ func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration) 
 	}
 	wctx, cancel := context.WithTimeout(ctx, grace)
 	defer cancel()
-	return s.answer(ctx, wctx, seq), nil
+	return s.answer(ctx, wctx, seq, want), nil
 }
 
-// WaitForStop blocks up to timeout for the next stop or the end. A session
-// that is already paused answers at once.
-func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*ExecResult, error) {
+// WaitForStop blocks up to timeout for the next stop or the end, answered
+// as want says. A session that is already paused answers at once.
+func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration, want Want) (*Stop, error) {
 	s.mu.Lock()
 	st, seq := s.state, s.stopSeq
 	s.mu.Unlock()
@@ -483,11 +577,11 @@ func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*Exec
 	}
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	info, done := s.waitStop(wctx, seq)
+	info, done := s.waitStop(ctx, wctx, seq)
 	if s.checkDebuggee(ctx) {
 		info, done = s.Info(), true
 	}
-	r := s.result(info, done)
+	r := s.result(ctx, info, done, want)
 	if !done {
 		r.Message = fmt.Sprintf("no stop within %s; still running", timeout)
 	}
@@ -499,8 +593,8 @@ func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*Exec
 const RunToLineReason = "run to line"
 
 // RunToLine runs until file:line (a temporary breakpoint, unless one is
-// already there) or another stop.
-func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int, grace time.Duration) (*ExecResult, error) {
+// already there) or another stop, answered as want says.
+func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int, grace time.Duration, want Want) (*Stop, error) {
 	if _, _, err := s.requirePaused(threadID); err != nil {
 		return nil, err
 	}
@@ -534,7 +628,7 @@ func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int
 	s.mu.Lock()
 	seq := s.stopSeq
 	s.mu.Unlock()
-	res, err := s.Continue(ctx, threadID, grace)
+	res, err := s.Continue(ctx, threadID, grace, want)
 	if temp == 0 {
 		return res, err
 	}
@@ -546,7 +640,7 @@ func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int
 	s.background(func() {
 		wctx, cancel := context.WithTimeout(s.life, MaxWait)
 		defer cancel()
-		s.waitStop(wctx, seq)
+		s.waitStop(wctx, wctx, seq)
 		s.removeTemporary(wctx, temp)
 	})
 	return res, nil
@@ -562,4 +656,16 @@ func (s *Session) removeTemporary(ctx context.Context, id int) {
 	if temp {
 		_ = s.RemoveBreakpoint(ctx, id)
 	}
+}
+
+// AtStop reports whether loc is where the session is paused: the location
+// its stop's answer gave.
+func (s *Session) AtStop(loc *Location) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != StatePaused || s.lastStop == nil || s.lastStop.Location == nil || loc == nil {
+		return false
+	}
+	l := s.lastStop.Location
+	return l.File == loc.File && l.Line == loc.Line && l.Function == loc.Function
 }

@@ -25,6 +25,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -46,6 +47,7 @@ func main() {
 	flag.StringVar(&o.out, "out", "bench/results", "folder for peer.md and peer.svg")
 	flag.StringVar(&o.readme, "readme", "README.md", "README to put the table in (empty: leave it)")
 	flag.StringVar(&o.logs, "logs", "", "folder to keep each server's stderr in (default: discard it)")
+	flag.StringVar(&o.answers, "answers", "", "folder to write each 14-call flow's answers to (LANG-SERVER.txt: tool, bytes, text per line)")
 	flag.Parse()
 	if err := run(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "peer:", err)
@@ -54,8 +56,8 @@ func main() {
 }
 
 type options struct {
-	runs, steps                                            int
-	langs, peerCLI, javaHome, dbg, root, out, readme, logs string
+	runs, steps                                                     int
+	langs, peerCLI, javaHome, dbg, root, out, readme, logs, answers string
 }
 
 func run(ctx context.Context, o options) error {
@@ -96,7 +98,7 @@ func run(ctx context.Context, o options) error {
 		{name: "mcp-debugger", argv: []string{"node", o.peerCLI, "stdio"}, env: env, start: peerStart},
 	}
 	for i := range servers {
-		servers[i].logs = o.logs
+		servers[i].logs, servers[i].answers = o.logs, o.answers
 	}
 	rep.versions = versions(root, o.peerCLI, o.javaHome)
 	for _, lang := range strings.Split(o.langs, ",") {
@@ -136,12 +138,24 @@ func measure(ctx context.Context, srv server, fx fixture, steps int, s *samples)
 	defer c.close()
 	s.add(startup, ms(init))
 	s.add(listBytes, kb(c.listBytes.Load()))
-	for n := 1; n <= 2; n++ {
+	var sessionErr error
+	for n := 1; n <= 2 && sessionErr == nil; n++ {
 		t, err := c.session(ctx, srv, fx, steps)
 		s.addSession(n, t)
 		if err != nil {
-			return fmt.Errorf("session %d of 2: %w", n, err)
+			sessionErr = fmt.Errorf("session %d of 2: %w", n, err)
 		}
+	}
+	// The flow's session is the third: a failed one before it does not
+	// keep its bytes from being measured.
+	defer func() { err = errors.Join(sessionErr, err) }()
+	if srv.answers != "" {
+		f, err := os.Create(filepath.Join(srv.answers, fx.lang+"-"+srv.name+".txt"))
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		c.answers = f
 	}
 	n, err := c.flow(ctx, srv, fx)
 	if err != nil {
