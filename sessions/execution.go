@@ -22,14 +22,14 @@ import (
 type Stop struct {
 	// SessionID names the session the answer is about, when a wait on
 	// several (or on a session and its children) answers for one.
-	SessionID string       `json:"sessionId,omitempty"`
-	State     State        `json:"state"`
-	Pending   bool         `json:"pending,omitempty"`
-	LastStop  *StopInfo    `json:"lastStop,omitempty"`
-	Source    []SourceLine `json:"source,omitempty"` // lines around the stop
-	ExitCode  *int         `json:"exitCode,omitempty"`
-	Reason    string       `json:"reason,omitempty"`
-	Message   string       `json:"message,omitempty"`
+	SessionID string      `json:"sessionId,omitempty"`
+	State     State       `json:"state"`
+	Pending   bool        `json:"pending,omitempty"`
+	LastStop  *StopInfo   `json:"lastStop,omitempty"`
+	Source    SourceLines `json:"source,omitempty"` // lines around the stop
+	ExitCode  *int        `json:"exitCode,omitempty"`
+	Reason    string      `json:"reason,omitempty"`
+	Message   string      `json:"message,omitempty"`
 	// Changed is what changed in the top frame's locals since its
 	// previous stop (null on its first stop; see changed.go), and
 	// ChangedNote why it is null.

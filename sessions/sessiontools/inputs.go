@@ -61,15 +61,15 @@ type createSessionIn struct {
 }
 
 type sessionOut struct {
-	SessionID string                `json:"sessionId"`
-	Name      string                `json:"name"`
-	Language  string                `json:"language"`
-	State     sessions.State        `json:"state"`
-	Mode      string                `json:"mode,omitempty"`
-	Pending   bool                  `json:"pending,omitempty"`
-	LastStop  *sessions.StopInfo    `json:"lastStop,omitempty"`
-	Message   string                `json:"message,omitempty"`
-	Source    []sessions.SourceLine `json:"source,omitempty"`
+	SessionID string               `json:"sessionId"`
+	Name      string               `json:"name"`
+	Language  string               `json:"language"`
+	State     sessions.State       `json:"state"`
+	Mode      string               `json:"mode,omitempty"`
+	Pending   bool                 `json:"pending,omitempty"`
+	LastStop  *sessions.StopInfo   `json:"lastStop,omitempty"`
+	Message   string               `json:"message,omitempty"`
+	Source    sessions.SourceLines `json:"source,omitempty"`
 	// Changed is null on a first stop (see sessions.Changes).
 	Changed     *sessions.Changes `json:"changed,omitempty"`
 	ChangedNote string            `json:"changedNote,omitempty"`

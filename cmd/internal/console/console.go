@@ -239,35 +239,13 @@ func (p *prompt) launch(plan *Launch, s *stopAnswer, quiet bool) (json.RawMessag
 
 // stopAnswer is what the session and execution tools answer.
 type stopAnswer struct {
-	SessionID string             `json:"sessionId"`
-	State     string             `json:"state"`
-	Pending   bool               `json:"pending"`
-	Message   string             `json:"message"`
-	Reason    string             `json:"reason"`
-	ExitCode  *int               `json:"exitCode"`
-	LastStop  *sessions.StopInfo `json:"lastStop"`
-	Source    sourceLines        `json:"source"`
-	Changed   *sessions.Changes  `json:"changed"`
-}
-
-// sourceLines are a stop's source lines, read from either form of the
-// answer: a list of {line, text}, or a compact answer's {first, lines}.
-type sourceLines []sessions.SourceLine
-
-func (s *sourceLines) UnmarshalJSON(b []byte) error {
-	var compact struct {
-		First int      `json:"first"`
-		Lines []string `json:"lines"`
-	}
-	if len(b) > 0 && b[0] == '{' {
-		if err := json.Unmarshal(b, &compact); err != nil {
-			return err
-		}
-		*s = make(sourceLines, len(compact.Lines))
-		for i, text := range compact.Lines {
-			(*s)[i] = sessions.SourceLine{Line: compact.First + i, Text: text}
-		}
-		return nil
-	}
-	return json.Unmarshal(b, (*[]sessions.SourceLine)(s))
+	SessionID string               `json:"sessionId"`
+	State     string               `json:"state"`
+	Pending   bool                 `json:"pending"`
+	Message   string               `json:"message"`
+	Reason    string               `json:"reason"`
+	ExitCode  *int                 `json:"exitCode"`
+	LastStop  *sessions.StopInfo   `json:"lastStop"`
+	Source    sessions.SourceLines `json:"source"`
+	Changed   *sessions.Changes    `json:"changed"`
 }
