@@ -20,7 +20,9 @@
 // Memory is the resident memory of the server's whole process tree
 // (adapters and debuggee included) at the first session's stop. Bytes
 // are what a client reads: the tools/list answer, and the answers of a
-// third session's 14-call flow (flow.go).
+// third session's 14-call flow (flow.go); -answers DIR writes each flow's
+// answers to DIR/LANG-SERVER.txt (tool, bytes, text per line), from which
+// cmd/dbg's TestFlowAnswerBytes takes its budgets.
 package main
 
 import (
