@@ -211,6 +211,7 @@ type timings struct {
 	steps, evals []time.Duration
 	rss          int64 // bytes, of the server's tree at the first stop
 	procs        int   // processes in that tree
+	serverRSS    int64 // bytes, of the server's own process then
 }
 
 // session runs create → set_breakpoint → start_debugging → (the first
@@ -243,6 +244,7 @@ func (c *conn) session(ctx context.Context, srv server, fx fixture, steps int) (
 	}
 	t.firstStop = time.Since(start)
 	t.rss, t.procs = processTreeRSS(c.cmd.Process.Pid)
+	t.serverRSS, _ = proc.RSS(c.cmd.Process.Pid)
 	for i := 0; i < steps; i++ {
 		t0 := time.Now()
 		out, err := c.call(ctx, "step_over", map[string]any{"sessionId": id})
