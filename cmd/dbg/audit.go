@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -70,9 +71,22 @@ func auditRun(_ context.Context, opts *auditOptions) error {
 		if e.PID != 0 {
 			pid = fmt.Sprint(e.PID)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Time, e.Tool, e.Outcome, e.Session, pid, e.Client, e.Args)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Time, e.Tool, e.Outcome, e.Session, pid, auditClient(e), e.Args)
 	}
 	return w.Flush()
+}
+
+// auditClient names the client of a call: its name, its connection and,
+// for a call on another client's session, that client's.
+func auditClient(e toolkit.AuditEntry) string {
+	c := e.Client
+	if e.ClientID != "" {
+		c += " [" + e.ClientID + "]"
+	}
+	if e.Owner != "" {
+		c += " on [" + e.Owner + "]'s session"
+	}
+	return strings.TrimSpace(c)
 }
 
 // parseSince reads --since: a duration back from now, a date, or a time.

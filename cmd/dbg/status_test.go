@@ -17,6 +17,7 @@ import (
 )
 
 func TestCLIStatusFlags(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want statusOptions
@@ -107,6 +108,7 @@ func capState(st cliStatus, name string) string {
 }
 
 func TestCLIStatusJSON(t *testing.T) {
+	t.Parallel()
 	dir := gitRepo(t)
 	st := statusJSON(t, dir)
 	if st.Project != dir {
@@ -161,6 +163,7 @@ func TestCLIStatusJSON(t *testing.T) {
 }
 
 func TestCLIStatusText(t *testing.T) {
+	t.Parallel()
 	dir := gitRepo(t)
 	out, _, err := runCLI(t, "status", "--project", dir)
 	if err != nil {

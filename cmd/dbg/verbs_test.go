@@ -42,6 +42,7 @@ func fakeToolClient(t *testing.T, data map[string]string) func(context.Context, 
 // TestVerbsPrint runs verbs against fixed tool answers and checks what
 // goes to stdout (data) and stderr (status).
 func TestVerbsPrint(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		data    map[string]string
