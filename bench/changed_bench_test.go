@@ -19,7 +19,7 @@ func BenchmarkStepChanged(b *testing.B) {
 			if !sc.adapter.Find(context.Background()).Found {
 				b.Skipf("%s adapter not installed", sc.lang)
 			}
-			line := nativeLine(b, sc.program, "BREAK")
+			line := nativeLine(b, sc.program, sc.mark)
 			c := startMCP(b)
 			defer c.cs.Close()
 			var on, off []time.Duration

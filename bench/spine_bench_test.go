@@ -10,7 +10,12 @@ package bench
 // create, one step_over round trip and one evaluate round trip, for dbg and
 // for the raw adapter, their differences and ratios; and dbg's step with
 // changed:false, so that the cost of reading the locals for changed shows
-// (dbg's steps alternate between the two, so both see the same load).
+// (dbg's steps alternate between the two, so both see the same load). The
+// raw client's step reads what dbg's answer holds: the stack, and for
+// changed the top frame's scopes and locals (raw-step-ms), or the stack
+// alone (raw-step-nochanged-ms); step-overhead-ms is dbg's step less the
+// raw one, each with changed. Go (delve), Python (debugpy), JavaScript
+// (dbg's built-in Node adapter, served raw by `dbg dap`) and C (lldb-dap).
 
 import (
 	"context"
@@ -100,6 +105,7 @@ type spineCase struct {
 	lang    string
 	adapter adapters.Adapter
 	program string
+	mark    string // the text of the breakpoint's line
 	expr    string
 	// rawStart starts the adapter as a raw client would.
 	rawStart func(b *testing.B, program string) (*dap.Conn, chan *dap.Message, func())
@@ -107,10 +113,40 @@ type spineCase struct {
 
 func spineCases(b *testing.B) []spineCase {
 	root := nativeRoot(b)
+	js, _ := adapters.Default().Lookup("javascript")
 	return []spineCase{
-		{lang: "go", adapter: adapters.Go{}, program: filepath.Join(root, "testdata/go/loop/main.go"), expr: "total + 10", rawStart: rawDelve},
-		{lang: "python", adapter: adapters.Python{}, program: filepath.Join(root, "testdata/python/loop.py"), expr: "total + 10", rawStart: rawDebugpy},
+		{lang: "go", adapter: adapters.Go{}, program: filepath.Join(root, "testdata/go/loop/main.go"), mark: "BREAK", expr: "total + 10", rawStart: rawDelve},
+		{lang: "python", adapter: adapters.Python{}, program: filepath.Join(root, "testdata/python/loop.py"), mark: "BREAK", expr: "total + 10", rawStart: rawDebugpy},
+		{lang: "javascript", adapter: js, program: filepath.Join(root, "testdata/javascript/loop.js"), mark: "BP:loop", expr: "total + 10", rawStart: rawBuiltin(js)},
+		{lang: "c", adapter: adapters.NewC(), program: filepath.Join(root, "testdata/c/loop.c"), mark: "BREAK", expr: "total + 10", rawStart: rawLLDB},
 	}
+}
+
+// rawBuiltin serves a built-in adapter as a plain DAP server (`dbg dap
+// NAME` over stdio), for a raw client.
+func rawBuiltin(a adapters.Adapter) func(b *testing.B, program string) (*dap.Conn, chan *dap.Message, func()) {
+	return func(b *testing.B, program string) (*dap.Conn, chan *dap.Message, func()) {
+		bi := a.Traits().Builtin
+		if bi == nil {
+			b.Fatal("javascript has no built-in adapter")
+		}
+		p, err := dap.StartProcess(exec.Command(dbgBinary(b), "dap", bi.Name), dap.ProcessOptions{Stdio: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c, ev := rawConn(p)
+		return c, ev, func() { _ = c.Close(); p.Kill() }
+	}
+}
+
+// rawLLDB starts the lldb-dap dbg finds for C.
+func rawLLDB(b *testing.B, program string) (*dap.Conn, chan *dap.Message, func()) {
+	p, err := dap.StartProcess(exec.Command(adapters.NewC().Find(context.Background()).Path), dap.ProcessOptions{Stdio: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, ev := rawConn(p)
+	return c, ev, func() { _ = c.Close(); p.Kill() }
 }
 
 func rawConn(rw interface {
@@ -179,6 +215,13 @@ func waitEvent(b *testing.B, ev chan *dap.Message, name string) *dap.Message {
 
 type phases struct{ first, step, stepOff, eval time.Duration }
 
+// rawFrames is the part of a stackTrace, scopes or variables answer the
+// raw client reads.
+type rawFrames struct {
+	StackFrames []struct{ Id int }
+	Scopes      []struct{ VariablesReference int }
+}
+
 // rawRun does what a minimal DAP client does to stop at line, step and
 // evaluate, with the same arguments dbg sends.
 func rawRun(b *testing.B, sc spineCase, line, steps int) phases {
@@ -209,21 +252,33 @@ func rawRun(b *testing.B, sc spineCase, line, steps int) phases {
 	p.first = time.Since(start)
 	var sb struct{ ThreadId int }
 	_ = stopped.DecodeBody(&sb)
-	var frames struct{ StackFrames []struct{ Id int } }
+	var frames rawFrames
 	resp, err := c.Request(ctx, "stackTrace", map[string]any{"threadId": sb.ThreadId, "levels": 1})
 	must(resp, err)
 	_ = resp.DecodeBody(&frames)
-	t0 := time.Now()
-	for i := 0; i < steps; i++ {
+	for i := 0; i < 2*steps; i++ {
+		t0 := time.Now()
 		must(c.Request(ctx, "next", map[string]any{"threadId": sb.ThreadId}))
 		waitEvent(b, ev, "stopped")
-		// dbg reads the new location as part of the answer; so does this client.
+		// dbg reads the new location as part of the answer; so does this
+		// client, and with changed the top frame's locals.
 		resp, err = c.Request(ctx, "stackTrace", map[string]any{"threadId": sb.ThreadId, "levels": 20})
 		must(resp, err)
 		_ = resp.DecodeBody(&frames)
+		if i%2 == 0 && len(frames.StackFrames) > 0 {
+			var sc rawFrames
+			resp, err = c.Request(ctx, "scopes", map[string]any{"frameId": frames.StackFrames[0].Id})
+			must(resp, err)
+			_ = resp.DecodeBody(&sc)
+			if len(sc.Scopes) > 0 {
+				must(c.Request(ctx, "variables", map[string]any{"variablesReference": sc.Scopes[0].VariablesReference}))
+			}
+			p.step += time.Since(t0) / time.Duration(steps)
+		} else {
+			p.stepOff += time.Since(t0) / time.Duration(steps)
+		}
 	}
-	p.step = time.Since(t0) / time.Duration(steps)
-	t0 = time.Now()
+	t0 := time.Now()
 	for i := 0; i < steps; i++ {
 		must(c.Request(ctx, "evaluate", map[string]any{"expression": sc.expr, "frameId": frames.StackFrames[0].Id, "context": "repl"}))
 	}
@@ -281,7 +336,7 @@ func BenchmarkSpine(b *testing.B) {
 			if !sc.adapter.Find(context.Background()).Found {
 				b.Skipf("%s adapter not installed", sc.lang)
 			}
-			line := nativeLine(b, sc.program, "BREAK")
+			line := nativeLine(b, sc.program, sc.mark)
 			const steps = 4
 			c := startMCP(b)
 			defer c.cs.Close()
@@ -300,6 +355,7 @@ func BenchmarkSpine(b *testing.B) {
 				d.eval += x.eval
 				r.first += y.first
 				r.step += y.step
+				r.stepOff += y.stepOff
 				r.eval += y.eval
 			}
 			n := time.Duration(b.N)
@@ -313,6 +369,8 @@ func BenchmarkSpine(b *testing.B) {
 			b.ReportMetric(ms((d.step-r.step)/n), "step-overhead-ms")
 			b.ReportMetric(ms((d.eval-r.eval)/n), "eval-overhead-ms")
 			b.ReportMetric(ms(d.stepOff/n), "dbg-step-nochanged-ms")
+			b.ReportMetric(ms(r.stepOff/n), "raw-step-nochanged-ms")
+			b.ReportMetric(ms((d.stepOff-r.stepOff)/n), "step-nochanged-overhead-ms")
 			b.ReportMetric(ms((d.step-d.stepOff)/n), "changed-cost-ms")
 			b.ReportMetric(float64(d.step)/float64(r.step), "step-dbg/raw")
 			b.ReportMetric(float64(d.stepOff)/float64(r.step), "step-nochanged-dbg/raw")

@@ -198,7 +198,7 @@ func (s *Session) setBreakpoint(ctx context.Context, spec BreakpointSpec) (Break
 	}
 	live := s.conn != nil && s.state != StateTerminated && s.state != StateInitializing
 	if !live {
-		bp.Message = "pending: sent to the adapter when the session starts"
+		bp.Message = PendingMessage
 	}
 	running := live && s.state == StateRunning
 	s.mu.Unlock()
@@ -255,18 +255,18 @@ func checkBreakpointPlace(file string, line int) (string, string, error) {
 // returned function then waits for it a little longer, so that a program
 // dbg did not start is never left paused by a change it did not ask for.
 func (s *Session) pauseAround(ctx context.Context) func() {
-	resume := func(r *ExecResult) {
+	resume := func(r *Stop) {
 		if r != nil && r.State == StatePaused && r.LastStop != nil && r.LastStop.Reason == "pause" {
-			_, _ = s.Continue(ctx, 0, 0)
+			_, _ = s.Continue(ctx, 0, 0, WantStop)
 		}
 	}
-	r, err := s.Pause(ctx, 0, pauseGrace)
+	r, err := s.Pause(ctx, 0, pauseGrace, WantStop)
 	switch {
 	case err != nil:
 		return func() {}
 	case r.State == StateRunning:
 		return func() {
-			late, err := s.WaitForStop(ctx, pauseGrace)
+			late, err := s.WaitForStop(ctx, pauseGrace, WantStop)
 			if err == nil {
 				resume(late)
 			}
@@ -566,3 +566,7 @@ func sameFile(a, b string) bool {
 	bb, _ := filepath.Abs(b)
 	return aa == bb
 }
+
+// PendingMessage is the message of a breakpoint set before the session
+// started.
+const PendingMessage = "pending: sent to the adapter when the session starts"

@@ -158,6 +158,10 @@ func (s *Session) StopChanges(ctx context.Context, want bool) (*Changes, string)
 	return c, note
 }
 
+// FirstStopNote is the changed note of a frame's first stop: there is
+// nothing to compare with.
+const FirstStopNote = "first stop in this frame: no earlier view"
+
 // readChanges reads the frame's locals and compares them with its view.
 func (s *Session) readChanges(ctx context.Context, fc frameCache) (*Changes, string) {
 	first := func(note string) (*Changes, string) { return &Changes{first: true}, note }
@@ -192,7 +196,7 @@ func (s *Session) readChanges(ctx context.Context, fc frameCache) (*Changes, str
 	s.views.views[key] = &frameView{locals: locals, used: s.views.tick}
 	s.views.evict()
 	if old == nil {
-		return first("first stop in this frame: no earlier view")
+		return first(FirstStopNote)
 	}
 	c := compareLocals(old.locals, locals)
 	if cut {
@@ -347,13 +351,4 @@ func callerChain(frames []godap.StackFrame, f *godap.StackFrame, levels int) (in
 		}
 	}
 	return index, h.Sum64(), recurs && len(frames) >= levels
-}
-
-// AddChanges fills in r's changed fields when r describes a stop; with
-// want false it only forgets the frame's earlier view (see StopChanges).
-func (s *Session) AddChanges(ctx context.Context, r *ExecResult, want bool) {
-	if r == nil || r.State != StatePaused || r.LastStop == nil {
-		return
-	}
-	r.Changed, r.ChangedNote = s.StopChanges(ctx, want)
 }

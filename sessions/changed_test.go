@@ -139,19 +139,18 @@ func TestChangedRecursion(t *testing.T) {
 			if _, err := s.Launch(ctx, StartRequest{ScriptPath: prog, Args: []string{fmt.Sprint(limit)}, Wait: 30 * time.Second}); err != nil {
 				t.Fatal(err)
 			}
-			stop := func(first bool) *ExecResult {
+			stop := func(first bool) *Stop {
 				t.Helper()
-				r := s.result(s.Info(), true)
+				r := s.StopAnswer(ctx, WantChanged)
 				if !first {
 					var err error
-					if r, err = s.Continue(ctx, 0, 30*time.Second); err != nil {
+					if r, err = s.Continue(ctx, 0, 30*time.Second, WantChanged); err != nil {
 						t.Fatal(err)
 					}
 				}
 				if r.State != StatePaused {
 					t.Fatalf("not stopped: %+v", r)
 				}
-				s.AddChanges(ctx, r, true)
 				return r
 			}
 			for i, n := range []int{limit - 1, limit} { // RECURSE, one level deeper each time

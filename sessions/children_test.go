@@ -95,7 +95,7 @@ func TestWaitOnSeveralAndAll(t *testing.T) {
 	if err != nil || r.State != StateRunning || !strings.Contains(r.Message, "no stop within") {
 		t.Fatalf("a wait on two running sessions answered %+v (%v)", r, err)
 	}
-	paused := m.ForAll(ctx, func(ctx context.Context, s *Session) (*ExecResult, error) { return s.Pause(ctx, 0, 0) })
+	paused := m.ForAll(ctx, func(ctx context.Context, s *Session) (*Stop, error) { return s.Pause(ctx, 0, 0, WantStop) })
 	if len(paused) != 2 || paused[0].State != StatePaused || paused[1].State != StatePaused {
 		t.Fatalf("pause all answered %+v", paused)
 	}
@@ -103,7 +103,7 @@ func TestWaitOnSeveralAndAll(t *testing.T) {
 	if err != nil || r.State != StatePaused || r.SessionID != s.ID() || s.ID() != ids[0] {
 		t.Fatalf("a wait on all answered %v %+v (%v), want the first pause, %s's", s, r, err, ids[0])
 	}
-	resumed := m.ForAll(ctx, func(ctx context.Context, s *Session) (*ExecResult, error) { return s.Continue(ctx, 0, 0) })
+	resumed := m.ForAll(ctx, func(ctx context.Context, s *Session) (*Stop, error) { return s.Continue(ctx, 0, 0, WantStop) })
 	if len(resumed) != 2 || resumed[0].State != StateRunning {
 		t.Fatalf("continue all answered %+v", resumed)
 	}

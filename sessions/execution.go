@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -15,21 +13,21 @@ import (
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
-// ExecResult is the answer of continue, step, pause and wait: where the
+// Stop is the answer of continue, step, pause and wait: where the
 // session stands when the call returns. Pending means the operation is
 // still under way (the program is running) and wait_for_stop will report
 // its end.
-type ExecResult struct {
+type Stop struct {
 	// SessionID names the session the answer is about, when a wait on
 	// several (or on a session and its children) answers for one.
-	SessionID string       `json:"sessionId,omitempty"`
-	State     State        `json:"state"`
-	Pending   bool         `json:"pending,omitempty"`
-	LastStop  *StopInfo    `json:"lastStop,omitempty"`
-	Source    []SourceLine `json:"source,omitempty"` // lines around the stop
-	ExitCode  *int         `json:"exitCode,omitempty"`
-	Reason    string       `json:"reason,omitempty"`
-	Message   string       `json:"message,omitempty"`
+	SessionID string      `json:"sessionId,omitempty"`
+	State     State       `json:"state"`
+	Pending   bool        `json:"pending,omitempty"`
+	LastStop  *StopInfo   `json:"lastStop,omitempty"`
+	Source    SourceLines `json:"source,omitempty"` // lines around the stop
+	ExitCode  *int        `json:"exitCode,omitempty"`
+	Reason    string      `json:"reason,omitempty"`
+	Message   string      `json:"message,omitempty"`
 	// Changed is what changed in the top frame's locals since its
 	// previous stop (null on its first stop; see changed.go), and
 	// ChangedNote why it is null.
@@ -46,150 +44,6 @@ const (
 // MaxWait caps every wait: the waits tool calls ask for, and how long a
 // temporary breakpoint waits for its stop.
 const MaxWait = 10 * time.Minute
-
-// waitStop blocks until a stop newer than seq (with its location
-// resolved) or the end of the session, or ctx. It returns the session
-// summary and whether the wait ended by a stop or an end.
-func (s *Session) waitStop(ctx context.Context, seq int) (SessionInfo, bool) {
-	for {
-		s.mu.Lock()
-		st, cur, ch := s.state, s.stopSeq, s.changed
-		s.mu.Unlock()
-		if st == StateTerminated || st == StateError {
-			return s.Info(), true
-		}
-		if st == StatePaused && cur > seq {
-			s.resolveStop(ctx)
-			return s.Info(), true
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return s.Info(), false
-		}
-	}
-}
-
-// resolveStop fills in the location (and exception text) of the last
-// stop, once per stop.
-func (s *Session) resolveStop(ctx context.Context) {
-	s.mu.Lock()
-	ls, seq := s.lastStop, s.stopSeq
-	excInfo := s.caps.SupportsExceptionInfoRequest
-	s.mu.Unlock()
-	if ls == nil || ls.Location != nil {
-		return
-	}
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	var body godap.StackTraceResponseBody
-	loc := &Location{}
-	top := frameCache{seq: seq, thread: ls.ThreadID}
-	if err := s.request(rctx, "stackTrace", godap.StackTraceArguments{ThreadId: ls.ThreadID, Levels: stopLevels}, &body); err == nil {
-		f := firstUserFrame(body.StackFrames)
-		if ls.Reason == "exception" {
-			// Report the crash site in the program, not the runtime's
-			// panic machinery.
-			if own := firstFrameUnder(body.StackFrames, s.programRoot()); own != nil {
-				f = own
-			} else if own := firstOwnFrame(body.StackFrames); own != nil {
-				f = own // a binary (or a core's) built elsewhere: its first frame with source here
-			}
-		}
-		if f != nil {
-			loc = s.frameLocation(*f)
-			top.id, top.function, top.path = f.Id, f.Name, loc.File
-			top.index, top.callers, top.deep = callerChain(body.StackFrames, f, stopLevels)
-		}
-	}
-	text := ls.Text
-	if ls.Reason == "exception" && excInfo {
-		var ei godap.ExceptionInfoResponseBody
-		if err := s.request(rctx, "exceptionInfo", godap.ExceptionInfoArguments{ThreadId: ls.ThreadID}, &ei); err == nil {
-			text = firstNonEmpty(ei.Description, firstNonEmpty(text, ei.ExceptionId))
-			if ei.ExceptionId != "" && ei.Description != "" {
-				text = ei.ExceptionId + ": " + ei.Description
-			}
-		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stopSeq == seq && s.lastStop != nil {
-		cp := *s.lastStop
-		cp.Location = loc
-		cp.Text = text
-		if cp.Reason == "breakpoint" && len(cp.HitBreakpoint) == 0 && s.bps.onlyTemporaryAt(loc.File, loc.Line) {
-			// An adapter that names no breakpoint in its stops (lldb,
-			// rdbg): the place tells run_to_line's.
-			cp.Reason, cp.Description = RunToLineReason, ""
-		}
-		s.lastStop = &cp
-		top.conn = s.conn
-		s.topFrame = top
-	}
-}
-
-// stopLevels is how many frames a stop's stack read asks for.
-const stopLevels = 20
-
-// firstUserFrame skips frames without source (runtime internals).
-func firstUserFrame(frames []godap.StackFrame) *godap.StackFrame {
-	for i := range frames {
-		if frames[i].Source != nil && frames[i].Source.Path != "" && frames[i].Line > 0 {
-			return &frames[i]
-		}
-	}
-	if len(frames) > 0 {
-		return &frames[0]
-	}
-	return nil
-}
-
-// firstFrameUnder returns the first frame whose source lies under root.
-func firstFrameUnder(frames []godap.StackFrame, root string) *godap.StackFrame {
-	if root == "" {
-		return nil
-	}
-	for i := range frames {
-		if frames[i].Source != nil && strings.HasPrefix(frames[i].Source.Path, root+string(filepath.Separator)) {
-			return &frames[i]
-		}
-	}
-	return nil
-}
-
-// programRoot is the directory of the launched program (or its cwd).
-func (s *Session) programRoot() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.target.Cwd != "" {
-		return filepath.Clean(s.target.Cwd)
-	}
-	if p := s.target.Program; p != "" && filepath.IsAbs(p) {
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return filepath.Clean(p)
-		}
-		return filepath.Dir(p)
-	}
-	return ""
-}
-
-func (s *Session) frameLocation(f godap.StackFrame) *Location {
-	loc := &Location{Line: f.Line, Column: f.Column, Function: f.Name}
-	if f.Source != nil {
-		loc.File = f.Source.Path
-		if loc.File == "" {
-			loc.File = f.Source.Name
-		}
-		loc.Text = s.src.line(loc.File, f.Line)
-	}
-	return loc
-}
-
-// SourceContext is [SourceContext] through the session's source cache.
-func (s *Session) SourceContext(path string, line, context int) ([]SourceLine, int) {
-	return s.src.context(path, line, context)
-}
 
 // currentThread is the thread of the last stop, else any known thread.
 func (s *Session) currentThread() int {
@@ -208,42 +62,6 @@ func (s *Session) currentThread() int {
 		best = 1
 	}
 	return best
-}
-
-// result turns a wait outcome into an ExecResult.
-func (s *Session) result(info SessionInfo, done bool) *ExecResult {
-	// Only a stop the session is paused at is described: the last stop
-	// of a program that resumed since (and perhaps ended) is history.
-	r := &ExecResult{State: info.State, ExitCode: info.ExitCode}
-	switch {
-	case info.State.Ended():
-		r.Reason = info.Reason
-		r.Message = info.Reason
-	case info.State.Stopped() && done:
-		r.LastStop = info.LastStop
-		if l := info.LastStop.Location; l != nil && l.File != "" {
-			r.Source, _ = s.SourceContext(l.File, l.Line, 3)
-			r.Message = fmt.Sprintf("stopped (%s) at %s:%d", info.LastStop.Reason, l.File, l.Line)
-		} else {
-			r.Message = "stopped (" + info.LastStop.Reason + ")"
-		}
-	default:
-		r.State = StateRunning
-		r.Pending = true
-		r.Message = "running; call wait_for_stop to wait for the next stop"
-	}
-	return r
-}
-
-// answer waits (bounded by wctx) for a stop newer than seq and returns
-// the result, once the debuggee was checked: a debuggee that is gone ends
-// the session whatever the adapter reported.
-func (s *Session) answer(ctx, wctx context.Context, seq int) *ExecResult {
-	info, done := s.waitStop(wctx, seq)
-	if s.checkDebuggee(ctx) {
-		info, done = s.Info(), true
-	}
-	return s.result(info, done)
 }
 
 // requirePaused returns the stop sequence and thread to act on.
@@ -320,9 +138,9 @@ func (k StepKind) String() string {
 	return fmt.Sprintf("StepKind(%d)", int(k))
 }
 
-// Step steps the paused thread (0: the stopped one) and waits up to grace
-// for the new location.
-func (s *Session) Step(ctx context.Context, kind StepKind, threadID int, grace time.Duration) (*ExecResult, error) {
+// Step steps the paused thread (0: the stopped one), waits up to grace
+// for the new location and answers it as want says.
+func (s *Session) Step(ctx context.Context, kind StepKind, threadID int, grace time.Duration, want Want) (*Stop, error) {
 	command, ok := kind.command()
 	if !ok {
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "unknown step "+kind.String(), "step over, into or out")
@@ -339,7 +157,7 @@ func (s *Session) Step(ctx context.Context, kind StepKind, threadID int, grace t
 	if err := s.resume(ctx, wctx, seq, command, map[string]any{"threadId": tid}); err != nil {
 		return nil, err
 	}
-	return s.answer(ctx, wctx, seq), nil
+	return s.answer(ctx, wctx, seq, want), nil
 }
 
 // resume sends a request that resumes the program paused at stop seq (a
@@ -366,32 +184,36 @@ func (s *Session) resume(ctx, wctx context.Context, seq int, command string, arg
 		s.unmarkRunning(seq)
 		return s.requestError(ctx, err)
 	}
-	for {
-		s.mu.Lock()
-		st, cur, ch := s.state, s.stopSeq, s.changed
-		s.mu.Unlock()
-		if cur > seq || st == StateTerminated || st == StateError {
-			return nil // the response may still come; nobody waits for it
+	answered := false
+	moved := s.await(wctx, func() bool {
+		if s.stopSeq > seq || s.state == StateTerminated || s.state == StateError {
+			return true // the response may still come; nobody waits for it
 		}
 		select {
 		case <-call.Done():
-			if _, err := call.Wait(ctx, 0); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() {
-				s.unmarkRunning(seq)
-				return s.requestError(ctx, err)
-			}
-			return nil // done, or the adapter's end (the session's) is the answer
-		case <-ch:
-		case <-wctx.Done():
-			// The grace is over with no stop. "Running" is an answer only
-			// once the adapter has taken the step: wait for its response
-			// (the request's own deadline bounds it).
-			if _, err := call.Wait(ctx, requestTimeout); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() && s.stopSeqIs(seq) {
-				s.unmarkRunning(seq)
-				return s.requestError(ctx, err)
-			}
-			return nil
+			answered = true
+		default:
 		}
+		return answered
+	}, call.Done())
+	switch {
+	case answered:
+		if _, err := call.Wait(ctx, 0); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() {
+			s.unmarkRunning(seq)
+			return s.requestError(ctx, err)
+		}
+		return nil // done, or the adapter's end (the session's) is the answer
+	case moved:
+		return nil
 	}
+	// The grace is over with no stop. "Running" is an answer only once
+	// the adapter has taken the step: wait for its response (the request's
+	// own deadline bounds it).
+	if _, err := call.Wait(ctx, requestTimeout); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() && s.stopSeqIs(seq) {
+		s.unmarkRunning(seq)
+		return s.requestError(ctx, err)
+	}
+	return nil
 }
 
 // stopSeqIs reports whether no stop came after seq.
@@ -412,14 +234,14 @@ func (s *Session) unmarkRunning(seq int) {
 }
 
 // Continue resumes the program. With wait > 0 it waits that long for the
-// next stop. A program that runs already runs on: the answer is the one
-// a resume would give.
-func (s *Session) Continue(ctx context.Context, threadID int, wait time.Duration) (*ExecResult, error) {
+// next stop, answered as want says. A program that runs already runs on:
+// the answer is the one a resume would give.
+func (s *Session) Continue(ctx context.Context, threadID int, wait time.Duration, want Want) (*Stop, error) {
 	if s.State() == StateRunning {
 		if wait <= 0 {
-			return &ExecResult{State: StateRunning, Pending: true, Message: "already running; call wait_for_stop to wait for the next stop"}, nil
+			return &Stop{State: StateRunning, Pending: true, Message: "already " + RunningMessage}, nil
 		}
-		return s.WaitForStop(ctx, wait)
+		return s.WaitForStop(ctx, wait, want)
 	}
 	seq, tid, err := s.requirePaused(threadID)
 	if err != nil {
@@ -431,17 +253,17 @@ func (s *Session) Continue(ctx context.Context, threadID int, wait time.Duration
 	s.markRunning(seq)
 	if wait <= 0 {
 		if s.checkDebuggee(ctx) {
-			return s.result(s.Info(), true), nil
+			return s.result(ctx, s.Info(), true, want), nil
 		}
-		return &ExecResult{State: StateRunning, Pending: true, Message: "running; call wait_for_stop to wait for the next stop"}, nil
+		return &Stop{State: StateRunning, Pending: true, Message: RunningMessage}, nil
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	return s.answer(ctx, wctx, seq), nil
+	return s.answer(ctx, wctx, seq, want), nil
 }
 
-// Pause interrupts a running program.
-func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration) (*ExecResult, error) {
+// Pause interrupts a running program and answers its stop as want says.
+func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration, want Want) (*Stop, error) {
 	if err := s.snapshotError("pause: it never runs"); err != nil {
 		return nil, err
 	}
@@ -450,7 +272,7 @@ func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration) 
 	s.mu.Unlock()
 	switch st {
 	case StatePaused:
-		return s.result(s.Info(), true), nil
+		return s.result(ctx, s.Info(), true, want), nil
 	case StateRunning:
 	default:
 		return nil, toolkit.NewError(toolkit.CodeInvalidState, fmt.Sprintf("session %s is %s", s.id, st), "pause works on a running program")
@@ -466,12 +288,12 @@ func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration) 
 	}
 	wctx, cancel := context.WithTimeout(ctx, grace)
 	defer cancel()
-	return s.answer(ctx, wctx, seq), nil
+	return s.answer(ctx, wctx, seq, want), nil
 }
 
-// WaitForStop blocks up to timeout for the next stop or the end. A session
-// that is already paused answers at once.
-func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*ExecResult, error) {
+// WaitForStop blocks up to timeout for the next stop or the end, answered
+// as want says. A session that is already paused answers at once.
+func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration, want Want) (*Stop, error) {
 	s.mu.Lock()
 	st, seq := s.state, s.stopSeq
 	s.mu.Unlock()
@@ -483,11 +305,11 @@ func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*Exec
 	}
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	info, done := s.waitStop(wctx, seq)
+	info, done := s.waitStop(ctx, wctx, seq)
 	if s.checkDebuggee(ctx) {
 		info, done = s.Info(), true
 	}
-	r := s.result(info, done)
+	r := s.result(ctx, info, done, want)
 	if !done {
 		r.Message = fmt.Sprintf("no stop within %s; still running", timeout)
 	}
@@ -499,8 +321,8 @@ func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration) (*Exec
 const RunToLineReason = "run to line"
 
 // RunToLine runs until file:line (a temporary breakpoint, unless one is
-// already there) or another stop.
-func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int, grace time.Duration) (*ExecResult, error) {
+// already there) or another stop, answered as want says.
+func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int, grace time.Duration, want Want) (*Stop, error) {
 	if _, _, err := s.requirePaused(threadID); err != nil {
 		return nil, err
 	}
@@ -534,7 +356,7 @@ func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int
 	s.mu.Lock()
 	seq := s.stopSeq
 	s.mu.Unlock()
-	res, err := s.Continue(ctx, threadID, grace)
+	res, err := s.Continue(ctx, threadID, grace, want)
 	if temp == 0 {
 		return res, err
 	}
@@ -546,7 +368,7 @@ func (s *Session) RunToLine(ctx context.Context, file string, line, threadID int
 	s.background(func() {
 		wctx, cancel := context.WithTimeout(s.life, MaxWait)
 		defer cancel()
-		s.waitStop(wctx, seq)
+		s.waitStop(wctx, wctx, seq)
 		s.removeTemporary(wctx, temp)
 	})
 	return res, nil

@@ -27,21 +27,21 @@ func TestNoStaleStop(t *testing.T) {
 	m := newTestManager(t)
 	ctx := context.Background()
 	s := mockStopped(t, m)
-	if r, err := s.WaitForStop(ctx, time.Second); err != nil || r.LastStop == nil || r.LastStop.Location.Line != 10 || len(r.Source) == 0 {
+	if r, err := s.WaitForStop(ctx, time.Second, WantStop); err != nil || r.LastStop == nil || r.LastStop.Location.Line != 10 || len(r.Source) == 0 {
 		t.Fatalf("wait_for_stop at the stop: %+v, %v", r, err)
 	}
 	if err := s.RemoveBreakpoint(ctx, s.Breakpoints()[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	end, err := s.Continue(ctx, 0, 10*time.Second)
+	end, err := s.Continue(ctx, 0, 10*time.Second, WantStop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := s.WaitForStop(ctx, time.Second)
+	again, err := s.WaitForStop(ctx, time.Second, WantStop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for what, r := range map[string]*ExecResult{"the end": end, "wait_for_stop after the end": again} {
+	for what, r := range map[string]*Stop{"the end": end, "wait_for_stop after the end": again} {
 		if r.State != StateTerminated || r.ExitCode == nil {
 			t.Fatalf("%s: %+v, want terminated with an exit code", what, r)
 		}
@@ -66,10 +66,10 @@ func TestNoStaleStop(t *testing.T) {
 	if err := r.RemoveBreakpoint(ctx, bp.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Continue(ctx, 0, 0); err != nil {
+	if _, err := r.Continue(ctx, 0, 0, WantStop); err != nil {
 		t.Fatal(err)
 	}
-	late, err := r.WaitForStop(ctx, 200*time.Millisecond)
+	late, err := r.WaitForStop(ctx, 200*time.Millisecond, WantStop)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func TestFaultDebuggeeKilledWhilePaused(t *testing.T) {
 	start := time.Now()
 	sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	r, err := s.Step(sctx, StepOver, 0, 0)
+	r, err := s.Step(sctx, StepOver, 0, 0, WantStop)
 	if time.Since(start) > 20*time.Second {
 		t.Fatalf("the step took %s", time.Since(start))
 	}
@@ -92,11 +92,11 @@ func TestFaultDebuggeeKilledWhilePaused(t *testing.T) {
 	if _, err := s.Evaluate(ctx, "total", 0, ""); !isCode(err, toolkit.CodeInvalidState) {
 		t.Fatalf("evaluate on a dead debuggee: %v", err)
 	}
-	if _, err := s.Continue(ctx, 0, 0); !isCode(err, toolkit.CodeInvalidState) {
+	if _, err := s.Continue(ctx, 0, 0, WantStop); !isCode(err, toolkit.CodeInvalidState) {
 		t.Fatalf("continue on a dead debuggee: %v", err)
 	}
 	// Other sessions keep working.
-	if r, err := other.Step(ctx, StepOver, 0, 10*time.Second); err != nil || r.State != StatePaused {
+	if r, err := other.Step(ctx, StepOver, 0, 10*time.Second, WantStop); err != nil || r.State != StatePaused {
 		t.Fatalf("other session: %+v %v", r, err)
 	}
 	if err := m.CloseSession(ctx, s.ID()); err != nil {
@@ -193,7 +193,7 @@ func TestFaultGarbageFrames(t *testing.T) {
 	ctx := context.Background()
 	s := mockStopped(t, m)
 	for i := 0; i < 3; i++ {
-		r, err := s.Step(ctx, StepOver, 0, 10*time.Second)
+		r, err := s.Step(ctx, StepOver, 0, 10*time.Second, WantStop)
 		if err != nil || r.State != StatePaused {
 			t.Fatalf("step %d through garbage: %+v %v", i, r, err)
 		}
@@ -270,7 +270,7 @@ func TestFaultDebuggeeWatchAnyAdapter(t *testing.T) {
 		if info.State != StateTerminated || info.Reason != want {
 			t.Fatalf("after the kill: %s %q, want %q", info.State, info.Reason, want)
 		}
-		if _, err := s.Step(ctx, StepOver, 0, time.Second); !isCode(err, toolkit.CodeInvalidState) {
+		if _, err := s.Step(ctx, StepOver, 0, time.Second, WantStop); !isCode(err, toolkit.CodeInvalidState) {
 			t.Fatalf("step: %v", err)
 		}
 	})

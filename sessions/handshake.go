@@ -300,7 +300,7 @@ func (s *Session) withStderr(err error) error {
 func (s *Session) waitFirst(ctx context.Context, seq int, d time.Duration) *StartResult {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	st, _ := s.waitStop(ctx, seq)
+	st, _ := s.waitStop(ctx, ctx, seq)
 	res := &StartResult{State: st.State, LastStop: st.LastStop, ExitCode: st.ExitCode}
 	switch st.State {
 	case StatePaused, StatePostmortem:

@@ -66,7 +66,7 @@ const liveGrace = 5 * time.Second
 
 // RestartFrame pops the stack back to the start of frameID and answers
 // the stop there, as a step does.
-func (s *Session) RestartFrame(ctx context.Context, frameID int, grace time.Duration) (*ExecResult, error) {
+func (s *Session) RestartFrame(ctx context.Context, frameID int, grace time.Duration) (*Stop, error) {
 	if frameID <= 0 {
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "frameId is required", "take a frame id from get_stack_trace")
 	}
@@ -84,14 +84,14 @@ func (s *Session) RestartFrame(ctx context.Context, frameID int, grace time.Dura
 }
 
 // awaitLiveStop waits for the stop a live edit caused.
-func (s *Session) awaitLiveStop(ctx context.Context, seq int, grace time.Duration) *ExecResult {
+func (s *Session) awaitLiveStop(ctx context.Context, seq int, grace time.Duration) *Stop {
 	s.markRunning(seq)
 	if grace <= 0 {
 		grace = liveGrace
 	}
 	wctx, cancel := context.WithTimeout(ctx, grace)
 	defer cancel()
-	return s.answer(ctx, wctx, seq)
+	return s.answer(ctx, wctx, seq, WantStop)
 }
 
 // adapterRefused turns an adapter's refusal of a live edit into an
@@ -106,7 +106,7 @@ func adapterRefused(what string, err error, hint string) error {
 
 // GotoLine moves the stopped thread's next statement to file:line,
 // through gotoTargets and goto, and answers the stop there.
-func (s *Session) GotoLine(ctx context.Context, file string, line, threadID int, grace time.Duration) (*ExecResult, error) {
+func (s *Session) GotoLine(ctx context.Context, file string, line, threadID int, grace time.Duration) (*Stop, error) {
 	if file == "" || line <= 0 {
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "file and a positive line are required", "pass the source file and the line to run next")
 	}
@@ -154,7 +154,7 @@ type HotReloadResult struct {
 	Restarted    string       `json:"restartedFrame,omitempty"` // the frame restarted to run the new code
 	Message      string       `json:"message,omitempty"`
 	// Now is where the program stands after the reload.
-	Now *ExecResult `json:"now"`
+	Now *Stop `json:"now"`
 }
 
 // hotReloadBody is the adapter's answer to "hotReload".
@@ -215,7 +215,7 @@ func (s *Session) HotReload(ctx context.Context, files []string, restartFrames b
 	if body.Resumed {
 		out.Now = s.awaitLiveStop(ctx, seq, grace)
 	} else {
-		out.Now = s.result(s.Info(), true)
+		out.Now = s.result(ctx, s.Info(), true, WantStop)
 	}
 	if len(out.Refused) > 0 {
 		r := out.Refused[0]

@@ -18,10 +18,10 @@ func TestLiveEditsOnTheMock(t *testing.T) {
 	if got := s.LiveEdits(); got != (LiveEditSupport{RestartFrame: true}) {
 		t.Fatalf("mock live edits %+v, want restartFrame only", got)
 	}
-	if _, err := s.Step(ctx, StepInto, 0, 0); err != nil {
+	if _, err := s.Step(ctx, StepInto, 0, 0, WantStop); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Step(ctx, StepOver, 0, 0); err != nil {
+	if _, err := s.Step(ctx, StepOver, 0, 0, WantStop); err != nil {
 		t.Fatal(err)
 	}
 	if v, err := s.Evaluate(ctx, "sum", 0, ""); err != nil || v.Result != "1" {

@@ -18,7 +18,7 @@ import (
 // loadStep steps s once and reads its locals; at the loop body (line 5
 // of steps.mock) n is i - 1.
 func loadStep(ctx context.Context, s *Session) error {
-	r, err := s.Step(ctx, StepOver, 0, 10*time.Second)
+	r, err := s.Step(ctx, StepOver, 0, 10*time.Second, WantStop)
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func TestLoadTwentyDelveSessions(t *testing.T) {
 					if want := strconv.Itoa(pass*100 + pass*(pass-1)/2); v.Result != want {
 						return fmt.Errorf("pass %d: i*100+total = %s, want %s", pass, v.Result, want)
 					}
-					r, err := s.Continue(ctx, 0, time.Minute)
+					r, err := s.Continue(ctx, 0, time.Minute, WantStop)
 					if err != nil {
 						return err
 					}

@@ -68,7 +68,7 @@ func TestManySessionsInParallel(t *testing.T) {
 			errs <- func() error {
 				s := mockStopped(t, m)
 				for step := 0; step < 6; step++ {
-					r, err := s.Step(ctx, StepOver, 0, 10*time.Second)
+					r, err := s.Step(ctx, StepOver, 0, 10*time.Second, WantStop)
 					if err != nil {
 						return err
 					}
@@ -109,25 +109,25 @@ func TestStateMachineAndLastStop(t *testing.T) {
 	if info.State != StatePaused || info.LastStop == nil || info.LastStop.Reason != "breakpoint" || len(info.LastStop.HitBreakpoint) != 1 {
 		t.Fatalf("info %+v", info)
 	}
-	if _, err := s.Continue(ctx, 0, 0); err != nil {
+	if _, err := s.Continue(ctx, 0, 0, WantStop); err != nil {
 		t.Fatal(err)
 	}
 	// The breakpoint is hit again on the next iteration.
-	r, err := s.WaitForStop(ctx, 10*time.Second)
+	r, err := s.WaitForStop(ctx, 10*time.Second, WantStop)
 	if err != nil || r.State != StatePaused || r.LastStop.Location.Line != 10 {
 		t.Fatalf("second stop %+v %v", r, err)
 	}
 	if _, err := s.ClearBreakpoints(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Continue(ctx, 0, 0); err != nil {
+	if _, err := s.Continue(ctx, 0, 0, WantStop); err != nil {
 		t.Fatal(err)
 	}
-	r, err = s.WaitForStop(ctx, 10*time.Second)
+	r, err = s.WaitForStop(ctx, 10*time.Second, WantStop)
 	if err != nil || r.State != StateTerminated || r.ExitCode == nil || *r.ExitCode != 0 {
 		t.Fatalf("end %+v %v", r, err)
 	}
-	if _, err := s.Step(ctx, StepOver, 0, 0); err == nil {
+	if _, err := s.Step(ctx, StepOver, 0, 0, WantStop); err == nil {
 		t.Fatal("stepping a terminated session must fail")
 	}
 	if got := s.Output().Text("stdout"); got != "i=1 total=1\ni=2 total=3\ni=3 total=6\ndone total=6\n" {
@@ -195,7 +195,7 @@ func TestSetVariableAndFunctionBreakpoint(t *testing.T) {
 	if _, err := s.SetVariable(ctx, 0, "b", "100", 0); err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.Step(ctx, StepOut, 0, 5*time.Second)
+	r, err := s.Step(ctx, StepOut, 0, 5*time.Second, WantStop)
 	if err != nil || r.LastStop.Location.Function != "main" {
 		t.Fatalf("step out %+v %v", r, err)
 	}
@@ -228,7 +228,7 @@ func TestBreakpointsBeforeAndAfterLaunch(t *testing.T) {
 	if err := s.RemoveBreakpoint(ctx, 999); err == nil {
 		t.Fatal("removing an unknown breakpoint must fail")
 	}
-	r, err := s.RunToLine(ctx, prog, 11, 0, 5*time.Second)
+	r, err := s.RunToLine(ctx, prog, 11, 0, 5*time.Second, WantStop)
 	if err != nil || r.LastStop.Location.Line != 11 {
 		t.Fatalf("run_to_line %+v %v", r, err)
 	}
@@ -242,7 +242,7 @@ func TestRestartKeepsBreakpoints(t *testing.T) {
 	m := newTestManager(t)
 	ctx := context.Background()
 	s := mockStopped(t, m)
-	if _, err := s.Step(ctx, StepOver, 0, 0); err != nil {
+	if _, err := s.Step(ctx, StepOver, 0, 0, WantStop); err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.Restart(ctx)
@@ -372,7 +372,7 @@ func TestParallelBreakpointsOneFile(t *testing.T) {
 	wg.Wait()
 	hit := map[int]bool{}
 	for i := 0; i < 20; i++ {
-		r, err := s.Continue(ctx, 0, 5*time.Second)
+		r, err := s.Continue(ctx, 0, 5*time.Second, WantStop)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,6 +22,8 @@ type WaitRequest struct {
 	SessionIDs []string
 	All        bool
 	Timeout    time.Duration
+	// Want says what the answer reads besides the stop.
+	Want Want
 }
 
 // Wait blocks up to req.Timeout for the first stop among the sessions
@@ -30,7 +32,7 @@ type WaitRequest struct {
 // names its session (SessionID) unless it is the only one named. A
 // session that is paused answers at once: of several, the one that
 // stopped first.
-func (m *Manager) Wait(ctx context.Context, req WaitRequest) (*Session, *ExecResult, error) {
+func (m *Manager) Wait(ctx context.Context, req WaitRequest) (*Session, *Stop, error) {
 	client := toolkit.ClientID(ctx)
 	named, err := m.waitTargets(ctx, req)
 	if err != nil {
@@ -50,7 +52,7 @@ func (m *Manager) Wait(ctx context.Context, req WaitRequest) (*Session, *ExecRes
 	if s.checkDebuggee(ctx) {
 		info, done = s.Info(), true
 	}
-	r := s.result(info, done)
+	r := s.result(ctx, info, done, req.Want)
 	if !done {
 		r.Message = fmt.Sprintf("no stop within %s; still running", req.Timeout)
 		if len(named) > 1 || req.All {
@@ -256,12 +258,12 @@ func (m *Manager) wake() {
 // started and not ended, children included, in turn, and returns each
 // answer with its session named; a session f refuses answers its error
 // as the message.
-func (m *Manager) ForAll(ctx context.Context, f func(context.Context, *Session) (*ExecResult, error)) []ExecResult {
+func (m *Manager) ForAll(ctx context.Context, f func(context.Context, *Session) (*Stop, error)) []Stop {
 	all := m.topSessions(toolkit.ClientID(ctx))
 	for i := 0; i < len(all); i++ {
 		all = append(all, m.childrenOf(all[i])...)
 	}
-	out := []ExecResult{}
+	out := []Stop{}
 	for _, s := range all {
 		switch s.State() {
 		case StateCreated, StateTerminated, StateError:
@@ -269,7 +271,7 @@ func (m *Manager) ForAll(ctx context.Context, f func(context.Context, *Session) 
 		}
 		r, err := f(ctx, s)
 		if err != nil {
-			r = &ExecResult{State: s.State(), Message: err.Error()}
+			r = &Stop{State: s.State(), Message: err.Error()}
 		}
 		r.SessionID = s.id
 		out = append(out, *r)

@@ -206,7 +206,7 @@ func TestPythonAttachByPIDEachInterpreter(t *testing.T) {
 				t.Errorf("pyenv's debugpy injected into Debian's python: %s", site)
 			}
 			assertNoDelay(t, s)
-			if _, err := s.Continue(ctx, 0, 0); err != nil {
+			if _, err := s.Continue(ctx, 0, 0, WantStop); err != nil {
 				t.Fatal(err)
 			}
 			if err := m.CloseSession(ctx, s.ID()); err != nil {

@@ -81,7 +81,7 @@ func runToEnd(t *testing.T, s *Session) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 20 && s.Info().State != StateTerminated; i++ {
-		if _, err := s.Continue(ctx, 0, 10*time.Second); err != nil && s.Info().State != StateTerminated {
+		if _, err := s.Continue(ctx, 0, 10*time.Second, WantStop); err != nil && s.Info().State != StateTerminated {
 			t.Fatal(err)
 		}
 	}
@@ -112,7 +112,7 @@ func retryScenario(t *testing.T, m *Manager, language, script, file string, line
 	}
 	// The adapter gets the new condition.
 	updateCondition(t, s, file, line, bp.ID, cond)
-	r, err := s.Continue(ctx, 0, 30*time.Second)
+	r, err := s.Continue(ctx, 0, 30*time.Second, WantStop)
 	if err != nil || r.State != StatePaused {
 		t.Fatalf("continue: %+v %v", r, err)
 	}

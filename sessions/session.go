@@ -43,11 +43,14 @@ type Location struct {
 
 // StopInfo describes the last stop.
 type StopInfo struct {
-	Reason        string    `json:"reason"`
-	ThreadID      int       `json:"threadId,omitempty"`
-	Description   string    `json:"description,omitempty"`
-	Text          string    `json:"text,omitempty"` // exception message
-	Location      *Location `json:"location,omitempty"`
+	Reason      string    `json:"reason"`
+	ThreadID    int       `json:"threadId,omitempty"`
+	Description string    `json:"description,omitempty"`
+	Text        string    `json:"text,omitempty"` // exception message
+	Location    *Location `json:"location,omitempty"`
+	// Unlocated says why Location is absent: the stack of the stop could
+	// not be read.
+	Unlocated     string    `json:"unlocated,omitempty"`
 	HitBreakpoint []int     `json:"hitBreakpointIds,omitempty"`
 	Time          time.Time `json:"time"`
 	// Data is what a data breakpoint's stop saw (reason "data breakpoint").
@@ -147,6 +150,7 @@ type Session struct {
 	topFrame  frameCache             // the stopped thread's top user frame
 	pick      framePick              // the frame calls without a frameId act on (framepick.go)
 	views     frameViews             // each frame's locals at its last stop answer (changed.go)
+	told      map[string]bool        // what the session's answers said once (Told)
 	reads     stopReads              // scopes and variables read at the current stop (stopreads.go)
 	syncMus   map[string]*sync.Mutex // per file / kind: serialise breakpoint syncs (see syncLock)
 
@@ -278,6 +282,22 @@ func (s *Session) Info() SessionInfo {
 		info.LastStop = &ls
 	}
 	return info
+}
+
+// Told reports whether an earlier answer of the session already gave
+// what (a field that does not change, such as the interpreter), and
+// records that this one gives it.
+func (s *Session) Told(what string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.told[what] {
+		return true
+	}
+	if s.told == nil {
+		s.told = map[string]bool{}
+	}
+	s.told[what] = true
+	return false
 }
 
 // notifyLocked wakes every waiter. Callers hold mu.

@@ -20,7 +20,7 @@ func (s *Session) skipStops(ctx context.Context, skip func(context.Context, *Ses
 		if wait <= 0 {
 			return res
 		}
-		er, err := s.Continue(ctx, res.LastStop.ThreadID, wait)
+		er, err := s.Continue(ctx, res.LastStop.ThreadID, wait, WantStop)
 		if err != nil {
 			return res
 		}

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"os"
 	"strings"
@@ -44,6 +45,30 @@ type SourceLine struct {
 	Line    int    `json:"line"`
 	Text    string `json:"text"`
 	Current bool   `json:"current,omitempty"`
+}
+
+// SourceLines are the source lines of an answer. They decode from either
+// form of a stop's answer: the full form's list of {line, text}, or the
+// compact form's {first, lines} (docs/contract.md, "What an agent can
+// afford and trust").
+type SourceLines []SourceLine
+
+func (s *SourceLines) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '{' {
+		var compact struct {
+			First int      `json:"first"`
+			Lines []string `json:"lines"`
+		}
+		if err := json.Unmarshal(b, &compact); err != nil {
+			return err
+		}
+		*s = make(SourceLines, len(compact.Lines))
+		for i, text := range compact.Lines {
+			(*s)[i] = SourceLine{Line: compact.First + i, Text: text}
+		}
+		return nil
+	}
+	return json.Unmarshal(b, (*[]SourceLine)(s))
 }
 
 // SourceContext returns up to context lines around line.

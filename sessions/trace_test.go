@@ -26,7 +26,7 @@ func launchToEnd(t *testing.T, s *Session, prog string) {
 		t.Fatal(err)
 	}
 	if res.State != StateTerminated {
-		if w, err := s.WaitForStop(ctx, 10*time.Second); err != nil || w.State != StateTerminated {
+		if w, err := s.WaitForStop(ctx, 10*time.Second, WantStop); err != nil || w.State != StateTerminated {
 			t.Fatalf("the traced program did not run to its end: %+v %v", w, err)
 		}
 	}
@@ -209,7 +209,7 @@ func TestDataBreakpointListedAndCleared(t *testing.T) {
 	if l := s.Breakpoints(); len(l) != 1 || l[0].ID != bp.ID {
 		t.Fatalf("breakpoints %+v, want the data breakpoint only", l)
 	}
-	res, err := s.Continue(ctx, 0, 10*time.Second)
+	res, err := s.Continue(ctx, 0, 10*time.Second, WantStop)
 	if err != nil || res.LastStop == nil || res.LastStop.Reason != DataStopReason || res.LastStop.Data == nil {
 		t.Fatalf("continue: %+v %v", res, err)
 	}

@@ -52,10 +52,10 @@ func TestWatchReportsStopsOutputAndExit(t *testing.T) {
 	mu.Lock()
 	states := seen[ChangeState]
 	mu.Unlock()
-	if _, err := s.Continue(ctx, 0, 0); err != nil {
+	if _, err := s.Continue(ctx, 0, 0, WantStop); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := s.WaitForStop(ctx, 10*time.Second); err != nil || r.State != StateTerminated {
+	if r, err := s.WaitForStop(ctx, 10*time.Second, WantStop); err != nil || r.State != StateTerminated {
 		t.Fatalf("end %+v %v", r, err)
 	}
 	waitSeen("the output and the end", func() bool { return seen[ChangeOutput] > 0 && seen[ChangeState] >= states+2 })
@@ -86,7 +86,7 @@ func TestStopInfoResolvesTheLocation(t *testing.T) {
 	s.mu.Lock()
 	seq := s.stopSeq
 	s.mu.Unlock()
-	if _, err := s.Continue(ctx, 0, 0); err != nil {
+	if _, err := s.Continue(ctx, 0, 0, WantStop); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)

@@ -189,7 +189,7 @@ func goSettle(ctx context.Context, r *failureReader) error {
 		return nil
 	}
 	for ; k > 0; k-- {
-		if _, err := r.s.Step(ctx, sessions.StepOut, r.stop.ThreadID, 3*time.Second); err != nil {
+		if _, err := r.s.Step(ctx, sessions.StepOut, r.stop.ThreadID, 3*time.Second, sessions.WantStop); err != nil {
 			return err
 		}
 	}

@@ -68,7 +68,16 @@ type Policy struct {
 	// Audit, when set, records every call of a tool that is not
 	// read-only, and every call on a session another client owns.
 	Audit *AuditLog
+	// FullAnswers keeps every field in answers (--compact=false): fields
+	// equal to their defaults, fields an earlier answer of the session
+	// gave, and timestamps to the nanosecond. By default answers leave
+	// them out (docs/contract.md, "What an agent can afford and trust").
+	FullAnswers bool
 }
+
+// Compact reports whether answers leave out what the agent has (the
+// default), or keep every field (--compact=false).
+func (tb *Toolbox) Compact() bool { return !tb.Policy().FullAnswers }
 
 // SetPolicy sets what the server enforces. Call it before any toolset is
 // declared or tool added.

@@ -1,6 +1,7 @@
 package toolkit
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -97,7 +98,7 @@ func NewToolbox(serve func(Tool), now func() time.Time) *Toolbox {
 	if now == nil {
 		now = time.Now
 	}
-	var b [4]byte
+	var b [2]byte // tells this server's requests from another's in a log
 	_, _ = rand.Read(b[:])
 	tb := &Toolbox{serve: serve, now: now, prefix: hex.EncodeToString(b[:]),
 		policy: Policy{Toolsets: []string{AllToolsets}, Profile: ProfileFull}}
@@ -180,7 +181,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 				env.Success = true
 				env.Data = &out
 			}
-			b, merr := json.Marshal(env)
+			b, merr := Marshal(env)
 			if merr != nil {
 				b, _ = json.Marshal(Envelope[Out]{RequestID: env.RequestID, Timestamp: env.Timestamp,
 					Error: NewError(CodeInternal, "cannot encode the result: "+merr.Error(), "")})
@@ -193,9 +194,27 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 		})
 }
 
+// Marshal encodes v as JSON without escaping <, > and & (answers are not
+// HTML, and code is full of them: "<module>", "a < b", "&&").
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
 // stamp returns a new request id and the time, for an envelope.
+// The time is to the millisecond, or to the nanosecond with
+// [Policy].FullAnswers.
 func (tb *Toolbox) stamp() (requestID, timestamp string) {
-	return fmt.Sprintf("%s-%d", tb.prefix, tb.seq.Add(1)), tb.now().UTC().Format(time.RFC3339Nano)
+	layout := "2006-01-02T15:04:05.000Z07:00"
+	if !tb.Compact() {
+		layout = time.RFC3339Nano
+	}
+	return fmt.Sprintf("%s-%d", tb.prefix, tb.seq.Add(1)), tb.now().UTC().Format(layout)
 }
 
 // install adds a tool with its options and its unguarded call, and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -23,8 +24,9 @@ type server struct {
 	name string
 	argv []string
 	env  []string
-	// logs, when set, is a folder the server's stderr is kept in.
-	logs string
+	// logs, when set, is a folder the server's stderr is kept in;
+	// answers, a folder each 14-call flow's answers are written to.
+	logs, answers string
 	// start gives start_debugging's arguments for a fixture (sessionId is
 	// added by the caller).
 	start func(fx fixture) map[string]any
@@ -36,6 +38,9 @@ type conn struct {
 	cmd *exec.Cmd
 	// listBytes is the bytes of the answers to tools/list so far.
 	listBytes *atomic.Int64
+	// answers, when set, gets each answer of the 14-call flow: the tool's
+	// name, its bytes and its text, one line each.
+	answers io.Writer
 }
 
 // connect starts srv and runs the MCP handshake, returning the time from
@@ -94,40 +99,41 @@ func (c *conn) close() {
 // ({success, data, requestId}) is unwrapped so both servers read alike; a
 // tool error, or success:false, is an error.
 func (c *conn) call(ctx context.Context, name string, args map[string]any) (map[string]any, error) {
-	out, _, err := c.callBytes(ctx, name, args)
+	out, _, err := c.callText(ctx, name, args)
 	return out, err
 }
 
-// callBytes is call, also returning the bytes of the answer's text
-// content: what a client hands its model.
-func (c *conn) callBytes(ctx context.Context, name string, args map[string]any) (map[string]any, int, error) {
+// callText is call, also returning the answer's text content (all its
+// text items): what a client hands its model.
+func (c *conn) callText(ctx context.Context, name string, args map[string]any) (map[string]any, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", name, err)
+		return nil, "", fmt.Errorf("%s: %w", name, err)
 	}
-	var text string
-	n := 0
+	var all strings.Builder
+	first := ""
 	for _, ct := range res.Content {
 		if tc, ok := ct.(*mcp.TextContent); ok {
-			if text == "" {
-				text = tc.Text
+			if all.Len() == 0 {
+				first = tc.Text
 			}
-			n += len(tc.Text)
+			all.WriteString(tc.Text)
 		}
 	}
+	text := all.String()
 	var out map[string]any
-	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		return nil, n, fmt.Errorf("%s: answer is not JSON: %s", name, clip(text))
+	if err := json.Unmarshal([]byte(first), &out); err != nil {
+		return nil, text, fmt.Errorf("%s: answer is not JSON: %s", name, clip(first))
 	}
 	if res.IsError || out["success"] != true {
-		return nil, n, fmt.Errorf("%s: %s", name, errorText(out, text))
+		return nil, text, fmt.Errorf("%s: %s", name, errorText(out, first))
 	}
 	if data, ok := out["data"].(map[string]any); ok && out["requestId"] != nil {
-		return data, n, nil
+		return data, text, nil
 	}
-	return out, n, nil
+	return out, text, nil
 }
 
 // errorText picks the message out of a failed answer.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -26,8 +27,11 @@ const flowCalls = 8 + 2*flowSteps
 func (c *conn) flow(ctx context.Context, srv server, fx fixture) (int, error) {
 	total := 0
 	call := func(name string, args map[string]any) (map[string]any, error) {
-		out, n, err := c.callBytes(ctx, name, args)
-		total += n
+		out, text, err := c.callText(ctx, name, args)
+		total += len(text)
+		if c.answers != nil {
+			fmt.Fprintf(c.answers, "%s %d %s\n", name, len(text), text)
+		}
 		return out, err
 	}
 	created, err := call("create_debug_session", map[string]any{"language": fx.lang})

@@ -20,11 +20,14 @@
 // Memory is the resident memory of the server's whole process tree
 // (adapters and debuggee included) at the first session's stop. Bytes
 // are what a client reads: the tools/list answer, and the answers of a
-// third session's 14-call flow (flow.go).
+// third session's 14-call flow (flow.go); -answers DIR writes each flow's
+// answers to DIR/LANG-SERVER.txt (tool, bytes, text per line), from which
+// cmd/dbg's TestFlowAnswerBytes takes its budgets.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -46,6 +49,7 @@ func main() {
 	flag.StringVar(&o.out, "out", "bench/results", "folder for peer.md and peer.svg")
 	flag.StringVar(&o.readme, "readme", "README.md", "README to put the table in (empty: leave it)")
 	flag.StringVar(&o.logs, "logs", "", "folder to keep each server's stderr in (default: discard it)")
+	flag.StringVar(&o.answers, "answers", "", "folder to write each 14-call flow's answers to (LANG-SERVER.txt: tool, bytes, text per line)")
 	flag.Parse()
 	if err := run(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "peer:", err)
@@ -54,8 +58,8 @@ func main() {
 }
 
 type options struct {
-	runs, steps                                            int
-	langs, peerCLI, javaHome, dbg, root, out, readme, logs string
+	runs, steps                                                     int
+	langs, peerCLI, javaHome, dbg, root, out, readme, logs, answers string
 }
 
 func run(ctx context.Context, o options) error {
@@ -96,7 +100,7 @@ func run(ctx context.Context, o options) error {
 		{name: "mcp-debugger", argv: []string{"node", o.peerCLI, "stdio"}, env: env, start: peerStart},
 	}
 	for i := range servers {
-		servers[i].logs = o.logs
+		servers[i].logs, servers[i].answers = o.logs, o.answers
 	}
 	rep.versions = versions(root, o.peerCLI, o.javaHome)
 	for _, lang := range strings.Split(o.langs, ",") {
@@ -136,12 +140,24 @@ func measure(ctx context.Context, srv server, fx fixture, steps int, s *samples)
 	defer c.close()
 	s.add(startup, ms(init))
 	s.add(listBytes, kb(c.listBytes.Load()))
-	for n := 1; n <= 2; n++ {
+	var sessionErr error
+	for n := 1; n <= 2 && sessionErr == nil; n++ {
 		t, err := c.session(ctx, srv, fx, steps)
 		s.addSession(n, t)
 		if err != nil {
-			return fmt.Errorf("session %d of 2: %w", n, err)
+			sessionErr = fmt.Errorf("session %d of 2: %w", n, err)
 		}
+	}
+	// The flow's session is the third: a failed one before it does not
+	// keep its bytes from being measured.
+	defer func() { err = errors.Join(sessionErr, err) }()
+	if srv.answers != "" {
+		f, err := os.Create(filepath.Join(srv.answers, fx.lang+"-"+srv.name+".txt"))
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		c.answers = f
 	}
 	n, err := c.flow(ctx, srv, fx)
 	if err != nil {

@@ -213,8 +213,8 @@ func TestMCPNodeTypeScriptCompiledProgram(t *testing.T) {
 	if st.num("lastStop.location.line") != gl || st.str("lastStop.location.file") != greet {
 		t.Fatalf("stop %v, want greet.ts:%d", st.get("lastStop"), gl)
 	}
-	if !strings.Contains(st.str("lastStop.location.text"), "Hello, ${p.name}") {
-		t.Errorf("stop line text %q is not the TypeScript line", st.str("lastStop.location.text"))
+	if !strings.Contains(stopLineText(st), "Hello, ${p.name}") {
+		t.Errorf("stop line text %q is not the TypeScript line", stopLineText(st))
 	}
 	if got := mcpEval(t, c, id, "p.name"); got != `"Ada"` {
 		t.Errorf("p.name = %q", got)

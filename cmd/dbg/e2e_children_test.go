@@ -213,7 +213,7 @@ func TestNodeWorkerThread(t *testing.T) {
 	file := fixture(t, "javascript/children/threads.js")
 	line := mcpLine(t, file, "BP:thread")
 	id, st := mcpLaunch(t, c, "javascript", file, []int{line}, file, nil)
-	if st.num("lastStop.location.line") != line || st.str("sessionId") != id || st.num("lastStop.threadId") == 1 {
+	if st.num("lastStop.location.line") != line || answerSession(st, id) != id || st.num("lastStop.threadId") == 1 {
 		t.Fatalf("the worker's stop %v, want line %d in the session itself", st, line)
 	}
 	if got := mcpEval(t, c, id, "workerData * 2"); got != "12" {

@@ -228,6 +228,31 @@ func mcpLaunch(t testing.TB, c *client, lang, file string, lines []int, program 
 	return id, mcpPaused(t, c, id, st)
 }
 
+// stopLineText is the text of the line a stop's answer stopped at: its
+// location's, or, in a compact answer (which leaves it out for the source
+// shows it), the line of its source at the location's line.
+func stopLineText(st obj) string {
+	if text := st.str("lastStop.location.text"); text != "" {
+		return text
+	}
+	first, line := st.num("source.first"), st.num("lastStop.location.line")
+	if lines, ok := st.get("source.lines").([]any); ok && line >= first && line-first < len(lines) {
+		text, _ := lines[line-first].(string)
+		return text
+	}
+	return ""
+}
+
+// answerSession is the session a stop's answer is about: the one it
+// names, or, when it names none (a compact answer, or a wait's on the
+// session named), named, the session the call named.
+func answerSession(st obj, named string) string {
+	if id := st.str("sessionId"); id != "" {
+		return id
+	}
+	return named
+}
+
 // mcpLocals returns the top frame's locals by name.
 func mcpLocals(t testing.TB, c *client, id string) map[string]obj {
 	t.Helper()

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -29,6 +30,8 @@ type policyFlags struct {
 	Profile  toolkit.Profile
 	// ConfirmDestructive asks the user before destructive calls.
 	ConfirmDestructive bool
+	// FullAnswers keeps every field in answers (--compact=false).
+	FullAnswers bool
 }
 
 // addPolicyFlags adds --toolsets, --profile and --confirm to a serving
@@ -40,11 +43,15 @@ func addPolicyFlags(cmd *cobra.Command, p *policyFlags) {
 		"full, observe (no tool that alters the program or the repository; evaluations without side effects) or read-only (read-only tools only)")
 	cmd.Flags().Var(confirmValue{&p.ConfirmDestructive}, "confirm",
 		"destructive: ask the user (MCP elicitation) before each destructive call; clients that cannot ask are refused")
+	f := cmd.Flags().VarPF(compactValue{&p.FullAnswers}, "compact", "",
+		"answers leave out defaults and what an earlier answer of the session said; false: every field")
+	f.NoOptDefVal = "true"
+	f.DefValue = "true"
 }
 
 // policy is the toolbox policy of the flags, auditing to audit.
 func (p policyFlags) policy(audit *toolkit.AuditLog) toolkit.Policy {
-	return toolkit.Policy{Toolsets: p.Toolsets, Profile: p.Profile, ConfirmDestructive: p.ConfirmDestructive, Audit: audit}
+	return toolkit.Policy{Toolsets: p.Toolsets, Profile: p.Profile, ConfirmDestructive: p.ConfirmDestructive, Audit: audit, FullAnswers: p.FullAnswers}
 }
 
 // pidOf gives the audit a session's debuggee.
@@ -126,3 +133,22 @@ func (v confirmValue) Set(s string) error {
 }
 
 func (confirmValue) Type() string { return "when" }
+
+// compactValue is --compact: true (the default) leaves out of answers
+// what the agent has; false keeps every field.
+type compactValue struct{ full *bool }
+
+func (v compactValue) String() string { return strconv.FormatBool(v.full == nil || !*v.full) }
+
+func (v compactValue) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("--compact %q: true or false", s)
+	}
+	*v.full = !b
+	return nil
+}
+
+func (compactValue) Type() string { return "bool" }
+
+func (compactValue) IsBoolFlag() bool { return true }

@@ -30,6 +30,9 @@ type changedArg struct {
 	Changed toolkit.Bool `json:"changed,omitempty"`
 }
 
+// want is what the stop answer reads: changed unless changed is false.
+func (a changedArg) want() sessions.Want { return sessions.WantChanges(a.Changed.Or(true)) }
+
 type createIn struct {
 	Language          string                 `json:"language" jsonschema:"go, python, javascript, typescript, java, c, cpp, rust, ruby, dotnet, dart, cobol, mock"`
 	Name              string                 `json:"name,omitempty"`
@@ -58,15 +61,15 @@ type createSessionIn struct {
 }
 
 type sessionOut struct {
-	SessionID string                `json:"sessionId"`
-	Name      string                `json:"name"`
-	Language  string                `json:"language"`
-	State     sessions.State        `json:"state"`
-	Mode      string                `json:"mode,omitempty"`
-	Pending   bool                  `json:"pending,omitempty"`
-	LastStop  *sessions.StopInfo    `json:"lastStop,omitempty"`
-	Message   string                `json:"message,omitempty"`
-	Source    []sessions.SourceLine `json:"source,omitempty"`
+	SessionID string               `json:"sessionId"`
+	Name      string               `json:"name"`
+	Language  string               `json:"language"`
+	State     sessions.State       `json:"state"`
+	Mode      string               `json:"mode,omitempty"`
+	Pending   bool                 `json:"pending,omitempty"`
+	LastStop  *sessions.StopInfo   `json:"lastStop,omitempty"`
+	Message   string               `json:"message,omitempty"`
+	Source    sessions.SourceLines `json:"source,omitempty"`
 	// Changed is null on a first stop (see sessions.Changes).
 	Changed     *sessions.Changes `json:"changed,omitempty"`
 	ChangedNote string            `json:"changedNote,omitempty"`
@@ -78,6 +81,10 @@ type sessionOut struct {
 	// attach warns of.
 	Remote   *sessions.RemoteInfo `json:"remote,omitempty"`
 	Warnings []string             `json:"warnings,omitempty"`
+
+	// compact leaves out what the agent has (answers.go): created says
+	// this is the session's first answer, named that the agent named it.
+	compact, created, named bool
 }
 
 type startIn struct {
@@ -107,6 +114,7 @@ type detachIn struct {
 type okOut struct {
 	SessionID string `json:"sessionId,omitempty"`
 	Message   string `json:"message"`
+	compact   bool
 }
 
 type listIn struct {
@@ -142,6 +150,7 @@ type breakpointIn struct {
 type breakpointOut struct {
 	sessions.Breakpoint
 	SessionID string `json:"sessionId"`
+	compact   bool
 }
 
 type breakpointsOut struct {
@@ -183,12 +192,6 @@ type allIn struct {
 	All toolkit.Bool `json:"all,omitempty" jsonschema:"every session"`
 }
 
-// allOut is one session's answer, or with all each session's.
-type allOut struct {
-	*sessions.ExecResult
-	Sessions []sessions.ExecResult `json:"sessions,omitempty"`
-}
-
 type waitIn struct {
 	SessionRef
 	SessionIDs []string     `json:"sessionIds,omitempty" jsonschema:"the first stop answers"`
@@ -212,6 +215,7 @@ type stackIn struct {
 type stackOut struct {
 	StackFrames []sessions.Frame `json:"stackFrames"`
 	TotalFrames int              `json:"totalFrames,omitempty"`
+	compact     bool
 }
 
 type scopesIn struct {
@@ -235,6 +239,7 @@ type variablesIn struct {
 type variablesOut struct {
 	Variables  []sessions.Variable  `json:"variables"`
 	Truncation *sessions.Truncation `json:"truncation,omitempty"`
+	compact    bool
 }
 
 type localsIn struct {
@@ -249,6 +254,9 @@ type localsOut struct {
 	Scope      string               `json:"scope"`
 	Location   *sessions.Location   `json:"location,omitempty"`
 	Truncation *sessions.Truncation `json:"truncation,omitempty"`
+	// compact leaves out what the agent has (answers.go); atStop says the
+	// frame is the stop's, whose location the stop's answer gave.
+	compact, atStop bool
 }
 
 type evaluateIn struct {

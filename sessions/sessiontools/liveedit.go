@@ -32,12 +32,12 @@ type gotoLineIn struct {
 // each session supports (supportstatus.go).
 func registerLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	sessionTool(tb, m, "restart_frame", "Pop the stack back to the start of frameId and stop there; answers the stop like a step.",
-		func(ctx context.Context, s *sessions.Session, in restartFrameIn) (sessions.ExecResult, error) {
+		func(ctx context.Context, s *sessions.Session, in restartFrameIn) (stopOut, error) {
 			r, err := s.RestartFrame(ctx, int(in.FrameID), ms(in.WaitMs, 0))
 			if err != nil {
-				return sessions.ExecResult{}, err
+				return stopOut{}, err
 			}
-			return *r, nil
+			return newStopOut(r, tb.Compact()), nil
 		}, toolkit.Hints{Title: "Restart frame", Destructive: true, Alters: true}, toolkit.InToolset(LiveToolset))
 	sessionTool(tb, m, "hot_reload", "Put edited sources into the program, running or paused (Java: compile and redefine; Node: replace scripts); lists replaced and refused.",
 		func(ctx context.Context, s *sessions.Session, in hotReloadIn) (sessions.HotReloadResult, error) {
@@ -53,15 +53,15 @@ func registerLiveEditTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			return *r, err
 		}, toolkit.Hints{Title: "Hot reload", Destructive: true, Alters: true}, toolkit.InToolset(LiveToolset))
 	sessionTool(tb, m, "goto_line", "Move the stopped thread to file:line without running the lines between; answers the new stop.",
-		func(ctx context.Context, s *sessions.Session, in gotoLineIn) (sessions.ExecResult, error) {
+		func(ctx context.Context, s *sessions.Session, in gotoLineIn) (stopOut, error) {
 			if err := checkSource(m, s, "file", in.File); err != nil {
-				return sessions.ExecResult{}, err
+				return stopOut{}, err
 			}
 			r, err := s.GotoLine(ctx, in.File, int(in.Line), int(in.ThreadID), 0)
 			if err != nil {
-				return sessions.ExecResult{}, err
+				return stopOut{}, err
 			}
-			return *r, nil
+			return newStopOut(r, tb.Compact()), nil
 		}, toolkit.Hints{Title: "Go to line", Destructive: true, Alters: true}, toolkit.InToolset(LiveToolset))
 	registerSupportStatus(tb, m)
 }

@@ -72,7 +72,7 @@ func registerObserveTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return breakpointOut{}, err
 			}
-			return breakpointOut{Breakpoint: bp, SessionID: s.ID()}, nil
+			return breakpointOut{Breakpoint: bp, SessionID: s.ID(), compact: named(tb, in, s)}, nil
 		}, toolkit.Hints{Title: "Data breakpoint"}, toolkit.InToolset(ObserveToolset), toolkit.Enum("accessType", "write", "read", "readWrite"))
 }
 

@@ -204,7 +204,7 @@ func TestSessionsBelongToTheirClient(t *testing.T) {
 		t.Fatalf("after a's grace the open sessions are %v, want b's %s alone", open, b1)
 	}
 	// b's session is untouched: still paused, and it steps.
-	if r := call[sessions.ExecResult](t, b, "step_over", map[string]any{"sessionId": b1, "waitMs": "5000"}); r.LastStop == nil || r.LastStop.Location == nil || r.LastStop.Location.Line != 11 {
+	if r := call[sessions.Stop](t, b, "step_over", map[string]any{"sessionId": b1, "waitMs": "5000"}); r.LastStop == nil || r.LastStop.Location == nil || r.LastStop.Location.Line != 11 {
 		t.Fatalf("b's step after a left: %+v", r)
 	}
 	if all := ids(call[listOut](t, b, "list_debug_sessions", map[string]any{"all": true})); len(all) != 1 {

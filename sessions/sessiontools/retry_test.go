@@ -56,7 +56,7 @@ func TestRetriedCallsAndEndedSession(t *testing.T) {
 		t.Fatalf("evaluate: %+v", env)
 	}
 	call[okOut](t, cs, "clear_breakpoints", map[string]any{"sessionId": id})
-	if r := call[sessions.ExecResult](t, cs, "continue_execution", map[string]any{"sessionId": id, "waitMs": 5000}); r.State != sessions.StateTerminated {
+	if r := call[sessions.Stop](t, cs, "continue_execution", map[string]any{"sessionId": id, "waitMs": 5000}); r.State != sessions.StateTerminated {
 		t.Fatalf("continue: %+v", r)
 	}
 	for i := 0; i < 2; i++ {

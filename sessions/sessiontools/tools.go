@@ -25,6 +25,12 @@ func ms(n toolkit.Int, def time.Duration) time.Duration {
 	return sessions.MaxWait
 }
 
+// named reports whether a compact answer may leave out the session's id:
+// the agent named it in full.
+func named(tb *toolkit.Toolbox, in interface{ session() string }, s *sessions.Session) bool {
+	return tb.Compact() && in.session() == s.ID()
+}
+
 // sessionTool adds a tool that acts on the session its input names.
 func sessionTool[In interface{ session() string }, Out any](tb *toolkit.Toolbox, m *sessions.Manager, name, description string, f func(context.Context, *sessions.Session, In) (Out, error), opts ...toolkit.ToolOption) {
 	toolkit.AddTool(tb, name, description, func(ctx context.Context, in In) (Out, error) {
@@ -75,7 +81,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessionOut{}, err
 			}
-			return sessionAnswer(ctx, s, res, true), nil
+			return sessionAnswer(ctx, tb, s, res, sessions.WantChanged, true, false), nil
 		}, toolkit.Hints{Title: "Create debug session"}, toolkit.LinkResources(), breakOn)
 	sessionTool(tb, m, "attach_to_process", "Attach a created session to processId or port; pauses unless stopOnEntry is false.",
 		func(ctx context.Context, s *sessions.Session, in attachIn) (sessionOut, error) {
@@ -83,7 +89,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessionOut{}, err
 			}
-			return sessionAnswer(ctx, s, res, true), nil
+			return sessionAnswer(ctx, tb, s, res, sessions.WantChanged, false, in.session() == s.ID()), nil
 		}, toolkit.Hints{Title: "Attach to process"}, toolkit.LinkResources(), breakOn, toolkit.InToolset(sessions.RemoteToolset().Name))
 	sessionTool(tb, m, "detach_from_process", "Detach; the target keeps running unless terminateProcess.",
 		func(ctx context.Context, s *sessions.Session, in detachIn) (okOut, error) {
@@ -93,7 +99,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err := s.Detach(ctx, in.TerminateProcess.Or(false)); err != nil {
 				return okOut{}, err
 			}
-			return okOut{SessionID: s.ID(), Message: s.Info().Reason}, nil
+			return okOut{SessionID: s.ID(), Message: s.Info().Reason, compact: named(tb, in, s)}, nil
 		}, toolkit.Hints{Title: "Detach", Destructive: true}, toolkit.DestructiveWhen(terminates))
 	sessionTool(tb, m, "start_debugging", "Launch; answers the first stop, or pending:true (then wait_for_stop), or the exit.",
 		func(ctx context.Context, s *sessions.Session, in startIn) (sessionOut, error) {
@@ -110,7 +116,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessionOut{}, err
 			}
-			return sessionAnswer(ctx, s, res, in.Changed.Or(true)), nil
+			return sessionAnswer(ctx, tb, s, res, in.want(), false, in.session() == s.ID()), nil
 		}, toolkit.Hints{Title: "Start debugging"}, breakOn)
 	sessionTool(tb, m, "restart_debugging", "Relaunch with the same configuration and breakpoints.",
 		func(ctx context.Context, s *sessions.Session, in sessionArg) (sessionOut, error) {
@@ -118,7 +124,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return sessionOut{}, err
 			}
-			return sessionAnswer(ctx, s, res, true), nil
+			return sessionAnswer(ctx, tb, s, res, sessions.WantChanged, false, in.session() == s.ID()), nil
 		}, toolkit.Hints{Title: "Restart program", Destructive: true})
 	toolkit.AddTool(tb, "close_debug_session", "End a session; kills a launched program's process group.",
 		func(ctx context.Context, in sessionArg) (okOut, error) {
@@ -128,7 +134,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err := m.CloseSession(ctx, in.SessionID); err != nil {
 				return okOut{}, err
 			}
-			return okOut{SessionID: in.SessionID, Message: "closed"}, nil
+			return okOut{SessionID: in.SessionID, Message: "closed", compact: tb.Compact()}, nil
 		}, toolkit.Hints{Title: "Close session", Destructive: true, Idempotent: true}, toolkit.DestructiveWhen(launched(m)))
 	toolkit.AddTool(tb, "list_debug_sessions", "Your sessions (all: everyone's): language, state, last stop, pid, parent, groups.",
 		func(ctx context.Context, in listIn) (listOut, error) {
@@ -149,7 +155,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return breakpointOut{}, err
 			}
-			return breakpointOut{Breakpoint: bp, SessionID: s.ID()}, nil
+			return breakpointOut{Breakpoint: bp, SessionID: s.ID(), compact: named(tb, in, s)}, nil
 		}, toolkit.Hints{Title: "Set breakpoint"})
 	sessionTool(tb, m, "list_breakpoints", "The session's breakpoints.",
 		func(ctx context.Context, s *sessions.Session, in sessionArg) (breakpointsOut, error) {
@@ -164,7 +170,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err := s.RemoveBreakpoint(ctx, int(in.BreakpointID)); err != nil {
 				return okOut{}, err
 			}
-			return okOut{SessionID: s.ID(), Message: fmt.Sprintf("breakpoint %d removed", in.BreakpointID)}, nil
+			return okOut{SessionID: s.ID(), Message: fmt.Sprintf("breakpoint %d removed", in.BreakpointID), compact: named(tb, in, s)}, nil
 		}, toolkit.Hints{Title: "Remove breakpoint", Idempotent: true})
 	sessionTool(tb, m, "clear_breakpoints", "Remove all breakpoints, or a file's.",
 		func(ctx context.Context, s *sessions.Session, in clearBPIn) (okOut, error) {
@@ -172,7 +178,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return okOut{}, err
 			}
-			return okOut{SessionID: s.ID(), Message: fmt.Sprintf("%d breakpoint(s) removed", n)}, nil
+			return okOut{SessionID: s.ID(), Message: fmt.Sprintf("%d breakpoint(s) removed", n), compact: named(tb, in, s)}, nil
 		}, toolkit.Hints{Title: "Clear breakpoints", Idempotent: true}, toolkit.InToolset(MoreToolset))
 	sessionTool(tb, m, "set_exception_breakpoints", "Break on exceptions: all, uncaught, none, or adapter filters.",
 		func(ctx context.Context, s *sessions.Session, in exceptionsIn) (exceptionsOut, error) {
@@ -182,20 +188,24 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return exceptionsOut{Filters: f}, nil
 		}, toolkit.Hints{Title: "Exception breakpoints", Idempotent: true}, breakOn, toolkit.InToolset(MoreToolset))
-	execTool := func(name, desc string, hints toolkit.Hints, run func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error)) {
-		sessionTool(tb, m, name, desc, func(ctx context.Context, s *sessions.Session, in threadArg) (sessions.ExecResult, error) {
+	execTool := func(name, desc string, hints toolkit.Hints, run func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.Stop, error)) {
+		sessionTool(tb, m, name, desc, func(ctx context.Context, s *sessions.Session, in threadArg) (stopOut, error) {
 			r, err := run(ctx, s, in)
 			if err != nil {
-				return sessions.ExecResult{}, err
+				return stopOut{}, err
 			}
-			s.AddChanges(ctx, r, in.Changed.Or(true))
-			return *r, nil
+			return newStopOut(r, tb.Compact()), nil
 		}, hints)
 	}
-	allTool := func(name, desc string, hints toolkit.Hints, run func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error), each func(context.Context, *sessions.Session) (*sessions.ExecResult, error)) {
+	allTool := func(name, desc string, hints toolkit.Hints, run func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.Stop, error), each func(context.Context, *sessions.Session) (*sessions.Stop, error)) {
 		toolkit.AddTool(tb, name, desc, func(ctx context.Context, in allIn) (allOut, error) {
+			compact := tb.Compact()
 			if in.All.Or(false) {
-				return allOut{Sessions: m.ForAll(ctx, each)}, nil
+				out := allOut{Sessions: []stopOut{}}
+				for _, r := range m.ForAll(ctx, each) {
+					out.Sessions = append(out.Sessions, newStopOut(&r, compact))
+				}
+				return out, nil
 			}
 			s, err := m.GetFor(ctx, in.SessionID)
 			if err != nil {
@@ -205,23 +215,23 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return allOut{}, err
 			}
-			s.AddChanges(ctx, r, in.Changed.Or(true))
-			return allOut{ExecResult: r}, nil
+			o := newStopOut(r, compact)
+			return allOut{stopOut: &o}, nil
 		}, hints)
 	}
 	allTool("continue_execution", "Resume (all: every session); answers pending:true (then wait_for_stop) unless waitMs.",
 		toolkit.Hints{Title: "Continue"},
-		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
-			return s.Continue(ctx, int(in.ThreadID), ms(in.WaitMs, 0))
-		}, func(ctx context.Context, s *sessions.Session) (*sessions.ExecResult, error) {
-			return s.Continue(ctx, 0, 0)
+		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.Stop, error) {
+			return s.Continue(ctx, int(in.ThreadID), ms(in.WaitMs, 0), in.want())
+		}, func(ctx context.Context, s *sessions.Session) (*sessions.Stop, error) {
+			return s.Continue(ctx, 0, 0, sessions.WantStop)
 		})
 	allTool("pause_execution", "Pause (all: every session); answers where it stopped.",
 		toolkit.Hints{Title: "Pause"},
-		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
-			return s.Pause(ctx, int(in.ThreadID), ms(in.WaitMs, 0))
-		}, func(ctx context.Context, s *sessions.Session) (*sessions.ExecResult, error) {
-			return s.Pause(ctx, 0, 0)
+		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.Stop, error) {
+			return s.Pause(ctx, int(in.ThreadID), ms(in.WaitMs, 0), in.want())
+		}, func(ctx context.Context, s *sessions.Session) (*sessions.Stop, error) {
+			return s.Pause(ctx, 0, 0, sessions.WantStop)
 		})
 	for _, st := range []struct {
 		name string
@@ -234,34 +244,32 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 		{"step_out", sessions.StepOut, "Step out of the function.", toolkit.Hints{Title: "Step out"}},
 	} {
 		kind := st.kind
-		execTool(st.name, st.desc, st.hint, func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
-			return s.Step(ctx, kind, int(in.ThreadID), ms(in.WaitMs, 0))
+		execTool(st.name, st.desc, st.hint, func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.Stop, error) {
+			return s.Step(ctx, kind, int(in.ThreadID), ms(in.WaitMs, 0), in.want())
 		})
 	}
 	sessionTool(tb, m, "run_to_line", "Run to file:line, or an earlier stop.",
-		func(ctx context.Context, s *sessions.Session, in runToLineIn) (sessions.ExecResult, error) {
+		func(ctx context.Context, s *sessions.Session, in runToLineIn) (stopOut, error) {
 			if err := checkSource(m, s, "file", in.File); err != nil {
-				return sessions.ExecResult{}, err
+				return stopOut{}, err
 			}
-			r, err := s.RunToLine(ctx, in.File, int(in.Line), int(in.ThreadID), ms(in.WaitMs, 0))
+			r, err := s.RunToLine(ctx, in.File, int(in.Line), int(in.ThreadID), ms(in.WaitMs, 0), in.want())
 			if err != nil {
-				return sessions.ExecResult{}, err
+				return stopOut{}, err
 			}
-			s.AddChanges(ctx, r, in.Changed.Or(true))
-			return *r, nil
+			return newStopOut(r, tb.Compact()), nil
 		}, toolkit.Hints{Title: "Run to line"}, toolkit.InToolset(MoreToolset))
 	toolkit.AddTool(tb, "wait_for_stop", "Wait for the next stop or exit, child sessions' too (sessionIds or all: several).",
-		func(ctx context.Context, in waitIn) (sessions.ExecResult, error) {
+		func(ctx context.Context, in waitIn) (stopOut, error) {
 			ids := in.SessionIDs
 			if in.SessionID != "" {
 				ids = append([]string{in.SessionID}, ids...)
 			}
-			s, r, err := m.Wait(ctx, sessions.WaitRequest{SessionIDs: ids, All: in.All.Or(false), Timeout: ms(in.TimeoutMs, 30*time.Second)})
+			_, r, err := m.Wait(ctx, sessions.WaitRequest{SessionIDs: ids, All: in.All.Or(false), Timeout: ms(in.TimeoutMs, 30*time.Second), Want: in.want()})
 			if err != nil {
-				return sessions.ExecResult{}, err
+				return stopOut{}, err
 			}
-			s.AddChanges(ctx, r, in.Changed.Or(true))
-			return *r, nil
+			return newStopOut(r, tb.Compact()), nil
 		}, toolkit.Hints{Title: "Wait for stop", ReadOnly: true})
 	sessionTool(tb, m, "list_threads", "The program's threads.",
 		func(ctx context.Context, s *sessions.Session, in sessionArg) (threadsOut, error) {
@@ -283,7 +291,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				}
 				frames = kept
 			}
-			return stackOut{StackFrames: frames, TotalFrames: total}, nil
+			return stackOut{StackFrames: frames, TotalFrames: total, compact: tb.Compact()}, nil
 		}, toolkit.Hints{Title: "Stack trace", ReadOnly: true})
 	sessionTool(tb, m, "get_scopes", "A frame's scopes and their variablesReference.",
 		func(ctx context.Context, s *sessions.Session, in scopesIn) (scopesOut, error) {
@@ -300,7 +308,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if !in.IncludeSpecial.Or(false) {
 				v = slices.DeleteFunc(v, func(v sessions.Variable) bool { return sessions.IsGroup(v.Name) })
 			}
-			return variablesOut{Variables: v, Truncation: tr}, err
+			return variablesOut{Variables: v, Truncation: tr, compact: tb.Compact()}, err
 		}, toolkit.Hints{Title: "Variables", ReadOnly: true}, toolkit.ListReveal())
 	sessionTool(tb, m, "get_local_variables", "Locals of the top frame (or frameId).",
 		func(ctx context.Context, s *sessions.Session, in localsIn) (localsOut, error) {
@@ -308,15 +316,17 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if err != nil {
 				return localsOut{}, err
 			}
-			return localsOut{Variables: v, Scope: sc.Name, Truncation: tr, Location: s.FrameLocation(int(in.FrameID))}, nil
+			out := localsOut{Variables: v, Scope: sc.Name, Truncation: tr, Location: s.FrameLocation(int(in.FrameID)), compact: tb.Compact()}
+			out.atStop = in.FrameID == 0 && out.Location != nil && s.AtStop(out.Location)
+			return out, nil
 		}, toolkit.Hints{Title: "Local variables", ReadOnly: true}, toolkit.ListReveal())
 	sessionTool(tb, m, "evaluate_expression", "Evaluate an expression in the stopped frame (or frameId).",
-		func(ctx context.Context, s *sessions.Session, in evaluateIn) (sessions.EvalResult, error) {
+		func(ctx context.Context, s *sessions.Session, in evaluateIn) (evalOut, error) {
 			r, err := evaluate(ctx, tb, m, s, in)
 			if err != nil {
-				return sessions.EvalResult{}, err
+				return evalOut{}, err
 			}
-			return *r, nil
+			return evalOut{EvalResult: *r, compact: tb.Compact()}, nil
 		}, toolkit.Hints{Title: "Evaluate expression"}, toolkit.Enum("context", "repl", "watch", "hover"), toolkit.ListReveal())
 	sessionTool(tb, m, "set_variable", "Change a variable's value in the stopped program.",
 		func(ctx context.Context, s *sessions.Session, in setVariableIn) (sessions.EvalResult, error) {
@@ -421,12 +431,24 @@ func (in createIn) request() sessions.CreateRequest {
 		BreakOnExceptions: in.BreakOnExceptions, AdapterConfig: in.AdapterConfig, Via: in.Via, PathMappings: in.PathMappings}
 }
 
-// sessionAnswer is the answer of a launch or attach; want says whether a
-// stop it reached reads its locals for changed (a first stop: null).
-func sessionAnswer(ctx context.Context, s *sessions.Session, res *sessions.StartResult, want bool) sessionOut {
+// sessionAnswer is the answer of a create, launch or attach; want says
+// what a stop it reached reads. created says the answer is the session's
+// first (create_debug_session's): compact answers name the language and
+// resources there only, and the interpreter in the first answer that has
+// it; named says the agent named the session in full.
+func sessionAnswer(ctx context.Context, tb *toolkit.Toolbox, s *sessions.Session, res *sessions.StartResult, want sessions.Want, created, named bool) sessionOut {
 	info := s.Info()
+	compact := tb.Compact()
 	out := sessionOut{SessionID: info.ID, Name: info.Name, Language: info.Language, State: info.State, Mode: info.Mode,
-		Interpreter: info.Interpreter, Resources: new(resourcesOf(info.ID))}
+		Interpreter: info.Interpreter, Resources: new(resourcesOf(info.ID)), compact: compact, created: created, named: named}
+	if compact {
+		if !created {
+			out.Language, out.Resources = "", nil
+		}
+		if out.Interpreter != nil && s.Told("interpreter") {
+			out.Interpreter = nil
+		}
+	}
 	if res != nil {
 		out.Remote, out.Warnings = s.Remote(), s.Warnings()
 		out.Pending, out.Message = res.Pending, res.Message
@@ -436,24 +458,21 @@ func sessionAnswer(ctx context.Context, s *sessions.Session, res *sessions.Start
 	} else if info.State == sessions.StateCreated {
 		out.Message = "created; call start_debugging with scriptPath to launch, or attach_to_process"
 	}
-	if out.State.Stopped() {
-		// Only the stop the session is paused at: an older one is history.
-		// A dispatcher's launch (js-debug) answers its child's stop.
-		stop, own := info.LastStop, info.State.Stopped()
-		if res != nil && res.LastStop != nil && !own {
-			stop = res.LastStop
+	if !out.State.Stopped() {
+		return out
+	}
+	// Only the stop the session is paused at: an older one is history.
+	// A dispatcher's launch (js-debug) answers its child's stop.
+	if res != nil && res.LastStop != nil && !info.State.Stopped() {
+		out.LastStop = res.LastStop
+		if l := res.LastStop.Location; l != nil && l.File != "" {
+			out.Source, _ = s.SourceContext(l.File, l.Line, 3)
 		}
-		out.LastStop = stop
-		if stop != nil {
-			if l := stop.Location; l != nil && l.File != "" {
-				out.Source, _ = s.SourceContext(l.File, l.Line, 3)
-			}
-		}
-		if stop != nil && own {
-			r := &sessions.ExecResult{State: out.State, LastStop: out.LastStop}
-			s.AddChanges(ctx, r, want)
-			out.Changed, out.ChangedNote = r.Changed, r.ChangedNote
-		}
+		return out
+	}
+	if info.LastStop != nil {
+		r := s.StopAnswer(ctx, want)
+		out.LastStop, out.Source, out.Changed, out.ChangedNote = r.LastStop, r.Source, r.Changed, r.ChangedNote
 	}
 	return out
 }

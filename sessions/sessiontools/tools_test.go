@@ -63,7 +63,7 @@ func TestStepTools(t *testing.T) {
 	}
 	where := func(tool string) *sessions.Location {
 		t.Helper()
-		r := call[sessions.ExecResult](t, cs, tool, map[string]any{"sessionId": id, "waitMs": "5000"})
+		r := call[sessions.Stop](t, cs, tool, map[string]any{"sessionId": id, "waitMs": "5000"})
 		if r.LastStop == nil || r.LastStop.Location == nil {
 			t.Fatalf("%s: no stop %+v", tool, r)
 		}

@@ -239,13 +239,13 @@ func (p *prompt) launch(plan *Launch, s *stopAnswer, quiet bool) (json.RawMessag
 
 // stopAnswer is what the session and execution tools answer.
 type stopAnswer struct {
-	SessionID string                `json:"sessionId"`
-	State     string                `json:"state"`
-	Pending   bool                  `json:"pending"`
-	Message   string                `json:"message"`
-	Reason    string                `json:"reason"`
-	ExitCode  *int                  `json:"exitCode"`
-	LastStop  *sessions.StopInfo    `json:"lastStop"`
-	Source    []sessions.SourceLine `json:"source"`
-	Changed   *sessions.Changes     `json:"changed"`
+	SessionID string               `json:"sessionId"`
+	State     string               `json:"state"`
+	Pending   bool                 `json:"pending"`
+	Message   string               `json:"message"`
+	Reason    string               `json:"reason"`
+	ExitCode  *int                 `json:"exitCode"`
+	LastStop  *sessions.StopInfo   `json:"lastStop"`
+	Source    sessions.SourceLines `json:"source"`
+	Changed   *sessions.Changes    `json:"changed"`
 }

@@ -44,7 +44,11 @@ func (p *prompt) printStop(s stopAnswer) {
 		return
 	case sessions.StatePaused:
 	default:
-		p.printf("%s: %s\n", s.State, s.Message)
+		if s.Message == "" {
+			p.printf("%s\n", s.State) // a compact answer: pending says wait_for_stop
+		} else {
+			p.printf("%s: %s\n", s.State, s.Message)
+		}
 		return
 	}
 	st := s.LastStop
