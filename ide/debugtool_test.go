@@ -170,7 +170,7 @@ func TestDebugRunConfigurationJavaAdapter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Continue(context.Background(), 0, time.Second); err != nil {
+	if _, err := s.Continue(context.Background(), 0, time.Second, sessions.WantStop); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "debuggee output", func() bool { return strings.Contains(s.Output().Text(""), "args=one,two words,three") })

@@ -124,14 +124,14 @@ func attachThrough(t *testing.T, via sessions.Via, lang string, tk *ticker, src 
 		t.Fatalf("the session says nothing of its way: %+v", info)
 	}
 	if res.State != sessions.StatePaused {
-		if _, err := s.WaitForStop(ctx, 20*time.Second); err != nil {
+		if _, err := s.WaitForStop(ctx, 20*time.Second, sessions.WantStop); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, err := s.SetBreakpoint(ctx, sessions.BreakpointSpec{File: src, Line: line}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.Continue(ctx, 0, 20*time.Second)
+	r, err := s.Continue(ctx, 0, 20*time.Second, sessions.WantStop)
 	if err != nil {
 		t.Fatal(err)
 	}
