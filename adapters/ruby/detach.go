@@ -2,7 +2,6 @@ package ruby
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 )
@@ -56,26 +55,8 @@ func (x *Proxy) dropBreakpoints() {
 	}
 }
 
-var errNoRubyFrame = errors.New("no frame of Ruby code")
-
 // rubyFrame returns the id of thread's first frame of Ruby code (a
 // frame of a C method, "[C] Kernel#sleep", evaluates nothing).
 func (x *Proxy) rubyFrame(ctx context.Context, thread int) (int, error) {
-	resp, err := x.link.Call(ctx, "stackTrace", map[string]any{"threadId": thread, "startFrame": 0, "levels": 20})
-	if err != nil {
-		return 0, callError(err)
-	}
-	var body struct {
-		StackFrames []struct {
-			ID   int    `json:"id"`
-			Name string `json:"name"`
-		} `json:"stackFrames"`
-	}
-	_ = resp.DecodeBody(&body)
-	for _, f := range body.StackFrames {
-		if !strings.HasPrefix(f.Name, "[C] ") {
-			return f.ID, nil
-		}
-	}
-	return 0, errNoRubyFrame
+	return x.frameWhere(ctx, thread, 20, func(name string) bool { return !strings.HasPrefix(name, "[C] ") })
 }

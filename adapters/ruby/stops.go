@@ -2,6 +2,7 @@ package ruby
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -194,19 +195,31 @@ var rubyConstRE = regexp.MustCompile(`^(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*$`)
 
 // topFrame returns the id of thread's top frame.
 func (x *Proxy) topFrame(ctx context.Context, thread int) (int, error) {
-	resp, err := x.link.Call(ctx, "stackTrace", map[string]any{"threadId": thread, "startFrame": 0, "levels": 1})
+	return x.frameWhere(ctx, thread, 1, func(string) bool { return true })
+}
+
+// frameWhere returns the id of the first of thread's top levels frames
+// whose name ok accepts.
+func (x *Proxy) frameWhere(ctx context.Context, thread, levels int, ok func(name string) bool) (int, error) {
+	resp, err := x.link.Call(ctx, "stackTrace", map[string]any{"threadId": thread, "startFrame": 0, "levels": levels})
 	if err != nil {
 		return 0, callError(err)
 	}
 	var body struct {
 		StackFrames []struct {
-			ID int `json:"id"`
+			ID   int    `json:"id"`
+			Name string `json:"name"`
 		} `json:"stackFrames"`
 	}
-	if err := resp.DecodeBody(&body); err != nil || len(body.StackFrames) == 0 {
+	if err := resp.DecodeBody(&body); err != nil {
 		return 0, fmt.Errorf("no stack frames: %v", err)
 	}
-	return body.StackFrames[0].ID, nil
+	for _, f := range body.StackFrames {
+		if ok(f.Name) {
+			return f.ID, nil
+		}
+	}
+	return 0, errors.New("no such frame in the stack")
 }
 
 // eval evaluates expr in frame.
