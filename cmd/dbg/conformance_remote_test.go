@@ -301,7 +301,14 @@ func scenarioRemote(t *testing.T, _ *client, l *lang) {
 		want = a.Language()
 	}
 	listed := false
-	for _, p := range c.ok("list_remote_processes", map[string]any{"via": via}).list("processes") {
+	// The host shares this machine's processes (a namespace of the
+	// network only): the listing reads all of them, and the executables
+	// of every test binary running on the machine, loaded as it may be.
+	listVia := map[string]any{"timeoutMs": 120000}
+	for k, v := range via {
+		listVia[k] = v
+	}
+	for _, p := range c.ok("list_remote_processes", map[string]any{"via": listVia}).list("processes") {
 		if p.num("pid") == pid {
 			listed = p.str("language") == want
 			if !listed {
