@@ -93,6 +93,11 @@ func (p Python) Find(ctx context.Context) Info {
 		return info
 	}
 	v := p.cache.probe(ctx, py)
+	if v.err != nil {
+		// Not "not installed": the interpreter did not answer.
+		info.Note = "could not ask " + py + " whether debugpy is installed: " + v.err.Error()
+		return info
+	}
 	if v.debugpy == "" {
 		return info
 	}

@@ -130,7 +130,7 @@ func newPyCache() *pyCache {
 	return &pyCache{entries: map[string]pyCacheEntry{}, verdicts: map[string]injectVerdict{}}
 }
 
-// probe asks the interpreter py about itself (bounded to ten seconds).
+// probe asks the interpreter py about itself (bounded to probeTimeout).
 func (c *pyCache) probe(ctx context.Context, py string) pyInfo { return c.probeAs(ctx, py, nil) }
 
 // probeAs is probe with py run as u (see pyUser).
@@ -160,8 +160,12 @@ func (c *pyCache) probeAs(ctx context.Context, py string, u *pyUser) pyInfo {
 	return info
 }
 
+// probeTimeout bounds the start of an interpreter that describes itself:
+// a pyenv shim on a loaded machine can take seconds.
+const probeTimeout = 30 * time.Second
+
 func probePython(ctx context.Context, py string, u *pyUser) pyInfo {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, "-c", pyProbeScript)
 	cmd.Env = withoutEnv(os.Environ(), "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")

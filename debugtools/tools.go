@@ -53,7 +53,7 @@ func (x *Tools) Register(tb *toolkit.Toolbox) {
 		t.attach, toolkit.Hints{Title: "Attach JVM agent", Idempotent: true}, toolkit.InToolset(Toolset))
 	toolkit.AddTool(tb, "invoke_java_method",
 		"Invoke a Java method in the JVM (a Spring bean, a live instance or a new one); argsJson in declaration order.",
-		t.invoke, toolkit.Hints{Title: "Invoke Java method", Destructive: true, Alters: true}, toolkit.InToolset(Toolset))
+		t.invoke, toolkit.Hints{Title: "Invoke Java method", Destructive: true, Alters: true}, toolkit.InToolset(Toolset), toolkit.ListReveal())
 	toolkit.AddTool(tb, "read_target_application_logs",
 		"Recent logs of the JVM (connection), of a session (sessionId) or of a process dbg started (pid); since=next for newer.",
 		t.logs, toolkit.Hints{Title: "Application logs", ReadOnly: true}, toolkit.InToolset(Toolset))
@@ -62,7 +62,7 @@ func (x *Tools) Register(tb *toolkit.Toolbox) {
 		t.sql, toolkit.Hints{Title: "Recent SQL", ReadOnly: true}, toolkit.InToolset(Toolset))
 	toolkit.AddTool(tb, "run_and_invoke",
 		"Attach when needed, wait until the JVM is ready, invoke the method, and answer its result with the logs and SQL it produced.",
-		t.runAndInvoke, toolkit.Hints{Title: "Run and invoke", Destructive: true, Alters: true}, toolkit.InToolset(Toolset))
+		t.runAndInvoke, toolkit.Hints{Title: "Run and invoke", Destructive: true, Alters: true}, toolkit.InToolset(Toolset), toolkit.ListReveal())
 	registerSourceTools(tb, m, cfg)
 	tb.Status().Register("jvm", &jvmStatus{t: t})
 	registerPrompts(tb)

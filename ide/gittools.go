@@ -25,7 +25,7 @@ func (x *IDE) gitRepositories(ctx context.Context, in ProjectInput) (Repositorie
 // RepositoryInput names a repository of the project.
 type RepositoryInput struct {
 	ProjectPath    string `json:"projectPath,omitempty"`
-	RepositoryRoot string `json:"repositoryRoot,omitempty" jsonschema:"a root from get_git_repositories (with several)"`
+	RepositoryRoot string `json:"repositoryRoot,omitempty" jsonschema:"with several repositories"`
 }
 
 func (x *IDE) gitRemotes(ctx context.Context, in RepositoryInput) (RemotesResult, error) {
@@ -39,8 +39,8 @@ func (x *IDE) gitRemotes(ctx context.Context, in RepositoryInput) (RemotesResult
 // FetchInput is the input of git_fetch.
 type FetchInput struct {
 	RepositoryInput
-	Remote string `json:"remote,omitempty" jsonschema:"default: the upstream's, origin, the only one"`
-	Prune  bool   `json:"prune,omitempty" jsonschema:"drop remote-tracking branches gone from the remote"`
+	Remote string `json:"remote,omitempty" jsonschema:"default: upstream's, origin, the only one"`
+	Prune  bool   `json:"prune,omitempty" jsonschema:"drop gone remote-tracking branches"`
 }
 
 func (x *IDE) gitFetch(ctx context.Context, in FetchInput) (OpResult, error) {
@@ -68,7 +68,7 @@ func (x *IDE) gitPull(ctx context.Context, in PullInput) (OpResult, error) {
 // PushInput is the input of git_push.
 type PushInput struct {
 	RepositoryInput
-	Remote      string `json:"remote,omitempty" jsonschema:"default: the upstream's, origin, the only one"`
+	Remote      string `json:"remote,omitempty" jsonschema:"default: upstream's, origin, the only one"`
 	SetUpstream bool   `json:"setUpstream,omitempty"`
 }
 

@@ -103,19 +103,19 @@ func (x *IDE) Register(tb *toolkit.Toolbox) {
 		"Create a debug session from a run configuration (launch.json entry, IntelliJ Application or Spring Boot); a compound runs as one group.",
 		x.debugConfiguration, toolkit.Hints{Title: "Debug run configuration", Alters: true}, toolkit.InToolset(RunToolset), toolkit.LinkResources())
 	toolkit.AddTool(tb, "get_git_repositories",
-		"The project's Git repositories (worktrees, submodules): root, HEAD, branch, upstream, remotes, dirty, ahead/behind.",
+		"Git repositories: root, HEAD, branch, upstream, remotes, dirty, ahead/behind.",
 		x.gitRepositories, toolkit.Hints{Title: "Git repositories", ReadOnly: true}, toolkit.InToolset(GitToolset))
 	toolkit.AddTool(tb, "get_git_remotes",
-		"A repository's remotes with fetch and push URLs, credentials redacted.",
+		"Remotes with fetch and push URLs, credentials redacted.",
 		x.gitRemotes, toolkit.Hints{Title: "Git remotes", ReadOnly: true}, toolkit.InToolset(GitToolset))
 	toolkit.AddTool(tb, "git_fetch",
-		"Fetch from a remote (default: the upstream's, then origin, then the only one); never prompts.",
+		"Fetch from a remote; never prompts.",
 		x.gitFetch, toolkit.Hints{Title: "Git fetch", Idempotent: true, OpenWorld: true, Alters: true}, toolkit.InToolset(GitToolset))
 	toolkit.AddTool(tb, "git_pull",
-		"Pull the current branch from its upstream (ff_only by default, rebase or merge); a conflict is reported and left.",
+		"Pull the branch from its upstream; a conflict is reported and left.",
 		x.gitPull, toolkit.Hints{Title: "Git pull", Destructive: true, OpenWorld: true, Alters: true}, toolkit.InToolset(GitToolset), toolkit.Enum("strategy", "ff_only", "rebase", "merge"))
 	toolkit.AddTool(tb, "git_push",
-		"Push the current branch to a remote; never forces, takes no refspec, never skips hooks.",
+		"Push the branch; never forces, never skips hooks.",
 		x.gitPush, toolkit.Hints{Title: "Git push", Destructive: true, OpenWorld: true, Alters: true}, toolkit.InToolset(GitToolset))
 	tb.Status().Register("runConfigurations", runConfigStatus{x})
 	tb.Status().Register("git", gitStatus{x})

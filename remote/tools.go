@@ -8,8 +8,8 @@ import (
 )
 
 type listIn struct {
-	Via sessions.Via `json:"via" jsonschema:"the machine: ssh host, docker container or kubernetes pod"`
-	All toolkit.Bool `json:"all,omitempty" jsonschema:"also processes whose language dbg cannot tell (default false)"`
+	Via sessions.Via `json:"via" jsonschema:"the machine"`
+	All toolkit.Bool `json:"all,omitempty" jsonschema:"also those of no known language"`
 }
 
 type listOut struct {
@@ -22,7 +22,8 @@ type listOut struct {
 // Register implements toolkit.Capability: list_remote_processes, and the
 // client tools' part of get_debug_tools_status.
 func (x *Remote) Register(tb *toolkit.Toolbox) {
-	toolkit.AddTool(tb, "list_remote_processes", "List the processes of a machine reached through a via (ssh, docker, kubernetes), with pid, user, command and language, to pick one to attach to with create_debug_session's via and processId.",
+	tb.DeclareToolset(sessions.RemoteToolset())
+	toolkit.AddTool(tb, "list_remote_processes", "Processes of a machine reached through a via: pid, user, command, language; attach with create_debug_session.",
 		func(ctx context.Context, in listIn) (listOut, error) {
 			list, cut, err := x.ListProcesses(ctx, in.Via, in.All.Or(false))
 			if err != nil {
@@ -32,6 +33,6 @@ func (x *Remote) Register(tb *toolkit.Toolbox) {
 				list = []RemoteProcess{}
 			}
 			return listOut{Via: String(in.Via), Processes: list, Count: len(list), Truncated: cut}, nil
-		})
+		}, toolkit.Hints{Title: "Remote processes", ReadOnly: true, OpenWorld: true}, toolkit.InToolset(sessions.RemoteToolset().Name))
 	tb.Status().Register("remote", statusPart{x.status})
 }

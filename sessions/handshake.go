@@ -135,7 +135,7 @@ func (s *Session) connect(ctx context.Context, t adapters.Target) (err error) {
 	if err := s.handshakeWith(ctx, ep, t, args); err != nil {
 		return err
 	}
-	s.m.pool.refill(s, t)
+	s.m.pool.started(s, t)
 	return nil
 }
 

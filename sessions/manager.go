@@ -33,8 +33,10 @@ type Config struct {
 	// a call passes sideEffects: true (dbg mcp --no-side-effects).
 	NoSideEffects bool
 	// WarmAdapters keeps one idle adapter process per language in use,
-	// for the next session (pool.go).
+	// for the next session (pool.go); WarmIdle is how long one waits for
+	// a session before it is stopped (0: DefaultWarmIdle).
 	WarmAdapters bool
+	WarmIdle     time.Duration
 	// DAPLogRedact rewrites each logged DAP message (the server's
 	// redaction of credentials); nil logs the traffic raw.
 	DAPLogRedact func([]byte) []byte
@@ -95,7 +97,7 @@ func NewManager(cfg Config) *Manager {
 	m := &Manager{cfg: cfg, sessions: map[string]*Session{}, closedIDs: map[string]bool{}, findCache: map[string]findEntry{}}
 	m.ProcessRegistry = m.ownedProcesses()
 	if cfg.WarmAdapters {
-		m.pool = newWarmPool(m)
+		m.pool = newWarmPool(m, cfg.WarmIdle)
 	}
 	return m
 }
@@ -194,6 +196,7 @@ func (m *Manager) add(s *Session) error {
 
 // Shutdown closes every session, killing adapters and launched debuggees.
 func (m *Manager) Shutdown(ctx context.Context) {
+	m.pool.stopRefills() // the sessions closing now start no idle process
 	m.mu.Lock()
 	m.closed = true
 	all := make([]*Session, 0, len(m.sessions))

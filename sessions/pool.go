@@ -12,11 +12,21 @@ import (
 // The warm pool keeps one idle adapter process per language this server
 // has used (debugpy's adapter, delve, lldb-dap: the adapters that
 // implement [adapters.Warm]), so that the next session of the language
-// skips the adapter's start-up. A process is started only after a session
-// of its language started, never at server start; one idle process per
-// language, at most warmMaxLanguages at once. Each idle process is
-// recorded in the state directory like a session's, so the reaper of
-// the next server kills it after a crash, and Shutdown kills it.
+// skips the adapter's start-up. It pays for itself only when a next
+// session comes, so an idle process is started
+//
+//   - when a session of the language ends (close): the next one, the
+//     usual second session of an agent, finds it, or joins its start
+//     when it comes sooner than that;
+//   - when a session starts while another of its language is open: the
+//     language is used in parallel.
+//
+// A single session never runs beside an idle adapter, and an idle process
+// nobody took within [Config.WarmIdle] (default [DefaultWarmIdle]) is
+// stopped. One idle process per language, at most warmMaxLanguages at
+// once. Each idle process is recorded in the state directory like a
+// session's, so the reaper of the next server kills it after a crash,
+// and Shutdown kills it.
 
 // warmMaxLanguages bounds the idle processes of a server.
 const warmMaxLanguages = 4
@@ -24,26 +34,44 @@ const warmMaxLanguages = 4
 // warmStartTimeout bounds the start of one idle process.
 const warmStartTimeout = 30 * time.Second
 
+// DefaultWarmIdle is how long an idle adapter waits for a session before
+// it is stopped.
+const DefaultWarmIdle = 5 * time.Minute
+
 type warmPool struct {
-	m      *Manager
-	ctx    context.Context // ends at Shutdown: starts under way give up
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	m       *Manager
+	idleFor time.Duration
+	ctx     context.Context // ends at Shutdown: starts under way give up
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
 
 	mu       sync.Mutex
-	idle     map[string]*warmProc // by language
-	starting map[string]bool
+	idle     map[string]*warmProc     // by language
+	starting map[string]chan struct{} // by language: closed when the start ends
+	serving  map[string]warmUse       // by session id: the sessions the pool started for
 	closed   bool
 }
 
 type warmProc struct {
-	key string
-	ep  *adapters.Endpoint
+	key   string
+	ep    *adapters.Endpoint
+	timer *time.Timer // stops it after idleFor
 }
 
-func newWarmPool(m *Manager) *warmPool {
+// warmUse is a session whose adapter the pool started: what starts the
+// next idle process of its language when it ends.
+type warmUse struct {
+	adapter adapters.Adapter
+	target  adapters.Target
+}
+
+func newWarmPool(m *Manager, idleFor time.Duration) *warmPool {
+	if idleFor <= 0 {
+		idleFor = DefaultWarmIdle
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &warmPool{m: m, ctx: ctx, cancel: cancel, idle: map[string]*warmProc{}, starting: map[string]bool{}}
+	return &warmPool{m: m, idleFor: idleFor, ctx: ctx, cancel: cancel,
+		idle: map[string]*warmProc{}, starting: map[string]chan struct{}{}, serving: map[string]warmUse{}}
 }
 
 // warmRecord is the key of an idle process's record for the reaper.
@@ -61,6 +89,7 @@ func (p *warmPool) start(ctx context.Context, s *Session, t adapters.Target) (*a
 	if !ok {
 		return a.Start(ctx, t)
 	}
+	p.awaitStart(ctx, a.Language())
 	if ep := p.take(a.Language(), key); ep != nil {
 		if err := w.Adopt(ctx, ep, t); err == nil {
 			// The session's record names the process before the pool's
@@ -75,6 +104,57 @@ func (p *warmPool) start(ctx context.Context, s *Session, t adapters.Target) (*a
 	return a.Start(ctx, t)
 }
 
+// awaitStart waits for the idle process of lang being started, if one
+// is: it started before this session asked, so it is ready sooner than
+// a new one.
+func (p *warmPool) awaitStart(ctx context.Context, lang string) {
+	p.mu.Lock()
+	done := p.starting[lang]
+	p.mu.Unlock()
+	if done == nil {
+		return
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// started notes that session s runs an adapter for t, and starts the
+// idle process of its language when another session of the language is
+// open (the language is used in parallel).
+func (p *warmPool) started(s *Session, t adapters.Target) {
+	if _, ok := s.adapter.(adapters.Warm); p == nil || !ok {
+		return
+	}
+	lang := s.adapter.Language()
+	p.mu.Lock()
+	parallel := false
+	for id, u := range p.serving {
+		parallel = parallel || (id != s.id && u.adapter.Language() == lang)
+	}
+	p.serving[s.id] = warmUse{adapter: s.adapter, target: t}
+	p.mu.Unlock()
+	if parallel {
+		p.refill(s.adapter, t)
+	}
+}
+
+// ended notes that session s closed, and starts the idle process of its
+// language for the next session.
+func (p *warmPool) ended(s *Session) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	u, ok := p.serving[s.id]
+	delete(p.serving, s.id)
+	p.mu.Unlock()
+	if ok {
+		p.refill(u.adapter, u.target)
+	}
+}
+
 // take hands out the idle process of lang when it was started for key
 // and still runs; a dead or unfit one is stopped.
 func (p *warmPool) take(lang, key string) *adapters.Endpoint {
@@ -85,6 +165,7 @@ func (p *warmPool) take(lang, key string) *adapters.Endpoint {
 	if w == nil {
 		return nil
 	}
+	w.timer.Stop()
 	select {
 	case <-w.ep.Process.Exited():
 		p.discard(w.ep)
@@ -100,21 +181,21 @@ func (p *warmPool) take(lang, key string) *adapters.Endpoint {
 	return w.ep
 }
 
-// refill starts, in the background, the idle process of s's language for
-// targets like t, unless one is there or starting.
-func (p *warmPool) refill(s *Session, t adapters.Target) {
-	a := s.adapter
+// refill starts, in the background, the idle process of a's language
+// for targets like t, unless one is there or starting.
+func (p *warmPool) refill(a adapters.Adapter, t adapters.Target) {
 	w, ok := a.(adapters.Warm)
 	if p == nil || !ok {
 		return
 	}
 	lang := a.Language()
 	p.mu.Lock()
-	if p.closed || p.starting[lang] || p.idle[lang] != nil || (len(p.idle)+len(p.starting) >= warmMaxLanguages) {
+	if p.closed || p.starting[lang] != nil || p.idle[lang] != nil || (len(p.idle)+len(p.starting) >= warmMaxLanguages) {
 		p.mu.Unlock()
 		return
 	}
-	p.starting[lang] = true
+	done := make(chan struct{})
+	p.starting[lang] = done
 	p.wg.Add(1)
 	p.mu.Unlock()
 	go func() {
@@ -122,8 +203,11 @@ func (p *warmPool) refill(s *Session, t adapters.Target) {
 		ep := p.launch(a, w, t)
 		p.mu.Lock()
 		delete(p.starting, lang)
+		close(done)
 		if ep != nil && !p.closed && p.idle[lang] == nil {
-			p.idle[lang] = &warmProc{key: ep.key, ep: ep.ep}
+			wp := ep
+			wp.timer = time.AfterFunc(p.idleFor, func() { p.expire(lang, wp) })
+			p.idle[lang] = wp
 			ep = nil
 		}
 		p.mu.Unlock()
@@ -132,6 +216,20 @@ func (p *warmPool) refill(s *Session, t adapters.Target) {
 			p.m.removeRecord(warmRecord(lang))
 		}
 	}()
+}
+
+// expire stops the idle process w of lang when no session took it.
+func (p *warmPool) expire(lang string, w *warmProc) {
+	p.mu.Lock()
+	mine := p.idle[lang] == w
+	if mine {
+		delete(p.idle, lang)
+	}
+	p.mu.Unlock()
+	if mine {
+		p.discard(w.ep)
+		p.m.removeRecord(warmRecord(lang))
+	}
 }
 
 // launch starts one idle process and records it; nil when the adapter
@@ -173,6 +271,16 @@ func (p *warmPool) discard(ep *adapters.Endpoint) {
 	proc.KillAll(kids)
 }
 
+// stopRefills makes refill start nothing more: the server shuts down.
+func (p *warmPool) stopRefills() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+}
+
 // close stops every idle process and those being started, and removes
 // their records.
 func (p *warmPool) close() {
@@ -187,6 +295,7 @@ func (p *warmPool) close() {
 	p.cancel()
 	p.wg.Wait()
 	for lang, w := range idle {
+		w.timer.Stop()
 		p.discard(w.ep)
 		p.m.removeRecord(warmRecord(lang))
 	}

@@ -73,9 +73,20 @@ func warmRecords(t *testing.T, state string) []string {
 	return out
 }
 
-// The pool starts an idle adapter only after a session of its language
-// started, gives it to the next session once, then starts a fresh one;
-// Shutdown leaves no idle process and no record.
+// idleNow reports the idle processes of the pool and those being
+// started.
+func idleNow(m *Manager) (idle, starting int) {
+	m.pool.mu.Lock()
+	defer m.pool.mu.Unlock()
+	return len(m.pool.idle), len(m.pool.starting)
+}
+
+// The pool starts no idle adapter beside a single session; a session's
+// close starts one, which the next session of the language takes (or
+// joins while it starts). A session started while another of its
+// language is open starts one too. Each is given out once; closing
+// sessions leaves the idle one; Shutdown leaves no idle process and no
+// record.
 func TestWarmPoolGivesOutOnceThenStartsAnother(t *testing.T) {
 	for _, tc := range []struct{ lang, tool, prog string }{
 		{"go", "dlv", "go/loop/main.go"},
@@ -86,51 +97,90 @@ func TestWarmPoolGivesOutOnceThenStartsAnother(t *testing.T) {
 			if tc.lang == "python" && !adapters.NewPython().Find(context.Background()).Found {
 				t.Skip("debugpy not installed")
 			}
+			ctx := context.Background()
 			state := t.TempDir()
 			m := NewManager(Config{Adapters: adapters.Default(), StateDir: state, WarmAdapters: true})
-			defer m.Shutdown(context.Background())
-			if len(m.WarmPIDs()) != 0 || len(warmRecords(t, state)) != 0 {
-				t.Fatalf("idle adapters before any session: %v", m.WarmPIDs())
-			}
+			defer m.Shutdown(ctx)
 			prog := testdata(t, tc.prog)
 			a := warmLaunch(t, m, tc.lang, prog)
+			if idle, starting := idleNow(m); idle+starting != 0 || len(warmRecords(t, state)) != 0 {
+				t.Fatalf("an idle adapter beside a single session: %v", m.WarmPIDs())
+			}
+			// The first session's close starts the idle adapter the
+			// second one takes.
+			if err := m.CloseSession(ctx, a.id); err != nil {
+				t.Fatal(err)
+			}
 			first := waitWarm(t, m, tc.lang, 0)
-			if first == a.Info().AdapterPID {
-				t.Fatalf("the pool holds the adapter of the running session %d", first)
-			}
-			if recs := warmRecords(t, state); len(recs) != 1 {
-				t.Errorf("records of idle adapters: %v, want one", recs)
-			}
 			b := warmLaunch(t, m, tc.lang, prog)
 			if got := b.Info().AdapterPID; got != first {
 				t.Errorf("the second session runs adapter %d, want the idle %d", got, first)
 			}
-			second := waitWarm(t, m, tc.lang, first)
-			if b.Info().AdapterPID == second || a.Info().AdapterPID == second {
-				t.Errorf("the idle adapter %d serves a session", second)
+			if idle, starting := idleNow(m); idle+starting != 0 {
+				t.Errorf("the pool kept or started another adapter for a single session: %v", m.WarmPIDs())
 			}
+			if proc.Alive(a.Info().AdapterPID) {
+				t.Errorf("the adapter %d of a closed session still runs", a.Info().AdapterPID)
+			}
+			// A second session beside b: the language is used in
+			// parallel, so an idle one is started for a third.
+			c := warmLaunch(t, m, tc.lang, prog)
+			second := waitWarm(t, m, tc.lang, 0)
+			if second == first || second == c.Info().AdapterPID {
+				t.Fatalf("the pool holds the adapter %d of a running session", second)
+			}
+			if recs := warmRecords(t, state); len(recs) != 1 {
+				t.Errorf("records of idle adapters: %v, want one", recs)
+			}
+			d := warmLaunch(t, m, tc.lang, prog)
+			if got := d.Info().AdapterPID; got != second {
+				t.Errorf("the third open session runs adapter %d, want the idle %d", got, second)
+			}
+			third := waitWarm(t, m, tc.lang, second)
 			// Closing sessions leaves the idle process for the next one.
-			for _, s := range []*Session{a, b} {
-				if err := m.CloseSession(context.Background(), s.id); err != nil {
+			for _, s := range []*Session{b, c, d} {
+				if err := m.CloseSession(ctx, s.id); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if !proc.Alive(second) || m.WarmPIDs()[tc.lang] != second {
-				t.Errorf("the idle adapter %d did not stay after the sessions closed: %v", second, m.WarmPIDs())
+			if !proc.Alive(third) || m.WarmPIDs()[tc.lang] != third {
+				t.Errorf("the idle adapter %d did not stay after the sessions closed: %v", third, m.WarmPIDs())
 			}
-			if proc.Alive(first) {
-				t.Errorf("the adapter %d of a closed session still runs", first)
-			}
-			m.Shutdown(context.Background())
-			for deadline := time.Now().Add(10 * time.Second); proc.Alive(second); time.Sleep(20 * time.Millisecond) {
+			m.Shutdown(ctx)
+			for deadline := time.Now().Add(10 * time.Second); proc.Alive(third); time.Sleep(20 * time.Millisecond) {
 				if time.Now().After(deadline) {
-					t.Fatalf("the idle adapter %d outlived Shutdown", second)
+					t.Fatalf("the idle adapter %d outlived Shutdown", third)
 				}
 			}
 			if recs := warmRecords(t, state); len(recs) != 0 {
 				t.Errorf("records left after Shutdown: %v", recs)
 			}
 		})
+	}
+}
+
+// An idle adapter no session took within WarmIdle is stopped, and its
+// record removed; the next session starts its own.
+func TestWarmPoolIdleAdapterExpires(t *testing.T) {
+	needTool(t, "dlv")
+	ctx := context.Background()
+	state := t.TempDir()
+	m := NewManager(Config{Adapters: adapters.Default(), StateDir: state, WarmAdapters: true, WarmIdle: time.Second})
+	defer m.Shutdown(ctx)
+	prog := testdata(t, "go/loop/main.go")
+	s := warmLaunch(t, m, "go", prog)
+	if err := m.CloseSession(ctx, s.id); err != nil {
+		t.Fatal(err)
+	}
+	idle := waitWarm(t, m, "go", 0)
+	for deadline := time.Now().Add(30 * time.Second); proc.Alive(idle) || len(m.WarmPIDs()) != 0 || len(warmRecords(t, state)) != 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the idle adapter %d (pool %v, records %v) is still there 30 s after its second of idleness",
+				idle, m.WarmPIDs(), warmRecords(t, state))
+		}
+	}
+	if got := warmLaunch(t, m, "go", prog).Info().AdapterPID; got == idle || got == 0 {
+		t.Errorf("the session after the expiry runs adapter %d (the expired one was %d)", got, idle)
 	}
 }
 
@@ -141,10 +191,10 @@ func TestWarmPoolReapedAfterCrash(t *testing.T) {
 	state := t.TempDir()
 	m := newWarmManager(t, state)
 	s := warmLaunch(t, m, "go", testdata(t, "go/loop/main.go"))
-	idle := waitWarm(t, m, "go", 0)
 	if err := m.CloseSession(context.Background(), s.id); err != nil {
 		t.Fatal(err)
 	}
+	idle := waitWarm(t, m, "go", 0)
 	recs := warmRecords(t, state)
 	if len(recs) != 1 {
 		t.Fatalf("records: %v", recs)

@@ -13,22 +13,31 @@ import (
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
+// RemoteToolset returns the toolset of the tools that reach a program
+// create_debug_session does not: attaching a session already created,
+// and listing another machine's processes. create_debug_session attaches
+// by itself (its processId, port and via), so the default list leaves
+// them out; the session tools and the remote capability both declare it.
+func RemoteToolset() toolkit.Toolset {
+	return toolkit.Toolset{Name: "remote", Description: "attach a created session; list another machine's processes"}
+}
+
 // Via names how dbg reaches a program on another machine
 // (create_debug_session's via; docs/contract.md, "Beyond one machine"):
 // through ssh, docker or kubectl, whichever Kind says. The manager hands
 // it to its [Reacher].
 type Via struct {
-	Kind         string      `json:"kind" jsonschema:"ssh, docker or kubernetes"`
-	Host         string      `json:"host,omitempty" jsonschema:"ssh: the host, as ssh takes it"`
-	User         string      `json:"user,omitempty" jsonschema:"ssh: the user"`
-	Port         toolkit.Int `json:"port,omitempty" jsonschema:"ssh: the port"`
-	IdentityFile string      `json:"identityFile,omitempty" jsonschema:"ssh: the private key"`
-	Container    string      `json:"container,omitempty" jsonschema:"docker: the container; kubernetes: the pod's container"`
-	Pod          string      `json:"pod,omitempty" jsonschema:"kubernetes: the pod"`
-	Namespace    string      `json:"namespace,omitempty" jsonschema:"kubernetes: its namespace"`
-	Context      string      `json:"context,omitempty" jsonschema:"kubernetes: the kubectl context"`
-	Image        string      `json:"image,omitempty" jsonschema:"kubernetes: image of an ephemeral debug container holding the debug server"`
-	TimeoutMs    toolkit.Int `json:"timeoutMs,omitempty" jsonschema:"bound on reaching the target (default 30000)"`
+	Kind         string      `json:"kind" jsonschema:"ssh (host, user, port, identityFile), docker (container) or kubernetes (pod, namespace, container, context, image of a debug container)"`
+	Host         string      `json:"host,omitempty"`
+	User         string      `json:"user,omitempty"`
+	Port         toolkit.Int `json:"port,omitempty"`
+	IdentityFile string      `json:"identityFile,omitempty"`
+	Container    string      `json:"container,omitempty"`
+	Pod          string      `json:"pod,omitempty"`
+	Namespace    string      `json:"namespace,omitempty"`
+	Context      string      `json:"context,omitempty"`
+	Image        string      `json:"image,omitempty"`
+	TimeoutMs    toolkit.Int `json:"timeoutMs,omitempty" jsonschema:"default 30000"`
 }
 
 // Reacher opens the way to a program on another machine and closes it:

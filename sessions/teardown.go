@@ -163,6 +163,7 @@ func (m *Manager) CloseSession(ctx context.Context, id string) error {
 	delete(m.sessions, s.id)
 	m.closedIDs[s.id] = true
 	m.mu.Unlock()
+	m.pool.ended(s)
 	m.closePeers(ctx, peers)
 	return nil
 }

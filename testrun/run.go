@@ -33,8 +33,8 @@ type BreakpointInput struct {
 // DebugTestInput is the input of debug_test.
 type DebugTestInput struct {
 	ProjectInput
-	Test        string            `json:"test" alias:"id" jsonschema:"as list_tests gives it: tests/t.py::test_x, TestX/sub, pkg.CartTest#total, file.test.js::name"`
-	Package     string            `json:"package,omitempty" jsonschema:"Go: the test's package (default: the root)"`
+	Test        string            `json:"test" alias:"id" jsonschema:"an id list_tests gives"`
+	Package     string            `json:"package,omitempty" jsonschema:"Go package (default: the root)"`
 	StopAt      string            `json:"stopAt,omitempty" jsonschema:"default failure; start: the first line"`
 	Breakpoints []BreakpointInput `json:"breakpoints,omitempty" jsonschema:"set before the run"`
 	Env         map[string]string `json:"env,omitempty"`

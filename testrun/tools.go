@@ -37,10 +37,10 @@ func (x *Tests) Register(tb *toolkit.Toolbox) {
 		}})
 	fws := toolkit.Enum("framework", anys(frameworkNames())...)
 	toolkit.AddTool(tb, "list_tests",
-		"The project's tests from the runner's own discovery, as ids debug_test takes; filter keeps ids containing it.",
+		"The project's tests, as ids debug_test takes.",
 		x.listTests, toolkit.Hints{Title: "List tests", ReadOnly: true}, toolkit.InToolset(Toolset), fws)
 	toolkit.AddTool(tb, "debug_test",
-		"Run one test under the debugger to its first failure in your code: message, location with source, frames with locals, output, sessionId; or passed.",
+		"Debug one test to its first failure in your code: message, location, source, frames with locals; or passed.",
 		x.debugTest, toolkit.Hints{Title: "Debug test"}, toolkit.InToolset(Toolset), toolkit.LinkResources(), fws,
 		toolkit.Enum("stopAt", "failure", "start", "breakpoints"))
 	tb.Status().Register("tests", testStatus{x})
@@ -70,7 +70,7 @@ func anys(ss []string) []any {
 // ProjectInput selects the project and its framework.
 type ProjectInput struct {
 	ProjectPath string `json:"projectPath,omitempty"`
-	Language    string `json:"language,omitempty" jsonschema:"default: detected"`
+	Language    string `json:"language,omitempty"`
 	Framework   string `json:"framework,omitempty" jsonschema:"default: detected"`
 }
 

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dbg-dev/dbg/safefs"
 	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit/redact"
 )
@@ -170,9 +171,10 @@ func (a *AuditLog) append(line []byte) error {
 // openAuditFile opens the log for appending, creating it and its folder
 // private to this user: the one place the log's file is made. A log that
 // is a link, not a regular file, not this user's, or writable by others
-// is refused.
+// is refused, as is a folder that is not this user's private one
+// (safefs.Dir).
 func openAuditFile(dir string) (*os.File, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := safefs.Dir(dir); err != nil {
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
 	path := filepath.Join(dir, AuditFile)

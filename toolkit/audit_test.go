@@ -86,6 +86,28 @@ func TestAuditLogRefusesLinks(t *testing.T) {
 	}
 }
 
+// A state folder others may write into is no place for the log: nothing
+// is written there, and the failure is kept for the server to report.
+func TestAuditLogRefusesSharedFolder(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "shared")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	audit := NewAuditLog(dir, nil, nil)
+	tb := confirmToolbox(t, audit)
+	callWith(t, tb, &askCaller{yes: true}, "end", `{}`)
+	if audit.Err() == nil {
+		t.Error("writing into a folder others may write did not fail")
+	}
+	if _, err := os.Lstat(filepath.Join(dir, AuditFile)); err == nil {
+		t.Error("the log was made in a shared folder")
+	}
+}
+
 // Lines that do not parse, and lines over the limit, are skipped.
 func TestReadAuditSkipsBadLines(t *testing.T) {
 	t.Parallel()

@@ -64,6 +64,7 @@ type toolSpec struct {
 	toolset     string
 	destructive func(ctx context.Context, args json.RawMessage) bool
 	links       bool
+	listReveal  bool // see ListReveal
 	enums       map[string][]any
 }
 
@@ -89,6 +90,16 @@ func DestructiveWhen(f func(ctx context.Context, args json.RawMessage) bool) Too
 // [ResourceTemplate.LinkField]).
 func LinkResources() ToolOption {
 	return optionFunc(func(s *toolSpec) { s.links = true })
+}
+
+// ListReveal lists the reveal argument in the tool's schema: a tool
+// whose purpose is to read a program's values (variables, an evaluated
+// expression, an invoked method's result). Every tool whose answer holds
+// values takes reveal; the others leave it out of tools/list, where
+// every byte is paid by the agent, and their answers' redacted values
+// are read again with one of these.
+func ListReveal() ToolOption {
+	return optionFunc(func(s *toolSpec) { s.listReveal = true })
 }
 
 // Enum limits a top-level argument of the tool's input to values, in

@@ -3,6 +3,8 @@ package toolkit
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -35,40 +37,48 @@ func (tb *Toolbox) Redact(data []byte) []byte {
 	return redact.JSON(data, false)
 }
 
-// holdsValues reports whether answers of this schema can hold a
-// program's values: some property at any depth is a value field, or the
-// schema leaves part of the answer open (any JSON).
-func holdsValues(s *jsonschema.Schema) bool {
-	seen := map[*jsonschema.Schema]bool{}
-	var walk func(s *jsonschema.Schema) bool
-	walk = func(s *jsonschema.Schema) bool {
-		if s == nil || seen[s] {
+// holdsValues reports whether answers of type t (encoded as JSON) can
+// hold a program's values: some field at any depth is a value field. It
+// reads the Go type, not a schema of it: answers have no schema.
+func holdsValues(t reflect.Type) bool {
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type) bool
+	walk = func(t reflect.Type) bool {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if seen[t] {
 			return false
 		}
-		seen[s] = true
-		for k, p := range s.Properties {
-			if redact.ValueKey(k) || walk(p) {
+		seen[t] = true
+		switch t.Kind() {
+		case reflect.Slice, reflect.Array, reflect.Map:
+			return walk(t.Elem())
+		case reflect.Struct:
+		default:
+			return false
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			switch {
+			case name == "-" || (!f.IsExported() && !f.Anonymous):
+				continue
+			case f.Anonymous && name == "": // its fields are the struct's
+				if walk(f.Type) {
+					return true
+				}
+				continue
+			case name == "":
+				name = f.Name
+			}
+			if redact.ValueKey(name) || walk(f.Type) {
 				return true
-			}
-		}
-		for _, sub := range [][]*jsonschema.Schema{s.PrefixItems, s.AllOf, s.AnyOf, s.OneOf,
-			{s.Items, s.AdditionalProperties}} {
-			for _, p := range sub {
-				if walk(p) {
-					return true
-				}
-			}
-		}
-		for _, d := range []map[string]*jsonschema.Schema{s.Defs, s.Definitions} {
-			for _, p := range d {
-				if walk(p) {
-					return true
-				}
 			}
 		}
 		return false
 	}
-	return walk(s)
+	return walk(t)
 }
 
 // withRevealParam returns in with the reveal argument described.

@@ -41,13 +41,24 @@ func TestRedactionOfAnswers(t *testing.T) {
 	tb, tools := toolsOf()
 	AddTool(tb, "locals", "", func(context.Context, struct{}) (revealOut, error) {
 		return revealOut{File: "/src/password.go", Variables: []revealVar{{"password", `"hunter2"`}, {"auth", `"Bearer abcdefgh1234"`}, {"n", "3"}}}, nil
-	})
+	}, ListReveal())
 	AddTool(tb, "eval", "", func(_ context.Context, in struct {
 		Expression string `json:"expression"`
 	}) (evalOut, error) {
 		return evalOut{Result: `"s3cret"`}, nil
-	})
+	}, ListReveal())
 	AddTool(tb, "plain", "", func(context.Context, struct{}) (plainOut, error) { return plainOut{"x"}, nil })
+	// A tool whose answer holds values but that does not list reveal
+	// (a stop answer's changed values) takes it all the same.
+	AddTool(tb, "stop", "", func(context.Context, struct{}) (revealOut, error) {
+		return revealOut{Variables: []revealVar{{"password", `"hunter2"`}}}, nil
+	})
+	if got, failed := callData(t, tools["stop"], `{"reveal":true}`); failed || !strings.Contains(got, "hunter2") {
+		t.Errorf("reveal: true on a tool that does not list it: %s", got)
+	}
+	if got, _ := callData(t, tools["stop"], `{}`); strings.Contains(got, "hunter2") {
+		t.Errorf("a stop answer: %s", got)
+	}
 
 	got, _ := callData(t, tools["locals"], `{}`)
 	if strings.Contains(got, "hunter2") || strings.Contains(got, "abcdefgh1234") || !strings.Contains(got, `"value":"3"`) || !strings.Contains(got, "/src/password.go") {
@@ -70,7 +81,7 @@ func TestRedactionOfAnswers(t *testing.T) {
 		t.Errorf("a server that reveals: %s", got)
 	}
 
-	for name, want := range map[string]bool{"locals": true, "eval": true, "plain": false} {
+	for name, want := range map[string]bool{"locals": true, "eval": true, "plain": false, "stop": false} {
 		_, has := tools[name].InputSchema.Properties[RevealParam]
 		if has != want {
 			t.Errorf("%s: reveal in its input schema = %v, want %v", name, has, want)

@@ -149,14 +149,12 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 	// The schema stays open, so tools/list stays small; decodeArgs refuses
 	// a name that is no argument, naming the closest.
 	inSchema.AdditionalProperties = nil
-	outSchema, err := jsonschema.For[Envelope[Out]](tb.schemaOptions())
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: output schema: %v", name, err))
-	}
-	values := holdsValues(outSchema) // its answers may hold credentials: redact them
-	var extra []string               // arguments the toolbox reads itself
+	values := holdsValues(reflect.TypeFor[Out]()) // its answers may hold credentials: redact them
+	var extra []string                            // arguments the toolbox reads itself
 	if values {
-		inSchema = withRevealParam(inSchema)
+		if spec.listReveal {
+			inSchema = withRevealParam(inSchema)
+		}
 		extra = append(extra, RevealParam)
 	}
 	inSchema = compactSchema(inSchema, spec.enums)

@@ -167,7 +167,7 @@ type enableOut struct {
 // "toolsets" section of get_debug_tools_status. Add it after every
 // capability, so that it knows every toolset.
 func AddToolsetTool(tb *Toolbox) {
-	AddTool(tb, "enable_toolset", "List a toolset's tools (status shows the sets); unlisted tools answer calls too.",
+	AddTool(tb, "enable_toolset", "List a toolset's tools (status names the sets).",
 		func(ctx context.Context, in enableIn) (enableOut, error) {
 			added, err := tb.EnableToolset(strings.TrimSpace(in.Name))
 			if err != nil {

@@ -132,10 +132,12 @@ func (h *Handler) launch(ctx context.Context, cfg *LaunchConfig) error {
 	return nil
 }
 
-// noWaitExpr turns --inspect-brk in process.execArgv into --inspect, so
-// that the children the program forks from then on (they inherit execArgv)
-// open an inspector without waiting for a debugger.
-const noWaitExpr = `process.execArgv = process.execArgv.map((a) => (/^--inspect-brk(=|$)/.test(a) ? "--inspect=127.0.0.1:0" : a)), undefined`
+// noWaitExpr turns --inspect-brk in process.execArgv and in the
+// environment's NODE_OPTIONS into --inspect, so that the node processes
+// the program starts from then on (a fork inherits execArgv, a spawn the
+// environment) open an inspector without waiting for a debugger.
+const noWaitExpr = `process.execArgv = process.execArgv.map((a) => (/^--inspect-brk(=|$)/.test(a) ? "--inspect=127.0.0.1:0" : a)), ` +
+	`process.env.NODE_OPTIONS && (process.env.NODE_OPTIONS = process.env.NODE_OPTIONS.replace(/--inspect-brk(=\S*)?/g, "--inspect=127.0.0.1:0")), undefined`
 
 // withoutInternalFrames drops the "at node:internal/..." lines of a stack.
 func withoutInternalFrames(s string) string {

@@ -12,8 +12,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dbg-dev/dbg/proc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // A server is one MCP debugging server under test: how to start it and
@@ -204,6 +205,7 @@ type timings struct {
 	steps, evals []time.Duration
 	rss          int64 // bytes, of the server's tree at the first stop
 	procs        int   // processes in that tree
+	serverRSS    int64 // bytes, of the server's own process then
 }
 
 // session runs create → set_breakpoint → start_debugging → (the first
@@ -236,6 +238,7 @@ func (c *conn) session(ctx context.Context, srv server, fx fixture, steps int) (
 	}
 	t.firstStop = time.Since(start)
 	t.rss, t.procs = processTreeRSS(c.cmd.Process.Pid)
+	t.serverRSS, _ = proc.RSS(c.cmd.Process.Pid)
 	for i := 0; i < steps; i++ {
 		t0 := time.Now()
 		out, err := c.call(ctx, "step_over", map[string]any{"sessionId": id})

@@ -71,10 +71,10 @@ func TestTreeRSS(t *testing.T) {
 
 func TestAddSession(t *testing.T) {
 	var s samples
-	s.addSession(1, timings{firstStop: 2 * time.Second, rss: 3 << 20, steps: []time.Duration{time.Millisecond}, evals: []time.Duration{2 * time.Millisecond}})
+	s.addSession(1, timings{firstStop: 2 * time.Second, rss: 3 << 20, serverRSS: 1 << 20, steps: []time.Duration{time.Millisecond}, evals: []time.Duration{2 * time.Millisecond}})
 	s.addSession(2, timings{firstStop: time.Second, steps: []time.Duration{3 * time.Millisecond}})
 	s.addSession(2, timings{}) // a session that never stopped adds nothing
-	want := map[figure][]float64{coldStop: {2000}, firstStop: {1000}, memory: {3}, stepOver: {1, 3}, evaluate: {2}}
+	want := map[figure][]float64{coldStop: {2000}, firstStop: {1000}, memory: {3}, serverMemory: {1}, stepOver: {1, 3}, evaluate: {2}}
 	for f, vs := range want {
 		if got := s.values[f]; !slices.Equal(got, vs) {
 			t.Errorf("%s = %v, want %v", f.label(), got, vs)
@@ -96,6 +96,7 @@ func sampleReport() *report {
 		py[s].add(stepOver, base)
 		py[s].add(evaluate, base/2)
 		py[s].add(memory, 50*float64(s+1))
+		py[s].add(serverMemory, 10*float64(s+1))
 		py[s].add(startup, 10*float64(s*100+1))
 		py[s].add(flowBytes, 4.5+float64(s))
 		py[s].add(listBytes, 40-20*float64(s))
@@ -104,6 +105,7 @@ func sampleReport() *report {
 		gol[s].add(stepOver, base)
 		gol[s].add(evaluate, base)
 		gol[s].add(memory, 60)
+		gol[s].add(serverMemory, 20)
 	}
 	gol[0].add(firstStop, 300)
 	gol[1].errs = []string{`session 2 of 2: state "running" 30s after start_debugging, never paused`}
@@ -190,9 +192,9 @@ func TestSVG(t *testing.T) {
 			}
 		}
 	}
-	// 20 rows: the go and java figures the peer failed (1 and 6) have no bar.
-	if rects != 20-1-6 || failed != 7 {
-		t.Errorf("%d bars and %d failed marks, want 13 and 7:\n%s", rects, failed, svg)
+	// 23 rows: the go and java figures the peer failed (1 and 7) have no bar.
+	if rects != 23-1-7 || failed != 8 {
+		t.Errorf("%d bars and %d failed marks, want 15 and 8:\n%s", rects, failed, svg)
 	}
 	for _, want := range []string{"0.01×", "1×", "10×", ">python<", ">all<"} {
 		if !strings.Contains(svg, want) {

@@ -26,7 +26,7 @@ type report struct {
 // langFigures are the rows of each language, in order; serverFigures are
 // rows of their own for the servers, over every start.
 var (
-	langFigures   = []figure{coldStop, firstStop, stepOver, evaluate, memory, flowBytes}
+	langFigures   = []figure{coldStop, firstStop, stepOver, evaluate, memory, serverMemory, flowBytes}
 	serverFigures = []figure{startup, listBytes}
 )
 
@@ -208,7 +208,9 @@ the same for the second session; step_over and evaluate count every call
 of both. *start to initialize* is exec to the answer to initialize, over
 every start. *memory, first stop* is the sum of VmRSS over the server's
 whole process tree (the server, its adapters and helpers, the debuggee)
-when the first session has stopped. *answers, 14-call flow* is the bytes
+when the first session has stopped, and *memory, server process* the
+VmRSS of the server's own process then (dbg; node running
+mcp-debugger). *answers, 14-call flow* is the bytes
 of the answers a client reads (each answer's text content) in a third
 session of create_debug_session, set_breakpoint, start_debugging,
 get_stack_trace, get_local_variables, three step_over and three

@@ -9,27 +9,28 @@ import (
 type figure int
 
 const (
-	coldStop  figure = iota // create_debug_session to the first stop, in a server just started
-	firstStop               // the same in a server that has run one session already
-	stepOver                // one step_over round trip
-	evaluate                // one evaluate_expression round trip
-	memory                  // resident memory of the server's process tree, paused at the stop
-	flowBytes               // the answers of the 14-call flow, as the client reads them
-	startup                 // server exec to the answer to initialize
-	listBytes               // the answer to tools/list
+	coldStop     figure = iota // create_debug_session to the first stop, in a server just started
+	firstStop                  // the same in a server that has run one session already
+	stepOver                   // one step_over round trip
+	evaluate                   // one evaluate_expression round trip
+	memory                     // resident memory of the server's process tree, paused at the stop
+	serverMemory               // resident memory of the server's own process then
+	flowBytes                  // the answers of the 14-call flow, as the client reads them
+	startup                    // server exec to the answer to initialize
+	listBytes                  // the answer to tools/list
 	numFigures
 )
 
 // label is the figure's name in the table and the chart.
 func (f figure) label() string {
 	return [...]string{"first stop, new server", "first stop", "step_over", "evaluate", "memory, first stop",
-		"answers, 14-call flow", "start to initialize", "tools/list"}[f]
+		"memory, server process", "answers, 14-call flow", "start to initialize", "tools/list"}[f]
 }
 
 // unit is the unit its samples are kept in.
 func (f figure) unit() string {
 	switch f {
-	case memory:
+	case memory, serverMemory:
 		return "MB"
 	case flowBytes, listBytes:
 		return "KB"
@@ -74,7 +75,8 @@ func ratio(a, b float64) float64 {
 
 // addSession adds what the n-th session of a server (1 or 2) measured:
 // its first stop (as coldStop for the first), its steps and evaluates,
-// and for the first the memory at the stop. Figures the session did not
+// and for the first the memory at the stop (the tree's and the
+// server's own). Figures the session did not
 // reach are left out.
 func (s *samples) addSession(n int, t timings) {
 	if t.firstStop == 0 {
@@ -83,6 +85,7 @@ func (s *samples) addSession(n int, t timings) {
 	if n == 1 {
 		s.add(coldStop, ms(t.firstStop))
 		s.add(memory, float64(t.rss)/(1<<20))
+		s.add(serverMemory, float64(t.serverRSS)/(1<<20))
 	} else {
 		s.add(firstStop, ms(t.firstStop))
 	}

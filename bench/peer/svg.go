@@ -8,7 +8,7 @@ import (
 )
 
 // figureColors are the bar colours, by figure.
-var figureColors = [numFigures]string{"#9ecae1", "#3182bd", "#31a354", "#e6550d", "#756bb1", "#fd8d3c", "#636363", "#bdbdbd"}
+var figureColors = [numFigures]string{"#9ecae1", "#3182bd", "#31a354", "#e6550d", "#756bb1", "#bcbddc", "#fd8d3c", "#636363", "#bdbdbd"}
 
 // Chart geometry, in SVG user units.
 const (

@@ -351,13 +351,15 @@ func remoteAttach(t *testing.T, c *client, tg remoteTarget, args map[string]any,
 	s := obj(r.Data)
 	id := s.str("sessionId")
 	t.Logf("attached through %v", s.get("remote"))
-	s = mcpPaused(t, c, id, s)
+	// The way is told once, in the attach's answer; a later wait's answer
+	// need not repeat it.
 	if s.str("remote.server") == "" && s.str("remote.forward") == "" {
 		t.Errorf("the answer says nothing of the way it took: %v", s.get("remote"))
 	}
 	if tg.mapped && (!strings.HasPrefix(s.str("remote.mapping"), mapping) || len(s.list("remote.pathMappings")) == 0) {
 		t.Errorf("mapping %q %v, want %s", s.str("remote.mapping"), s.get("remote.pathMappings"), mapping)
 	}
+	s = mcpPaused(t, c, id, s)
 	line := mcpLine(t, tg.src, tg.mark)
 	bp := c.ok("set_breakpoint", map[string]any{"sessionId": id, "file": tg.src, "line": line})
 	if !bp.get("verified").(bool) {

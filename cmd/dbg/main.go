@@ -9,6 +9,7 @@ import (
 )
 
 func main() {
+	tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := newCmdRoot(defaultFactory()).ExecuteContext(ctx); err != nil {

@@ -13,15 +13,16 @@ type mcpOptions struct {
 	NewServer func(ctx context.Context, project string) (*mcp.Server, func())
 	Transport mcp.Transport
 
-	project string
-	server  *serverFlags // the flags NewServer builds with
+	project     string
+	server      *serverFlags // the flags NewServer builds with
+	heapProfile string       // $DBG_HEAPPROFILE: where to write a heap profile at the end
 }
 
 func newCmdMCP(f *factory, runF func(context.Context, *mcpOptions) error) *cobra.Command {
 	if runF == nil {
 		runF = mcpRun
 	}
-	opts := &mcpOptions{NewServer: f.newServer, Transport: &mcp.StdioTransport{}}
+	opts := &mcpOptions{NewServer: f.newServer, Transport: &mcp.StdioTransport{}, heapProfile: f.getenv(heapProfileEnv)}
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the MCP tools over stdio",
@@ -40,5 +41,10 @@ func newCmdMCP(f *factory, runF func(context.Context, *mcpOptions) error) *cobra
 func mcpRun(ctx context.Context, opts *mcpOptions) error {
 	srv, release := opts.NewServer(ctx, opts.project)
 	defer release()
-	return srv.Run(ctx, opts.Transport)
+	trimStartupPages()
+	err := srv.Run(ctx, opts.Transport)
+	if perr := writeHeapProfile(opts.heapProfile); err == nil {
+		err = perr
+	}
+	return err
 }

@@ -86,6 +86,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	}
 	srv, release := opts.NewServer(ctx, project)
 	defer release()
+	trimStartupPages()
 	port := ln.Addr().(*net.TCPAddr).Port
 	handler := httpguard.NewFollowing(current, port, opts.Now).Wrap(mcpHandler(srv))
 	// Requests live in base, which ends at shutdown: the clients' event

@@ -8,12 +8,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,19 +25,20 @@ import (
 
 // Budgets of tools/list, in bytes of the JSON-RPC answer.
 const (
-	maxCoreListBytes = 16 << 10 // the default of a project that needs no other set
-	maxAllListBytes  = 48 << 10 // --toolsets all
+	maxDefaultListBytes = 16 << 10 // the default of a project with tests in a Git repository
+	maxAllListBytes     = 48 << 10 // --toolsets all
 )
 
 // hints is one tool's row of the annotation table: read-only,
 // destructive, idempotent, open-world; alters says --profile observe
-// leaves it out.
+// leaves it out. A read-only tool's destructive and idempotent hints
+// mean nothing in MCP, and are left out.
 type hints struct {
 	ro, destructive, idempotent, open, alters bool
 }
 
 var (
-	readOnly = hints{ro: true, idempotent: true}
+	readOnly = hints{ro: true}
 	acts     = hints{}
 	repeats  = hints{idempotent: true}
 	destroys = hints{destructive: true}
@@ -58,6 +61,8 @@ var toolHints = map[string]hints{
 	"get_stack_trace": readOnly, "get_scopes": readOnly, "get_variables": readOnly, "get_local_variables": readOnly,
 	"evaluate_expression": acts, "get_source_context": readOnly, "get_output": readOnly,
 	"get_debug_tools_status": readOnly, "enable_toolset": readOnly,
+	// remote: it runs ps on another machine
+	"list_remote_processes": {ro: true, open: true},
 	// observe
 	"add_trace": acts, "get_trace": readOnly, "remove_trace": repeats, "set_data_breakpoint": acts,
 	// live
@@ -118,23 +123,75 @@ func rawList(t *testing.T, dir string, flags ...string) (int, []*mcp.Tool) {
 	}
 }
 
-// TestToolsListBytes holds tools/list to its budgets: the core set (the
-// default of a project that needs no other) and every set. It logs what
-// a shared output schema of the envelope would add, the other way to
-// keep schemas small.
+// typicalProject writes a project with tests in a Git repository: a Go
+// module with a test, or a Maven project with a JUnit test.
+func typicalProject(t *testing.T, jvm bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":      "module typical\n\ngo 1.22\n",
+		"add.go":      "package typical\n\nfunc Add(a, b int) int { return a + b }\n",
+		"add_test.go": "package typical\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(Add(1, 2))\n\t}\n}\n",
+	}
+	if jvm {
+		files = map[string]string{
+			"pom.xml": `<project><modelVersion>4.0.0</modelVersion><groupId>t</groupId><artifactId>typical</artifactId><version>1</version>` +
+				`<dependencies><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version><scope>test</scope></dependency></dependencies></project>`,
+			"src/main/java/t/Add.java":     "package t;\npublic class Add { public static int add(int a, int b) { return a + b; } }\n",
+			"src/test/java/t/AddTest.java": "package t;\nimport org.junit.jupiter.api.Test;\nclass AddTest { @Test void adds() { assert Add.add(1, 2) == 3; } }\n",
+		}
+	}
+	writeFiles(t, dir, files)
+	if _, err := git.PlainInit(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// writeFiles writes files (name: text) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// listedSets names the toolsets of the listed tools.
+func listedSets(tools []*mcp.Tool) []string {
+	var sets []string
+	for _, tool := range tools {
+		set := toolSets[tool.Name]
+		if set == "" {
+			set = "core"
+		}
+		if !slices.Contains(sets, set) {
+			sets = append(sets, set)
+		}
+	}
+	sort.Strings(sets)
+	return sets
+}
+
+// TestToolsListBytes holds tools/list to its budgets: the default of a
+// project with tests in a Git repository, and every set. It logs the
+// default of a Maven project with JUnit tests in a Git repository, and
+// what a shared output schema of the envelope would add, the other way
+// to keep schemas small.
 func TestToolsListBytes(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
 	envelope := `{"type":"object","properties":{"success":{"type":"boolean"},"data":{},"error":{"type":"object"},"requestId":{"type":"string"},"timestamp":{"type":"string"}},"required":["success","requestId","timestamp"]}`
-	for _, c := range []struct {
-		sets  string
-		limit int
-	}{{"core", maxCoreListBytes}, {"core,tests,git", 0}, {"all", maxAllListBytes}} {
-		n, tools := rawList(t, dir, "--toolsets", c.sets)
+	check := func(what string, n int, tools []*mcp.Tool, limit int) {
+		t.Helper()
 		shared := n + len(tools)*len(`,"outputSchema":`+envelope)
-		t.Logf("--toolsets %s: %d tools, %d bytes (with a shared envelope output schema: %d)", c.sets, len(tools), n, shared)
-		if c.limit > 0 && n > c.limit {
-			t.Errorf("--toolsets %s: tools/list is %d bytes, over its budget of %d", c.sets, n, c.limit)
+		t.Logf("%s: sets %v, %d tools, %d bytes (with a shared envelope output schema: %d)", what, listedSets(tools), len(tools), n, shared)
+		if limit > 0 && n > limit {
+			t.Errorf("%s: tools/list is %d bytes, over its budget of %d", what, n, limit)
 		}
 		for _, tool := range tools {
 			if tool.OutputSchema != nil {
@@ -145,6 +202,23 @@ func TestToolsListBytes(t *testing.T) {
 			}
 		}
 	}
+	dir := typicalProject(t, false)
+	n, tools := rawList(t, dir, "--project", dir)
+	if sets := listedSets(tools); slices.Contains(sets, "jvm") {
+		// A JVM of the user's runs on this machine, so the default has
+		// jvm too: the budget holds the project's own sets.
+		t.Logf("the default has jvm (a JVM runs here): %d bytes", n)
+		n, tools = rawList(t, dir, "--project", dir, "--toolsets", "core,tests,git")
+	}
+	if sets := listedSets(tools); fmt.Sprint(sets) != "[core git tests]" {
+		t.Errorf("the default sets of a project with tests in a Git repository: %v", sets)
+	}
+	check("a project with tests in a Git repository", n, tools, maxDefaultListBytes)
+	jvm := typicalProject(t, true)
+	n, tools = rawList(t, jvm, "--project", jvm)
+	check("a Maven project with tests in a Git repository", n, tools, 0)
+	n, tools = rawList(t, t.TempDir(), "--toolsets", "all")
+	check("--toolsets all", n, tools, maxAllListBytes)
 }
 
 // TestToolAnnotations: every tool carries the annotations of its row in
@@ -215,7 +289,7 @@ func TestToolsetsOfTheProject(t *testing.T) {
 	opts := &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }}
 	gotests := startDbgWith(t, opts, []string{"--project", fixture(t, "tests/go")})
 	on := toolsetStatus(t, gotests)
-	if !on["core"] || !on["tests"] || !on["git"] || on["observe"] || on["live"] || len(on) != 7 {
+	if !on["core"] || !on["tests"] || !on["git"] || on["observe"] || on["live"] || on["more"] || on["remote"] || len(on) != 9 {
 		t.Fatalf("the Go test project's toolsets: %v", on)
 	}
 	names := listedNames(t, gotests)
@@ -260,6 +334,9 @@ func TestToolsetsOfTheProject(t *testing.T) {
 
 // toolSets says which toolset each tool is in.
 var toolSets = map[string]string{
+	"attach_to_process": "remote", "list_remote_processes": "remote",
+	"list_supported_languages": "more", "clear_breakpoints": "more", "set_exception_breakpoints": "more",
+	"run_to_line": "more", "list_threads": "more", "get_scopes": "more",
 	"add_trace": "observe", "get_trace": "observe", "remove_trace": "observe", "set_data_breakpoint": "observe",
 	"set_variable": "live", "restart_frame": "live", "hot_reload": "live", "goto_line": "live",
 	"list_tests": "tests", "debug_test": "tests",

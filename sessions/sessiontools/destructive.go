@@ -17,13 +17,19 @@ const (
 	// LiveToolset holds the tools that change the running program: a
 	// variable's value, its code, its next statement, a frame's restart.
 	LiveToolset = "live"
+	// MoreToolset holds the session tools an agent needs less often than
+	// core's: threads, scopes, run to a line, exception breakpoints,
+	// clearing breakpoints, the languages.
+	MoreToolset = "more"
 )
 
-// declareToolsets declares the observe and live toolsets; a server lists
+// declareToolsets declares the observe, live, more and remote toolsets; a server lists
 // them when asked (--toolsets, enable_toolset).
 func declareToolsets(tb *toolkit.Toolbox) {
 	tb.DeclareToolset(toolkit.Toolset{Name: ObserveToolset, Description: "traces and data breakpoints"})
 	tb.DeclareToolset(toolkit.Toolset{Name: LiveToolset, Description: "live edits: set a variable, restart a frame, hot reload, go to a line"})
+	tb.DeclareToolset(toolkit.Toolset{Name: MoreToolset, Description: "threads, scopes, run to line, exception breakpoints, clear breakpoints, languages"})
+	tb.DeclareToolset(sessions.RemoteToolset())
 }
 
 // launched says whether a call names a session that launched its

@@ -38,22 +38,22 @@ type createIn struct {
 	Port              toolkit.Int            `json:"port,omitempty" jsonschema:"attach to this port"`
 	ProcessID         toolkit.Int            `json:"processId,omitempty" jsonschema:"attach to this pid"`
 	Timeout           toolkit.Int            `json:"timeout,omitempty" jsonschema:"connect timeout, ms"`
-	VerifyTimeout     toolkit.Int            `json:"verifyTimeout,omitempty" jsonschema:"ms to wait for a thread (default 20000)"`
+	VerifyTimeout     toolkit.Int            `json:"verifyTimeout,omitempty" jsonschema:"ms for a first thread"`
 	StopOnEntry       toolkit.Bool           `json:"stopOnEntry,omitempty" jsonschema:"pause on attach (default true)"`
 	JustMyCode        toolkit.Bool           `json:"justMyCode,omitempty" jsonschema:"skip library code"`
 	SourcePaths       []string               `json:"sourcePaths,omitempty" jsonschema:"path pairs remote=local"`
 	BreakOnExceptions string                 `json:"breakOnExceptions,omitempty" jsonschema:"attach: default none"`
 	AdapterConfig     map[string]any         `json:"adapterConfig,omitempty" jsonschema:"merged into the attach request"`
-	Via               *sessions.Via          `json:"via,omitempty" jsonschema:"another machine: processId or port is the target's there"`
-	PathMappings      []adapters.PathMapping `json:"pathMappings,omitempty" jsonschema:"remoteRoot and localRoot pairs (proposed when omitted)"`
+	Via               *sessions.Via          `json:"via,omitempty" jsonschema:"the target's machine"`
+	PathMappings      []adapters.PathMapping `json:"pathMappings,omitempty" jsonschema:"proposed when omitted"`
 }
 
 // createSessionIn is create_debug_session's input: an attach's, and what
 // only a new session takes.
 type createSessionIn struct {
 	createIn
-	ChildProcesses toolkit.Bool `json:"childProcesses,omitempty" jsonschema:"follow child processes (default true where supported)"`
-	CoreFile       string       `json:"coreFile,omitempty" jsonschema:"open this core file (postmortem)"`
+	ChildProcesses toolkit.Bool `json:"childProcesses,omitempty" jsonschema:"follow children (default true)"`
+	CoreFile       string       `json:"coreFile,omitempty" jsonschema:"a core file (postmortem)"`
 	Program        string       `json:"program,omitempty" jsonschema:"with coreFile: the crashed binary"`
 }
 
@@ -187,7 +187,7 @@ type allOut struct {
 
 type waitIn struct {
 	SessionRef
-	SessionIDs []string     `json:"sessionIds,omitempty" jsonschema:"wait on these; the first stop answers"`
+	SessionIDs []string     `json:"sessionIds,omitempty" jsonschema:"the first stop answers"`
 	All        toolkit.Bool `json:"all,omitempty" jsonschema:"wait on every session"`
 	TimeoutMs  toolkit.Int  `json:"timeoutMs,omitempty" jsonschema:"default 30000"`
 	changedArg
@@ -284,7 +284,7 @@ type outputIn struct {
 	Since    toolkit.Int  `json:"since,omitempty"`
 	Limit    toolkit.Int  `json:"limit,omitempty" jsonschema:"default 200"`
 	Category string       `json:"category,omitempty" jsonschema:"stdout, stderr or console"`
-	Lines    toolkit.Bool `json:"lines,omitempty" jsonschema:"lines with seq, time and category, not text"`
+	Lines    toolkit.Bool `json:"lines,omitempty" jsonschema:"as lines with seq, time, category"`
 }
 
 // outputOut holds the output once: as text, or as lines when asked.

@@ -15,7 +15,7 @@ type statusIn struct {
 // registerStatusTool adds get_debug_tools_status: the sessions of m and
 // the part of every contributor registered in tb.Status().
 func registerStatusTool(tb *toolkit.Toolbox, m *sessions.Manager) {
-	toolkit.AddTool(tb, "get_debug_tools_status", "What dbg knows of the project: sessions, JVMs, run configurations, Git, toolsets, capability states, nextAction.",
+	toolkit.AddTool(tb, "get_debug_tools_status", "The project, sessions, JVMs, run configurations, Git, toolsets, capabilities, nextAction.",
 		func(ctx context.Context, in statusIn) (sessions.Status, error) {
 			st, err := m.BuildStatus(ctx, tb.Status(), in.ProjectPath, in.SessionID)
 			if err != nil {

@@ -66,7 +66,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 	toolkit.AddTool(tb, "list_supported_languages", "Languages: adapter found, path, version, launch and attach support, install command.",
 		func(ctx context.Context, _ struct{}) (languagesOut, error) {
 			return languagesOut{Languages: m.Languages(ctx)}, nil
-		}, toolkit.Hints{Title: "Supported languages", ReadOnly: true})
+		}, toolkit.Hints{Title: "Supported languages", ReadOnly: true}, toolkit.InToolset(MoreToolset))
 	toolkit.AddTool(tb, "create_debug_session", "New session; attaches when port, processId or adapterConfig names a target, else start_debugging next.",
 		func(ctx context.Context, in createSessionIn) (sessionOut, error) {
 			req := in.request()
@@ -84,7 +84,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return sessionOut{}, err
 			}
 			return sessionAnswer(ctx, s, res, true), nil
-		}, toolkit.Hints{Title: "Attach to process"}, toolkit.LinkResources(), breakOn)
+		}, toolkit.Hints{Title: "Attach to process"}, toolkit.LinkResources(), breakOn, toolkit.InToolset(sessions.RemoteToolset().Name))
 	sessionTool(tb, m, "detach_from_process", "Detach; the target keeps running unless terminateProcess.",
 		func(ctx context.Context, s *sessions.Session, in detachIn) (okOut, error) {
 			if in.TerminateProcess.Or(false) && observing(tb) {
@@ -120,7 +120,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return sessionAnswer(ctx, s, res, true), nil
 		}, toolkit.Hints{Title: "Restart program", Destructive: true})
-	toolkit.AddTool(tb, "close_debug_session", "End a session; a launched program's process group is killed.",
+	toolkit.AddTool(tb, "close_debug_session", "End a session; kills a launched program's process group.",
 		func(ctx context.Context, in sessionArg) (okOut, error) {
 			if in.SessionID == "" {
 				return okOut{}, toolkit.NewError(toolkit.CodeInvalidArgument, "sessionId is required", "pass the id of the session to close").WithOptions(sessionIDs(m)...)
@@ -130,7 +130,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return okOut{SessionID: in.SessionID, Message: "closed"}, nil
 		}, toolkit.Hints{Title: "Close session", Destructive: true, Idempotent: true}, toolkit.DestructiveWhen(launched(m)))
-	toolkit.AddTool(tb, "list_debug_sessions", "Sessions: language, state, last stop, pid, parent, groups, resource URIs.",
+	toolkit.AddTool(tb, "list_debug_sessions", "Sessions: language, state, last stop, pid, parent, groups.",
 		func(ctx context.Context, _ struct{}) (listOut, error) {
 			l := m.List()
 			out := listOut{Sessions: make([]listedSession, 0, len(l)), Count: len(l), Groups: m.Groups()}
@@ -139,7 +139,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return out, nil
 		}, toolkit.Hints{Title: "List sessions", ReadOnly: true})
-	sessionTool(tb, m, "set_breakpoint", "Break at file:line or a function; answers verified, the actual line and its text.",
+	sessionTool(tb, m, "set_breakpoint", "Break at file:line or a function; answers verified and the actual line.",
 		func(ctx context.Context, s *sessions.Session, in breakpointIn) (breakpointOut, error) {
 			if err := checkSource(m, s, "file", in.File); err != nil {
 				return breakpointOut{}, err
@@ -173,7 +173,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return okOut{}, err
 			}
 			return okOut{SessionID: s.ID(), Message: fmt.Sprintf("%d breakpoint(s) removed", n)}, nil
-		}, toolkit.Hints{Title: "Clear breakpoints", Idempotent: true})
+		}, toolkit.Hints{Title: "Clear breakpoints", Idempotent: true}, toolkit.InToolset(MoreToolset))
 	sessionTool(tb, m, "set_exception_breakpoints", "Break on exceptions: all, uncaught, none, or adapter filters.",
 		func(ctx context.Context, s *sessions.Session, in exceptionsIn) (exceptionsOut, error) {
 			f, err := s.SetExceptionBreakpoints(ctx, in.BreakOnExceptions, in.Filters)
@@ -181,7 +181,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return exceptionsOut{}, err
 			}
 			return exceptionsOut{Filters: f}, nil
-		}, toolkit.Hints{Title: "Exception breakpoints", Idempotent: true}, breakOn)
+		}, toolkit.Hints{Title: "Exception breakpoints", Idempotent: true}, breakOn, toolkit.InToolset(MoreToolset))
 	execTool := func(name, desc string, hints toolkit.Hints, run func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error)) {
 		sessionTool(tb, m, name, desc, func(ctx context.Context, s *sessions.Session, in threadArg) (sessions.ExecResult, error) {
 			r, err := run(ctx, s, in)
@@ -209,7 +209,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			return allOut{ExecResult: r}, nil
 		}, hints)
 	}
-	allTool("continue_execution", "Resume (all: every session); answers pending:true (wait_for_stop gives the stop) unless waitMs.",
+	allTool("continue_execution", "Resume (all: every session); answers pending:true (then wait_for_stop) unless waitMs.",
 		toolkit.Hints{Title: "Continue"},
 		func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
 			return s.Continue(ctx, int(in.ThreadID), ms(in.WaitMs, 0))
@@ -229,9 +229,9 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 		desc string
 		hint toolkit.Hints
 	}{
-		{"step_over", sessions.StepOver, "Step over; answers the new location with source.", toolkit.Hints{Title: "Step over"}},
-		{"step_into", sessions.StepInto, "Step into the call; answers the new location with source.", toolkit.Hints{Title: "Step into"}},
-		{"step_out", sessions.StepOut, "Step out of the function; answers the new location with source.", toolkit.Hints{Title: "Step out"}},
+		{"step_over", sessions.StepOver, "Step over.", toolkit.Hints{Title: "Step over"}},
+		{"step_into", sessions.StepInto, "Step into the call.", toolkit.Hints{Title: "Step into"}},
+		{"step_out", sessions.StepOut, "Step out of the function.", toolkit.Hints{Title: "Step out"}},
 	} {
 		kind := st.kind
 		execTool(st.name, st.desc, st.hint, func(ctx context.Context, s *sessions.Session, in threadArg) (*sessions.ExecResult, error) {
@@ -249,8 +249,8 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			s.AddChanges(ctx, r, in.Changed.Or(true))
 			return *r, nil
-		}, toolkit.Hints{Title: "Run to line"})
-	toolkit.AddTool(tb, "wait_for_stop", "Wait for the next stop or exit, child sessions' too; sessionIds or all wait on several: reason, location, source, session.",
+		}, toolkit.Hints{Title: "Run to line"}, toolkit.InToolset(MoreToolset))
+	toolkit.AddTool(tb, "wait_for_stop", "Wait for the next stop or exit, child sessions' too (sessionIds or all: several).",
 		func(ctx context.Context, in waitIn) (sessions.ExecResult, error) {
 			ids := in.SessionIDs
 			if in.SessionID != "" {
@@ -267,7 +267,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 		func(ctx context.Context, s *sessions.Session, in sessionArg) (threadsOut, error) {
 			t, err := s.Threads(ctx)
 			return threadsOut{Threads: t}, err
-		}, toolkit.Hints{Title: "List threads", ReadOnly: true})
+		}, toolkit.Hints{Title: "List threads", ReadOnly: true}, toolkit.InToolset(MoreToolset))
 	sessionTool(tb, m, "get_stack_trace", "Stack of the stopped thread: frame ids, functions, files, lines.",
 		func(ctx context.Context, s *sessions.Session, in stackIn) (stackOut, error) {
 			frames, total, err := s.StackTrace(ctx, int(in.ThreadID), int(in.StartFrame), int(in.Levels))
@@ -289,7 +289,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 		func(ctx context.Context, s *sessions.Session, in scopesIn) (scopesOut, error) {
 			sc, err := s.Scopes(ctx, int(in.FrameID))
 			return scopesOut{Scopes: sc}, err
-		}, toolkit.Hints{Title: "Scopes", ReadOnly: true})
+		}, toolkit.Hints{Title: "Scopes", ReadOnly: true}, toolkit.InToolset(MoreToolset))
 	sessionTool(tb, m, "get_variables", "Variables of a scope, or a variable's children; capped.",
 		func(ctx context.Context, s *sessions.Session, in variablesIn) (variablesOut, error) {
 			ref := in.Scope
@@ -301,7 +301,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				v = slices.DeleteFunc(v, func(v sessions.Variable) bool { return sessions.IsGroup(v.Name) })
 			}
 			return variablesOut{Variables: v, Truncation: tr}, err
-		}, toolkit.Hints{Title: "Variables", ReadOnly: true})
+		}, toolkit.Hints{Title: "Variables", ReadOnly: true}, toolkit.ListReveal())
 	sessionTool(tb, m, "get_local_variables", "Locals of the top frame (or frameId).",
 		func(ctx context.Context, s *sessions.Session, in localsIn) (localsOut, error) {
 			v, tr, sc, err := s.Locals(ctx, int(in.FrameID), in.Names, in.IncludeSpecial.Or(false))
@@ -309,7 +309,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return localsOut{}, err
 			}
 			return localsOut{Variables: v, Scope: sc.Name, Truncation: tr, Location: s.FrameLocation(int(in.FrameID))}, nil
-		}, toolkit.Hints{Title: "Local variables", ReadOnly: true})
+		}, toolkit.Hints{Title: "Local variables", ReadOnly: true}, toolkit.ListReveal())
 	sessionTool(tb, m, "evaluate_expression", "Evaluate an expression in the stopped frame (or frameId).",
 		func(ctx context.Context, s *sessions.Session, in evaluateIn) (sessions.EvalResult, error) {
 			r, err := evaluate(ctx, tb, m, s, in)
@@ -317,7 +317,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return sessions.EvalResult{}, err
 			}
 			return *r, nil
-		}, toolkit.Hints{Title: "Evaluate expression"}, toolkit.Enum("context", "repl", "watch", "hover"))
+		}, toolkit.Hints{Title: "Evaluate expression"}, toolkit.Enum("context", "repl", "watch", "hover"), toolkit.ListReveal())
 	sessionTool(tb, m, "set_variable", "Change a variable's value in the stopped program.",
 		func(ctx context.Context, s *sessions.Session, in setVariableIn) (sessions.EvalResult, error) {
 			ref := in.VariablesReference
@@ -329,7 +329,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				return sessions.EvalResult{}, err
 			}
 			return *r, nil
-		}, toolkit.Hints{Title: "Set variable", Destructive: true, Alters: true}, toolkit.InToolset(LiveToolset))
+		}, toolkit.Hints{Title: "Set variable", Destructive: true, Alters: true}, toolkit.InToolset(LiveToolset), toolkit.ListReveal())
 	toolkit.AddTool(tb, "get_source_context", "Source lines around a line (default: the stop).",
 		func(ctx context.Context, in sourceIn) (sourceOut, error) {
 			file, line := in.File, int(in.Line)
@@ -377,7 +377,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			markStop(m, s, file, lines)
 			return sourceOut{File: file, Line: line, TotalLines: total, Lines: lines}, nil
 		}, toolkit.Hints{Title: "Source context", ReadOnly: true})
-	sessionTool(tb, m, "get_output", "The program's captured output, as text (lines:true: as lines); since=nextSince reads newer lines.",
+	sessionTool(tb, m, "get_output", "The program's output; since=nextSince reads newer lines.",
 		func(ctx context.Context, s *sessions.Session, in outputIn) (outputOut, error) {
 			limit := int(in.Limit)
 			if limit <= 0 {

@@ -63,16 +63,17 @@ func (b *binding) serve(t toolkit.Tool) {
 }
 
 // annotations are a tool's hints as MCP says them. A read-only tool's
-// destructive hint means nothing, so it is left out; a tool that
+// destructive and idempotent hints mean nothing (MCP: "meaningful only
+// when readOnlyHint == false"), so they are left out; a tool that
 // declared none has none.
 func annotations(t toolkit.Tool) *mcp.ToolAnnotations {
 	if !t.HintsDeclared {
 		return nil
 	}
 	h := t.Hints
-	a := &mcp.ToolAnnotations{Title: h.Title, ReadOnlyHint: h.ReadOnly, IdempotentHint: h.Idempotent || h.ReadOnly, OpenWorldHint: &h.OpenWorld}
+	a := &mcp.ToolAnnotations{Title: h.Title, ReadOnlyHint: h.ReadOnly, OpenWorldHint: &h.OpenWorld}
 	if !h.ReadOnly {
-		a.DestructiveHint = &h.Destructive
+		a.DestructiveHint, a.IdempotentHint = &h.Destructive, h.Idempotent
 	}
 	return a
 }
@@ -122,7 +123,8 @@ func (b *binding) handler(t toolkit.Tool) mcp.ToolHandler {
 	}
 }
 
-// listedOnly shows in tools/list only the tools the toolbox lists.
+// listedOnly shows in tools/list only the tools the toolbox lists, in
+// the compact form of [listResult].
 func listedOnly(tb *toolkit.Toolbox) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -136,7 +138,7 @@ func listedOnly(tb *toolkit.Toolbox) mcp.Middleware {
 				}
 				c := *l
 				c.Tools = kept
-				return &c, nil
+				return listResult{&c}, nil
 			}
 			return res, err
 		}

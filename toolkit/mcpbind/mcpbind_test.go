@@ -83,7 +83,7 @@ func TestToolboxEnvelopeAndPanics(t *testing.T) {
 			t.Errorf("%s: input %v output %v annotations %+v", tool.Name, tool.InputSchema, tool.OutputSchema, tool.Annotations)
 		}
 	}
-	if a := tools.Tools[1].Annotations; a.DestructiveHint != nil || !a.ReadOnlyHint || !a.IdempotentHint {
+	if a := tools.Tools[1].Annotations; a.DestructiveHint != nil || !a.ReadOnlyHint || a.IdempotentHint {
 		t.Errorf("a read-only tool's annotations %+v", a)
 	}
 	if a := tools.Tools[0].Annotations; a.DestructiveHint == nil || *a.DestructiveHint || a.ReadOnlyHint {

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Where dbg's memory goes (bench/memory_bench_test.go): at a Python
+// session's first stop, about 8 MB are anonymous (by runtime/metrics: 2
+// MB of live objects, 4 MB of heap spans not yet reused or released, 3 MB
+// of the runtime's metadata, stacks) and 13 MB are pages of the
+// executable; a start-up alone maps 17 MB of those.
+
+// tuneGC collects when the heap has grown by half (GOGC=50) unless GOGC
+// says otherwise: dbg's live heap is a few megabytes, so a collection
+// costs well under a millisecond, and the heap it may grow to before one
+// is resident memory.
+func tuneGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
+}
+
+// heapProfileEnv names a file to which `dbg mcp` writes a heap profile
+// (allocations since start, and what is live) when its client
+// disconnects: bench/memory_bench_test.go reads it to tell where the
+// server's memory goes. The file must not exist.
+const heapProfileEnv = "DBG_HEAPPROFILE"
+
+// writeHeapProfile writes the heap profile to path ("": nothing).
+func writeHeapProfile(path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return fmt.Errorf("%s: %w", heapProfileEnv, err)
+	}
+	runtime.GC() // the live figures are those of the last GC
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("%s: %w", heapProfileEnv, err)
+	}
+	return f.Close()
+}
+
+// trimStartupPages hands back to the system, once the server is built,
+// what its start-up used and the server does not: the heap freed since
+// (the go runtime would return it only over minutes), and the pages of
+// its own executable's code and read-only data that package
+// initialization and the tools' schemas mapped. Those stay in the page
+// cache, and the server maps again, cheaply, the ones it runs later.
+// Only the read-only mappings of the executable are dropped; its
+// writable data, the heap and the stacks are not.
+func trimStartupPages() {
+	debug.FreeOSMemory()
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	b, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 6 || f[5] != exe || (f[1] != "r-xp" && f[1] != "r--p") {
+			continue
+		}
+		lo, hi, ok := strings.Cut(f[0], "-")
+		start, err1 := strconv.ParseUint(lo, 16, 64)
+		end, err2 := strconv.ParseUint(hi, 16, 64)
+		if !ok || err1 != nil || err2 != nil || end <= start {
+			continue
+		}
+		// A raw madvise: the range is no Go memory, and no Go value points
+		// into it.
+		_, _, _ = unix.Syscall(unix.SYS_MADVISE, uintptr(start), uintptr(end-start), unix.MADV_DONTNEED)
+	}
+}
