@@ -23,6 +23,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +31,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dbg-dev/dbg/remote/remotetest"
 )
@@ -44,11 +47,11 @@ func buildBench(b *testing.B, dir, out string, argv ...string) string {
 	return out
 }
 
-// waitChildStop starts scriptPath with args in session id and waits on
-// it for a stop in a session of its own (a child's) or its own.
+// stopAfterStart starts script with args in session id and waits on it
+// for the first stop: its own, or a child's, which the wait names.
 func stopAfterStart(c *mcpClient, id, script string, args []string) map[string]any {
-	st := c.call("start_debugging", map[string]any{"sessionId": id, "scriptPath": script, "args": args, "waitMs": 60000})
-	if st["state"] == "paused" {
+	st := c.call("start_debugging", map[string]any{"sessionId": id, "scriptPath": script, "args": args})
+	if st["state"] == "paused" && !strings.Contains(fmt.Sprint(st["message"]), "in child session") {
 		return st
 	}
 	return c.call("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 60000})
@@ -203,6 +206,14 @@ type remoteCase struct {
 	build      []string // run in the folder of files[0] on the host
 	run        []string // paths under remotetest.RemoteRoot
 	src, mark  string   // the breakpoint, relative to testdata
+	// hereBuild, when set, builds the copy that runs here, as hereBin
+	// (under RemoteRoot, in the folder of files[0]): a native program's
+	// debug information names the folder it was built in.
+	hereBuild []string
+	hereBin   string
+	// hereMaps: the run here needs the mappings too (its debug
+	// information names RemoteRoot).
+	hereMaps bool
 }
 
 func BenchmarkRemoteFirstStop(b *testing.B) {
@@ -211,9 +222,10 @@ func BenchmarkRemoteFirstStop(b *testing.B) {
 	cases := []remoteCase{
 		{lang: "python", tool: "python3", files: []string{"python/server.py"}, run: []string{"/usr/bin/python3", rr + "/python/server.py"}, src: "python/server.py", mark: "# TICK"},
 		{lang: "go", tool: "dlv", files: []string{"go/server/main.go", "go/server/go.mod"}, build: []string{"go", "build", "-gcflags=all=-N -l", "-o", "server", "."},
-			run: []string{rr + "/go/server/server"}, src: "go/server/main.go", mark: "// TICK"},
+			run: []string{rr + "/go/server/server"}, src: "go/server/main.go", mark: "// TICK", hereMaps: true},
 		{lang: "c", tool: "gcc", files: []string{"c/loop.c"}, build: []string{"gcc", "-g", "-O0", "-o", "loop", "loop.c"},
-			run: []string{rr + "/c/loop", "forever"}, src: "c/loop.c", mark: "BREAK: loop body"},
+			run: []string{rr + "/c/loop", "forever"}, src: "c/loop.c", mark: "BREAK: loop body",
+			hereBuild: []string{"gcc", "-g", "-O0", "-o", "loop-here", "loop.c"}, hereBin: rr + "/c/loop-here"},
 	}
 	for _, tc := range cases {
 		b.Run(tc.lang, func(b *testing.B) {
@@ -245,45 +257,76 @@ func BenchmarkRemoteFirstStop(b *testing.B) {
 					b.Fatalf("build on the host: %v %s", err, out)
 				}
 			}
-			prog := h.Command(context.Background(), tc.run...)
-			prog.SysProcAttr.Setpgid = true
-			ready := make(chan struct{})
-			pr, pw, _ := os.Pipe()
-			prog.Stdout, prog.Stderr = pw, pw
-			if err := prog.Start(); err != nil {
-				b.Fatal(err)
+			if tc.hereBuild != nil {
+				cmd := exec.Command(tc.hereBuild[0], tc.hereBuild[1:]...)
+				cmd.Dir = filepath.Join(h.Root, filepath.Dir(tc.files[0]))
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("build here: %v %s", err, out)
+				}
 			}
-			pw.Close()
-			go func() {
-				buf := make([]byte, 4096)
-				seen := ""
-				for {
-					n, err := pr.Read(buf)
-					if !strings.Contains(seen, "ready") {
-						if seen += string(buf[:n]); strings.Contains(seen, "ready") {
-							close(ready)
+			// A program of its own for each attach (debugpy, once
+			// injected, stays in the process): on the host, or here,
+			// the same files run from the folder the host sees as
+			// RemoteRoot.
+			startProg := func(here bool) int {
+				prog := h.Command(context.Background(), tc.run...)
+				if here {
+					argv := make([]string, len(tc.run))
+					for i, a := range tc.run {
+						argv[i] = strings.Replace(a, rr, h.Root, 1)
+					}
+					if tc.hereBin != "" {
+						argv[0] = strings.Replace(tc.hereBin, rr, h.Root, 1)
+					}
+					prog = exec.Command(argv[0], argv[1:]...)
+					prog.SysProcAttr = &syscall.SysProcAttr{}
+				}
+				prog.SysProcAttr.Setpgid = true
+				ready := make(chan struct{})
+				pr, pw, _ := os.Pipe()
+				prog.Stdout, prog.Stderr = pw, pw
+				if err := prog.Start(); err != nil {
+					b.Fatal(err)
+				}
+				pw.Close()
+				go func() {
+					buf := make([]byte, 4096)
+					seen := ""
+					for {
+						n, err := pr.Read(buf)
+						if !strings.Contains(seen, "ready") {
+							if seen += string(buf[:n]); strings.Contains(seen, "ready") {
+								close(ready)
+							}
+						}
+						if err != nil {
+							return
 						}
 					}
-					if err != nil {
-						return
-					}
+				}()
+				b.Cleanup(func() { _ = syscall.Kill(-prog.Process.Pid, syscall.SIGKILL); _ = prog.Wait() })
+				select {
+				case <-ready:
+				case <-time.After(time.Minute):
+					b.Fatal("the program never got ready on the host")
 				}
-			}()
-			b.Cleanup(func() { _ = syscall.Kill(-prog.Process.Pid, syscall.SIGKILL); _ = prog.Wait() })
-			select {
-			case <-ready:
-			case <-time.After(time.Minute):
-				b.Fatal("the program never got ready on the host")
+				return prog.Process.Pid
 			}
-			c := startMCPEnv(b, "DBG_SSH_CONFIG="+h.SSHConfig)
+			c := startMCPArgs(b, []string{"--project", h.Root}, "DBG_SSH_CONFIG="+h.SSHConfig)
 			local := filepath.Join(h.Root, tc.src)
 			line := nativeLine(b, local, tc.mark)
 			maps := []map[string]any{{"remoteRoot": rr, "localRoot": h.Root}}
 			via := map[string]any{"kind": "ssh", "host": h.Addr, "user": h.User, "identityFile": h.Identity}
 			attach := func(args map[string]any) (time.Duration, string) {
 				start := time.Now()
+				args["processId"] = startProg(args["via"] == nil)
 				s := c.call("create_debug_session", args)
 				id := s["sessionId"].(string)
+				if s["state"] != "paused" {
+					if w := c.call("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000}); w["state"] != "paused" {
+						b.Fatalf("the attach did not pause: %v", w)
+					}
+				}
 				c.call("set_breakpoint", map[string]any{"sessionId": id, "file": local, "line": line})
 				st := c.call("continue_execution", map[string]any{"sessionId": id, "waitMs": 30000})
 				if st["state"] != "paused" {
@@ -303,9 +346,11 @@ func BenchmarkRemoteFirstStop(b *testing.B) {
 				}
 				return d, ""
 			}
-			pid := prog.Process.Pid
-			remoteArgs := map[string]any{"language": tc.lang, "processId": pid, "via": via, "pathMappings": maps}
-			localArgs := map[string]any{"language": tc.lang, "processId": pid, "pathMappings": maps}
+			remoteArgs := map[string]any{"language": tc.lang, "via": via, "pathMappings": maps}
+			localArgs := map[string]any{"language": tc.lang}
+			if tc.hereMaps {
+				localArgs["pathMappings"] = maps
+			}
 			first, cmd := attach(remoteArgs)
 			b.Logf("%s on the target: %s", tc.lang, cmd)
 			attach(localArgs) // the local adapter's first use
@@ -324,4 +369,18 @@ func BenchmarkRemoteFirstStop(b *testing.B) {
 			b.ReportMetric(median(again)/median(loc), "remote/local")
 		})
 	}
+}
+
+// startMCPArgs is a dbg mcp server with args and env.
+func startMCPArgs(b *testing.B, args []string, env ...string) *mcpClient {
+	cmd := exec.Command(dbgBinary(b), append([]string{"mcp"}, args...)...)
+	cmd.Env = append(append(os.Environ(), "DBG_STATE_DIR="+b.TempDir()), env...)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = cs.Close() })
+	return &mcpClient{b: b, cs: cs, cmd: cmd}
 }
