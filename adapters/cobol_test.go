@@ -19,6 +19,7 @@ func natNeedCOBOL(t *testing.T) {
 }
 
 func TestCOBOLLaunch(t *testing.T) {
+	t.Parallel()
 	natNeedCOBOL(t)
 	a := NewCOBOL()
 	src := natRepoFile(t, "testdata/cobol/loop.cob")
@@ -95,6 +96,7 @@ func (c *natClient) scopeRef(frame int) int {
 }
 
 func TestCOBOLAttach(t *testing.T) {
+	t.Parallel()
 	natNeedCOBOL(t)
 	src := natRepoFile(t, "testdata/cobol/spin.cob")
 	prog, err := cobol.Build(context.Background(), src)
@@ -105,6 +107,7 @@ func TestCOBOLAttach(t *testing.T) {
 }
 
 func TestCOBOLBuildError(t *testing.T) {
+	t.Parallel()
 	natNeedCOBOL(t)
 	_, err := NewCOBOL().LaunchArgs(context.Background(), Target{Mode: Launch, Program: natRepoFile(t, "testdata/cobol/broken.cob")})
 	if err == nil || !strings.Contains(err.Error(), "broken.cob:") || !strings.Contains(strings.ToLower(err.Error()), "error") {
@@ -121,6 +124,7 @@ func TestCOBOLMissing(t *testing.T) {
 // stopOnEntry and reads its WORKING-STORAGE by COBOL name in the COBOL
 // frame of the paused stack.
 func TestCOBOLAttachNames(t *testing.T) {
+	t.Parallel()
 	natNeedCOBOL(t)
 	src := natRepoFile(t, "testdata/cobol/spin.cob")
 	t.Run("source given", func(t *testing.T) { cobolAttachNames(t, src, src) })
@@ -170,6 +174,7 @@ func cobolAttachNames(t *testing.T, src, program string) {
 }
 
 func TestCOBOLRuntimeError(t *testing.T) {
+	t.Parallel()
 	natNeedCOBOL(t)
 	src := natRepoFile(t, "testdata/cobol/crash.cob")
 	natExceptionScenario(t, NewCOBOL(), Target{Mode: Launch, Program: src}, src, natLineOf(t, src, `CALL "NOSUCHPROG"`), 1)
@@ -178,6 +183,7 @@ func TestCOBOLRuntimeError(t *testing.T) {
 // TestCOBOLStepOutOfParagraph steps out of a PERFORMed paragraph: the
 // stop is the PERFORM statement, not the end of the program.
 func TestCOBOLStepOutOfParagraph(t *testing.T) {
+	t.Parallel()
 	natNeedCOBOL(t)
 	a := NewCOBOL()
 	src := natRepoFile(t, "testdata/cobol/loop.cob")
@@ -207,6 +213,7 @@ func TestCOBOLStepOutOfParagraph(t *testing.T) {
 // TestCOBOLStepOverPerform steps over a PERFORM: the paragraph runs and
 // the stop is the next statement, not the paragraph's first line.
 func TestCOBOLStepOverPerform(t *testing.T) {
+	t.Parallel()
 	natNeedCOBOL(t)
 	a := NewCOBOL()
 	src := natRepoFile(t, "testdata/cobol/loop.cob")
@@ -235,6 +242,7 @@ func TestCOBOLStepOverPerform(t *testing.T) {
 // TestCOBOLConditions sets breakpoints whose condition and log message
 // speak COBOL names.
 func TestCOBOLConditions(t *testing.T) {
+	t.Parallel()
 	natNeedCOBOL(t)
 	a := NewCOBOL()
 	src := natRepoFile(t, "testdata/cobol/loop.cob")

@@ -23,6 +23,7 @@ func TestDartDiscoveryAndStart(t *testing.T) {
 }
 
 func TestDartArgs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "bin", "main.dart")
 	if err := os.MkdirAll(filepath.Dir(prog), 0o755); err != nil {

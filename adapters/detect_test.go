@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbg-dev/dbg/internal/dbgtest"
+	"github.com/dbg-dev/dbg/proc"
 )
 
 func startFor(t *testing.T, name string, args ...string) int {
@@ -16,11 +19,17 @@ func startFor(t *testing.T, name string, args ...string) int {
 		t.Skipf("%s: %v", name, err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	time.Sleep(100 * time.Millisecond) // let exec finish
+	// Until exec is done, the child is still this test binary.
+	self, _ := os.Executable()
+	dbgtest.WaitFor(t, 10*time.Second, name+"'s exec", func() bool {
+		exe, err := proc.Exe(cmd.Process.Pid)
+		return err == nil && exe != self
+	})
 	return cmd.Process.Pid
 }
 
 func TestDetectLanguage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cases := map[string]int{
 		"python": startFor(t, "python3", "-c", "import time; time.sleep(30)"),

@@ -72,6 +72,7 @@ func TestDotnetDiscoveryAndStart(t *testing.T) {
 }
 
 func TestDotnetArgs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dll := filepath.Join(dir, "app.dll")
 	if err := os.WriteFile(dll, []byte("MZ"), 0o644); err != nil {
@@ -109,6 +110,7 @@ func TestDotnetArgs(t *testing.T) {
 }
 
 func TestDotnetAssembly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "Hello.csproj"), []byte("<Project/>"), 0o644); err != nil {
 		t.Fatal(err)
@@ -137,6 +139,7 @@ func TestDotnetAssembly(t *testing.T) {
 }
 
 func TestDotnetInstallCommandsPinned(t *testing.T) {
+	t.Parallel()
 	cmds := NewDotnet().InstallCommands()
 	joined := ""
 	for _, c := range cmds {

@@ -3,6 +3,7 @@ package adapters
 import "testing"
 
 func TestGoSideEffectFree(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		expr string
 		ok   bool

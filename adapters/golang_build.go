@@ -258,3 +258,17 @@ func pruneBuilds(root, keep string, now time.Time) {
 		}
 	}
 }
+
+// GoModulePath is the module path dir's go.mod declares ("" without one).
+func GoModulePath(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
+}

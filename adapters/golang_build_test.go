@@ -38,6 +38,7 @@ func inode(t *testing.T, p string) (uint64, time.Time) {
 // the unchanged program (restart_debugging) runs the same binary, and an
 // edit builds a new one that prints the new value.
 func TestGoLaunchReusesUnchangedBuild(t *testing.T) {
+	t.Parallel()
 	dir := goModule(t, "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"one\") }\n")
 	g := Go{BuildDir: t.TempDir()}
 	ctx := context.Background()
@@ -93,6 +94,7 @@ func TestGoLaunchReusesUnchangedBuild(t *testing.T) {
 // A program that does not build is left to delve, which reports the
 // compiler's error as before.
 func TestGoLaunchBuildFailureLeftToDelve(t *testing.T) {
+	t.Parallel()
 	dir := goModule(t, "package main\n\nfunc main() { undefined() }\n")
 	args, err := Go{BuildDir: t.TempDir()}.LaunchArgs(context.Background(), Target{Mode: Launch, Program: dir})
 	if err != nil {
@@ -108,6 +110,7 @@ func TestGoLaunchBuildFailureLeftToDelve(t *testing.T) {
 
 // Build flags and an output path of the launch go to delve's own build.
 func TestGoLaunchOwnBuildOptions(t *testing.T) {
+	t.Parallel()
 	dir := goModule(t, "package main\n\nfunc main() {}\n")
 	for _, extra := range []map[string]any{{"buildFlags": "-tags=x"}, {"output": filepath.Join(t.TempDir(), "b")}} {
 		args, err := Go{BuildDir: t.TempDir()}.LaunchArgs(context.Background(), Target{Mode: Launch, Program: dir, Extra: extra})
@@ -121,6 +124,7 @@ func TestGoLaunchOwnBuildOptions(t *testing.T) {
 }
 
 func TestLocalReplace(t *testing.T) {
+	t.Parallel()
 	for gomod, want := range map[string]bool{
 		"module a\nreplace b => ../b\n":            true,
 		"module a\nreplace b => /abs/b\n":          true,
@@ -136,6 +140,7 @@ func TestLocalReplace(t *testing.T) {
 // A single .go file outside any module is built and reused too; a file
 // in a subfolder does not count.
 func TestGoLaunchFileOutsideModule(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
@@ -162,5 +167,19 @@ func TestGoLaunchFileOutsideModule(t *testing.T) {
 	}
 	if ino2, mt2 := inode(t, again["program"].(string)); ino2 != ino || !mt2.Equal(mt) {
 		t.Error("the unchanged file was rebuilt")
+	}
+}
+
+func TestGoModulePath(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if got := GoModulePath(dir); got != "" {
+		t.Fatalf("no go.mod: %q, want none", got)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("// a comment\n  module \"example.com/q\" \n\ngo 1.21\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := GoModulePath(dir); got != "example.com/q" {
+		t.Fatalf("GoModulePath = %q, want example.com/q", got)
 	}
 }

@@ -10,6 +10,7 @@ import (
 // A launch.json mode "auto" or "debug" leaves the choice to the Go
 // adapter; another mode is passed on.
 func TestGoLaunchArgsModeFromLaunchJSON(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	test := filepath.Join(dir, "x_test.go")
 	if err := os.WriteFile(test, []byte("package x\n"), 0o644); err != nil {

@@ -14,6 +14,7 @@ import (
 // ("exec"), a second launch runs the same one, and the binary holds the
 // package's tests.
 func TestGoLaunchTestModeReusesUnchangedBuild(t *testing.T) {
+	t.Parallel()
 	dir := goModule(t, "package main\n\nfunc main() {}\n")
 	test := "package main\n\nimport \"testing\"\n\nfunc TestOne(t *testing.T) {}\n"
 	if err := os.WriteFile(filepath.Join(dir, "main_test.go"), []byte(test), 0o644); err != nil {

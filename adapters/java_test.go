@@ -50,6 +50,7 @@ func javaLine(t *testing.T, path, marker string) int {
 }
 
 func TestJavaLaunchArgs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src := javaFixture(t, "Loop.java")
 	a, err := Java{}.LaunchArgs(ctx, Target{Mode: Launch, Program: src, Args: []string{"1"}, StopOnEntry: true,
@@ -97,6 +98,7 @@ func TestJavaLaunchArgs(t *testing.T) {
 }
 
 func TestJavaFind(t *testing.T) {
+	t.Parallel()
 	javaNeedJDK(t)
 	info := Java{}.Find(context.Background())
 	if !info.Found || !info.Builtin || info.Version == "" || !info.AttachPID || !info.AttachPort {
@@ -108,6 +110,7 @@ func TestJavaFind(t *testing.T) {
 // manager does (DAPFLOW): initialize, launch, initialized, breakpoints,
 // configurationDone, stop, inspect, disconnect.
 func TestJavaEndToEnd(t *testing.T) {
+	t.Parallel()
 	javaNeedJDK(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

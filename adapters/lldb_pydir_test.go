@@ -12,6 +12,7 @@ import (
 // for the adapter binary it was asked for, and asked again when that
 // binary changes.
 func TestLLDBPythonDirAskedOncePerBinary(t *testing.T) {
+	t.Parallel()
 	bin, py, write := fakeLLVM(t)
 	calls := filepath.Join(t.TempDir(), "calls")
 	write(filepath.Join(bin, "lldb"), "#!/bin/sh\necho x >> "+calls+"\necho /usr/lib/local/lib/python3.11/dist-packages\n", 0o755)

@@ -475,6 +475,7 @@ func natLaunchScenario(t *testing.T, a Adapter, program, src, marker string, che
 }
 
 func TestNativeCLaunch(t *testing.T) {
+	t.Parallel()
 	src := natRepoFile(t, "testdata/c/loop.c")
 	natLaunchScenario(t, NewC(), src, src, "BREAK", func(c *natClient, f natFrame) {
 		l := c.locals(f.ID)
@@ -568,10 +569,12 @@ func natAttachBinary(t *testing.T, a Adapter, bin string, target Target) {
 }
 
 func TestNativeCAttach(t *testing.T) {
+	t.Parallel()
 	natAttachScenario(t, NewC(), natRepoFile(t, "testdata/c/loop.c"))
 }
 
 func TestNativeBuildError(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("cc"); err != nil {
 		t.Skip("cc not installed")
 	}
@@ -670,6 +673,7 @@ func TestNativeDiscoveryGDBFallback(t *testing.T) {
 }
 
 func TestNativeLaunchArgs(t *testing.T) {
+	t.Parallel()
 	natNeed(t, NewC())
 	args, err := NewC().LaunchArgs(context.Background(), Target{
 		Mode: Launch, Program: "/bin/true", Args: []string{"a"}, Env: map[string]string{"B": "2", "A": "1"},
@@ -695,6 +699,7 @@ func TestNativeLaunchArgs(t *testing.T) {
 // TestNativeCloseKillsDebuggee closes the endpoint while the debuggee is
 // stopped at a breakpoint: the debuggee must not outlive the session.
 func TestNativeCloseKillsDebuggee(t *testing.T) {
+	t.Parallel()
 	a := NewC()
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/c/loop.c")
@@ -708,6 +713,7 @@ func TestNativeCloseKillsDebuggee(t *testing.T) {
 }
 
 func TestNativeCPPLaunch(t *testing.T) {
+	t.Parallel()
 	src := natRepoFile(t, "testdata/cpp/loop.cpp")
 	natLaunchScenario(t, NewCPP(), src, src, "BREAK", func(c *natClient, f natFrame) {
 		l := c.locals(f.ID)
@@ -724,10 +730,12 @@ func TestNativeCPPLaunch(t *testing.T) {
 }
 
 func TestNativeCPPAttach(t *testing.T) {
+	t.Parallel()
 	natAttachScenario(t, NewCPP(), natRepoFile(t, "testdata/cpp/loop.cpp"))
 }
 
 func TestNativeRustLaunch(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("cargo"); err != nil {
 		t.Skip("cargo not installed")
 	}
@@ -757,6 +765,7 @@ func TestNativeRustLaunch(t *testing.T) {
 }
 
 func TestNativeRustAttach(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("cargo"); err != nil {
 		t.Skip("cargo not installed")
 	}
@@ -764,6 +773,7 @@ func TestNativeRustAttach(t *testing.T) {
 }
 
 func TestNativeStopOnEntry(t *testing.T) {
+	t.Parallel()
 	a := NewC()
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/c/loop.c")
@@ -786,6 +796,7 @@ func TestNativeStopOnEntry(t *testing.T) {
 }
 
 func TestNativeFindAndInstall(t *testing.T) {
+	t.Parallel()
 	for _, a := range []interface {
 		Adapter
 		Installer
@@ -815,6 +826,7 @@ func TestNativeFindAndInstall(t *testing.T) {
 }
 
 func TestNativeBuildRust(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("cargo"); err != nil {
 		t.Skip("cargo not installed")
 	}
@@ -847,6 +859,7 @@ func TestNativeBuildRust(t *testing.T) {
 }
 
 func TestNativeBuildRustFileOfCargoProject(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("cargo"); err != nil {
 		t.Skip("cargo not installed")
 	}
@@ -864,6 +877,7 @@ func TestNativeBuildRustFileOfCargoProject(t *testing.T) {
 // manager does: lldb drops a pause that arrives before it has resumed
 // the process, and the adapter must still deliver one stop, as "pause".
 func TestNativeAttachThenPause(t *testing.T) {
+	t.Parallel()
 	a := NewC()
 	natNeed(t, a)
 	bin, _, err := BuildNative(context.Background(), "c", natRepoFile(t, "testdata/c/loop.c"), "")
@@ -934,6 +948,7 @@ func natExceptionScenario(t *testing.T, a Adapter, target Target, src string, li
 }
 
 func TestNativeRustPanic(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("cargo"); err != nil {
 		t.Skip("cargo not installed")
 	}

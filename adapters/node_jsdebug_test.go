@@ -9,6 +9,7 @@ import (
 // vendors (vsDebugServer.js) from the file, its folder, the package and the
 // npm prefix it was installed into, and nothing in a folder without it.
 func TestFindJSDebugVendored(t *testing.T) {
+	t.Parallel()
 	prefix := t.TempDir()
 	pkg := filepath.Join(prefix, "node_modules", "@debugmcp", "mcp-debugger")
 	server := filepath.Join(pkg, "dist", "vendor", "js-debug", "vsDebugServer.js")

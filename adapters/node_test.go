@@ -27,6 +27,7 @@ func writeFile(t *testing.T, path, text string) {
 }
 
 func TestFindJSDebug(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	noEnv := func(string) string { return "" }
 	if got := (Node{Getenv: noEnv, Home: home, Roots: []string{}}).jsDebug(nil); got != "" {
@@ -76,6 +77,7 @@ func TestFindJSDebug(t *testing.T) {
 }
 
 func TestNodeLaunchArgs(t *testing.T) {
+	t.Parallel()
 	f := false
 	args, err := Node{Roots: []string{}, Getenv: func(string) string { return "" }, Home: t.TempDir()}.LaunchArgs(context.Background(), Target{
 		Mode: Launch, Program: "/p/app.ts", Args: []string{"a"}, Env: map[string]string{"K": "V"},
@@ -100,6 +102,7 @@ func TestNodeLaunchArgs(t *testing.T) {
 }
 
 func TestNodeAttachArgs(t *testing.T) {
+	t.Parallel()
 	none := Node{Roots: []string{}, Getenv: func(string) string { return "" }, Home: t.TempDir()}
 	args, err := none.AttachArgs(context.Background(), Target{Mode: Attach, Port: 9230})
 	if err != nil {
@@ -130,6 +133,7 @@ func TestNodeAttachArgs(t *testing.T) {
 }
 
 func TestNodeStopReasonsAndFilters(t *testing.T) {
+	t.Parallel()
 	n := Node{}
 	for in, want := range map[string]string{"Break on start": "entry", "breakpoint": "breakpoint", "exception": "exception",
 		"promiseRejection": "exception", "debugger statement": "breakpoint", "function breakpoint": "function breakpoint"} {
@@ -146,6 +150,7 @@ func TestNodeStopReasonsAndFilters(t *testing.T) {
 }
 
 func TestNodeChildAttachArgs(t *testing.T) {
+	t.Parallel()
 	got, err := NodeChildAttachArgs(map[string]any{"request": "attach", "configuration": map[string]any{"type": "pwa-node", "__pendingTargetId": "abc"}})
 	if err != nil {
 		t.Fatal(err)
@@ -241,6 +246,7 @@ func TestStartJSDebug(t *testing.T) {
 // TestNodeBuiltinEndToEnd starts the built-in adapter the way the session
 // manager does and stops at a breakpoint in a real node program.
 func TestNodeBuiltinEndToEnd(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed (scripts/deps/node.sh installs it)")
 	}
@@ -304,6 +310,7 @@ func TestNodeBuiltinEndToEnd(t *testing.T) {
 // opens child connections (for the child sessions of forked processes),
 // each served by an adapter of its own until it is closed.
 func TestNodeBuiltinChildEndpoint(t *testing.T) {
+	t.Parallel()
 	a := Node{Getenv: func(string) string { return "" }, Home: t.TempDir(), Roots: []string{}}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 	"github.com/dbg-dev/dbg/proc"
 )
 
@@ -40,6 +41,7 @@ func fakePython(t *testing.T, dir string) string {
 // directory up to the project root, $VIRTUAL_ENV, uv, pyenv's
 // .python-version, PATH.
 func TestPythonInterpreterOrder(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	sub := filepath.Join(root, "pkg", "app")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
@@ -107,6 +109,7 @@ func TestPythonInterpreterOrder(t *testing.T) {
 }
 
 func TestPythonDebugpySupportsAndPip(t *testing.T) {
+	t.Parallel()
 	i := pyInfo{path: "/usr/bin/python3.11", requires: ">=3.10", managed: true}
 	for v, want := range map[string]bool{"3.9.18": false, "3.10.0": true, "3.14.0": true, "4.0.0": true} {
 		if got := i.supports(v); got != want {
@@ -122,6 +125,7 @@ func TestPythonDebugpySupportsAndPip(t *testing.T) {
 }
 
 func TestPythonRemoteExecDecision(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[string]bool{"3.11.7": false, "3.13.0": false, "3.14.0": true, "3.15.1": true, "4.0.0": true} {
 		if got := usesRemoteExec(v); got != want {
 			t.Errorf("usesRemoteExec(%s) = %v", v, got)
@@ -134,6 +138,7 @@ func TestPythonRemoteExecDecision(t *testing.T) {
 // debugpy listens in the target, dbg talks to it, and the script leaves
 // neither sys.path entries nor names in __main__.
 func TestPythonRemoteExecScript(t *testing.T) {
+	t.Parallel()
 	py := "/root/.pyenv/versions/3.11.7/bin/python3"
 	if _, err := os.Stat(py); err != nil {
 		py = pathPython()
@@ -217,12 +222,7 @@ func lineAfter(text, prefix string) string {
 
 func waitFor(t *testing.T, ok func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); !ok(); {
-		if time.Now().After(deadline) {
-			t.Fatal("timed out")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	dbgtest.WaitFor(t, 20*time.Second, "the condition", ok)
 }
 
 type lockedBuffer struct {
@@ -245,6 +245,7 @@ func (l *lockedBuffer) String() string {
 // Attach by pid never uses another interpreter than the target's: not a
 // non-Python process, not an executablePath that is another Python.
 func TestPythonAttachPlanRefusesOtherInterpreters(t *testing.T) {
+	t.Parallel()
 	sleep := exec.Command("sleep", "30")
 	if err := sleep.Start(); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestRubyLaunch(t *testing.T) {
+	t.Parallel()
 	a := NewRuby()
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
@@ -51,6 +52,7 @@ func TestRubyLaunch(t *testing.T) {
 }
 
 func TestRubyAttachByPort(t *testing.T) {
+	t.Parallel()
 	a := NewRuby()
 	natNeed(t, a)
 	rdbg, _ := a.findRdbg()
@@ -131,6 +133,7 @@ func TestRubyMissing(t *testing.T) {
 }
 
 func TestRubyStopOnEntry(t *testing.T) {
+	t.Parallel()
 	a := NewRuby()
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
@@ -187,6 +190,7 @@ func (c *natClient) setBPs(src string, specs map[int]map[string]any) {
 }
 
 func TestRubyConditionsAndLogPoints(t *testing.T) {
+	t.Parallel()
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
 	brk := natLineOf(t, src, "BREAK")
 	logLine := natLineOf(t, src, `puts "#{forever`)
@@ -215,6 +219,7 @@ func TestRubyConditionsAndLogPoints(t *testing.T) {
 }
 
 func TestRubyHitCondition(t *testing.T) {
+	t.Parallel()
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
 	brk := natLineOf(t, src, "BREAK")
 	c, st, _ := rubyBreakAt(t, map[int]map[string]any{brk: {"hitCondition": "3"}})
@@ -227,6 +232,7 @@ func TestRubyHitCondition(t *testing.T) {
 }
 
 func TestRubySetVariable(t *testing.T) {
+	t.Parallel()
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
 	brk := natLineOf(t, src, "BREAK")
 	c, st, _ := rubyBreakAt(t, map[int]map[string]any{brk: {}})
@@ -247,6 +253,7 @@ func TestRubySetVariable(t *testing.T) {
 }
 
 func TestRubyExceptionFilters(t *testing.T) {
+	t.Parallel()
 	a := NewRuby()
 	natNeed(t, a)
 	src := natRepoFile(t, "testdata/ruby/raise.rb")
@@ -290,6 +297,7 @@ func TestRubyExceptionFilters(t *testing.T) {
 }
 
 func TestRubyEvaluateErrors(t *testing.T) {
+	t.Parallel()
 	src := natRepoFile(t, "testdata/ruby/loop.rb")
 	c, st, _ := rubyBreakAt(t, map[int]map[string]any{natLineOf(t, src, "BREAK"): {}})
 	f := c.topFrame(st.ThreadID)
@@ -305,6 +313,7 @@ func TestRubyEvaluateErrors(t *testing.T) {
 
 // TestRubyExecutablePath launches with an explicit Ruby (rdbg -c).
 func TestRubyExecutablePath(t *testing.T) {
+	t.Parallel()
 	a := NewRuby()
 	natNeed(t, a)
 	ruby, err := exec.LookPath("ruby")
@@ -327,6 +336,7 @@ func TestRubyExecutablePath(t *testing.T) {
 // TestRubyAttachWithoutPause attaches and does not pause: rdbg's own
 // pause of the new connection is undone, the program keeps running.
 func TestRubyAttachWithoutPause(t *testing.T) {
+	t.Parallel()
 	a := NewRuby()
 	natNeed(t, a)
 	rdbg, _ := a.findRdbg()

@@ -9,6 +9,7 @@ import (
 )
 
 func TestTraitsNamesTarget(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		a    Adapter
 		cfg  map[string]any
@@ -35,6 +36,7 @@ func TestTraitsNamesTarget(t *testing.T) {
 }
 
 func TestTraitsIsPath(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		a       Adapter
 		program string

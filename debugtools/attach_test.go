@@ -37,6 +37,7 @@ func attachFixture(t *testing.T, s *Service, jvmOpts ...string) (*fixtureJVM, *C
 }
 
 func TestAttachLoadsAgentAndConnects(t *testing.T) {
+	t.Parallel()
 	s := newTestService(t)
 	f, c := attachFixture(t, s)
 	if c.PID != f.pid || c.ApplicationName != "ShopApplication" || c.Port == 0 || c.HTTPPort == 0 {
@@ -58,6 +59,7 @@ func TestAttachLoadsAgentAndConnects(t *testing.T) {
 }
 
 func TestAttachRefusesDisableAttachMechanism(t *testing.T) {
+	t.Parallel()
 	s := newTestService(t)
 	f := startFixture(t, "-XX:+DisableAttachMechanism")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -73,6 +75,7 @@ func TestAttachRefusesDisableAttachMechanism(t *testing.T) {
 }
 
 func TestAttachRefusesXrs(t *testing.T) {
+	t.Parallel()
 	f := startFixture(t, "-Xrs")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -91,6 +94,7 @@ func TestAttachRefusesXrs(t *testing.T) {
 }
 
 func TestParseLoadReply(t *testing.T) {
+	t.Parallel()
 	for reply, ok := range map[string]bool{
 		"0\nreturn code: 0\n":       true,
 		"0\n0\n":                    true,
@@ -110,6 +114,7 @@ func TestParseLoadReply(t *testing.T) {
 // (here dbg's own, built beforehand): ports are chosen by dbg and passed
 // with the DebugTools argument names, with no port file.
 func TestUserSuppliedAgentJar(t *testing.T) {
+	t.Parallel()
 	mustHaveJDK(t)
 	javac, err := FindJavac("")
 	if err != nil {

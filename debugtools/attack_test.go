@@ -38,6 +38,7 @@ func randomHex() string {
 // dbg believes only the JVM user's own file, takes the Java home from the
 // process's executable, and never runs her javac.
 func TestPlantedPerfDataIsNotBelieved(t *testing.T) {
+	t.Parallel()
 	eve := attacker.New(t)
 	attacker.ProtectedSymlinks(t)
 	f := startFixture(t)
@@ -78,6 +79,7 @@ func TestPlantedPerfDataIsNotBelieved(t *testing.T) {
 
 // FindJavac never picks a target JDK another user can change.
 func TestFindJavacRefusesAnotherUsersJDK(t *testing.T) {
+	t.Parallel()
 	eve := attacker.New(t)
 	shared := attacker.SharedTemp(t)
 	home := filepath.Join(shared, "jdk")
@@ -113,6 +115,7 @@ func runAsEve(t *testing.T, eve *attacker.User) (*fixtureJVM, string) {
 // staged, a link to another: dbg follows neither, changes no owner, and
 // the attach works through a trigger and a folder of its own.
 func TestAttachAsRootFollowsNoLinkOfTheTarget(t *testing.T) {
+	t.Parallel()
 	eve := attacker.New(t)
 	attacker.ProtectedSymlinks(t)
 	f, cwd := runAsEve(t, eve)
@@ -176,6 +179,7 @@ func sha256Hex(b []byte) string {
 // agent. dbg refuses a socket the JVM's user does not own, or whose
 // listener is not the JVM, and sends it nothing.
 func TestPlantedAttachSocketIsRefused(t *testing.T) {
+	t.Parallel()
 	eve := attacker.New(t)
 	f := startFixture(t)
 	sock := inRealTmp(t, fmt.Sprintf(".java_pid%d", f.pid))
@@ -256,6 +260,7 @@ func TestLoadReplyTextIsQuoted(t *testing.T) {
 // The port file is believed only when the JVM's user wrote it, in the
 // attach folder given to that user.
 func TestPortFileOfAnotherUserIsRefused(t *testing.T) {
+	t.Parallel()
 	eve := attacker.New(t)
 	jar := filepath.Join(t.TempDir(), "a.jar")
 	_ = os.WriteFile(jar, []byte("jar"), 0o644)
@@ -287,6 +292,7 @@ func TestPortFileOfAnotherUserIsRefused(t *testing.T) {
 // An attach folder holding only the port file goes once the agent
 // answered; one with a staged jar stays until the server ends.
 func TestAttachFolderIsRemovedWhenSettled(t *testing.T) {
+	t.Parallel()
 	eve := attacker.New(t)
 	jar := filepath.Join(t.TempDir(), "a.jar")
 	_ = os.WriteFile(jar, []byte("jar"), 0o644)

@@ -53,6 +53,7 @@ func startFixtureInNamespaces(t *testing.T) int {
 }
 
 func TestAttachJVMInOtherNamespaces(t *testing.T) {
+	t.Parallel()
 	pid := startFixtureInNamespaces(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -7,6 +7,7 @@ import (
 )
 
 func TestDiscoverFindsFixtureByPID(t *testing.T) {
+	t.Parallel()
 	f := startFixture(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -35,6 +36,7 @@ func TestDiscoverFindsFixtureByPID(t *testing.T) {
 }
 
 func TestDiscoverWithoutPerfData(t *testing.T) {
+	t.Parallel()
 	f := startFixture(t, "-XX:-UsePerfData")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -62,6 +64,7 @@ func TestDiscoverWithoutPerfData(t *testing.T) {
 }
 
 func TestJavaCommandFromArgs(t *testing.T) {
+	t.Parallel()
 	cases := map[string][]string{
 		"a.B x y":        {"java", "-Xmx1g", "-cp", "p:q", "a.B", "x", "y"},
 		"app.jar --z":    {"/usr/bin/java", "-Dk=v", "-jar", "app.jar", "--z"},

@@ -56,6 +56,7 @@ func buildPerfData(strs map[string]string, longs map[string]int64) []byte {
 }
 
 func TestParsePerfDataSynthetic(t *testing.T) {
+	t.Parallel()
 	b := buildPerfData(map[string]string{
 		"sun.rt.javaCommand":         "com.example.Main --port 1",
 		"java.property.java.home":    "/usr/lib/jvm/x",

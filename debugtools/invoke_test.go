@@ -35,6 +35,7 @@ func str(p *string) string {
 }
 
 func TestAgentInvokeDirect(t *testing.T) {
+	t.Parallel()
 	s := newTestService(t)
 	_, c := attachFixture(t, s)
 	const svc = "com.example.shop.OrderService"

@@ -36,6 +36,7 @@ func startLogApp(t *testing.T) int {
 }
 
 func TestLogCaptureLogbackAndLog4j2(t *testing.T) {
+	t.Parallel()
 	c := newJVMClient(t)
 	pid := startLogApp(t)
 	att := mustJVMOK(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": pid, "waitForConnectionMillis": 60000}))

@@ -15,6 +15,7 @@ import (
 const webProject = "../testdata/projects/java-web"
 
 func TestCheckScriptName(t *testing.T) {
+	t.Parallel()
 	for _, ok := range []string{"PrepareTestContext", "a-b_c", "v1.2", "日本"} {
 		if err := CheckScriptName(ok); err != nil {
 			t.Errorf("%q refused: %v", ok, err)
@@ -31,6 +32,7 @@ func TestCheckScriptName(t *testing.T) {
 }
 
 func TestListMethodAroundScripts(t *testing.T) {
+	t.Parallel()
 	list, err := ListMethodAroundScripts(webProject)
 	if err != nil {
 		t.Fatal(err)
@@ -52,6 +54,7 @@ func TestListMethodAroundScripts(t *testing.T) {
 }
 
 func TestReadMethodAroundScript(t *testing.T) {
+	t.Parallel()
 	src, err := ReadMethodAroundScript(webProject, "UppercaseName")
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +78,7 @@ func TestReadMethodAroundScript(t *testing.T) {
 }
 
 func TestMethodAroundSymlinks(t *testing.T) {
+	t.Parallel()
 	project := t.TempDir()
 	dir := filepath.Join(project, filepath.FromSlash(MethodAroundDir))
 	if err := os.MkdirAll(dir, 0o755); err != nil {

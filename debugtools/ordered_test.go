@@ -7,6 +7,7 @@ import (
 )
 
 func TestOrderedObjectKeepsOrder(t *testing.T) {
+	t.Parallel()
 	in := `{"z":{"type":"simple","content":"1"}, "a":2, "m":[1,2], "a":3}`
 	o, err := ParseOrderedObject(in)
 	if err != nil {
@@ -25,6 +26,7 @@ func TestOrderedObjectKeepsOrder(t *testing.T) {
 }
 
 func TestOrderedObjectEmptyAndErrors(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", "  ", "{}", "null"} {
 		o, err := ParseOrderedObject(s)
 		if err != nil || o.Len() != 0 {

@@ -32,6 +32,7 @@ func loadGolden(t *testing.T, path string) (header []byte, body []byte) {
 }
 
 func TestGoldenFrames(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("testdata/frames/*.frame")
 	if len(files) < 5 {
 		t.Fatalf("want golden frames, found %d", len(files))
@@ -62,6 +63,7 @@ func TestGoldenFrames(t *testing.T) {
 }
 
 func TestGoldenRunRequestKeepsArgumentOrder(t *testing.T) {
+	t.Parallel()
 	_, body := loadGolden(t, "testdata/frames/run_request.frame")
 	var dto RunDTO
 	if err := json.Unmarshal(body, &dto); err != nil {
@@ -84,6 +86,7 @@ func TestGoldenRunRequestKeepsArgumentOrder(t *testing.T) {
 }
 
 func TestGoldenRunResponse(t *testing.T) {
+	t.Parallel()
 	header, body := loadGolden(t, "testdata/frames/run_response_failure.frame")
 	f, err := ReadFrame(bytes.NewReader(append(header, body...)))
 	if err != nil {
@@ -102,6 +105,7 @@ func TestGoldenRunResponse(t *testing.T) {
 }
 
 func TestFrameRoundTrip(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	in := []Frame{
 		NewFrame(CmdHeartbeatRequest, ResultSuccess, []byte(`{}`)),
@@ -128,6 +132,7 @@ func TestFrameRoundTrip(t *testing.T) {
 }
 
 func TestFrameErrors(t *testing.T) {
+	t.Parallel()
 	good, _ := NewFrame(CmdRunRequest, 1, []byte(`{"a":1}`)).MarshalBinary()
 	bad := append([]byte(nil), good...)
 	bad[0] = 9

@@ -16,6 +16,7 @@ import (
 // session and invokes a method by sessionId: the session's JVM is found
 // and attached on demand, and its logs come from the session's output.
 func TestSessionJVMAttachedOnDemand(t *testing.T) {
+	t.Parallel()
 	classes := buildFixture(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -7,6 +7,7 @@ import (
 )
 
 func TestLinkProject(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	must := func(p, content string) {
 		t.Helper()
@@ -34,6 +35,7 @@ func TestLinkProject(t *testing.T) {
 }
 
 func TestIsHotSpotRejectsNonJVM(t *testing.T) {
+	t.Parallel()
 	// A stale hsperfdata file could name a reused pid: the mapped JVM
 	// library decides, whatever the VM name says.
 	j := &JVM{PID: os.Getpid(), VMName: "OpenJDK 64-Bit Server VM"}

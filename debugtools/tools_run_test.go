@@ -17,6 +17,7 @@ func (f *fakeStarter) StartConfiguration(ctx context.Context, project, name stri
 // run_and_invoke starts a configurationName through the starter it was
 // handed; without one, run configurations are not available.
 func TestRunAndInvokeStarter(t *testing.T) {
+	t.Parallel()
 	project := t.TempDir()
 	args := map[string]any{"projectPath": project, "configurationName": "svc", "className": "Hello", "methodName": "twice"}
 	e := wantJVMCode(t, callJVM[RunInvokeOut](newJVMClient(t), "run_and_invoke", args), toolkit.CodeRunConfigNotFound)

@@ -67,6 +67,7 @@ func absPath(t *testing.T, p string) string {
 }
 
 func TestGenerateMethodArgsTemplateTool(t *testing.T) {
+	t.Parallel()
 	c := newSourceClient(t)
 	project := absPath(t, webProject)
 	env, _ := call[argsTemplateOut](c, "generate_method_args_template", map[string]any{
@@ -131,6 +132,7 @@ func TestGenerateMethodArgsTemplateTool(t *testing.T) {
 }
 
 func TestTemplateToolOnJavaService(t *testing.T) {
+	t.Parallel()
 	root := absPath(t, "../testdata/java-service/src/main/java")
 	if _, err := os.Stat(filepath.Join(root, "com/example/shop/OrderService.java")); err != nil {
 		t.Skip("testdata/java-service is not present")
@@ -170,6 +172,7 @@ func TestTemplateToolOnJavaService(t *testing.T) {
 }
 
 func TestSearchHTTPURLTool(t *testing.T) {
+	t.Parallel()
 	c := newSourceClient(t)
 	project := absPath(t, webProject)
 	env, text := call[searchHTTPOut](c, "search_http_url", map[string]any{"path": "/users/{id}", "method": "get", "projectPath": project})
@@ -206,6 +209,7 @@ func TestSearchHTTPURLTool(t *testing.T) {
 }
 
 func TestSearchHTTPURLSeesChanges(t *testing.T) {
+	t.Parallel()
 	c := newSourceClient(t)
 	project := t.TempDir()
 	dir := filepath.Join(project, "src", "main", "java", "p")
@@ -242,6 +246,7 @@ func TestSearchHTTPURLSeesChanges(t *testing.T) {
 }
 
 func TestMethodAroundTools(t *testing.T) {
+	t.Parallel()
 	c := newSourceClient(t)
 	project := absPath(t, webProject)
 	env, text := call[scriptsOut](c, "list_method_around_scripts", map[string]any{"projectPath": project})
@@ -290,6 +295,7 @@ func TestMethodAroundTools(t *testing.T) {
 // service's sources and runs them, lightly edited, in the running fixture
 // through dbg's agent: the templates' shapes are what the agent binds.
 func TestTemplatesBindInFixtureJVM(t *testing.T) {
+	t.Parallel()
 	root := absPath(t, "../testdata/java-service/src/main/java")
 	c := newSourceClient(t)
 	gen := func(method string, types []string) argsTemplateOut {
@@ -345,6 +351,7 @@ func TestTemplatesBindInFixtureJVM(t *testing.T) {
 }
 
 func TestSourceToolsFollowTheSession(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	m := sessions.NewManager(sessions.Config{Adapters: adapters.NewRegistry(adapters.Mock{}), Project: t.TempDir()})

@@ -112,6 +112,7 @@ func wantJVMCode[T any](t *testing.T, env toolkit.Envelope[T], code string) *too
 }
 
 func TestJVMToolsEndToEnd(t *testing.T) {
+	t.Parallel()
 	c := newJVMClient(t)
 	f := startFixture(t)
 	pid := strconv.Itoa(f.pid)
@@ -286,6 +287,7 @@ func TestJVMToolsEndToEnd(t *testing.T) {
 }
 
 func TestJVMToolsRefuseDisableAttachMechanism(t *testing.T) {
+	t.Parallel()
 	c := newJVMClient(t)
 	f := startFixture(t, "-XX:+DisableAttachMechanism")
 	e := wantJVMCode(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": f.pid, "waitForConnectionMillis": 2000}), toolkit.CodeAttachFailed)
@@ -361,6 +363,7 @@ func TestInvokeTimesOutOnSilentAgent(t *testing.T) {
 }
 
 func TestAgentThatDoesNotAnswer(t *testing.T) {
+	t.Parallel()
 	// Nothing listens on the agent's port: attach is triggered, no connection.
 	mustHaveJDK(t)
 	f := startFixture(t)
@@ -381,6 +384,7 @@ func TestAgentThatDoesNotAnswer(t *testing.T) {
 }
 
 func TestLogsOfOwnedProcess(t *testing.T) {
+	t.Parallel()
 	c := newJVMClient(t)
 	ring := toolkit.NewOutputRing(1<<16, nil)
 	ring.Write("stdout", "hello \x1b[32mworld\x1b[0m\n")
@@ -398,6 +402,7 @@ func TestLogsOfOwnedProcess(t *testing.T) {
 }
 
 func TestSQLDriverWrapFallback(t *testing.T) {
+	t.Parallel()
 	c := newJVMClient(t)
 	c.svc.extraAgentArgs = "sqlMode=wrap"
 	f := startFixture(t)
@@ -423,6 +428,7 @@ func TestSQLDriverWrapFallback(t *testing.T) {
 }
 
 func TestAttachRefusesNonJVM(t *testing.T) {
+	t.Parallel()
 	// The test binary is a Go program: SIGQUIT would kill it, so passing
 	// this test proves no signal was sent.
 	c := newJVMClient(t)
@@ -439,6 +445,7 @@ func TestAttachRefusesNonJVM(t *testing.T) {
 }
 
 func TestMethodAroundWithoutCompiler(t *testing.T) {
+	t.Parallel()
 	c := newJVMClient(t)
 	// A runtime without java.compiler, as a jlinked JRE would be.
 	f := startFixture(t, "--limit-modules", "java.base,java.logging,java.sql,java.instrument,jdk.httpserver")

@@ -22,6 +22,7 @@ type traceDoc struct {
 }
 
 func TestTraceMethodCalls(t *testing.T) {
+	t.Parallel()
 	c := newJVMClient(t)
 	f := startFixture(t)
 	att := mustJVMOK(t, callJVM[AttachOut](c, "attach_local_jvm", map[string]any{"pid": f.pid, "waitForConnectionMillis": 60000}))

@@ -7,6 +7,7 @@ import (
 )
 
 func TestSplitArgs(t *testing.T) {
+	t.Parallel()
 	cases := map[string][]string{
 		``:                    nil,
 		`  a  b `:             {"a", "b"},
@@ -24,6 +25,7 @@ func TestSplitArgs(t *testing.T) {
 }
 
 func TestPythonPrefersTheProjectVenv(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	b := []byte(`{"configurations": [{"type": "python", "request": "launch", "name": "p", "program": "a.py"}]}`)
 	cfgs, _ := parseLaunchJSON(b, dir, func(string) string { return "" })

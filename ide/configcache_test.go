@@ -8,6 +8,7 @@ import (
 )
 
 func TestConfigCacheRereadsChangedFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	conf := func(name string) string {
 		return `<component name="ProjectRunConfigurationManager"><configuration name="` + name + `" type="PythonConfigurationType" factoryName="Python"><option name="SCRIPT_NAME" value="a.py"/></configuration></component>`

@@ -1,7 +1,6 @@
 package ide
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
 )
@@ -100,7 +100,7 @@ func goPackageDir(project, cwd, pkg string) string {
 	}
 	for _, start := range []string{cwd, project} {
 		for d := start; d != ""; d = filepath.Dir(d) {
-			if mod := goModulePath(filepath.Join(d, "go.mod")); mod != "" {
+			if mod := adapters.GoModulePath(d); mod != "" {
 				if pkg == mod {
 					return d
 				}
@@ -115,21 +115,6 @@ func goPackageDir(project, cwd, pkg string) string {
 		}
 	}
 	return cwd
-}
-
-func goModulePath(gomod string) string {
-	f, err := os.Open(gomod)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
 }
 
 // planDebug maps a configuration to the requests that create and start

@@ -23,6 +23,7 @@ func needDebugpy(t *testing.T) {
 }
 
 func TestDebugRunConfigurationPython(t *testing.T) {
+	t.Parallel()
 	needDebugpy(t)
 	dir := copyFixture(t, "vscode-app")
 	c := newToolClient(t, dir, Options{}, adapters.Default())
@@ -64,6 +65,7 @@ func TestDebugRunConfigurationPython(t *testing.T) {
 }
 
 func TestDebugRunConfigurationJVMWithoutJavaAdapter(t *testing.T) {
+	t.Parallel()
 	need(t, "javac", "java")
 	dir := copyFixture(t, "intellij-app")
 	out, err := exec.Command("javac", "-d", filepath.Join(dir, "app", "target", "classes"),
@@ -83,6 +85,7 @@ func TestDebugRunConfigurationJVMWithoutJavaAdapter(t *testing.T) {
 }
 
 func TestPlanDebug(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "intellij-app")
 	res := LoadRunConfigurations(dir, nil)
 	get := func(name string) RunConfiguration {
@@ -127,6 +130,7 @@ func TestPlanDebug(t *testing.T) {
 }
 
 func TestGoPackageDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/app\n\ngo 1.22\n")
 	if got := goPackageDir(dir, dir, "example.com/app/server"); got != filepath.Join(dir, "server") {
@@ -141,6 +145,7 @@ func TestGoPackageDir(t *testing.T) {
 }
 
 func TestDebugRunConfigurationJavaAdapter(t *testing.T) {
+	t.Parallel()
 	need(t, "javac", "java")
 	dir := copyFixture(t, "intellij-app")
 	out, err := exec.Command("javac", "-g", "-d", filepath.Join(dir, "app", "target", "classes"),

@@ -76,6 +76,7 @@ func TestGitConflictKeepsData(t *testing.T) {
 // A run configuration whose process fails at once fails the envelope and
 // keeps the run (pid, exit code, output) in data.
 func TestRestartFailedAtOnceKeepsData(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, ".idea", "runConfigurations"), 0o755); err != nil {
 		t.Fatal(err)

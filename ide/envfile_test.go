@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseEnvFile(t *testing.T) {
+	t.Parallel()
 	got := parseEnvFile([]byte("# comment\nA=1\nexport B = two words \nC=\"x\\ny\"\nD='$lit'\nE=v # note\nbad line\n=nokey\n"))
 	want := map[string]string{"A": "1", "B": "two words", "C": "x\ny", "D": "$lit", "E": "v"}
 	if !reflect.DeepEqual(got, want) {
@@ -15,6 +16,7 @@ func TestParseEnvFile(t *testing.T) {
 }
 
 func TestLaunchEnvFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, ".env"), "FROM_FILE=1\nBOTH=file\n")
 	b := []byte(`{"configurations": [{"type": "node", "request": "launch", "name": "n", "program": "a.js",

@@ -6,6 +6,7 @@ import (
 )
 
 func TestCapLines(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := 0; i < 500; i++ {
 		b.WriteString("line\n")

@@ -41,6 +41,7 @@ func TestFindRepositoriesSkipsHeavyFolders(t *testing.T) {
 }
 
 func TestLocateGitFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "wt", ".git"), "gitdir: ../main/.git/worktrees/wt\n")
 	writeFile(t, filepath.Join(dir, "main", ".git", "worktrees", "wt", "commondir"), "../..\n")

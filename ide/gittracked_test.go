@@ -9,6 +9,7 @@ import (
 )
 
 func TestGitTracks(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed (scripts/deps/ide.sh installs it)")
 	}

@@ -20,6 +20,7 @@ func writeFile(t testing.TB, path, content string) {
 }
 
 func TestWorkspaceSkipsTemporaryAndTemplates(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join(fixture(t, "intellij-app"), ".idea", "workspace.xml"))
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +45,7 @@ func TestWorkspaceSkipsTemporaryAndTemplates(t *testing.T) {
 }
 
 func TestUnknownIdeaTypeIsListedButNotRunnable(t *testing.T) {
+	t.Parallel()
 	cfgs, err := parseIdeaConfigs([]byte(`<component name="ProjectRunConfigurationManager"><configuration name="x" type="CargoCommandRunConfiguration" factoryName="Cargo Command"/></component>`), "s", newMacros("/p"), false)
 	if err != nil || len(cfgs) != 1 {
 		t.Fatalf("%v %v", cfgs, err)
@@ -65,6 +67,7 @@ func FuzzParseIdeaConfigs(f *testing.F) {
 }
 
 func TestMoreIdeaTypes(t *testing.T) {
+	t.Parallel()
 	doc := `<project version="4"><component name="RunManager">
   <configuration name="dev" type="js.build_tools.npm" nameIsGenerated="true">
     <package-json value="$PROJECT_DIR$/web/package.json" />

@@ -10,6 +10,7 @@ import (
 )
 
 func TestOtherInstancesAreReported(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	script := filepath.Join(dir, "serve.sh")
 	// The loop runs in a subshell: a fork of the instance, with its

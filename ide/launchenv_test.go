@@ -14,6 +14,7 @@ import (
 // The answers now show ${env:X} as written and never read such a file,
 // while the process started still gets the values.
 func TestLaunchEnvironmentStaysOutOfAnswers(t *testing.T) {
+	t.Parallel()
 	need(t, "sh")
 	dir := t.TempDir()
 	outside := filepath.Join(t.TempDir(), "credentials")

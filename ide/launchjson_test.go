@@ -15,6 +15,7 @@ func FuzzParseLaunchJSON(f *testing.F) {
 }
 
 func TestLaunchVariables(t *testing.T) {
+	t.Parallel()
 	home, _ := os.UserHomeDir()
 	b := []byte(`{"configurations": [{"type": "python", "request": "launch", "name": "v",
 	  "program": "${workspaceFolder}/${workspaceFolderBasename}.py",
@@ -34,6 +35,7 @@ func TestLaunchVariables(t *testing.T) {
 }
 
 func TestLaunchRuntimeExecutable(t *testing.T) {
+	t.Parallel()
 	b := []byte(`{"configurations": [
 	  {"type": "node", "request": "launch", "name": "npm", "runtimeExecutable": "npm", "runtimeArgs": ["run", "dev"]},
 	  {"type": "go", "request": "launch", "name": "bin", "mode": "exec", "program": "./bin/app", "args": ["-v"]},

@@ -6,6 +6,7 @@ import (
 )
 
 func TestModuleDirMacro(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "intellij-app")
 	mx := newMacros(dir)
 	if got := mx.expand("$MODULE_DIR$/x", "app"); got != filepath.Join(dir, "app")+"/x" {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestRedactURL(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"https://github.com/a/b.git":                           "https://github.com/a/b.git",
 		"https://user:pw@github.com/a/b.git":                   "https://***@github.com/a/b.git",
@@ -25,6 +26,7 @@ func TestRedactURL(t *testing.T) {
 }
 
 func TestRedactText(t *testing.T) {
+	t.Parallel()
 	in := "fatal: unable to access 'https://bob:hunter2@example.com/r.git/': 403\n" +
 		"From https://x-access-token:ghs_123@github.com/o/r?access_token=zzz\n" +
 		"> Authorization: Basic Ym9iOmh1bnRlcjI=\n" +

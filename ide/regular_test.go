@@ -34,6 +34,7 @@ func within(t *testing.T, what string, f func()) {
 }
 
 func TestReadRegularRefusesFIFOAndDevice(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pipe")
 	mkfifo(t, fifo)
@@ -65,6 +66,7 @@ func TestReadRegularRefusesFIFOAndDevice(t *testing.T) {
 // An envFile that is a FIFO is not read (it would hang the load); the
 // configuration still loads, with the env of its "env" entry.
 func TestLaunchEnvFileFIFO(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mkfifo(t, filepath.Join(dir, ".env"))
 	writeFile(t, filepath.Join(dir, ".vscode", "launch.json"), `{"configurations": [{"type": "node", "request": "launch", "name": "n",
@@ -81,6 +83,7 @@ func TestLaunchEnvFileFIFO(t *testing.T) {
 // FIFOs or devices are refused with a warning naming them; the other
 // configurations still load.
 func TestRunConfigurationFilesFIFO(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mkfifo(t, filepath.Join(dir, ".idea", "runConfigurations", "a.xml"))
 	mkfifo(t, filepath.Join(dir, ".run", "b.run.xml"))

@@ -26,6 +26,7 @@ func byName(t *testing.T, cfgs []RunConfiguration, name string) RunConfiguration
 }
 
 func TestLoadIntelliJProject(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "intellij-app")
 	res := LoadRunConfigurations(dir, func(string) string { return "" })
 	if len(res.Warnings) > 0 {
@@ -75,6 +76,7 @@ func TestLoadIntelliJProject(t *testing.T) {
 }
 
 func TestLoadVSCodeProject(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "vscode-app")
 	res := LoadRunConfigurations(dir, func(k string) string {
 		if k == "DBG_FIXTURE_TOKEN" {
@@ -118,6 +120,7 @@ func TestLoadVSCodeProject(t *testing.T) {
 }
 
 func TestFindRunConfiguration(t *testing.T) {
+	t.Parallel()
 	cfgs := []RunConfiguration{{Name: "a", Source: "x"}, {Name: "b", Source: "x"}, {Name: "b", Source: "y"}}
 	if _, err := FindRunConfiguration(cfgs, "c", ""); !errors.Is(err, errNotFound) {
 		t.Errorf("unknown: %v", err)
@@ -135,6 +138,7 @@ func TestFindRunConfiguration(t *testing.T) {
 }
 
 func TestBrokenFilesWarnButDoNotHideOthers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, ".run", "bad.run.xml"), "<component name=\"ProjectRunConfigurationManager\"><configuration")
 	writeFile(t, filepath.Join(dir, ".run", "good.run.xml"), `<component name="ProjectRunConfigurationManager"><configuration name="ok" type="PythonConfigurationType" factoryName="Python"><option name="SCRIPT_NAME" value="$PROJECT_DIR$/a.py"/></configuration></component>`)

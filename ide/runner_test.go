@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
@@ -69,13 +70,7 @@ func processesWith(t *testing.T, marker string) []int {
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	dbgtest.WaitFor(t, 10*time.Second, what, cond)
 }
 
 func newTestRunner(t *testing.T, reg processRegistry) *Runner {
@@ -94,6 +89,7 @@ func shConfig(name, script, marker string) RunConfiguration {
 }
 
 func TestRestartTwiceLeavesOneInstance(t *testing.T) {
+	t.Parallel()
 	reg := &fakeRegistry{}
 	r := newTestRunner(t, reg)
 	marker := fmt.Sprintf("dbg-marker-%d", time.Now().UnixNano())
@@ -181,6 +177,7 @@ func TestStopKillsProcessIgnoringTERM(t *testing.T) {
 }
 
 func TestStopKeepsOutputReadable(t *testing.T) {
+	t.Parallel()
 	reg := &fakeRegistry{}
 	r := newTestRunner(t, reg)
 	cfg := shConfig("stoppable", `echo hello; while :; do sleep 0.1; done`, "dbg-stoppable")
@@ -210,6 +207,7 @@ func TestStopKeepsOutputReadable(t *testing.T) {
 }
 
 func TestImmediateExitIsReported(t *testing.T) {
+	t.Parallel()
 	r := NewRunner(nil, RunnerOptions{StartupWait: 5 * time.Second})
 	t.Cleanup(func() { _ = r.Close(context.Background()) })
 	res, err := r.Restart(context.Background(), shConfig("boom", `echo boom >&2; exit 3`, "x"))
@@ -230,6 +228,7 @@ func TestImmediateExitIsReported(t *testing.T) {
 }
 
 func TestRefusesSeveralRunningInstances(t *testing.T) {
+	t.Parallel()
 	r := newTestRunner(t, nil)
 	cfg := shConfig("twice", `while :; do sleep 0.1; done`, "dbg-twice")
 	for i := 0; i < 2; i++ {
@@ -244,6 +243,7 @@ func TestRefusesSeveralRunningInstances(t *testing.T) {
 }
 
 func TestStartErrors(t *testing.T) {
+	t.Parallel()
 	r := newTestRunner(t, nil)
 	if _, err := r.Restart(context.Background(), RunConfiguration{Name: "x", Unsupported: "attach"}); err == nil {
 		t.Error("unrunnable configuration started")
@@ -257,6 +257,7 @@ func TestStartErrors(t *testing.T) {
 }
 
 func TestSecondCloseWaitsForTheFirst(t *testing.T) {
+	t.Parallel()
 	r := NewRunner(nil, RunnerOptions{StopGrace: 500 * time.Millisecond, StartupWait: -1})
 	marker := fmt.Sprintf("dbg-close-twice-%d", time.Now().UnixNano())
 	res, err := r.Restart(context.Background(), shConfig("stubborn", `trap "" TERM; echo ready; while :; do sleep 0.1; done`, marker))
@@ -286,6 +287,7 @@ func TestSecondCloseWaitsForTheFirst(t *testing.T) {
 // Past MaxProcesses a new process is refused with the cap and how to
 // raise it; a restart of a running one replaces it, and a stop makes room.
 func TestMaxProcesses(t *testing.T) {
+	t.Parallel()
 	r := NewRunner(nil, RunnerOptions{StopGrace: 500 * time.Millisecond, StartupWait: -1, MaxProcesses: 1})
 	t.Cleanup(func() { _ = r.Close(context.Background()) })
 	ctx := context.Background()

@@ -69,6 +69,7 @@ func waitOutput(t *testing.T, m *sessions.Manager, pid int, want string) string 
 }
 
 func TestRunConfigurationToolsIntelliJ(t *testing.T) {
+	t.Parallel()
 	need(t, "javac", "java", "python3")
 	dir := copyFixture(t, "intellij-app")
 	out, err := exec.Command("javac", "-d", filepath.Join(dir, "app", "target", "classes"),
@@ -160,6 +161,7 @@ func TestRunConfigurationToolsIntelliJ(t *testing.T) {
 }
 
 func TestRunConfigurationToolsVSCode(t *testing.T) {
+	t.Parallel()
 	need(t, "node")
 	dir := copyFixture(t, "vscode-app")
 	c := newToolClient(t, dir, Options{Getenv: func(k string) string {
@@ -188,6 +190,7 @@ func TestRunConfigurationToolsVSCode(t *testing.T) {
 }
 
 func TestRegisterStopsProcessesWithItsContext(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	marker := "dbg-ctx-marker-" + filepath.Base(dir)
 	writeFile(t, filepath.Join(dir, ".vscode", "launch.json"), `{"configurations": [

@@ -21,6 +21,7 @@ func capState(caps []toolkit.CapabilityState, name string) string {
 }
 
 func TestStatusRunConfigurations(t *testing.T) {
+	t.Parallel()
 	need(t, "python3")
 	dir := copyFixture(t, "intellij-app")
 	c := newToolClient(t, dir, Options{})

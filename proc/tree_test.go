@@ -5,16 +5,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 )
 
 // waitFor polls f for up to five seconds.
 func waitFor(t *testing.T, what string, f func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !f(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
+	dbgtest.WaitFor(t, 5*time.Second, what, f)
 }
 
 func TestDescendantsAndTheirFiles(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/sessions"
 )
@@ -101,17 +102,7 @@ func build(t *testing.T, dir string, argv ...string) {
 
 func lineOf(t *testing.T, file, mark string) int {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, mark) {
-			return i + 1
-		}
-	}
-	t.Fatalf("no %q in %s", mark, file)
-	return 0
+	return dbgtest.LineOf(t, file, mark)
 }
 
 // attachThrough attaches to pid through via with a session manager whose

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 
 bash scripts/install-test-deps.sh
 export PATH="$(go env GOPATH)/bin:$PATH"
+work=$(mktemp -d) # private (0700)
 
 echo "==> gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go'))
@@ -17,7 +18,16 @@ fi
 echo "==> go vet"
 go vet ./...
 echo "==> go test -race"
-go test -race -count=1 -timeout 60m ./...
+# The summary prints each package as it ends, the output of every failing
+# test, then the time of each package and the slowest tests; the events
+# are kept in a private folder for a closer look (TESTJSON names a file).
+# Independent tests run TESTPARALLEL at a time in each package (default
+# 4: the end-to-end tests mostly wait on adapters and programs).
+go build -o "$work/testsummary" ./internal/testsummary
+events="${TESTJSON:-$work/test.json}"
+go test -race -count=1 -timeout 60m -json -parallel "${TESTPARALLEL:-4}" ./... |
+  "$work/testsummary" -top 10 -save "$events"
+echo "    (events in $events)"
 if [ "${FUZZTIME:-3s}" != "0" ]; then
   echo "==> fuzz"
   bash scripts/fuzz.sh

@@ -401,13 +401,7 @@ func (s *Session) syncFile(ctx context.Context, file string) error {
 	if err := s.request(ctx, "setBreakpoints", args, &body); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, bp := range list {
-		if i < len(body.Breakpoints) {
-			applyAdapterBreakpoint(bp, body.Breakpoints[i])
-		}
-	}
+	s.applyAdapterBreakpoints(list, body.Breakpoints)
 	return nil
 }
 
@@ -431,14 +425,20 @@ func (s *Session) syncFunctions(ctx context.Context) error {
 	if err := s.request(ctx, "setFunctionBreakpoints", godap.SetFunctionBreakpointsArguments{Breakpoints: fbs}, &body); err != nil {
 		return err
 	}
+	s.applyAdapterBreakpoints(list, body.Breakpoints)
+	return nil
+}
+
+// applyAdapterBreakpoints records the adapter's answer to a set request,
+// one breakpoint of abs for each of list, in order.
+func (s *Session) applyAdapterBreakpoints(list []*Breakpoint, abs []godap.Breakpoint) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, bp := range list {
-		if i < len(body.Breakpoints) {
-			applyAdapterBreakpoint(bp, body.Breakpoints[i])
+		if i < len(abs) {
+			applyAdapterBreakpoint(bp, abs[i])
 		}
 	}
-	return nil
 }
 
 func applyAdapterBreakpoint(bp *Breakpoint, ab godap.Breakpoint) {

@@ -12,6 +12,7 @@ import (
 // A hit condition means one thing in every language, so one that no
 // adapter would read the same way is refused before any adapter sees it.
 func TestSetBreakpointRefusesMalformedHitCondition(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})

@@ -27,6 +27,7 @@ func locals(kv ...string) []localValue {
 }
 
 func TestCompareLocals(t *testing.T) {
+	t.Parallel()
 	c := compareLocals(locals("a", "1", "b", "x", "c", "gone"), locals("a", "2", "b", "x", "d", "new"))
 	b, _ := json.Marshal(c)
 	want := `{"values":[{"name":"a","old":"1","new":"2"}],"new":[{"name":"d","value":"new"}],"gone":["c"],"unchanged":1}`
@@ -43,6 +44,7 @@ func TestCompareLocals(t *testing.T) {
 }
 
 func TestCompareLocalsBounds(t *testing.T) {
+	t.Parallel()
 	var old, cur []string
 	for i := 0; i < 3*maxChangedEntries; i++ {
 		old = append(old, fmt.Sprintf("v%d", i), "0")
@@ -72,6 +74,7 @@ func TestCompareLocalsBounds(t *testing.T) {
 }
 
 func TestSourceCache(t *testing.T) {
+	t.Parallel()
 	var c sourceCache
 	path := filepath.Join(t.TempDir(), "a.py")
 	write := func(text string, mtime time.Time) {
@@ -114,6 +117,7 @@ func TestSourceCache(t *testing.T) {
 // are different frames, also in a recursion deeper than a stop's stack
 // read; a frame's stops compare with that frame's own earlier view.
 func TestChangedRecursion(t *testing.T) {
+	t.Parallel()
 	if !(adapters.Python{}).Find(context.Background()).Found {
 		t.Skip("debugpy is not installed (scripts/install-test-deps.sh installs it)")
 	}

@@ -111,6 +111,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Session, *Sta
 		return nil, nil, err
 	}
 	s := newSession(m, a.Language(), a, req)
+	s.owner = ownerOf(ctx)
 	if req.CoreFile != "" && s.namesTarget(req) {
 		return nil, nil, toolkit.NewError(toolkit.CodeInvalidArgument, "coreFile opens a core file; it takes no processId or port", "pass coreFile and program alone, or attach to a live process without coreFile")
 	}

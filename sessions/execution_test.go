@@ -8,6 +8,7 @@ import (
 
 // The tools' step kinds map to DAP's step requests, and only those.
 func TestStepKindCommand(t *testing.T) {
+	t.Parallel()
 	for k, want := range map[StepKind]string{StepOver: "next", StepInto: "stepIn", StepOut: "stepOut"} {
 		if got, ok := k.command(); !ok || got != want {
 			t.Errorf("%s: %q %v, want %q", k, got, ok, want)
@@ -22,6 +23,7 @@ func TestStepKindCommand(t *testing.T) {
 // answer of its end, nor a wait_for_stop after it, nor one that times out
 // while it runs. The stop itself is still answered while paused at it.
 func TestNoStaleStop(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	s := mockStopped(t, m)

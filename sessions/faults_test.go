@@ -16,6 +16,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/toolkit"
 )
@@ -30,17 +31,7 @@ func needTool(t *testing.T, name string) {
 // markedLine returns the first line of path containing marker.
 func markedLine(t *testing.T, path, marker string) int {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, marker) {
-			return i + 1
-		}
-	}
-	t.Fatalf("no %s in %s", marker, path)
-	return 0
+	return dbgtest.LineOf(t, path, marker)
 }
 
 // A Go program SIGKILLed while paused under delve: delve answers the next
@@ -193,6 +184,7 @@ func (g garbled) Close() error {
 // on, and the traffic log shows the garbage arrived and was skipped, not
 // taken for a message.
 func TestFaultGarbageFrames(t *testing.T) {
+	t.Parallel()
 	reg := adapters.NewRegistry()
 	reg.Register(garbageMock{})
 	logs := t.TempDir()

@@ -42,6 +42,7 @@ func (a overlapAdapter) LaunchArgs(ctx context.Context, t adapters.Target) (map[
 // The launch arguments are made while the adapter starts; the launch then
 // stops at its breakpoint with the right values.
 func TestStartUpOverlapsArgumentsAndAdapter(t *testing.T) {
+	t.Parallel()
 	a := overlapAdapter{once: &sync.Once{}, started: make(chan struct{})}
 	m := NewManager(Config{Adapters: adapters.NewRegistry(a), StateDir: t.TempDir()})
 	defer m.Shutdown(context.Background())
@@ -55,6 +56,7 @@ func TestStartUpOverlapsArgumentsAndAdapter(t *testing.T) {
 // Arguments that cannot be made are the caller's error, INVALID_ARGUMENT,
 // even though the adapter was already started; nothing is left running.
 func TestStartUpArgumentErrorAfterAdapterStarted(t *testing.T) {
+	t.Parallel()
 	a := overlapAdapter{once: &sync.Once{}, started: make(chan struct{}), bad: true}
 	m := NewManager(Config{Adapters: adapters.NewRegistry(a), StateDir: t.TempDir()})
 	defer m.Shutdown(context.Background())

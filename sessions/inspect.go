@@ -121,6 +121,18 @@ func (s *Session) StackTrace(ctx context.Context, threadID, startFrame, levels i
 	return out, body.TotalFrames, nil
 }
 
+// stoppedFrame checks that the session is stopped and resolves frameID,
+// 0 meaning the frame calls without one act on (topFrameID).
+func (s *Session) stoppedFrame(ctx context.Context, frameID int) (int, error) {
+	if err := s.requireStopped(); err != nil {
+		return 0, err
+	}
+	if frameID != 0 {
+		return frameID, nil
+	}
+	return s.topFrameID(ctx, 0)
+}
+
 // topFrameID returns the id of the frame calls without a frameId act on:
 // the one picked at this stop (framepick.go), else the innermost with
 // source.
@@ -155,14 +167,9 @@ func (s *Session) topFrameID(ctx context.Context, threadID int) (int, error) {
 
 // Scopes returns a frame's scopes (frameID 0 = the top frame).
 func (s *Session) Scopes(ctx context.Context, frameID int) ([]Scope, error) {
-	if err := s.requireStopped(); err != nil {
+	frameID, err := s.stoppedFrame(ctx, frameID)
+	if err != nil {
 		return nil, err
-	}
-	if frameID == 0 {
-		var err error
-		if frameID, err = s.topFrameID(ctx, 0); err != nil {
-			return nil, err
-		}
 	}
 	if sc, ok := s.cachedScopes(frameID); ok {
 		return slices.Clone(sc), nil
@@ -334,14 +341,9 @@ func (s *Session) evaluate(ctx context.Context, expr string, frameID int, evalCo
 	if strings.TrimSpace(expr) == "" {
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "expression is required", "pass an expression in the program's language")
 	}
-	if err := s.requireStopped(); err != nil {
+	frameID, err := s.stoppedFrame(ctx, frameID)
+	if err != nil {
 		return nil, err
-	}
-	if frameID == 0 {
-		var err error
-		if frameID, err = s.topFrameID(ctx, 0); err != nil {
-			return nil, err
-		}
 	}
 	if evalContext == "" {
 		evalContext = EvalREPL

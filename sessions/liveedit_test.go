@@ -11,6 +11,7 @@ import (
 // The mock restarts frames and can do none of the other live edits: each
 // of those answers UNSUPPORTED naming the alternative.
 func TestLiveEditsOnTheMock(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	s := mockStopped(t, m)

@@ -109,6 +109,7 @@ func TestLoadManyMockSessionsManySteps(t *testing.T) {
 // 20 Go programs run under delve at once: each stops at its breakpoint
 // with the right values, steps, and leaves no process once closed.
 func TestLoadTwentyDelveSessions(t *testing.T) {
+	t.Parallel()
 	needTool(t, "dlv")
 	m := newTestManager(t)
 	ctx := context.Background()

@@ -114,14 +114,10 @@ func (m *Manager) Get(id string) (*Session, error) {
 	defer m.mu.Unlock()
 	if id == "" {
 		ids := m.idsLocked()
-		switch len(ids) {
-		case 0:
-			return nil, toolkit.NewError(toolkit.CodeSessionNotFound, "sessionId is required and no session exists", "create one with create_debug_session").WithNext(toolkit.NextCreateDebugSession)
-		case 1:
+		if len(ids) == 1 {
 			return m.sessions[ids[0]], nil
-		default:
-			return nil, toolkit.NewError(toolkit.CodeSessionAmbiguous, "sessionId is required: several sessions exist", "pass one of availableOptions as sessionId").WithOptions(ids...).WithNext(toolkit.NextSelectDebuggerSession)
 		}
+		return nil, m.pickError(ids)
 	}
 	if s, ok := m.sessions[id]; ok {
 		return s, nil
@@ -145,6 +141,16 @@ func (m *Manager) Get(id string) (*Session, error) {
 	}
 	return nil, toolkit.NewError(toolkit.CodeSessionNotFound, fmt.Sprintf("no session %q", id),
 		"use an id from list_debug_sessions, or create a session with create_debug_session").WithOptions(m.idsLocked()...).WithNext(toolkit.NextCreateDebugSession)
+}
+
+// pickError is the error of a call without sessionId among ids, the
+// sessions it could mean: none, or several.
+func (m *Manager) pickError(ids []string) error {
+	if len(ids) == 0 {
+		return toolkit.NewError(toolkit.CodeSessionNotFound, "sessionId is required and no session exists", "create one with create_debug_session").WithNext(toolkit.NextCreateDebugSession)
+	}
+	sort.Strings(ids)
+	return toolkit.NewError(toolkit.CodeSessionAmbiguous, "sessionId is required: several sessions exist", "pass one of availableOptions as sessionId").WithOptions(ids...).WithNext(toolkit.NextSelectDebuggerSession)
 }
 
 func (m *Manager) idsLocked() []string {

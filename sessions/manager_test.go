@@ -55,6 +55,7 @@ func mockStopped(t testing.TB, m *Manager) *Session {
 
 // 100 sessions step in parallel; each sees its own, correct values.
 func TestManySessionsInParallel(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	const n = 100
@@ -100,6 +101,7 @@ func TestManySessionsInParallel(t *testing.T) {
 }
 
 func TestStateMachineAndLastStop(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	s := mockStopped(t, m)
@@ -134,6 +136,7 @@ func TestStateMachineAndLastStop(t *testing.T) {
 }
 
 func TestConditionsLogpointsAndExceptions(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	prog := testdata(t, "mock/loop.mock")
@@ -177,6 +180,7 @@ func TestConditionsLogpointsAndExceptions(t *testing.T) {
 }
 
 func TestSetVariableAndFunctionBreakpoint(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	prog := testdata(t, "mock/loop.mock")
@@ -202,6 +206,7 @@ func TestSetVariableAndFunctionBreakpoint(t *testing.T) {
 }
 
 func TestBreakpointsBeforeAndAfterLaunch(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	prog := testdata(t, "mock/loop.mock")
@@ -233,6 +238,7 @@ func TestBreakpointsBeforeAndAfterLaunch(t *testing.T) {
 }
 
 func TestRestartKeepsBreakpoints(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	s := mockStopped(t, m)
@@ -252,6 +258,7 @@ func TestRestartKeepsBreakpoints(t *testing.T) {
 // A server that died leaves records; the next one kills what they name,
 // including group members whose leader is gone.
 func TestReapAfterCrash(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	dead := NewManager(Config{StateDir: state})
 	cmd := exec.Command("sh", "-c", "sleep 300 & wait")
@@ -293,6 +300,7 @@ func TestReapAfterCrash(t *testing.T) {
 // output captured, killed at close) and startDebugging opens a child
 // session that stops on entry and closes with its parent.
 func TestReverseRequests(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	prog := testdata(t, "mock/forever.mock")
@@ -342,6 +350,7 @@ func TestReverseRequests(t *testing.T) {
 
 // Breakpoints set at the same time on one file all reach the adapter.
 func TestParallelBreakpointsOneFile(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	prog := testdata(t, "mock/loop.mock")
@@ -381,6 +390,7 @@ func TestParallelBreakpointsOneFile(t *testing.T) {
 
 // A detached session can attach again.
 func TestAttachAgainAfterDetach(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	req := CreateRequest{Language: "mock", ProcessID: os.Getpid(), AdapterConfig: map[string]any{"program": testdata(t, "mock/forever.mock")}}
@@ -398,6 +408,7 @@ func TestAttachAgainAfterDetach(t *testing.T) {
 }
 
 func TestToIntAcceptsJSONNumbers(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[any]int{json.Number("1234"): 1234, float64(7): 7, "42": 42, 5: 5, true: 0} {
 		if got := toInt(v); got != want {
 			t.Errorf("toInt(%#v) = %d, want %d", v, got, want)
@@ -408,6 +419,7 @@ func TestToIntAcceptsJSONNumbers(t *testing.T) {
 // Create attaches only when the request names a target as the adapter
 // reads it; Attach refuses a request that names none.
 func TestCreateAttachesOnlyWithATarget(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	// A key that names a target for another adapter (Dart's) is no target

@@ -31,11 +31,12 @@ type WaitRequest struct {
 // session that is paused answers at once: of several, the one that
 // stopped first.
 func (m *Manager) Wait(ctx context.Context, req WaitRequest) (*Session, *ExecResult, error) {
-	named, err := m.waitTargets(req)
+	client := toolkit.ClientID(ctx)
+	named, err := m.waitTargets(ctx, req)
 	if err != nil {
 		return nil, nil, err
 	}
-	ws := &waitSet{m: m, named: named, all: req.All, base: map[*Session]int{}}
+	ws := &waitSet{m: m, named: named, all: req.All, client: client, base: map[*Session]int{}}
 	for _, s := range ws.members() {
 		ws.baseOf(s)
 	}
@@ -66,11 +67,11 @@ func (m *Manager) Wait(ctx context.Context, req WaitRequest) (*Session, *ExecRes
 }
 
 // waitTargets are the sessions a wait names, oldest first.
-func (m *Manager) waitTargets(req WaitRequest) ([]*Session, error) {
+func (m *Manager) waitTargets(ctx context.Context, req WaitRequest) ([]*Session, error) {
 	var out []*Session
 	switch {
 	case req.All:
-		if out = m.topSessions(); len(out) == 0 {
+		if out = m.topSessions(toolkit.ClientID(ctx)); len(out) == 0 {
 			return nil, toolkit.NewError(toolkit.CodeSessionNotFound, "no session to wait on", "create one with create_debug_session").WithNext(toolkit.NextCreateDebugSession)
 		}
 	default:
@@ -80,7 +81,7 @@ func (m *Manager) waitTargets(req WaitRequest) ([]*Session, error) {
 		}
 		seen := map[*Session]bool{}
 		for _, id := range ids {
-			s, err := m.Get(id)
+			s, err := m.GetFor(ctx, id)
 			if err != nil {
 				return nil, err
 			}
@@ -107,14 +108,16 @@ type waitSet struct {
 	m     *Manager
 	named []*Session
 	all   bool
-	base  map[*Session]int // each member's stop sequence when the wait began
+	// client is the caller's id: all means the sessions it sees.
+	client string
+	base   map[*Session]int // each member's stop sequence when the wait began
 }
 
 // members are the named sessions and their descendants, now.
 func (w *waitSet) members() []*Session {
 	out := append([]*Session(nil), w.named...)
 	if w.all {
-		out = w.m.topSessions()
+		out = w.m.topSessions(w.client)
 	}
 	for i := 0; i < len(out); i++ {
 		out = append(out, w.m.childrenOf(out[i])...)
@@ -189,12 +192,13 @@ func (w *waitSet) running() *Session {
 	return w.named[0]
 }
 
-// topSessions are the sessions without a parent, oldest first.
-func (m *Manager) topSessions() []*Session {
+// topSessions are the sessions without a parent that client sees (see
+// visibleTo), oldest first.
+func (m *Manager) topSessions(client string) []*Session {
 	m.mu.Lock()
 	var out []*Session
 	for _, s := range m.sessions {
-		if s.parentID == "" {
+		if s.parentID == "" && s.visibleTo(client) {
 			out = append(out, s)
 		}
 	}
@@ -253,7 +257,7 @@ func (m *Manager) wake() {
 // answer with its session named; a session f refuses answers its error
 // as the message.
 func (m *Manager) ForAll(ctx context.Context, f func(context.Context, *Session) (*ExecResult, error)) []ExecResult {
-	all := m.topSessions()
+	all := m.topSessions(toolkit.ClientID(ctx))
 	for i := 0; i < len(all); i++ {
 		all = append(all, m.childrenOf(all[i])...)
 	}

@@ -88,6 +88,7 @@ func idleNow(m *Manager) (idle, starting int) {
 // sessions leaves the idle one; Shutdown leaves no idle process and no
 // record.
 func TestWarmPoolGivesOutOnceThenStartsAnother(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ lang, tool, prog string }{
 		{"go", "dlv", "go/loop/main.go"},
 		{"python", "python3", "python/loop.py"},
@@ -187,6 +188,7 @@ func TestWarmPoolIdleAdapterExpires(t *testing.T) {
 // A server that dies without Shutdown (SIGKILL) leaves the record of its
 // idle adapter; the next server's reaper kills the adapter.
 func TestWarmPoolReapedAfterCrash(t *testing.T) {
+	t.Parallel()
 	needTool(t, "dlv")
 	state := t.TempDir()
 	m := newWarmManager(t, state)
@@ -218,6 +220,7 @@ func TestWarmPoolReapedAfterCrash(t *testing.T) {
 
 // Without WarmAdapters no idle process is ever started.
 func TestWarmPoolOff(t *testing.T) {
+	t.Parallel()
 	needTool(t, "dlv")
 	m := newTestManager(t)
 	s := warmLaunch(t, m, "go", testdata(t, "go/loop/main.go"))

@@ -10,6 +10,7 @@ import (
 )
 
 func TestResolveProject(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "svc", "src", "main"), 0o755); err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // searched path entries is empty). With DEBUGPY_LOG_DIR set, it has, and
 // debugpy's log holds the description.
 func TestPythonDescribesTheEnvironmentOnlyForALog(t *testing.T) {
+	t.Parallel()
 	prog := testdata(t, "python/loop.py")
 	line := lineOf(t, prog, "# BREAK")
 	logs := t.TempDir()

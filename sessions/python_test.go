@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 	"github.com/dbg-dev/dbg/proc"
 	"github.com/dbg-dev/dbg/toolkit"
 )
@@ -162,6 +163,7 @@ const nodelayExpr = `__import__("pydevd").get_global_debugger().writer.sock.gets
 // the target alive and progressing afterwards. On a machine where they do
 // not, the clean refusal is the answer, and the target survives it.
 func TestPythonAttachByPIDEachInterpreter(t *testing.T) {
+	t.Parallel()
 	pythons := machinePythons(t)
 	if debian := pythons["debian"]; debian != "" {
 		// A venv without debugpy, of an interpreter with one: the
@@ -247,6 +249,7 @@ func ranOn(log string, pid int) (on, any bool) {
 // saw the throwaway process. Where lldb fails too, the answer is the
 // refusal of TestPythonAttachRefusedWhenNoDebuggerWorks.
 func TestPythonAttachThroughLLDBWhereGDBCallsFail(t *testing.T) {
+	t.Parallel()
 	for name, py := range machinePythons(t) {
 		t.Run(name, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "gdb.log")
@@ -333,6 +336,7 @@ func TestPythonAttachRefusedWhenNoDebuggerWorks(t *testing.T) {
 // from an interpreter that has it), stops at a breakpoint, and the
 // answer names the venv.
 func TestPythonVenvProject(t *testing.T) {
+	t.Parallel()
 	base := onePython(t)
 	proj := t.TempDir()
 	os.WriteFile(filepath.Join(proj, "pyproject.toml"), []byte("[project]\nname = \"venvproj\"\n"), 0o644)
@@ -388,17 +392,7 @@ func TestPythonVenvProject(t *testing.T) {
 
 func lineOf(t *testing.T, file, marker string) int {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, marker) {
-			return i + 1
-		}
-	}
-	t.Fatalf("%s has no %q", file, marker)
-	return 0
+	return dbgtest.LineOf(t, file, marker)
 }
 
 // TCP_NODELAY is set on pydevd's socket in a launched debuggee (read back
@@ -406,6 +400,7 @@ func lineOf(t *testing.T, file, marker string) int {
 // program's world as it is without dbg: its own sitecustomize runs, and
 // sys.path and the environment are the same as in a plain run.
 func TestPythonNoDelayKeepsTheProgramsSitecustomize(t *testing.T) {
+	t.Parallel()
 	py := onePython(t)
 	prog := testdata(t, "python/hooks/show.py")
 	usersite := testdata(t, "python/hooks/usersite")
@@ -509,6 +504,7 @@ func adapterNoDelay(t *testing.T, adapterPID, debuggeePort int) int {
 // command for that very interpreter; no other interpreter's debugpy is
 // injected, gdb never runs, and the target keeps going.
 func TestPythonAttachRefusedWithoutTheTargetsDebugpy(t *testing.T) {
+	t.Parallel()
 	var py string
 	for _, v := range []string{"3.12.1", "3.13.0", "3.10.13"} {
 		p := "/root/.pyenv/versions/" + v + "/bin/python3"
@@ -587,6 +583,7 @@ func asUser(uid, gid int, argv ...string) *exec.Cmd {
 // starts, and in what dbg runs as her), never for root, whether the
 // attach then works or is refused.
 func TestPythonAttachAsRootRunsNoCodeOfTheTargetAsRoot(t *testing.T) {
+	t.Parallel()
 	uid, gid := otherUser(t)
 	base := "/usr/bin/python3.11" // root's, readable by her; its debugpy is in the system site
 	if _, err := os.Stat(base); err != nil {
@@ -665,6 +662,7 @@ func TestPythonAttachAsRootRunsNoCodeOfTheTargetAsRoot(t *testing.T) {
 // adapter's table and, through evaluate, from pydevd's own socket), and
 // on no other socket of the program.
 func TestPythonAttachByPortSetsNoDelay(t *testing.T) {
+	t.Parallel()
 	py := onePython(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -125,6 +125,7 @@ func retryScenario(t *testing.T, m *Manager, language, script, file string, line
 // Retried set_breakpoint calls give back one breakpoint, before and after
 // launch; ended sessions answer detach and close clearly (mock adapter).
 func TestRetriesAreSafeMock(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	prog := testdata(t, "mock/loop.mock")
@@ -151,6 +152,7 @@ func TestRetriesAreSafeMock(t *testing.T) {
 
 // The same with delve, on a Go program.
 func TestRetriesAreSafeDelve(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"go", "dlv"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed", tool)

@@ -72,6 +72,7 @@ func (s *Session) startChild(ep *adapters.Endpoint, args godap.StartDebuggingReq
 	defer cancel()
 	child := newSession(s.m, s.language, s.adapter, s.req)
 	child.parentID = s.id
+	child.owner = s.owner
 	child.name = s.name + " (child)"
 	if n, ok := args.Configuration["name"].(string); ok && n != "" {
 		child.name = n

@@ -81,6 +81,8 @@ type SessionInfo struct {
 	Interpreter *adapters.Interpreter `json:"interpreter,omitempty"`
 	// Core is the core file of a post-mortem session.
 	Core *CoreInfo `json:"core,omitempty"`
+	// Owner is the client the session belongs to over HTTP (owners.go).
+	Owner *Owner `json:"owner,omitempty"`
 
 	seq int
 }
@@ -103,6 +105,7 @@ type Session struct {
 	output   *toolkit.OutputRing
 	created  time.Time
 	parentID string
+	owner    *Owner // the client it belongs to (owners.go); nil: none
 	req      CreateRequest
 	mark     string // in a launched debuggee's environment (mark.go)
 
@@ -245,7 +248,7 @@ func (s *Session) Info() SessionInfo {
 	s.observeLocked()
 	info := SessionInfo{ID: s.id, Name: s.name, Language: s.language, State: s.shownStateLocked(), Reason: s.reason,
 		CreatedAt: s.created, Mode: string(s.target.Mode), Program: s.target.Program, Cwd: s.target.Cwd,
-		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, Group: s.group, seq: s.seq}
+		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, Group: s.group, Owner: s.owner, seq: s.seq}
 	if info.PID == 0 && s.target.Mode == adapters.Attach && !s.detached {
 		info.PID = s.target.PID // the process attached to, until the adapter names it
 	}

@@ -59,6 +59,7 @@ func (s *Session) openSharedChild(b godap.ProcessEventBody) {
 	}
 	child := newSession(s.m, s.language, s.adapter, s.req)
 	child.parentID = s.id
+	child.owner = s.owner
 	child.name = fmt.Sprintf("%s (child %d)", s.name, pid)
 	if err := s.m.add(child); err != nil {
 		return

@@ -40,7 +40,7 @@ func (m *Manager) BuildStatus(ctx context.Context, reg *toolkit.StatusRegistry, 
 	if err != nil {
 		return nil, err
 	}
-	st := &Status{Project: project, Sessions: m.List(), Sections: map[string]any{}}
+	st := &Status{Project: project, Sessions: m.ListFor(ctx, false), Sections: map[string]any{}}
 	q := toolkit.StatusQuery{Project: project}
 	var focus *SessionInfo
 	if sessionID != "" {

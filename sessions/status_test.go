@@ -10,6 +10,7 @@ import (
 
 // Each session-driven nextAction, reached by a real state.
 func TestStatusNextActions(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	ctx := context.Background()
 	next := func(sessionID string) *Status {

@@ -59,6 +59,7 @@ func traceOver(t *testing.T, probe TraceProbeSpec) TraceReport {
 // Every pass is counted, with the loop variable's range and the distinct
 // cap, and the first hits' stacks.
 func TestTraceCountsEveryPass(t *testing.T) {
+	t.Parallel()
 	r := traceOver(t, TraceProbeSpec{Expressions: []string{"i", "nosuch"}})
 	p := r.Probes[0]
 	if p.Hits != 5 || p.Mode != "stop" {
@@ -81,6 +82,7 @@ func TestTraceCountsEveryPass(t *testing.T) {
 
 // maxHits ends a probe; a condition counts only the hits it holds at.
 func TestTraceMaxHitsAndCondition(t *testing.T) {
+	t.Parallel()
 	p := traceOver(t, TraceProbeSpec{Expressions: []string{"i"}, MaxHits: 2}).Probes[0]
 	if p.Hits != 2 || p.Done == "" || p.Expressions[0].Last != "2" {
 		t.Errorf("maxHits 2: %+v", p)
@@ -92,6 +94,7 @@ func TestTraceMaxHitsAndCondition(t *testing.T) {
 }
 
 func TestTraceRefusesBadProbes(t *testing.T) {
+	t.Parallel()
 	s := newMock(t)
 	prog := testdata(t, "mock/count.mock")
 	for _, spec := range []TraceSpec{
@@ -115,6 +118,7 @@ func TestTraceRefusesBadProbes(t *testing.T) {
 // is still writing, and a probe's line (even split over two events, or
 // behind delve's prefix) goes to its trace, not to the output.
 func TestOutputKeepsLogpointsApart(t *testing.T) {
+	t.Parallel()
 	s := newMock(t)
 	prog := testdata(t, "mock/count.mock")
 	tr, err := s.AddTrace(context.Background(), TraceSpec{Probes: []TraceProbeSpec{{File: prog, Line: 3, Expressions: []string{"x"}}}})
@@ -139,6 +143,7 @@ func TestOutputKeepsLogpointsApart(t *testing.T) {
 
 // A function probe counts every call, reading its arguments.
 func TestTraceFunctionProbe(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := newMock(t)
 	tr, err := s.AddTrace(ctx, TraceSpec{Probes: []TraceProbeSpec{{Function: "add", Expressions: []string{"b"}}}})
@@ -156,6 +161,7 @@ func TestTraceFunctionProbe(t *testing.T) {
 // probe's recording condition is asked for with the probe's key
 // (trace.probe), its expressions and its own condition.
 func TestRecordedErrorsAndRecordingCondition(t *testing.T) {
+	t.Parallel()
 	s := newMock(t)
 	prog := testdata(t, "mock/count.mock")
 	tr, err := s.AddTrace(context.Background(), TraceSpec{Probes: []TraceProbeSpec{{File: prog, Line: 3, Expressions: []string{"i", "nosuch"}, Condition: "i > 1"}}})
@@ -180,6 +186,7 @@ func TestRecordedErrorsAndRecordingCondition(t *testing.T) {
 // A data breakpoint on the mock is listed, stops before the write with
 // old → new at the writing line, and goes with clear_breakpoints.
 func TestDataBreakpointListedAndCleared(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := newMock(t)
 	prog := testdata(t, "mock/count.mock")

@@ -3,6 +3,7 @@ package sessions
 import "testing"
 
 func TestExprStats(t *testing.T) {
+	t.Parallel()
 	var e ExprStats
 	for _, v := range []traceValue{{value: "3"}, {value: "-1.5"}, {value: "'a'"}, {value: "3"}, {err: "gone"}, {value: `"a"`}, {value: "0x10"}, {value: "NaN"}} {
 		e.add(v, 3)

@@ -10,6 +10,7 @@ import (
 // A watcher is told of a session's stop, its output and its end, and
 // a stopped watcher of nothing more.
 func TestWatchReportsStopsOutputAndExit(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	var mu sync.Mutex
 	seen := map[Change]int{}
@@ -78,6 +79,7 @@ func TestWatchReportsStopsOutputAndExit(t *testing.T) {
 
 // StopInfo resolves the location of a stop no answer has resolved yet.
 func TestStopInfoResolvesTheLocation(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t)
 	s := mockStopped(t, m)
 	ctx := context.Background()

@@ -19,6 +19,7 @@ import (
 // that is not in its file, or whose file does not exist, answers the
 // closest ids of the whole project.
 func TestFindLooksAtThePytestIdsFileFirst(t *testing.T) {
+	t.Parallel()
 	if err := exec.Command("python3", "-m", "pytest", "--version").Run(); err != nil {
 		t.Skip("pytest is not installed (scripts/install-test-deps.sh installs it)")
 	}
@@ -60,6 +61,7 @@ func TestFindLooksAtThePytestIdsFileFirst(t *testing.T) {
 // file elsewhere that does not parse does not stop it; an id of a file
 // that does not exist answers the closest ids.
 func TestFindLooksAtTheJestIdsFileFirst(t *testing.T) {
+	t.Parallel()
 	jest := os.Getenv("DBG_JEST_DIR")
 	if jest == "" {
 		home, _ := os.UserHomeDir()

@@ -26,6 +26,7 @@ var shared = []struct {
 }{{label: "first one", n: 1}, {label: "second", n: 2}}
 
 func TestLiteral(t *testing.T) {
+	t.Parallel()
 	t.Run("a", func(t *testing.T) {
 		t.Run("inner", func(t *testing.T) {})
 	})
@@ -35,6 +36,7 @@ func TestLiteral(t *testing.T) {
 }
 
 func TestTable(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		want int
@@ -46,24 +48,28 @@ func TestTable(t *testing.T) {
 }
 
 func TestShared(t *testing.T) {
+	t.Parallel()
 	for _, tc := range shared {
 		t.Run(tc.label, func(t *testing.T) {})
 	}
 }
 
 func TestMap(t *testing.T) {
+	t.Parallel()
 	for name, v := range map[string]int{"m1": 1, "m2": 2} {
 		t.Run(name, func(t *testing.T) { _ = v })
 	}
 }
 
 func TestDynamic(t *testing.T) {
+	t.Parallel()
 	for i := 0; i < 2; i++ {
 		t.Run(fmt.Sprint("n", i), func(t *testing.T) {})
 	}
 }
 
 func TestHelper(t *testing.T) {
+	t.Parallel()
 	t.Run("seen", func(t *testing.T) {})
 	helper(t)
 }
@@ -71,6 +77,7 @@ func TestHelper(t *testing.T) {
 func helper(t *testing.T) { t.Run("hidden", func(t *testing.T) {}) }
 
 func TestClosure(t *testing.T) {
+	t.Parallel()
 	run := func(name string) { t.Run(name, func(t *testing.T) {}) }
 	run("late")
 }
@@ -79,6 +86,7 @@ func TestNone(t *testing.T) {}
 `
 
 func TestReadGoSubtestsNamesWhatGoTestRuns(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not installed")
 	}

@@ -1,15 +1,14 @@
 package testrun
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/toolkit"
 )
@@ -51,7 +50,7 @@ func listGo(ctx context.Context, p *Project, pkg string) ([]TestID, error) {
 	if err != nil {
 		return nil, fmt.Errorf("go test -list: %w", err)
 	}
-	mod := goModule(p.Dir)
+	mod := adapters.GoModulePath(p.Dir)
 	var ids, pending []TestID
 	for _, line := range strings.Split(res.Output, "\n") {
 		switch {
@@ -88,22 +87,6 @@ func goRelPackage(mod, importPath string) string {
 	return importPath
 }
 
-// goModule is the module path of dir's go.mod.
-func goModule(dir string) string {
-	f, err := os.Open(filepath.Join(dir, "go.mod"))
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
-}
-
 // goRunPattern anchors each level of a test name for -test.run.
 func goRunPattern(name string) string {
 	parts := strings.Split(name, "/")
@@ -129,7 +112,7 @@ func planGo(_ context.Context, p *Project, id TestID, stopAt StopAt) (*Plan, err
 	}
 	if stopAt.Mode == StopStart {
 		top, _, _ := strings.Cut(id.ID, "/")
-		ip := goModule(p.Dir)
+		ip := adapters.GoModulePath(p.Dir)
 		if pkg != "." {
 			ip += "/" + strings.TrimPrefix(pkg, "./")
 		}

@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/dbg-dev/dbg/safefs"
 	"github.com/dbg-dev/dbg/sessions"
 )
 
@@ -73,12 +72,10 @@ func listJest(ctx context.Context, p *Project, path string) ([]TestID, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := safefs.TempFile("dbg-jest-*.json")
+	out, err := reportFile("jest")
 	if err != nil {
-		return nil, fmt.Errorf("jest report: %w", err)
+		return nil, err
 	}
-	out := f.Name()
-	f.Close()
 	defer os.Remove(out)
 	argv := []string{"node", bin, "--ci", "--json", "--outputFile=" + out, "--testNamePattern=(?!)"}
 	if path != "" {

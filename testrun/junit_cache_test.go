@@ -11,6 +11,7 @@ import (
 // The cache holds while the project is unchanged, and not after an edit,
 // outside its build folders, or once a file it names is gone.
 func TestJunitCacheHoldsWhileTheProjectIsUnchanged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(rel, text string) {
 		t.Helper()
@@ -70,6 +71,7 @@ func TestJunitCacheHoldsWhileTheProjectIsUnchanged(t *testing.T) {
 }
 
 func TestJunitCacheKeepsNoSnapshot(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "target"), 0o755); err != nil {
 		t.Fatal(err)

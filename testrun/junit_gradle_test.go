@@ -16,6 +16,7 @@ import (
 // filter, and the agent passed as the project property the init script
 // reads; the answer's command is the same run without it.
 func TestPlanGradleRunsTheTestTaskUnderTheAgent(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	b := &junitBuild{tool: "gradle", command: filepath.Join(dir, "gradlew"), classpath: "CP", initScript: "/c/dbg-init.gradle"}
 	id := TestID{ID: "com.shop.CartTest#pairs", junit: &junitRun{selector: "com.shop.CartTest#pairs(int, int, int)", build: b}}
@@ -39,6 +40,7 @@ func TestPlanGradleRunsTheTestTaskUnderTheAgent(t *testing.T) {
 // The init script reads the property the plan passes, and prints the
 // lines parseGradleBuild reads.
 func TestGradleInitScriptMatchesItsReaders(t *testing.T) {
+	t.Parallel()
 	for _, want := range []string{"projectProperties['" + gradleJDWPProperty + "']", "'" + gradleClasspathLine + "'",
 		"'" + gradleTestClassesLine + "'", "'" + gradleLauncherLine + "'", "tasks.register('dbgTestClasspath')",
 		"outputs.upToDateWhen { false }", "junit-platform-console-standalone:${version}"} {
@@ -52,6 +54,7 @@ func TestGradleInitScriptMatchesItsReaders(t *testing.T) {
 }
 
 func TestParseGradleBuild(t *testing.T) {
+	t.Parallel()
 	sep := string(os.PathListSeparator)
 	out := "> Task :compileJava\n" + gradleClasspathLine + "/p/build/classes/java/test" + sep + "/c/junit-platform-engine-1.14.1.jar\r\n" +
 		gradleTestClassesLine + "/p/build/classes/java/test\n" + gradleLauncherLine + "/c/junit-platform-console-standalone-1.14.1.jar\n"
@@ -76,6 +79,7 @@ func TestParseGradleBuild(t *testing.T) {
 }
 
 func TestGradleErrorsKeepTheCompilersLines(t *testing.T) {
+	t.Parallel()
 	out := "> Task :compileTestJava FAILED\n/p/src/test/java/com/shop/CartTest.java:44: error: cannot find symbol\n" +
 		"class Broken { int x = nope(); }\n\nFAILURE: Build failed with an exception.\n\n* What went wrong:\n" +
 		"Execution failed for task ':compileTestJava'.\n> Compilation failed; see the compiler error output for details.\n\n* Try:\n> Run with --stacktrace\n"
@@ -88,6 +92,7 @@ func TestGradleErrorsKeepTheCompilersLines(t *testing.T) {
 
 // The init script is written once, under a name of its content.
 func TestWriteInitScriptOnce(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "cache")
 	p, err := writeInitScript(dir)
 	if err != nil {
@@ -138,6 +143,7 @@ const groovyVersion = "4.0.33"
 // with dbg.jdwp the Test task takes the agent, one JVM, never up to date,
 // and shows the test's output; without it the Test task is left alone.
 func TestGradleInitScriptRuns(t *testing.T) {
+	t.Parallel()
 	home, _ := os.UserHomeDir()
 	jar := filepath.Join(home, ".m2", "repository", "org", "apache", "groovy", "groovy", groovyVersion, "groovy-"+groovyVersion+".jar")
 	if _, err := os.Stat(jar); err != nil {

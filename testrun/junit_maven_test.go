@@ -14,6 +14,7 @@ import (
 // without its parameter types, Surefire's debug option holding the
 // adapter's agent; the answer's command is the same run without it.
 func TestPlanSurefireRunsTheProjectsSurefireUnderTheAgent(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	b := &junitBuild{tool: "maven", command: "/usr/bin/mvn", classpath: "CP", surefire: "3.5.4"}
 	id := TestID{ID: "com.shop.CartTest#total(int)", junit: &junitRun{selector: "com.shop.CartTest#total(int)", build: b}}
@@ -46,6 +47,7 @@ func TestPlanSurefireRunsTheProjectsSurefireUnderTheAgent(t *testing.T) {
 
 // A project that declares the console launcher runs the test with it.
 func TestPlanJunitRunsADeclaredLauncher(t *testing.T) {
+	t.Parallel()
 	b := &junitBuild{tool: "maven", command: "mvn", classpath: "CP", declared: true}
 	id := TestID{ID: "com.shop.CartTest#pairs", junit: &junitRun{selector: "com.shop.CartTest#pairs(int, int, int)", build: b}}
 	pl, err := planJunit(t.Context(), &Project{Dir: t.TempDir()}, id, StopAt{Mode: StopFailure})
@@ -77,6 +79,7 @@ func TestMavenEnvAddsToMavenOpts(t *testing.T) {
 // The launcher of the project's JUnit Platform version is found in the
 // repository its engine jar comes from.
 func TestMavenLauncherIsTheOneOfThePlatformsVersion(t *testing.T) {
+	t.Parallel()
 	repo := t.TempDir()
 	engine := filepath.Join(repo, "org", "junit", "platform", "junit-platform-engine", "1.14.1", "junit-platform-engine-1.14.1.jar")
 	launcher := filepath.Join(repo, "org", "junit", "platform", "junit-platform-console-standalone", "1.14.1", "junit-platform-console-standalone-1.14.1.jar")
@@ -106,6 +109,7 @@ func TestMavenLauncherIsTheOneOfThePlatformsVersion(t *testing.T) {
 }
 
 func TestJunitToolDetectsMavenAndGradle(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ file, tool string }{
 		{"pom.xml", "maven"}, {"build.gradle", "gradle"}, {"build.gradle.kts", "gradle"}, {"settings.gradle", "gradle"},
 		{"settings.gradle.kts", "gradle"}, {"Makefile", ""},
@@ -123,6 +127,7 @@ func TestJunitToolDetectsMavenAndGradle(t *testing.T) {
 // A Surefire older than 2.22 runs no JUnit Platform tests: the fetched
 // console launcher runs the test.
 func TestPlanJunitRunsTheLauncherUnderAnOldSurefire(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		version string
 		runs    bool

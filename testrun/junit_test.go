@@ -7,6 +7,7 @@ import (
 )
 
 func TestJunitIDsNameOverloadsByTheirParameters(t *testing.T) {
+	t.Parallel()
 	out := `│  │  ├─ pairs(int, int, int)
 │  │  │     source: MethodSource [className = 'com.shop.CartTest', methodName = 'pairs', methodParameterTypes = 'int, int, int']
 │  │  ├─ total()
@@ -35,6 +36,7 @@ func TestJunitIDsNameOverloadsByTheirParameters(t *testing.T) {
 }
 
 func TestJunitMessageReadsExpectedAndActual(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ text, expected, actual string }{
 		{"org.opentest4j.AssertionFailedError: expected: <6> but was: <5>", "6", "5"},
 		{"org.opentest4j.AssertionFailedError: total ==> expected: <a b> but was: <a>", "a b", "a"},
@@ -48,6 +50,7 @@ func TestJunitMessageReadsExpectedAndActual(t *testing.T) {
 }
 
 func TestMavenErrorsKeepsTheCompilersLines(t *testing.T) {
+	t.Parallel()
 	out := "[ERROR] COMPILATION ERROR : \n[ERROR] /p/CartTest.java:[44,25] cannot find symbol\n[ERROR] -> [Help 1]\n" +
 		"[ERROR] Re-run Maven using the -X switch to enable full debug logging.\n"
 	if got := mavenErrors(out); got != "[ERROR] COMPILATION ERROR :\n[ERROR] /p/CartTest.java:[44,25] cannot find symbol" {
@@ -60,6 +63,7 @@ func stopWithText(text string) *sessions.StopInfo {
 }
 
 func TestJunitReachesRunnerOnlyThroughJUnitOrTheJDK(t *testing.T) {
+	t.Parallel()
 	for frame, want := range map[string]bool{
 		"org.junit.platform.commons.util.ReflectionUtils.invokeMethod(ReflectionUtils.java:728)":      true,
 		"jdk.internal.reflect.DirectMethodHandleAccessor.invoke(DirectMethodHandleAccessor.java:103)": true,

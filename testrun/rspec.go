@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/dbg-dev/dbg/safefs"
 	"github.com/dbg-dev/dbg/sessions"
 )
 
@@ -65,12 +64,10 @@ func listRspec(ctx context.Context, p *Project, _ string) ([]TestID, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := safefs.TempFile("dbg-rspec-*.json")
+	out, err := reportFile("rspec")
 	if err != nil {
-		return nil, fmt.Errorf("rspec report: %w", err)
+		return nil, err
 	}
-	out := f.Name()
-	f.Close()
 	defer os.Remove(out)
 	res, err := run(ctx, p.Dir, p.Env, []string{bin, "--dry-run", "--format", "json", "--out", out})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbg-dev/dbg/safefs"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit"
@@ -450,4 +451,15 @@ func failFrame(funcs []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// reportFile makes an empty private file for runner's JSON report and
+// returns its path; the caller removes it.
+func reportFile(runner string) (string, error) {
+	f, err := safefs.TempFile("dbg-" + runner + "-*.json")
+	if err != nil {
+		return "", fmt.Errorf("%s report: %w", runner, err)
+	}
+	f.Close()
+	return f.Name(), nil
 }

@@ -19,6 +19,7 @@ func fixtures(t *testing.T) string {
 }
 
 func TestTapTestsJoinsNestedNamesAndSkipsSuites(t *testing.T) {
+	t.Parallel()
 	out := "TAP version 13\n# Subtest: a\nok 1 - a\n# Subtest: pairs\n    # Subtest: 1 + 1\n    ok 1 - 1 + 1\n" +
 		"    # Subtest: inner\n        # Subtest: deep\n        ok 1 - deep\n# Subtest: z\n"
 	got := tapTests(out)
@@ -29,12 +30,14 @@ func TestTapTestsJoinsNestedNamesAndSkipsSuites(t *testing.T) {
 }
 
 func TestGoRunPatternAnchorsEachLevel(t *testing.T) {
+	t.Parallel()
 	if got := goRunPattern("TestPairs/2+3"); got != `^TestPairs$/^2\+3$` {
 		t.Fatalf("goRunPattern = %s", got)
 	}
 }
 
 func TestGoLastLogIsTheLastLoggedMessage(t *testing.T) {
+	t.Parallel()
 	out := "=== RUN   TestX\n    x_test.go:5: checking\n    x_test.go:9: got 5,\n        want 6\nother\n"
 	if got := goLastLog(out); got != "x_test.go:9: got 5,\nwant 6" {
 		t.Fatalf("goLastLog = %q", got)
@@ -45,6 +48,7 @@ func TestGoLastLogIsTheLastLoggedMessage(t *testing.T) {
 }
 
 func TestGoPanicValueDropsTheInterfaceWrapping(t *testing.T) {
+	t.Parallel()
 	if got := goPanicValue(`interface {}(string) "out of range"`); got != `"out of range"` {
 		t.Fatalf("goPanicValue = %s", got)
 	}
@@ -54,6 +58,7 @@ func TestGoPanicValueDropsTheInterfaceWrapping(t *testing.T) {
 }
 
 func TestGoRelPackage(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"example.com/shop": ".", "example.com/shop/cart": "./cart", "other/x": "other/x"} {
 		if got := goRelPackage("example.com/shop", in); got != want {
 			t.Errorf("goRelPackage(%s) = %s, want %s", in, got, want)
@@ -62,6 +67,7 @@ func TestGoRelPackage(t *testing.T) {
 }
 
 func TestClosestPutsTheNearestFirst(t *testing.T) {
+	t.Parallel()
 	ids := []TestID{{ID: "tests/a.py::test_total"}, {ID: "tests/a.py::test_pairs[1]"}, {ID: "tests/a.py::test_totals"}}
 	got := closest("tests/a.py::test_totl", ids, 2)
 	if len(got) != 2 || got[0] != "tests/a.py::test_total" {
@@ -73,6 +79,7 @@ func TestClosestPutsTheNearestFirst(t *testing.T) {
 }
 
 func TestPythonTestStartIsTheFirstBodyLine(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(fixtures(t), "pytest")
 	file, line, err := pythonTestStart(dir, "tests/test_cart.py::test_pairs[2-3-6]")
 	if err != nil || filepath.Base(file) != "test_cart.py" || line != 20 {
@@ -84,6 +91,7 @@ func TestPythonTestStartIsTheFirstBodyLine(t *testing.T) {
 }
 
 func TestJSTestStartIsTheLineAfterTheDeclaration(t *testing.T) {
+	t.Parallel()
 	line, err := jsTestStart(filepath.Join(fixtures(t), "node", "test", "cart.test.js"), "total is wrong")
 	if err != nil || line != 8 {
 		t.Fatalf("jsTestStart = %d, %v; want 8", line, err)
@@ -91,6 +99,7 @@ func TestJSTestStartIsTheLineAfterTheDeclaration(t *testing.T) {
 }
 
 func TestStopAtRefusesUnknownModesAndBadBreakpoints(t *testing.T) {
+	t.Parallel()
 	for _, in := range []DebugTestInput{
 		{StopAt: "middle"},
 		{StopAt: "breakpoints"},
@@ -115,6 +124,7 @@ func asToolError(err error, out **toolkit.ToolError) bool {
 }
 
 func TestPickFrameworkDetectsEachFixture(t *testing.T) {
+	t.Parallel()
 	for dir, want := range map[string]string{"pytest": "pytest", "go": "go", "node": "node", "jest": "jest", "cargo": "cargo", "rspec": "rspec", "minitest": "minitest", "mocha": "mocha"} {
 		fw, err := pickFramework(filepath.Join(fixtures(t), dir), "", "", "", "")
 		if err != nil || fw.Name != want {
@@ -145,6 +155,7 @@ func TestPickFrameworkDetectsEachFixture(t *testing.T) {
 }
 
 func TestMochaArgsSelectTheFullTitle(t *testing.T) {
+	t.Parallel()
 	got := mochaArgs(TestID{ID: "test/a.test.js::pairs > 2 + 3 (x)"})
 	want := []string{"--timeout", "0", "--grep", `^pairs 2 \+ 3 \(x\)$`, "--", "test/a.test.js"}
 	if !slices.Equal(got, want) {
@@ -153,12 +164,14 @@ func TestMochaArgsSelectTheFullTitle(t *testing.T) {
 }
 
 func TestUnderIsFalseOutsideAndForSiblings(t *testing.T) {
+	t.Parallel()
 	if !under("/p/a/b.go", "/p") || under("/p2/b.go", "/p") || under("/b.go", "/p") {
 		t.Fatal("under is wrong")
 	}
 }
 
 func TestStatusReportsTheFrameworksFound(t *testing.T) {
+	t.Parallel()
 	part := detectStatus(filepath.Join(fixtures(t), "pytest"))
 	if len(part.Capabilities) != 1 || part.Capabilities[0].State != toolkit.Available || !strings.Contains(part.Capabilities[0].Reason, "pytest") {
 		t.Fatalf("status of the pytest fixture: %+v", part.Capabilities)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestVitestIDsAreFileAndFullName(t *testing.T) {
+	t.Parallel()
 	report := []byte(`[{"name":"total is wrong","file":"/p/test/cart.test.js"},{"name":"pairs > 2 + 3","file":"/p/test/cart.test.js","projectName":""}]`)
 	ids, err := vitestIDs("/p", report)
 	if err != nil {
@@ -31,6 +32,7 @@ func TestVitestIDsAreFileAndFullName(t *testing.T) {
 }
 
 func TestVitestNamePatternMatchesOnlyTheFullName(t *testing.T) {
+	t.Parallel()
 	re := regexp.MustCompile(vitestNamePattern("pairs > 2 + 3"))
 	// Vitest matches against the suites' and the test's names joined by
 	// spaces.
@@ -61,6 +63,7 @@ func project(t *testing.T, files map[string]string) string {
 }
 
 func TestVitestDetectionAndTheChoiceBetweenJestAndVitest(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		files map[string]string
@@ -104,6 +107,7 @@ func TestVitestDetectionAndTheChoiceBetweenJestAndVitest(t *testing.T) {
 }
 
 func TestVitestFixtureIsDetected(t *testing.T) {
+	t.Parallel()
 	fw, err := pickFramework(filepath.Join(fixtures(t), "vitest"), "", "", "", "")
 	if err != nil || fw.Name != "vitest" {
 		t.Fatalf("picked %v, %v; want vitest", fw, err)
@@ -111,6 +115,7 @@ func TestVitestFixtureIsDetected(t *testing.T) {
 }
 
 func TestVitestSkipFilesKeepChaiVisible(t *testing.T) {
+	t.Parallel()
 	dir := project(t, map[string]string{"node_modules/chai/index.js": "", "node_modules/vitest/vitest.mjs": "", "node_modules/@vitest/expect/index.js": ""})
 	skip := jsSkipFiles(dir, vitestThrowers)
 	for _, want := range []string{"<node_internals>/**", "**/node_modules/vitest/**", "**/node_modules/@vitest/expect/**"} {
@@ -124,6 +129,7 @@ func TestVitestSkipFilesKeepChaiVisible(t *testing.T) {
 }
 
 func TestChaiTextDropsTheBundledClassName(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"_AssertionError: AssertionError: expected 5 to be 6": "AssertionError: expected 5 to be 6",
 		"RangeError: percent 150 is out of range":             "RangeError: percent 150 is out of range",

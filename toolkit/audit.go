@@ -33,9 +33,10 @@ const AuditFile = "audit.jsonl"
 // line is one write to a file opened O_APPEND. It is safe for concurrent
 // use.
 type AuditLog struct {
-	dir   string
-	now   func() time.Time
-	pidOf func(sessionID string) int
+	dir     string
+	now     func() time.Time
+	pidOf   func(sessionID string) int
+	ownerOf func(sessionID string) string
 
 	mu  sync.Mutex
 	err error // the last write's failure, reported once
@@ -43,12 +44,17 @@ type AuditLog struct {
 
 // AuditEntry is one line of the audit log.
 type AuditEntry struct {
-	Time    string          `json:"time"`
-	Client  string          `json:"client,omitempty"`
-	Tool    string          `json:"tool"`
-	Args    json.RawMessage `json:"args,omitempty"`
-	Session string          `json:"session,omitempty"`
-	PID     int             `json:"pid,omitempty"`
+	Time   string `json:"time"`
+	Client string `json:"client,omitempty"`
+	// ClientID is the connection the call came on (an HTTP client's MCP
+	// session); Owner, the client id that owns the session the call
+	// names, when that is another client's.
+	ClientID string          `json:"clientId,omitempty"`
+	Owner    string          `json:"owner,omitempty"`
+	Tool     string          `json:"tool"`
+	Args     json.RawMessage `json:"args,omitempty"`
+	Session  string          `json:"session,omitempty"`
+	PID      int             `json:"pid,omitempty"`
 	// Outcome is "ok" or the error code of the answer.
 	Outcome string `json:"outcome"`
 	Message string `json:"message,omitempty"` // the error's message
@@ -64,6 +70,11 @@ func NewAuditLog(dir string, now func() time.Time, pidOf func(sessionID string) 
 	return &AuditLog{dir: dir, now: now, pidOf: pidOf}
 }
 
+// SetOwnerOf makes the log record every call on a session another
+// client owns, read-only calls too, with both client ids: ownerOf gives
+// a session's owner ("" for none). Call it before the server serves.
+func (a *AuditLog) SetOwnerOf(ownerOf func(sessionID string) string) { a.ownerOf = ownerOf }
+
 // Path is the log's file.
 func (a *AuditLog) Path() string { return filepath.Join(a.dir, AuditFile) }
 
@@ -74,23 +85,42 @@ func (a *AuditLog) Err() error {
 	return a.err
 }
 
-// target returns the session a call names and its debuggee's pid, read
-// before the call: closing a session forgets its pid.
-func (a *AuditLog) target(args json.RawMessage) (session string, pid int) {
+// target returns the session a call names, its debuggee's pid and, when
+// another client than the caller owns it, that owner, read before the
+// call: closing a session forgets them.
+func (a *AuditLog) target(ctx context.Context, args json.RawMessage) (session string, pid int, owner string) {
 	var in struct{ SessionID string }
 	_ = json.Unmarshal(args, &in)
-	if in.SessionID != "" && a.pidOf != nil {
+	if in.SessionID == "" {
+		return "", 0, ""
+	}
+	if a.pidOf != nil {
 		pid = a.pidOf(in.SessionID)
 	}
-	return in.SessionID, pid
+	if a.ownerOf != nil {
+		if o := a.ownerOf(in.SessionID); o != "" && o != ClientID(ctx) {
+			owner = o
+		}
+	}
+	return in.SessionID, pid, owner
+}
+
+// foreign reports whether a call names a session another client than
+// the caller owns.
+func (a *AuditLog) foreign(ctx context.Context, args json.RawMessage) bool {
+	if a.ownerOf == nil {
+		return false
+	}
+	_, _, owner := a.target(ctx, args)
+	return owner != ""
 }
 
 // record appends the line of one call: args as the client sent them,
 // redacted; answer is the call's envelope; session and pid are what
-// target said before the call.
-func (a *AuditLog) record(ctx context.Context, tool string, args, answer json.RawMessage, session string, pid int) {
+// target said before the call, owner the other client owning it.
+func (a *AuditLog) record(ctx context.Context, tool string, args, answer json.RawMessage, session string, pid int, owner string) {
 	e := AuditEntry{Time: a.now().UTC().Format("2006-01-02T15:04:05.000Z07:00"), Tool: tool, Args: auditArgs(args), Outcome: "ok",
-		Session: session, PID: pid}
+		Session: session, PID: pid, ClientID: ClientID(ctx), Owner: owner}
 	if c := CallerOf(ctx); c != nil {
 		e.Client = c.Client()
 	}

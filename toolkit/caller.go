@@ -59,3 +59,25 @@ func ProgressOf(ctx context.Context) func(line string) {
 	f, _ := ctx.Value(progressKey{}).(func(string))
 	return f
 }
+
+// ShellClient is the client name of dbg's own CLI commands (package
+// toolclient). They are the user at a shell: their calls carry no
+// client id, so they see every session and the sessions they make
+// belong to no client.
+const ShellClient = "dbg-cli"
+
+// Identified is a [Caller] that knows which connection the call came on.
+type Identified interface {
+	// ClientID names the connection (the MCP session of an HTTP or SSE
+	// client); "" for the one client of stdio and for the user's shell.
+	ClientID() string
+}
+
+// ClientID returns the id of the connection ctx's call came on, or ""
+// (see [Identified]).
+func ClientID(ctx context.Context) string {
+	if c, ok := CallerOf(ctx).(Identified); ok {
+		return c.ClientID()
+	}
+	return ""
+}

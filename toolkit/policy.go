@@ -66,7 +66,7 @@ type Policy struct {
 	// be asked is refused.
 	ConfirmDestructive bool
 	// Audit, when set, records every call of a tool that is not
-	// read-only.
+	// read-only, and every call on a session another client owns.
 	Audit *AuditLog
 }
 
@@ -110,11 +110,13 @@ func (tb *Toolbox) guard(name string, spec toolSpec, refused bool, call func(con
 		p := tb.Policy()
 		var b json.RawMessage
 		var failed bool
-		audit := p.Audit != nil && !spec.hints.ReadOnly
-		var session string
+		// Every call that changes something is recorded, and every call
+		// on another client's session.
+		audit := p.Audit != nil && (!spec.hints.ReadOnly || p.Audit.foreign(ctx, args))
+		var session, owner string
 		var pid int
 		if audit {
-			session, pid = p.Audit.target(args)
+			session, pid, owner = p.Audit.target(ctx, args)
 		}
 		switch {
 		case refused:
@@ -129,7 +131,7 @@ func (tb *Toolbox) guard(name string, spec toolSpec, refused bool, call func(con
 			b, failed = call(ctx, args)
 		}
 		if audit {
-			p.Audit.record(ctx, name, args, b, session, pid)
+			p.Audit.record(ctx, name, args, b, session, pid, owner)
 		}
 		return b, failed
 	}

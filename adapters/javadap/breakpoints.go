@@ -239,12 +239,8 @@ func (b *breakpoint) parseHit(cond string) {
 
 // bindLine sets JDWP breakpoints for b in one class. Called with bpMu held.
 func (s *Server) bindLine(ctx context.Context, b *breakpoint, class uint64, tag byte) {
-	if b.classes[class] || b.hitErr != "" {
-		return
-	}
-	b.classes[class] = true
-	methods, err := s.classes.methodsOf(ctx, class)
-	if err != nil {
+	methods, ok := s.methodsToBind(ctx, b, class)
+	if !ok {
 		return
 	}
 	bound := false
@@ -263,16 +259,10 @@ func (s *Server) bindLine(ctx context.Context, b *breakpoint, class uint64, tag 
 		if !found {
 			continue
 		}
-		loc := Location{TypeTag: tag, Class: class, Method: m.ID, Index: best}
-		id, err := s.vm.SetEvent(ctx, EventBreakpoint, SuspendAll, Modifier{Kind: ModLocationOnly, Location: loc})
-		if err != nil {
+		if err := s.setAt(ctx, b, Location{TypeTag: tag, Class: class, Method: m.ID, Index: best}); err != nil {
 			b.message = err.Error()
 			continue
 		}
-		b.reqs = append(b.reqs, id)
-		s.bps.byReq[id] = b
-		b.verified = true
-		b.message = ""
 		bound = true
 	}
 	if !bound {
@@ -305,16 +295,36 @@ func (s *Server) bindDeclaration(ctx context.Context, b *breakpoint, class uint6
 		if int(first.Line) <= b.line || int(first.Line) > b.line+3 {
 			continue
 		}
-		loc := Location{TypeTag: tag, Class: class, Method: m.ID, Index: first.Index}
-		id, err := s.vm.SetEvent(ctx, EventBreakpoint, SuspendAll, Modifier{Kind: ModLocationOnly, Location: loc})
-		if err != nil {
+		if s.setAt(ctx, b, Location{TypeTag: tag, Class: class, Method: m.ID, Index: first.Index}) != nil {
 			continue
 		}
-		b.reqs = append(b.reqs, id)
-		s.bps.byReq[id] = b
-		b.verified, b.message, b.actualLine = true, "", int(first.Line)
+		b.actualLine = int(first.Line)
 		return
 	}
+}
+
+// methodsToBind marks class bound for b and lists its methods; false when
+// it was bound already, b cannot bind, or its methods cannot be read.
+func (s *Server) methodsToBind(ctx context.Context, b *breakpoint, class uint64) ([]MethodInfo, bool) {
+	if b.classes[class] || b.hitErr != "" {
+		return nil, false
+	}
+	b.classes[class] = true
+	methods, err := s.classes.methodsOf(ctx, class)
+	return methods, err == nil
+}
+
+// setAt sets a JDWP breakpoint for b at loc, which verifies b. Called
+// with bpMu held.
+func (s *Server) setAt(ctx context.Context, b *breakpoint, loc Location) error {
+	id, err := s.vm.SetEvent(ctx, EventBreakpoint, SuspendAll, Modifier{Kind: ModLocationOnly, Location: loc})
+	if err != nil {
+		return err
+	}
+	b.reqs = append(b.reqs, id)
+	s.bps.byReq[id] = b
+	b.verified, b.message = true, ""
+	return nil
 }
 
 func (s *Server) clearRequests(ctx context.Context, b *breakpoint) {

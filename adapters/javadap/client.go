@@ -96,9 +96,9 @@ type Client struct {
 	mu      sync.Mutex
 	nextID  uint32
 	pending map[uint32]chan *Packet
-	queue   []*EventSet
 	err     error
-	notify  chan struct{} // signalled when queue grows or the conn ends
+
+	events *queue[*EventSet] // closed when the conn ends
 
 	done chan struct{}
 }
@@ -148,7 +148,7 @@ func handshakeVM(ctx context.Context, conn net.Conn, peer string) (*Client, erro
 // NewClient starts a client on a connection that has done the handshake.
 func NewClient(conn net.Conn) *Client {
 	c := &Client{conn: conn, sizes: defaultSizes, pending: map[uint32]chan *Packet{},
-		notify: make(chan struct{}, 1), done: make(chan struct{})}
+		events: newQueue[*EventSet](), done: make(chan struct{})}
 	go c.readLoop()
 	return c
 }
@@ -195,29 +195,46 @@ func (c *Client) loadIDSizes(ctx context.Context) error {
 // NextEventSet waits for the next composite event. It returns ErrVMGone
 // once the connection has ended and the queue is drained.
 func (c *Client) NextEventSet(ctx context.Context) (*EventSet, error) {
-	for {
-		c.mu.Lock()
-		if len(c.queue) > 0 {
-			set := c.queue[0]
-			c.queue = c.queue[1:]
-			c.mu.Unlock()
-			return set, nil
-		}
-		err := c.err
-		c.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		select {
-		case <-c.notify:
-		case <-c.done:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+	if set, ok := c.events.Pop(ctx); ok {
+		return set, nil
 	}
+	c.mu.Lock()
+	err := c.err
+	c.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return nil, ctx.Err()
 }
 
 func (c *Client) writer() *Writer { return &Writer{s: c.Sizes()} }
+
+// objectArg is a command's data holding one object id.
+func (c *Client) objectArg(id uint64) *Writer {
+	w := c.writer()
+	w.object(id)
+	return w
+}
+
+// frameArg is a command's data naming a frame of a thread.
+func (c *Client) frameArg(thread, frame uint64) *Writer {
+	w := c.objectArg(thread)
+	w.frame(frame)
+	return w
+}
+
+// refTypeArg is a command's data holding one reference type id.
+func (c *Client) refTypeArg(id uint64) *Writer {
+	w := c.writer()
+	w.refType(id)
+	return w
+}
+
+// send sends a command and waits for its reply, which holds nothing.
+func (c *Client) send(ctx context.Context, name string, set, cmd byte, w *Writer) error {
+	_, err := c.call(ctx, name, set, cmd, w)
+	return err
+}
 
 // call sends a command and waits for its reply, decoding nothing.
 func (c *Client) call(ctx context.Context, name string, set, cmd byte, w *Writer) (*Reader, error) {
@@ -296,13 +313,7 @@ func (c *Client) readLoop() {
 			if derr != nil {
 				continue
 			}
-			c.mu.Lock()
-			c.queue = append(c.queue, set)
-			c.mu.Unlock()
-			select {
-			case c.notify <- struct{}{}:
-			default:
-			}
+			c.events.Push(set)
 		}
 	}
 }
@@ -314,6 +325,7 @@ func (c *Client) shutdown(err error) {
 		return
 	}
 	c.err = err
+	c.events.Close()
 	_ = c.conn.Close()
 	close(c.done)
 }

@@ -48,94 +48,55 @@ type ClassInfo struct {
 func (c *Client) ClassesBySignature(ctx context.Context, sig string) ([]ClassInfo, error) {
 	w := c.writer()
 	w.str(sig)
-	r, err := c.call(ctx, "ClassesBySignature", csVM, 2, w)
-	if err != nil {
-		return nil, err
-	}
-	n := r.count(1)
-	out := make([]ClassInfo, 0, n)
-	for i := 0; i < n && r.err == nil; i++ {
-		out = append(out, ClassInfo{TypeTag: r.u8(), ID: r.refType(), Signature: sig, Status: r.i32()})
-	}
-	return out, r.err
+	return replyList(ctx, c, "ClassesBySignature", csVM, 2, w, func(r *Reader) ClassInfo {
+		return ClassInfo{TypeTag: r.u8(), ID: r.refType(), Signature: sig, Status: r.i32()}
+	})
 }
 
 // AllClasses lists every loaded type.
 func (c *Client) AllClasses(ctx context.Context) ([]ClassInfo, error) {
-	r, err := c.call(ctx, "AllClasses", csVM, 3, nil)
-	if err != nil {
-		return nil, err
-	}
-	n := r.count(1)
-	out := make([]ClassInfo, 0, n)
-	for i := 0; i < n && r.err == nil; i++ {
-		out = append(out, ClassInfo{TypeTag: r.u8(), ID: r.refType(), Signature: r.str(), Status: r.i32()})
-	}
-	return out, r.err
+	return replyList(ctx, c, "AllClasses", csVM, 3, nil, func(r *Reader) ClassInfo {
+		return ClassInfo{TypeTag: r.u8(), ID: r.refType(), Signature: r.str(), Status: r.i32()}
+	})
 }
 
 // AllThreads lists the live threads.
 func (c *Client) AllThreads(ctx context.Context) ([]uint64, error) {
-	r, err := c.call(ctx, "AllThreads", csVM, 4, nil)
-	if err != nil {
-		return nil, err
-	}
-	n := r.count(1)
-	out := make([]uint64, 0, n)
-	for i := 0; i < n && r.err == nil; i++ {
-		out = append(out, r.object())
-	}
-	return out, r.err
+	return replyList(ctx, c, "AllThreads", csVM, 4, nil, (*Reader).object)
 }
 
 // Dispose ends the debugging session; the VM resumes and keeps running.
 func (c *Client) Dispose(ctx context.Context) error {
-	_, err := c.call(ctx, "Dispose", csVM, 6, nil)
-	return err
+	return c.send(ctx, "Dispose", csVM, 6, nil)
 }
 
 // SuspendAll suspends every thread.
 func (c *Client) SuspendAll(ctx context.Context) error {
-	_, err := c.call(ctx, "Suspend", csVM, 8, nil)
-	return err
+	return c.send(ctx, "Suspend", csVM, 8, nil)
 }
 
 // ResumeAll resumes every thread (undoing one suspension).
 func (c *Client) ResumeAll(ctx context.Context) error {
-	_, err := c.call(ctx, "Resume", csVM, 9, nil)
-	return err
+	return c.send(ctx, "Resume", csVM, 9, nil)
 }
 
 // Exit terminates the VM with code.
 func (c *Client) Exit(ctx context.Context, code int32) error {
 	w := c.writer()
 	w.i32(code)
-	_, err := c.call(ctx, "Exit", csVM, 10, w)
-	return err
+	return c.send(ctx, "Exit", csVM, 10, w)
 }
 
 // CreateString makes a string in the VM.
 func (c *Client) CreateString(ctx context.Context, s string) (uint64, error) {
 	w := c.writer()
 	w.str(s)
-	r, err := c.call(ctx, "CreateString", csVM, 11, w)
-	if err != nil {
-		return 0, err
-	}
-	id := r.object()
-	return id, r.err
+	return reply(ctx, c, "CreateString", csVM, 11, w, (*Reader).object)
 }
 
 // Signature returns a type's JNI signature.
 func (c *Client) Signature(ctx context.Context, refType uint64) (string, error) {
-	w := c.writer()
-	w.refType(refType)
-	r, err := c.call(ctx, "Signature", csRefType, 1, w)
-	if err != nil {
-		return "", err
-	}
-	s := r.str()
-	return s, r.err
+	return reply(ctx, c, "Signature", csRefType, 1, c.refTypeArg(refType), (*Reader).str)
 }
 
 // FieldInfo describes a field.
@@ -151,18 +112,9 @@ func (f FieldInfo) IsStatic() bool { return f.ModBits&0x0008 != 0 }
 
 // Fields lists the fields a type declares.
 func (c *Client) Fields(ctx context.Context, refType uint64) ([]FieldInfo, error) {
-	w := c.writer()
-	w.refType(refType)
-	r, err := c.call(ctx, "Fields", csRefType, 4, w)
-	if err != nil {
-		return nil, err
-	}
-	n := r.count(1)
-	out := make([]FieldInfo, 0, n)
-	for i := 0; i < n && r.err == nil; i++ {
-		out = append(out, FieldInfo{ID: r.field(), Name: r.str(), Signature: r.str(), ModBits: r.i32()})
-	}
-	return out, r.err
+	return replyList(ctx, c, "Fields", csRefType, 4, c.refTypeArg(refType), func(r *Reader) FieldInfo {
+		return FieldInfo{ID: r.field(), Name: r.str(), Signature: r.str(), ModBits: r.i32()}
+	})
 }
 
 // MethodInfo describes a method.
@@ -181,82 +133,56 @@ func (m MethodInfo) IsSynthetic() bool { return m.ModBits&0x1000 != 0 }
 
 // Methods lists the methods a type declares.
 func (c *Client) Methods(ctx context.Context, refType uint64) ([]MethodInfo, error) {
-	w := c.writer()
-	w.refType(refType)
-	r, err := c.call(ctx, "Methods", csRefType, 5, w)
-	if err != nil {
-		return nil, err
-	}
-	n := r.count(1)
-	out := make([]MethodInfo, 0, n)
-	for i := 0; i < n && r.err == nil; i++ {
-		out = append(out, MethodInfo{ID: r.method(), Name: r.str(), Signature: r.str(), ModBits: r.i32()})
-	}
-	return out, r.err
+	return replyList(ctx, c, "Methods", csRefType, 5, c.refTypeArg(refType), func(r *Reader) MethodInfo {
+		return MethodInfo{ID: r.method(), Name: r.str(), Signature: r.str(), ModBits: r.i32()}
+	})
 }
 
 // StaticValues reads static fields of a type.
 func (c *Client) StaticValues(ctx context.Context, refType uint64, fields []uint64) ([]Value, error) {
 	w := c.writer()
 	w.refType(refType)
-	w.i32(int32(len(fields)))
-	for _, f := range fields {
-		w.field(f)
-	}
-	r, err := c.call(ctx, "ReferenceType.GetValues", csRefType, 6, w)
-	if err != nil {
-		return nil, err
-	}
-	return readValues(r)
+	w.fields(fields)
+	return replyList(ctx, c, "ReferenceType.GetValues", csRefType, 6, w, (*Reader).value)
 }
 
-func readValues(r *Reader) ([]Value, error) {
-	n := r.count(1)
-	out := make([]Value, 0, n)
-	for i := 0; i < n && r.err == nil; i++ {
-		out = append(out, r.value())
+// reply sends a command and reads its reply with read.
+func reply[T any](ctx context.Context, c *Client, name string, set, cmd byte, w *Writer, read func(*Reader) T) (T, error) {
+	r, err := c.call(ctx, name, set, cmd, w)
+	if err != nil {
+		var zero T
+		return zero, err
 	}
-	return out, r.err
+	v := read(r)
+	return v, r.err
+}
+
+// replyList sends a command whose reply is a count and that many items,
+// each read with item.
+func replyList[T any](ctx context.Context, c *Client, name string, set, cmd byte, w *Writer, item func(*Reader) T) ([]T, error) {
+	return reply(ctx, c, name, set, cmd, w, func(r *Reader) []T {
+		n := r.count(1)
+		out := make([]T, 0, n)
+		for i := 0; i < n && r.err == nil; i++ {
+			out = append(out, item(r))
+		}
+		return out
+	})
 }
 
 // SourceFile returns the source file name of a type ("Loop.java").
 func (c *Client) SourceFile(ctx context.Context, refType uint64) (string, error) {
-	w := c.writer()
-	w.refType(refType)
-	r, err := c.call(ctx, "SourceFile", csRefType, 7, w)
-	if err != nil {
-		return "", err
-	}
-	s := r.str()
-	return s, r.err
+	return reply(ctx, c, "SourceFile", csRefType, 7, c.refTypeArg(refType), (*Reader).str)
 }
 
 // Interfaces lists the interfaces a type directly implements.
 func (c *Client) Interfaces(ctx context.Context, refType uint64) ([]uint64, error) {
-	w := c.writer()
-	w.refType(refType)
-	r, err := c.call(ctx, "Interfaces", csRefType, 10, w)
-	if err != nil {
-		return nil, err
-	}
-	n := r.count(1)
-	out := make([]uint64, 0, n)
-	for i := 0; i < n && r.err == nil; i++ {
-		out = append(out, r.refType())
-	}
-	return out, r.err
+	return replyList(ctx, c, "Interfaces", csRefType, 10, c.refTypeArg(refType), (*Reader).refType)
 }
 
 // Superclass returns a class's superclass (0 for java.lang.Object).
 func (c *Client) Superclass(ctx context.Context, class uint64) (uint64, error) {
-	w := c.writer()
-	w.refType(class)
-	r, err := c.call(ctx, "Superclass", csClassType, 1, w)
-	if err != nil {
-		return 0, err
-	}
-	id := r.refType()
-	return id, r.err
+	return reply(ctx, c, "Superclass", csClassType, 1, c.refTypeArg(class), (*Reader).refType)
 }
 
 // Invoke options.
@@ -359,6 +285,5 @@ func (c *Client) SetStaticValue(ctx context.Context, class, field uint64, v Valu
 	w.i32(1)
 	w.field(field)
 	w.untagged(v)
-	_, err := c.call(ctx, "ClassType.SetValues", csClassType, 2, w)
-	return err
+	return c.send(ctx, "ClassType.SetValues", csClassType, 2, w)
 }

@@ -74,12 +74,7 @@ func (c *Client) SetEvent(ctx context.Context, kind, suspend byte, mods ...Modif
 			w.i32(m.StepDepth)
 		}
 	}
-	r, err := c.call(ctx, "EventRequest.Set", csEventRequest, 1, w)
-	if err != nil {
-		return 0, err
-	}
-	id := r.i32()
-	return id, r.err
+	return reply(ctx, c, "EventRequest.Set", csEventRequest, 1, w, (*Reader).i32)
 }
 
 // ClearEvent removes an event request.
@@ -87,12 +82,10 @@ func (c *Client) ClearEvent(ctx context.Context, kind byte, id int32) error {
 	w := c.writer()
 	w.u8(kind)
 	w.i32(id)
-	_, err := c.call(ctx, "EventRequest.Clear", csEventRequest, 2, w)
-	return err
+	return c.send(ctx, "EventRequest.Clear", csEventRequest, 2, w)
 }
 
 // ClearAllBreakpoints removes every breakpoint request.
 func (c *Client) ClearAllBreakpoints(ctx context.Context) error {
-	_, err := c.call(ctx, "EventRequest.ClearAllBreakpoints", csEventRequest, 3, nil)
-	return err
+	return c.send(ctx, "EventRequest.ClearAllBreakpoints", csEventRequest, 3, nil)
 }

@@ -92,12 +92,8 @@ func (s *Server) installFunctionBP(ctx context.Context, b *breakpoint) error {
 // bindMethod sets breakpoints at the first line of every method named
 // b.funcMethod in class. Called with bpMu held.
 func (s *Server) bindMethod(ctx context.Context, b *breakpoint, class uint64, tag byte) {
-	if b.classes[class] || b.hitErr != "" {
-		return
-	}
-	b.classes[class] = true
-	methods, err := s.classes.methodsOf(ctx, class)
-	if err != nil {
+	methods, ok := s.methodsToBind(ctx, b, class)
+	if !ok {
 		return
 	}
 	for _, m := range methods {
@@ -112,15 +108,10 @@ func (s *Server) bindMethod(ctx context.Context, b *breakpoint, class uint64, ta
 		if len(lt.Lines) > 0 {
 			idx, line = lt.Lines[0].Index, int(lt.Lines[0].Line)
 		}
-		loc := Location{TypeTag: tag, Class: class, Method: m.ID, Index: idx}
-		id, err := s.vm.SetEvent(ctx, EventBreakpoint, SuspendAll, Modifier{Kind: ModLocationOnly, Location: loc})
-		if err != nil {
+		if err := s.setAt(ctx, b, Location{TypeTag: tag, Class: class, Method: m.ID, Index: idx}); err != nil {
 			b.message = err.Error()
 			continue
 		}
-		b.reqs = append(b.reqs, id)
-		s.bps.byReq[id] = b
-		b.verified, b.message = true, ""
 		if b.actualLine == 0 {
 			b.actualLine = line
 		}

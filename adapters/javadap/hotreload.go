@@ -276,8 +276,7 @@ func (c *Client) RedefineClasses(ctx context.Context, defs []classDef) error {
 		w.i32(int32(len(d.bytes)))
 		w.b = append(w.b, d.bytes...)
 	}
-	_, err := c.call(ctx, "VirtualMachine.RedefineClasses", csVM, 18, w)
-	return err
+	return c.send(ctx, "VirtualMachine.RedefineClasses", csVM, 18, w)
 }
 
 // redefineReasons are the JVM's reasons for refusing a redefinition, by

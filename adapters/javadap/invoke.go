@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"strings"
 )
@@ -69,45 +70,29 @@ func (env *evalEnv) call(ctx context.Context, e *callExpr) (evalVal, error) {
 
 // pickOverload chooses the method whose parameters fit the arguments best.
 func (s *Server) pickOverload(ctx context.Context, rt uint64, name string, args []Value, static bool) (uint64, MethodInfo, error) {
-	var cands []uint64
-	cands = append(cands, s.classes.classChain(ctx, rt)...)
-	for _, c := range append([]uint64{}, cands...) {
-		if ifs, err := s.vm.Interfaces(ctx, c); err == nil {
-			cands = append(cands, ifs...)
-		}
-	}
 	best, bestScore := MethodInfo{}, -1
 	var bestClass uint64
 	found := false
-	for _, c := range cands {
-		ms, err := s.classes.methodsOf(ctx, c)
-		if err != nil {
+	for c, m := range s.methodsNamed(ctx, rt, name) {
+		found = true
+		if static && !m.IsStatic() {
 			continue
 		}
-		for _, m := range ms {
-			if m.Name != name {
-				continue
+		ps := paramSigs(m.Signature)
+		if len(ps) != len(args) {
+			continue
+		}
+		score := 1
+		for i, p := range ps {
+			sc := fit(args[i], p)
+			if sc == 0 {
+				score = 0
+				break
 			}
-			found = true
-			if static && !m.IsStatic() {
-				continue
-			}
-			ps := paramSigs(m.Signature)
-			if len(ps) != len(args) {
-				continue
-			}
-			score := 1
-			for i, p := range ps {
-				sc := fit(args[i], p)
-				if sc == 0 {
-					score = 0
-					break
-				}
-				score += sc
-			}
-			if score > bestScore && score > 0 {
-				best, bestScore, bestClass = m, score, c
-			}
+			score += sc
+		}
+		if score > bestScore && score > 0 {
+			best, bestScore, bestClass = m, score, c
 		}
 	}
 	if bestScore <= 0 {
@@ -280,32 +265,41 @@ func (s *Server) box(ctx context.Context, thread uint64, v Value, target string)
 // findMethod looks a method up by name (and signature, or argument count
 // when sig is "") in a type, its superclasses and its interfaces.
 func (s *Server) findMethod(ctx context.Context, rt uint64, name, sig string, argc int) (uint64, MethodInfo, bool) {
-	var cands []uint64
-	cands = append(cands, s.classes.classChain(ctx, rt)...)
-	for _, c := range append([]uint64{}, cands...) {
-		if ifs, err := s.vm.Interfaces(ctx, c); err == nil {
-			cands = append(cands, ifs...)
-		}
-	}
-	for _, c := range cands {
-		ms, err := s.classes.methodsOf(ctx, c)
-		if err != nil {
+	for c, m := range s.methodsNamed(ctx, rt, name) {
+		if sig != "" && m.Signature != sig {
 			continue
 		}
-		for _, m := range ms {
-			if m.Name != name {
-				continue
-			}
-			if sig != "" && m.Signature != sig {
-				continue
-			}
-			if sig == "" && len(paramSigs(m.Signature)) != argc {
-				continue
-			}
-			return c, m, true
+		if sig == "" && len(paramSigs(m.Signature)) != argc {
+			continue
 		}
+		return c, m, true
 	}
 	return 0, MethodInfo{}, false
+}
+
+// methodsNamed yields the methods called name, with the type declaring
+// each, of rt, its superclasses and their interfaces, nearest first.
+func (s *Server) methodsNamed(ctx context.Context, rt uint64, name string) iter.Seq2[uint64, MethodInfo] {
+	return func(yield func(uint64, MethodInfo) bool) {
+		var cands []uint64
+		cands = append(cands, s.classes.classChain(ctx, rt)...)
+		for _, c := range append([]uint64{}, cands...) {
+			if ifs, err := s.vm.Interfaces(ctx, c); err == nil {
+				cands = append(cands, ifs...)
+			}
+		}
+		for _, c := range cands {
+			ms, err := s.classes.methodsOf(ctx, c)
+			if err != nil {
+				continue
+			}
+			for _, m := range ms {
+				if m.Name == name && !yield(c, m) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // invoke calls an instance method on a suspended thread. sig, when given,

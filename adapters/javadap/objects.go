@@ -4,9 +4,7 @@ import "context"
 
 // ObjectType returns the runtime type of an object.
 func (c *Client) ObjectType(ctx context.Context, obj uint64) (tag byte, refType uint64, err error) {
-	w := c.writer()
-	w.object(obj)
-	r, err := c.call(ctx, "ObjectReference.ReferenceType", csObject, 1, w)
+	r, err := c.call(ctx, "ObjectReference.ReferenceType", csObject, 1, c.objectArg(obj))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -19,15 +17,8 @@ func (c *Client) ObjectType(ctx context.Context, obj uint64) (tag byte, refType 
 func (c *Client) FieldValues(ctx context.Context, obj uint64, fields []uint64) ([]Value, error) {
 	w := c.writer()
 	w.object(obj)
-	w.i32(int32(len(fields)))
-	for _, f := range fields {
-		w.field(f)
-	}
-	r, err := c.call(ctx, "ObjectReference.GetValues", csObject, 2, w)
-	if err != nil {
-		return nil, err
-	}
-	return readValues(r)
+	w.fields(fields)
+	return replyList(ctx, c, "ObjectReference.GetValues", csObject, 2, w, (*Reader).value)
 }
 
 // SetFieldValue writes an instance field (untagged value of the field's type).
@@ -37,8 +28,7 @@ func (c *Client) SetFieldValue(ctx context.Context, obj, field uint64, v Value) 
 	w.i32(1)
 	w.field(field)
 	w.untagged(v)
-	_, err := c.call(ctx, "ObjectReference.SetValues", csObject, 3, w)
-	return err
+	return c.send(ctx, "ObjectReference.SetValues", csObject, 3, w)
 }
 
 // InvokeMethod runs an instance method on a suspended thread. A thrown
@@ -54,49 +44,27 @@ func (c *Client) InvokeMethod(ctx context.Context, obj, thread, class, method ui
 
 // StringValue reads a java.lang.String.
 func (c *Client) StringValue(ctx context.Context, str uint64) (string, error) {
-	w := c.writer()
-	w.object(str)
-	r, err := c.call(ctx, "StringReference.Value", csString, 1, w)
-	if err != nil {
-		return "", err
-	}
-	s := r.str()
-	return s, r.err
+	return reply(ctx, c, "StringReference.Value", csString, 1, c.objectArg(str), (*Reader).str)
 }
 
 // ThreadName returns a thread's name.
 func (c *Client) ThreadName(ctx context.Context, thread uint64) (string, error) {
-	w := c.writer()
-	w.object(thread)
-	r, err := c.call(ctx, "ThreadReference.Name", csThread, 1, w)
-	if err != nil {
-		return "", err
-	}
-	s := r.str()
-	return s, r.err
+	return reply(ctx, c, "ThreadReference.Name", csThread, 1, c.objectArg(thread), (*Reader).str)
 }
 
 // SuspendThread suspends one thread.
 func (c *Client) SuspendThread(ctx context.Context, thread uint64) error {
-	w := c.writer()
-	w.object(thread)
-	_, err := c.call(ctx, "ThreadReference.Suspend", csThread, 2, w)
-	return err
+	return c.send(ctx, "ThreadReference.Suspend", csThread, 2, c.objectArg(thread))
 }
 
 // ResumeThread resumes one thread.
 func (c *Client) ResumeThread(ctx context.Context, thread uint64) error {
-	w := c.writer()
-	w.object(thread)
-	_, err := c.call(ctx, "ThreadReference.Resume", csThread, 3, w)
-	return err
+	return c.send(ctx, "ThreadReference.Resume", csThread, 3, c.objectArg(thread))
 }
 
 // ThreadStatus returns a thread's status and suspend status.
 func (c *Client) ThreadStatus(ctx context.Context, thread uint64) (status, suspend int32, err error) {
-	w := c.writer()
-	w.object(thread)
-	r, err := c.call(ctx, "ThreadReference.Status", csThread, 4, w)
+	r, err := c.call(ctx, "ThreadReference.Status", csThread, 4, c.objectArg(thread))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -116,40 +84,17 @@ func (c *Client) Frames(ctx context.Context, thread uint64, start, length int) (
 	w.object(thread)
 	w.i32(int32(start))
 	w.i32(int32(length))
-	r, err := c.call(ctx, "ThreadReference.Frames", csThread, 6, w)
-	if err != nil {
-		return nil, err
-	}
-	n := r.count(1)
-	out := make([]Frame, 0, n)
-	for i := 0; i < n && r.err == nil; i++ {
-		out = append(out, Frame{ID: r.frame(), Location: r.location()})
-	}
-	return out, r.err
+	return replyList(ctx, c, "ThreadReference.Frames", csThread, 6, w, func(r *Reader) Frame { return Frame{ID: r.frame(), Location: r.location()} })
 }
 
 // FrameCount counts the frames of a suspended thread.
 func (c *Client) FrameCount(ctx context.Context, thread uint64) (int, error) {
-	w := c.writer()
-	w.object(thread)
-	r, err := c.call(ctx, "ThreadReference.FrameCount", csThread, 7, w)
-	if err != nil {
-		return 0, err
-	}
-	n := r.i32()
-	return int(n), r.err
+	return reply(ctx, c, "ThreadReference.FrameCount", csThread, 7, c.objectArg(thread), (*Reader).int)
 }
 
 // ArrayLength returns an array's length.
 func (c *Client) ArrayLength(ctx context.Context, arr uint64) (int, error) {
-	w := c.writer()
-	w.object(arr)
-	r, err := c.call(ctx, "ArrayReference.Length", csArray, 1, w)
-	if err != nil {
-		return 0, err
-	}
-	n := r.i32()
-	return int(n), r.err
+	return reply(ctx, c, "ArrayReference.Length", csArray, 1, c.objectArg(arr), (*Reader).int)
 }
 
 // ArrayValues reads a slice of an array.
@@ -183,44 +128,28 @@ type SlotRequest struct {
 
 // FrameValues reads locals of a frame.
 func (c *Client) FrameValues(ctx context.Context, thread, frame uint64, slots []SlotRequest) ([]Value, error) {
-	w := c.writer()
-	w.object(thread)
-	w.frame(frame)
+	w := c.frameArg(thread, frame)
 	w.i32(int32(len(slots)))
 	for _, s := range slots {
 		w.i32(s.Slot)
 		w.u8(s.Tag)
 	}
-	r, err := c.call(ctx, "StackFrame.GetValues", csStackFrame, 1, w)
-	if err != nil {
-		return nil, err
-	}
-	return readValues(r)
+	return replyList(ctx, c, "StackFrame.GetValues", csStackFrame, 1, w, (*Reader).value)
 }
 
 // SetFrameValue writes one local of a frame.
 func (c *Client) SetFrameValue(ctx context.Context, thread, frame uint64, slot int32, v Value) error {
-	w := c.writer()
-	w.object(thread)
-	w.frame(frame)
+	w := c.frameArg(thread, frame)
 	w.i32(1)
 	w.i32(slot)
 	w.value(v)
-	_, err := c.call(ctx, "StackFrame.SetValues", csStackFrame, 2, w)
-	return err
+	return c.send(ctx, "StackFrame.SetValues", csStackFrame, 2, w)
 }
 
 // ThisObject returns the frame's this (null in static methods).
 func (c *Client) ThisObject(ctx context.Context, thread, frame uint64) (Value, error) {
-	w := c.writer()
-	w.object(thread)
-	w.frame(frame)
-	r, err := c.call(ctx, "StackFrame.ThisObject", csStackFrame, 3, w)
-	if err != nil {
-		return Value{}, err
-	}
-	v := r.value()
-	return v, r.err
+	w := c.frameArg(thread, frame)
+	return reply(ctx, c, "StackFrame.ThisObject", csStackFrame, 3, w, (*Reader).value)
 }
 
 // SetArrayValue writes one array element.
@@ -230,22 +159,15 @@ func (c *Client) SetArrayValue(ctx context.Context, arr uint64, index int, v Val
 	w.i32(int32(index))
 	w.i32(1)
 	w.untagged(v)
-	_, err := c.call(ctx, "ArrayReference.SetValues", csArray, 3, w)
-	return err
+	return c.send(ctx, "ArrayReference.SetValues", csArray, 3, w)
 }
 
 // DisableCollection keeps an object alive until EnableCollection.
 func (c *Client) DisableCollection(ctx context.Context, obj uint64) error {
-	w := c.writer()
-	w.object(obj)
-	_, err := c.call(ctx, "ObjectReference.DisableCollection", csObject, 7, w)
-	return err
+	return c.send(ctx, "ObjectReference.DisableCollection", csObject, 7, c.objectArg(obj))
 }
 
 // EnableCollection undoes DisableCollection.
 func (c *Client) EnableCollection(ctx context.Context, obj uint64) error {
-	w := c.writer()
-	w.object(obj)
-	_, err := c.call(ctx, "ObjectReference.EnableCollection", csObject, 8, w)
-	return err
+	return c.send(ctx, "ObjectReference.EnableCollection", csObject, 8, c.objectArg(obj))
 }

@@ -97,30 +97,17 @@ func (env *evalEnv) binary(ctx context.Context, e *binaryExpr) (evalVal, error) 
 	}
 	if k == TagDouble || k == TagFloat {
 		a, b := asFloat(x), asFloat(y)
+		if v, ok := compare(e.op, a, b); ok {
+			return v, nil
+		}
 		var r float64
 		switch e.op {
-		case "+":
-			r = a + b
-		case "-":
-			r = a - b
-		case "*":
-			r = a * b
 		case "/":
 			r = a / b
 		case "%":
 			r = math.Mod(a, b)
-		case "<":
-			return boolVal(a < b), nil
-		case "<=":
-			return boolVal(a <= b), nil
-		case ">":
-			return boolVal(a > b), nil
-		case ">=":
-			return boolVal(a >= b), nil
-		case "==":
-			return boolVal(a == b), nil
-		case "!=":
-			return boolVal(a != b), nil
+		default:
+			r = arith(e.op, a, b)
 		}
 		if k == TagFloat {
 			r = float64(float32(r))
@@ -128,14 +115,11 @@ func (env *evalEnv) binary(ctx context.Context, e *binaryExpr) (evalVal, error) 
 		return val(Value{Tag: k, Double: r}), nil
 	}
 	a, b := x.Long, y.Long
+	if v, ok := compare(e.op, a, b); ok {
+		return v, nil
+	}
 	var r int64
 	switch e.op {
-	case "+":
-		r = a + b
-	case "-":
-		r = a - b
-	case "*":
-		r = a * b
 	case "/", "%":
 		if b == 0 {
 			return evalVal{}, errors.New("java.lang.ArithmeticException: / by zero")
@@ -145,23 +129,45 @@ func (env *evalEnv) binary(ctx context.Context, e *binaryExpr) (evalVal, error) 
 		} else {
 			r = a % b
 		}
-	case "<":
-		return boolVal(a < b), nil
-	case "<=":
-		return boolVal(a <= b), nil
-	case ">":
-		return boolVal(a > b), nil
-	case ">=":
-		return boolVal(a >= b), nil
-	case "==":
-		return boolVal(a == b), nil
-	case "!=":
-		return boolVal(a != b), nil
+	default:
+		r = arith(e.op, a, b)
 	}
 	if k == TagInt {
 		r = int64(int32(r))
 	}
 	return val(Value{Tag: k, Long: r}), nil
+}
+
+// arith applies +, - or *; 0 for another operator.
+func arith[T int64 | float64](op string, a, b T) T {
+	switch op {
+	case "+":
+		return a + b
+	case "-":
+		return a - b
+	case "*":
+		return a * b
+	}
+	return 0
+}
+
+// compare applies op when it is a comparison.
+func compare[T int64 | float64](op string, a, b T) (evalVal, bool) {
+	switch op {
+	case "<":
+		return boolVal(a < b), true
+	case "<=":
+		return boolVal(a <= b), true
+	case ">":
+		return boolVal(a > b), true
+	case ">=":
+		return boolVal(a >= b), true
+	case "==":
+		return boolVal(a == b), true
+	case "!=":
+		return boolVal(a != b), true
+	}
+	return evalVal{}, false
 }
 
 func boolVal(b bool) evalVal {

@@ -145,6 +145,15 @@ func (w *Writer) refType(v uint64) { w.id(v, w.s.RefType) }
 func (w *Writer) method(v uint64)  { w.id(v, w.s.Method) }
 func (w *Writer) field(v uint64)   { w.id(v, w.s.Field) }
 func (w *Writer) frame(v uint64)   { w.id(v, w.s.Frame) }
+
+// fields writes a count and that many field ids.
+func (w *Writer) fields(ids []uint64) {
+	w.i32(int32(len(ids)))
+	for _, id := range ids {
+		w.field(id)
+	}
+}
+
 func (w *Writer) location(l Location) {
 	w.u8(l.TypeTag)
 	w.refType(l.Class)
@@ -232,6 +241,8 @@ func (r *Reader) i32() int32 {
 // count reads a non-negative int32 used as a repeat count; counts that
 // cannot fit in the rest of the packet (each item takes ≥ minItem bytes)
 // are errors, so hostile input cannot make huge allocations.
+func (r *Reader) int() int { return int(r.i32()) }
+
 func (r *Reader) count(minItem int) int {
 	n := r.i32()
 	if r.err != nil {

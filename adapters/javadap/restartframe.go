@@ -14,11 +14,8 @@ import (
 // frame (StackFrame.PopFrames); the thread then stands at the call that
 // made frame, which runs again when it resumes.
 func (c *Client) PopFrames(ctx context.Context, thread, frame uint64) error {
-	w := c.writer()
-	w.object(thread)
-	w.frame(frame)
-	_, err := c.call(ctx, "StackFrame.PopFrames", csStackFrame, 4, w)
-	return err
+	w := c.frameArg(thread, frame)
+	return c.send(ctx, "StackFrame.PopFrames", csStackFrame, 4, w)
 }
 
 // IsObsolete reports whether method of refType was replaced by a
@@ -27,12 +24,7 @@ func (c *Client) IsObsolete(ctx context.Context, refType, method uint64) (bool, 
 	w := c.writer()
 	w.refType(refType)
 	w.method(method)
-	r, err := c.call(ctx, "Method.IsObsolete", csMethod, 4, w)
-	if err != nil {
-		return false, err
-	}
-	b := r.bool()
-	return b, r.Err()
+	return reply(ctx, c, "Method.IsObsolete", csMethod, 4, w, (*Reader).bool)
 }
 
 // restartFrame answers DAP restartFrame: the frames up to the one named

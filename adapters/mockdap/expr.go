@@ -337,15 +337,10 @@ func (p *exprParser) parsePostfix() (value, error) {
 		return nil, err
 	}
 	for p.kind == 'o' && p.tok == "[" {
-		p.next()
-		idx, err := p.parseCompare()
+		idx, err := p.enclosed("]")
 		if err != nil {
 			return nil, err
 		}
-		if p.tok != "]" {
-			return nil, fmt.Errorf("missing ]")
-		}
-		p.next()
 		list, ok := v.([]value)
 		i, iok := idx.(int64)
 		if !ok || !iok {
@@ -356,6 +351,21 @@ func (p *exprParser) parsePostfix() (value, error) {
 		}
 		v = list[i]
 	}
+	return v, nil
+}
+
+// enclosed parses the expression after the opening token p stands on,
+// up to and past the closing token close.
+func (p *exprParser) enclosed(close string) (value, error) {
+	p.next()
+	v, err := p.parseCompare()
+	if err != nil {
+		return nil, err
+	}
+	if p.tok != close {
+		return nil, fmt.Errorf("missing %s", close)
+	}
+	p.next()
 	return v, nil
 }
 
@@ -379,15 +389,10 @@ func (p *exprParser) parsePrimary() (value, error) {
 		name := p.tok
 		p.next()
 		if name == "len" && p.tok == "(" {
-			p.next()
-			v, err := p.parseCompare()
+			v, err := p.enclosed(")")
 			if err != nil {
 				return nil, err
 			}
-			if p.tok != ")" {
-				return nil, fmt.Errorf("missing )")
-			}
-			p.next()
 			switch x := v.(type) {
 			case []value:
 				return int64(len(x)), nil
@@ -404,16 +409,7 @@ func (p *exprParser) parsePrimary() (value, error) {
 	case 'o':
 		switch p.tok {
 		case "(":
-			p.next()
-			v, err := p.parseCompare()
-			if err != nil {
-				return nil, err
-			}
-			if p.tok != ")" {
-				return nil, fmt.Errorf("missing )")
-			}
-			p.next()
-			return v, nil
+			return p.enclosed(")")
 		case "[":
 			p.next()
 			var list []value

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dbg-dev/dbg/dap"
 	"github.com/dbg-dev/dbg/dap/daptest"
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 )
 
 // fakeLLDB answers setBreakpoints with breakpoint ids 1, 2, ... and
@@ -45,12 +46,7 @@ func startFake(t *testing.T) (*daptest.Adapter, *dap.Conn, chan *dap.Message) {
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("timed out waiting for %s", what)
+	dbgtest.WaitFor(t, 5*time.Second, what, cond)
 }
 
 func ctx(t *testing.T) context.Context {

@@ -188,6 +188,7 @@ func debugServer(t *testing.T, s *server, attachArgs map[string]any) {
 }
 
 func TestAttachByPort(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "--inspect=127.0.0.1:0")
 	debugServer(t, s, map[string]any{"port": portOf(s.wsURL), "address": "127.0.0.1"})
 	// The inspector is still there for the next debugger.
@@ -197,6 +198,7 @@ func TestAttachByPort(t *testing.T) {
 }
 
 func TestAttachByPID(t *testing.T) {
+	t.Parallel()
 	port := freePort(t)
 	s := startServer(t, fmt.Sprintf("--inspect-port=127.0.0.1:%d", port))
 	debugServer(t, s, map[string]any{"processId": s.proc.Pid()})
@@ -210,6 +212,7 @@ func TestAttachByPID(t *testing.T) {
 }
 
 func TestAttachFailures(t *testing.T) {
+	t.Parallel()
 	t.Run("port is not an inspector", func(t *testing.T) {
 		s := startServer(t) // an HTTP server, but no inspector
 		c := newClient(t)
@@ -252,6 +255,7 @@ func TestAttachFailures(t *testing.T) {
 // TestAttachToWaitingProgram attaches to a node started with --inspect-brk
 // (waiting for a debugger): breakpoints set before configurationDone hit.
 func TestAttachToWaitingProgram(t *testing.T) {
+	t.Parallel()
 	node := mustHaveNode(t)
 	script := fixture(t, "loop.js")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -276,6 +280,7 @@ func TestAttachToWaitingProgram(t *testing.T) {
 
 // TestAttachTerminate ends an attached program on request.
 func TestAttachTerminate(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "--inspect=127.0.0.1:0")
 	c := newClient(t)
 	if err := c.start("attach", map[string]any{"port": portOf(s.wsURL)}); err != nil {

@@ -176,6 +176,23 @@ func (sp bpSpec) breakpoint(source string) *bp {
 }
 
 // replaceLine replaces the line breakpoints of one file.
+// placeSpecs builds the breakpoints of specs in source ("" for function
+// breakpoints) and places those whose hit condition parses.
+func placeSpecs(specs []bpSpec, source string, place func(*bp)) []*bp {
+	list := make([]*bp, 0, len(specs))
+	for _, sp := range specs {
+		b := sp.breakpoint(source)
+		if hc, err := bpcond.ParseHit(sp.hitCondition); err != nil {
+			b.message = err.Error()
+		} else {
+			b.hitCond = hc
+			place(b)
+		}
+		list = append(list, b)
+	}
+	return list
+}
+
 func (h *Handler) replaceLine(ctx context.Context, c cdpConn, path string, specs []bpSpec) []*bp {
 	h.mu.Lock()
 	old := h.bps.bySource[path]
@@ -184,17 +201,7 @@ func (h *Handler) replaceLine(ctx context.Context, c cdpConn, path string, specs
 	h.mu.Unlock()
 	h.removeCDP(ctx, c, old)
 
-	list := make([]*bp, 0, len(specs))
-	for _, sp := range specs {
-		b := sp.breakpoint(path)
-		if hc, err := bpcond.ParseHit(sp.hitCondition); err != nil {
-			b.message = err.Error()
-		} else {
-			b.hitCond = hc
-			h.placeLine(ctx, c, b)
-		}
-		list = append(list, b)
-	}
+	list := placeSpecs(specs, path, func(b *bp) { h.placeLine(ctx, c, b) })
 	h.mu.Lock()
 	h.bps.bySource[path] = list
 	h.mu.Unlock()
@@ -371,17 +378,7 @@ func (h *Handler) replaceFunctions(ctx context.Context, c cdpConn, specs []bpSpe
 	h.mu.Unlock()
 	h.removeCDP(ctx, c, old)
 
-	list := make([]*bp, 0, len(specs))
-	for _, sp := range specs {
-		b := sp.breakpoint("")
-		if hc, err := bpcond.ParseHit(sp.hitCondition); err != nil {
-			b.message = err.Error()
-		} else {
-			b.hitCond = hc
-			h.placeFunction(ctx, c, b)
-		}
-		list = append(list, b)
-	}
+	list := placeSpecs(specs, "", func(b *bp) { h.placeFunction(ctx, c, b) })
 	h.mu.Lock()
 	h.bps.fns = list
 	h.mu.Unlock()

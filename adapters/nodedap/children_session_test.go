@@ -19,6 +19,7 @@ import (
 // session whose parent is the launched one, and closing the parent ends
 // both sessions and both node processes.
 func TestForkedChildSessionThroughManager(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed (scripts/deps/node.sh installs it)")
 	}

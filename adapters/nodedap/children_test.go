@@ -60,6 +60,7 @@ func receive(t *testing.T, got <-chan startDebuggingArgs) startDebuggingArgs {
 // session's breakpoints are set (its breakpoint is on its first
 // statement), stops there, and is let go when its program ends.
 func TestForkedChildSession(t *testing.T) {
+	t.Parallel()
 	got := make(chan startDebuggingArgs, 2)
 	const wait = 2 * time.Second
 	p := newClientWith(t, clientOptions{onRequest: childAnswerer(got), setup: func(h *Handler) { h.childWait = wait }})
@@ -136,6 +137,7 @@ func TestForkedChildSession(t *testing.T) {
 // TestForkedChildNeverAttached checks that a child whose session never
 // comes is let run after the wait.
 func TestForkedChildNeverAttached(t *testing.T) {
+	t.Parallel()
 	got := make(chan startDebuggingArgs, 1)
 	p := newClientWith(t, clientOptions{onRequest: childAnswerer(got), setup: func(h *Handler) { h.childWait = 300 * time.Millisecond }})
 	script := fixture(t, "fork_early.js")
@@ -153,6 +155,7 @@ func TestForkedChildNeverAttached(t *testing.T) {
 // that did not announce startDebugging gets the child as a thread, which
 // waited for its breakpoints too.
 func TestForkedChildThreadWithoutChildSessions(t *testing.T) {
+	t.Parallel()
 	p := newClientWith(t, clientOptions{noChildren: true, onRequest: func(context.Context, *dap.Message) (any, error) {
 		return nil, errors.New("startDebugging sent to a client that did not announce it")
 	}})
@@ -181,6 +184,7 @@ func TestForkedChildThreadWithoutChildSessions(t *testing.T) {
 // announced on the program's stderr (fork with silent: true) is found
 // among the program's processes and gets its child session too.
 func TestSilentForkedChildSession(t *testing.T) {
+	t.Parallel()
 	got := make(chan startDebuggingArgs, 2)
 	p := newClientWith(t, clientOptions{onRequest: childAnswerer(got)})
 	script := fixture(t, "fork_silent.js")
@@ -213,6 +217,7 @@ func TestSilentForkedChildSession(t *testing.T) {
 // disconnect (terminateDebuggee false) forks children that do not wait for
 // a debugger nobody will bring.
 func TestForkAfterDisconnectRuns(t *testing.T) {
+	t.Parallel()
 	p := newClient(t)
 	script := fixture(t, "fork_later.js")
 	out := filepath.Join(t.TempDir(), "child.txt")

@@ -32,6 +32,7 @@ func startBrk(t *testing.T, script string, onEvent func(*Message)) (*Client, *no
 }
 
 func TestClientCallsAndEvents(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var methods []string
 	scripts := map[string]string{}
@@ -120,6 +121,7 @@ func TestClientCallsAndEvents(t *testing.T) {
 }
 
 func TestClientPeerGone(t *testing.T) {
+	t.Parallel()
 	c, np := startBrk(t, "loop.js", nil)
 	np.proc.Kill()
 	select {
@@ -133,6 +135,7 @@ func TestClientPeerGone(t *testing.T) {
 }
 
 func TestListTargets(t *testing.T) {
+	t.Parallel()
 	_, np := startBrk(t, "loop.js", nil)
 	ts, err := ListTargets(context.Background(), "127.0.0.1", portOf(np.wsURL))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestScriptExitsBeforeBreakpoint(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	script := fixture(t, "exits_early.js")
 	c.launch(map[string]any{"program": script})
@@ -30,6 +31,7 @@ func TestScriptExitsBeforeBreakpoint(t *testing.T) {
 }
 
 func TestSyntaxError(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	err := c.start("launch", map[string]any{"program": fixture(t, "syntax_error.js")})
 	if err == nil {
@@ -41,6 +43,7 @@ func TestSyntaxError(t *testing.T) {
 }
 
 func TestLaunchErrors(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	if err := c.start("launch", map[string]any{"program": "/nonexistent/x.js"}); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Fatalf("missing program: %v", err)
@@ -56,6 +59,7 @@ func TestLaunchErrors(t *testing.T) {
 }
 
 func TestDisconnectKillsLaunchedProgram(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	s := fixture(t, "server.js")
 	c.launch(map[string]any{"program": s, "args": []string{"0"}})
@@ -71,6 +75,7 @@ func TestDisconnectKillsLaunchedProgram(t *testing.T) {
 // TestUnhandledRejection stops on an error thrown in an async function
 // that nobody awaits, with its message.
 func TestUnhandledRejection(t *testing.T) {
+	t.Parallel()
 	script := filepath.Join(t.TempDir(), "reject.js")
 	src := "async function load(name) {\n  throw new TypeError(`no such user: ${name}`);\n}\nload('zed');\n"
 	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {

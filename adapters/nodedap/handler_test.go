@@ -9,6 +9,7 @@ import (
 )
 
 func TestLaunchLoop(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	script := fixture(t, "loop.js")
 	line := lineOf(t, script, "BP:loop")
@@ -78,6 +79,7 @@ func TestLaunchLoop(t *testing.T) {
 }
 
 func TestClosureScopes(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	script := fixture(t, "closure.js")
 	c.breakAt(script, "BP:closure")
@@ -125,6 +127,7 @@ func TestClosureScopes(t *testing.T) {
 }
 
 func TestAsyncStepInto(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	script := fixture(t, "async.js")
 	c.breakAt(script, "BP:async-call")
@@ -148,6 +151,7 @@ func TestAsyncStepInto(t *testing.T) {
 }
 
 func TestClassVariables(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	script := fixture(t, "class.js")
 	c.breakAt(script, "BP:deposit")
@@ -196,6 +200,7 @@ func TestClassVariables(t *testing.T) {
 }
 
 func TestExceptions(t *testing.T) {
+	t.Parallel()
 	script := fixture(t, "throw.js")
 	line := lineOf(t, script, "BP:throw")
 	t.Run("uncaught", func(t *testing.T) {
@@ -233,6 +238,7 @@ func TestExceptions(t *testing.T) {
 }
 
 func TestConditionsHitCountsLogpoints(t *testing.T) {
+	t.Parallel()
 	script := fixture(t, "loop.js")
 	line := lineOf(t, script, "BP:loop")
 	t.Run("condition", func(t *testing.T) {
@@ -282,6 +288,7 @@ func TestConditionsHitCountsLogpoints(t *testing.T) {
 }
 
 func TestFunctionBreakpoint(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	script := fixture(t, "class.js")
 	c.launch(map[string]any{"program": script})
@@ -300,6 +307,7 @@ func TestFunctionBreakpoint(t *testing.T) {
 }
 
 func TestStopOnEntry(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	script := fixture(t, "loop.js")
 	c.launch(map[string]any{"program": script, "stopOnEntry": true})
@@ -310,6 +318,7 @@ func TestStopOnEntry(t *testing.T) {
 }
 
 func TestPause(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	script := fixture(t, "spin.js")
 	c.launch(map[string]any{"program": script})
@@ -332,6 +341,7 @@ func TestPause(t *testing.T) {
 }
 
 func TestBreakpointInModuleLoadedLater(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	main := fixture(t, "require_lazy.js")
 	lib := fixture(t, "lib/shapes.js")
@@ -357,6 +367,7 @@ func TestBreakpointInModuleLoadedLater(t *testing.T) {
 }
 
 func TestWorkerThreads(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	script := fixture(t, "worker.js")
 	c.launch(map[string]any{"program": script})
@@ -417,6 +428,7 @@ func TestWorkerThreads(t *testing.T) {
 }
 
 func TestESModule(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	script := fixture(t, "esm.mjs")
 	line := lineOf(t, script, "BP:esm")
@@ -441,6 +453,7 @@ func TestESModule(t *testing.T) {
 // startDebugging (this one answers no reverse request): the forked child is
 // debugged as one more thread of the session, and runs to its end.
 func TestForkedChildRuns(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	script := fixture(t, "fork.js")
 	line := lineOf(t, script, "BP:child")
@@ -481,6 +494,7 @@ func TestForkedChildRuns(t *testing.T) {
 }
 
 func TestBreakpointThroughSymlink(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	real := fixture(t, "loop.js")
 	link := filepath.Join(t.TempDir(), "linked.js")
@@ -497,6 +511,7 @@ func TestBreakpointThroughSymlink(t *testing.T) {
 }
 
 func TestInternalFramesShownWithoutSkipFiles(t *testing.T) {
+	t.Parallel()
 	c := newClient(t)
 	script := fixture(t, "loop.js")
 	c.launch(map[string]any{"program": script, "skipFiles": []string{}})

@@ -1,7 +1,6 @@
 package nodedap
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 )
 
 // mustHaveNode skips when node is not installed (scripts/deps/node.sh
@@ -41,19 +42,7 @@ func fixture(t testing.TB, name string) string {
 // lineOf returns the 1-based line of path holding marker ("BP:loop").
 func lineOf(t testing.TB, path, marker string) int {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if strings.Contains(sc.Text(), marker) {
-			return n
-		}
-	}
-	t.Fatalf("%s: no line with %q", path, marker)
-	return 0
+	return dbgtest.LineOf(t, path, marker)
 }
 
 var (

@@ -44,6 +44,7 @@ func (c *client) stopsUntilTerminated() []string {
 // has i == k-1): a bare "3" stops on the third pass only, ">= 3" on the
 // third and every one after it.
 func TestHitConditionPastTheFourthPass(t *testing.T) {
+	t.Parallel()
 	script := fixture(t, "loop.js")
 	line := lineOf(t, script, "BP:loop")
 	for _, tc := range []struct {
@@ -70,6 +71,7 @@ func TestHitConditionPastTheFourthPass(t *testing.T) {
 }
 
 func TestLogpointExpressionParts(t *testing.T) {
+	t.Parallel()
 	script := fixture(t, "loop.js")
 	line := lineOf(t, script, "BP:loop")
 	c := newClient(t)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestDecodeMessage(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in      string
 		event   bool
@@ -43,6 +44,7 @@ func TestDecodeMessage(t *testing.T) {
 }
 
 func TestCDPErrorText(t *testing.T) {
+	t.Parallel()
 	m, err := DecodeMessage([]byte(`{"id":4,"error":{"code":-32000,"message":"Could not find","data":"objectId"}}`))
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ func touch(t *testing.T, path, text string) {
 }
 
 func TestResolveProgram(t *testing.T) {
+	t.Parallel()
 	t.Run("javascript is left alone", func(t *testing.T) {
 		cfg := LaunchConfig{Program: "/x/app.js"}
 		if err := resolveProgram(&cfg); err != nil || cfg.Program != "/x/app.js" || cfg.RuntimeArgs != nil {
@@ -92,6 +93,7 @@ func TestResolveProgram(t *testing.T) {
 }
 
 func TestStripJSONC(t *testing.T) {
+	t.Parallel()
 	in := `{"a": "x // not a comment", /* c */ "b": [1, 2,], // end
 }`
 	got := string(stripJSONC([]byte(in)))
@@ -101,6 +103,7 @@ func TestStripJSONC(t *testing.T) {
 }
 
 func TestSkipPatterns(t *testing.T) {
+	t.Parallel()
 	got := skipPatterns([]string{"<node_internals>/**", "**/node_modules/**", "/abs/*.js"})
 	want := []string{"^node:", `(?:.*/)?node_modules/.*$`, `/abs/[^/]*\.js$`}
 	if !reflect.DeepEqual(got, want) {
@@ -109,6 +112,7 @@ func TestSkipPatterns(t *testing.T) {
 }
 
 func TestFindFunction(t *testing.T) {
+	t.Parallel()
 	src := "const a = 1;\nfunction foo(x) {\n  return x;\n}\nclass K {\n  bar(y) {\n    return y;\n  }\n}\nconst baz = async (z) => {\n  return z;\n};\n"
 	for name, wantLine := range map[string]int{"foo": 1, "bar": 5, "baz": 9} {
 		line, _, ok := findFunction(src, name)
@@ -122,6 +126,7 @@ func TestFindFunction(t *testing.T) {
 }
 
 func TestInterpolate(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"x={x}":     `"x=" + String((x))`,
 		"plain":     `"plain"`,
@@ -137,6 +142,7 @@ func TestInterpolate(t *testing.T) {
 }
 
 func TestFormatValue(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		o    remoteObject
 		want string

@@ -14,6 +14,7 @@ import (
 // TestServeKillsOnHangup serves one client the way `dbg dap node` does and
 // checks that the client going away ends Serve and the launched program.
 func TestServeKillsOnHangup(t *testing.T) {
+	t.Parallel()
 	mustHaveNode(t)
 	cl, srv := net.Pipe()
 	done := make(chan error, 1)

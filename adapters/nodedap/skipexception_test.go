@@ -29,6 +29,7 @@ func writeLoaderScripts(t *testing.T) string {
 // and node's code skipped, the first stop is the program's own
 // exception.
 func TestExceptionsWhollyInSkippedNodeCodeDoNotStop(t *testing.T) {
+	t.Parallel()
 	script := writeLoaderScripts(t)
 	c := newClient(t)
 	c.launch(map[string]any{"program": script})
@@ -43,6 +44,7 @@ func TestExceptionsWhollyInSkippedNodeCodeDoNotStop(t *testing.T) {
 // TestExceptionsInNodeCodeStopWithoutSkipFiles: with skipFiles [], node's
 // own exceptions are the program's like any other and stop, in node.
 func TestExceptionsInNodeCodeStopWithoutSkipFiles(t *testing.T) {
+	t.Parallel()
 	script := writeLoaderScripts(t)
 	c := newClient(t)
 	c.launch(map[string]any{"program": script, "skipFiles": []string{}})

@@ -9,6 +9,7 @@ import (
 // TestTypeScriptBreakpoints stops on .ts lines through the compiled
 // JavaScript's source maps, in the main module and in one loaded later.
 func TestTypeScriptBreakpoints(t *testing.T) {
+	t.Parallel()
 	build := compiledTS(t)
 	greet := fixture(t, "ts/greet.ts")
 	util := fixture(t, "ts/util.ts")
@@ -53,6 +54,7 @@ func TestTypeScriptBreakpoints(t *testing.T) {
 // TestStepOverImport steps over the line that loads a module with a
 // source map: the step must end on the next line, not run away.
 func TestStepOverImport(t *testing.T) {
+	t.Parallel()
 	build := compiledTS(t)
 	greet := fixture(t, "ts/greet.ts")
 	c := newClient(t)
@@ -102,6 +104,7 @@ func tsxProject(t *testing.T) string {
 // TestTypeScriptThroughTsx runs a .ts program through the project's tsx
 // and stops on .ts lines through tsx's inline source maps.
 func TestTypeScriptThroughTsx(t *testing.T) {
+	t.Parallel()
 	proj := tsxProject(t)
 	greet := filepath.Join(proj, "src", "greet.ts")
 	util := filepath.Join(proj, "src", "util.ts")

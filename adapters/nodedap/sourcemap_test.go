@@ -7,6 +7,7 @@ import (
 )
 
 func TestDecodeVLQ(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want int
@@ -25,6 +26,7 @@ func TestDecodeVLQ(t *testing.T) {
 }
 
 func TestSourceMapLookups(t *testing.T) {
+	t.Parallel()
 	// gen line 0 -> nothing; gen line 1 col 0 -> a.ts line 2 col 0;
 	// gen line 1 col 6 -> a.ts line 2 col 8; gen line 2 col 4 -> a.ts line 5 col 2.
 	raw := `{"version":3,"sources":["../src/a.ts"],"names":[],"mappings":";AAEA,MAAQ;IAGN"}`
@@ -58,6 +60,7 @@ func TestSourceMapLookups(t *testing.T) {
 }
 
 func TestInlineSourceMap(t *testing.T) {
+	t.Parallel()
 	ref := "data:application/json;charset=utf-8;base64,eyJ2ZXJzaW9uIjozLCJzb3VyY2VzIjpbImEudHMiXSwibWFwcGluZ3MiOiJBQUFBIn0="
 	sm, err := loadSourceMap("/p/a.js", ref)
 	if err != nil {
@@ -69,6 +72,7 @@ func TestInlineSourceMap(t *testing.T) {
 }
 
 func TestCompiledTypeScriptMap(t *testing.T) {
+	t.Parallel()
 	build := compiledTS(t)
 	ts := fixture(t, "ts/greet.ts")
 	sm, err := loadSourceMap(filepath.Join(build, "greet.js"), "greet.js.map")

@@ -70,6 +70,7 @@ func runToLine(t *testing.T, c *client, program, mod string, line int) (frame, i
 // stops on the line asked for, not on the transformed code's line of
 // that number.
 func TestBreakpointInTransformedFileBindsThroughItsMap(t *testing.T) {
+	t.Parallel()
 	dir := transformedProject(t, "")
 	mod := filepath.Join(dir, "mod.js")
 	c := newClient(t)
@@ -82,6 +83,7 @@ func TestBreakpointInTransformedFileBindsThroughItsMap(t *testing.T) {
 // TestBreakpointInPlainFileStaysOnItsLine: a file node loads itself (no
 // source map) keeps the breakpoint set on its path.
 func TestBreakpointInPlainFileStaysOnItsLine(t *testing.T) {
+	t.Parallel()
 	mod := filepath.Join(transformedProject(t, ""), "mod.js")
 	c := newClient(t)
 	f, _ := runToLine(t, c, mod, mod, lineOf(t, mod, "BP:sum"))
@@ -92,6 +94,7 @@ func TestBreakpointInPlainFileStaysOnItsLine(t *testing.T) {
 // TestBreakpointInTransformedFileInAWorker: the same in a worker thread,
 // on a line the module runs as it loads.
 func TestBreakpointInTransformedFileInAWorker(t *testing.T) {
+	t.Parallel()
 	dir := transformedProject(t, "const { Worker } = require('worker_threads');\nnew Worker(require('path').join(__dirname, 'loader.js'));\n")
 	mod := filepath.Join(dir, "mod.js")
 	c := newClient(t)

@@ -36,14 +36,17 @@ func (h *Handler) newRefLocked(r *varRef) int {
 	return h.refSeq
 }
 
-func (h *Handler) ref(id int) (*varRef, error) {
+// ref is the reference id names at this stop, with the connection that
+// reads it.
+func (h *Handler) ref(id int) (*varRef, cdpConn, error) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	r := h.refs[id]
+	h.mu.Unlock()
 	if r == nil {
-		return nil, fmt.Errorf("variablesReference %d is not valid at this stop", id)
+		return nil, nil, fmt.Errorf("variablesReference %d is not valid at this stop", id)
 	}
-	return r, nil
+	c, err := h.client()
+	return r, c, err
 }
 
 // variable builds a DAP Variable for a value, registering a reference when
@@ -97,11 +100,7 @@ const maxChildren = 1000
 
 func (h *Handler) variables(ctx context.Context, req *godap.VariablesRequest) (*godap.VariablesResponse, error) {
 	a := &req.Arguments
-	r, err := h.ref(a.VariablesReference)
-	if err != nil {
-		return nil, err
-	}
-	c, err := h.client()
+	r, c, err := h.ref(a.VariablesReference)
 	if err != nil {
 		return nil, err
 	}
@@ -443,11 +442,7 @@ func (h *Handler) eval(ctx context.Context, c cdpConn, expr string, frameID int,
 
 func (h *Handler) setVariable(ctx context.Context, req *godap.SetVariableRequest) (*godap.SetVariableResponse, error) {
 	a := &req.Arguments
-	r, err := h.ref(a.VariablesReference)
-	if err != nil {
-		return nil, err
-	}
-	c, err := h.client()
+	r, c, err := h.ref(a.VariablesReference)
 	if err != nil {
 		return nil, err
 	}

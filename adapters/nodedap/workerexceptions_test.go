@@ -30,6 +30,7 @@ if (isMainThread) {
 // "workers", the main thread's exception runs past, the worker's stops,
 // on the worker's thread.
 func TestExceptionThreadsWorkersStopsOnlyInWorkers(t *testing.T) {
+	t.Parallel()
 	script := filepath.Join(t.TempDir(), "threads.js")
 	if err := os.WriteFile(script, []byte(workerExceptionsScript), 0o644); err != nil {
 		t.Fatal(err)
@@ -58,6 +59,7 @@ func TestExceptionThreadsWorkersStopsOnlyInWorkers(t *testing.T) {
 // TestExceptionThreadsDefaultStopsOnTheMainThread: by default the main
 // thread's exception stops first.
 func TestExceptionThreadsDefaultStopsOnTheMainThread(t *testing.T) {
+	t.Parallel()
 	script := filepath.Join(t.TempDir(), "threads.js")
 	if err := os.WriteFile(script, []byte(workerExceptionsScript), 0o644); err != nil {
 		t.Fatal(err)

@@ -204,8 +204,8 @@ type timings struct {
 	firstStop    time.Duration
 	steps, evals []time.Duration
 	rss          int64 // bytes, of the server's tree at the first stop
+	ownRSS       int64 // bytes, of the server's own process then
 	procs        int   // processes in that tree
-	serverRSS    int64 // bytes, of the server's own process then
 }
 
 // session runs create → set_breakpoint → start_debugging → (the first
@@ -238,7 +238,7 @@ func (c *conn) session(ctx context.Context, srv server, fx fixture, steps int) (
 	}
 	t.firstStop = time.Since(start)
 	t.rss, t.procs = processTreeRSS(c.cmd.Process.Pid)
-	t.serverRSS, _ = proc.RSS(c.cmd.Process.Pid)
+	t.ownRSS, _ = proc.RSS(c.cmd.Process.Pid)
 	for i := 0; i < steps; i++ {
 		t0 := time.Now()
 		out, err := c.call(ctx, "step_over", map[string]any{"sessionId": id})

@@ -14,6 +14,9 @@ import (
 // makes: with the other eight calls, 14.
 const flowSteps = 3
 
+// flowCalls is how many answers the flow reads.
+const flowCalls = 8 + 2*flowSteps
+
 // flow runs the 14-call flow of one session and returns the bytes of its
 // answers: create_debug_session, set_breakpoint, start_debugging,
 // get_stack_trace, get_local_variables, three step_over, three

@@ -148,6 +148,7 @@ func measure(ctx context.Context, srv server, fx fixture, steps int, s *samples)
 		return fmt.Errorf("the 14-call flow: %w", err)
 	}
 	s.add(flowBytes, kb(int64(n)))
+	s.add(answerBytes, float64(n)/flowCalls)
 	return nil
 }
 

@@ -71,10 +71,10 @@ func TestTreeRSS(t *testing.T) {
 
 func TestAddSession(t *testing.T) {
 	var s samples
-	s.addSession(1, timings{firstStop: 2 * time.Second, rss: 3 << 20, serverRSS: 1 << 20, steps: []time.Duration{time.Millisecond}, evals: []time.Duration{2 * time.Millisecond}})
+	s.addSession(1, timings{firstStop: 2 * time.Second, rss: 3 << 20, ownRSS: 1 << 20, steps: []time.Duration{time.Millisecond}, evals: []time.Duration{2 * time.Millisecond}})
 	s.addSession(2, timings{firstStop: time.Second, steps: []time.Duration{3 * time.Millisecond}})
 	s.addSession(2, timings{}) // a session that never stopped adds nothing
-	want := map[figure][]float64{coldStop: {2000}, firstStop: {1000}, memory: {3}, serverMemory: {1}, stepOver: {1, 3}, evaluate: {2}}
+	want := map[figure][]float64{coldStop: {2000}, firstStop: {1000}, memory: {3}, ownMemory: {1}, helperMemory: {2}, stepOver: {1, 3}, evaluate: {2}}
 	for f, vs := range want {
 		if got := s.values[f]; !slices.Equal(got, vs) {
 			t.Errorf("%s = %v, want %v", f.label(), got, vs)
@@ -96,16 +96,20 @@ func sampleReport() *report {
 		py[s].add(stepOver, base)
 		py[s].add(evaluate, base/2)
 		py[s].add(memory, 50*float64(s+1))
-		py[s].add(serverMemory, 10*float64(s+1))
 		py[s].add(startup, 10*float64(s*100+1))
+		py[s].add(ownMemory, 20*float64(s+1))
+		py[s].add(helperMemory, 30*float64(s+1))
 		py[s].add(flowBytes, 4.5+float64(s))
+		py[s].add(answerBytes, 300+100*float64(s))
 		py[s].add(listBytes, 40-20*float64(s))
 		gol[s].add(flowBytes, 5)
+		gol[s].add(answerBytes, 350)
+		gol[s].add(ownMemory, 20)
+		gol[s].add(helperMemory, 40)
 		gol[s].add(coldStop, base*10)
 		gol[s].add(stepOver, base)
 		gol[s].add(evaluate, base)
 		gol[s].add(memory, 60)
-		gol[s].add(serverMemory, 20)
 	}
 	gol[0].add(firstStop, 300)
 	gol[1].errs = []string{`session 2 of 2: state "running" 30s after start_debugging, never paused`}
@@ -130,6 +134,9 @@ func TestTable(t *testing.T) {
 		"| python | first stop | 550 ms | 3300 ms | 0.17 |\n",
 		"| python | step_over | 2.00 ms | 100 ms | 0.020 |\n",
 		"| python | evaluate | 1.00 ms | 50.0 ms | 0.020 |\n",
+		"| python | memory: the server | 20.0 MB | 40.0 MB | 0.50 |\n",
+		"| python | memory: adapters, program | 30.0 MB | 60.0 MB | 0.50 |\n",
+		"| python | bytes per answer | 300 B | 400 B | 0.75 |\n",
 		"| python | memory, first stop | 50.0 MB | 100 MB | 0.50 |\n",
 		// The peer's go failed only in its second session: that row says
 		// so with the error, the others keep their values.
@@ -192,9 +199,9 @@ func TestSVG(t *testing.T) {
 			}
 		}
 	}
-	// 23 rows: the go and java figures the peer failed (1 and 7) have no bar.
-	if rects != 23-1-7 || failed != 8 {
-		t.Errorf("%d bars and %d failed marks, want 15 and 8:\n%s", rects, failed, svg)
+	// 29 rows: the go and java figures the peer failed (1 and 9) have no bar.
+	if rects != 29-1-9 || failed != 10 {
+		t.Errorf("%d bars and %d failed marks, want 19 and 10:\n%s", rects, failed, svg)
 	}
 	for _, want := range []string{"0.01×", "1×", "10×", ">python<", ">all<"} {
 		if !strings.Contains(svg, want) {

@@ -26,7 +26,7 @@ type report struct {
 // langFigures are the rows of each language, in order; serverFigures are
 // rows of their own for the servers, over every start.
 var (
-	langFigures   = []figure{coldStop, firstStop, stepOver, evaluate, memory, serverMemory, flowBytes}
+	langFigures   = []figure{coldStop, firstStop, stepOver, evaluate, memory, ownMemory, helperMemory, flowBytes, answerBytes}
 	serverFigures = []figure{startup, listBytes}
 )
 
@@ -208,15 +208,16 @@ the same for the second session; step_over and evaluate count every call
 of both. *start to initialize* is exec to the answer to initialize, over
 every start. *memory, first stop* is the sum of VmRSS over the server's
 whole process tree (the server, its adapters and helpers, the debuggee)
-when the first session has stopped, and *memory, server process* the
-VmRSS of the server's own process then (dbg; node running
-mcp-debugger). *answers, 14-call flow* is the bytes
+when the first session has stopped; *memory: the server* is the server's
+own process of that tree, *memory: adapters, program* the rest (dbg's
+idle warm adapter counts there). *answers, 14-call flow* is the bytes
 of the answers a client reads (each answer's text content) in a third
 session of create_debug_session, set_breakpoint, start_debugging,
 get_stack_trace, get_local_variables, three step_over and three
 evaluate_expression, continue_execution, get_output and
 close_debug_session (the polls of list_debug_sessions for the first
-stop are not counted); *tools/list* is the bytes of the answer to
+stop are not counted), and *bytes per answer* that total over its 14
+answers; *tools/list* is the bytes of the answer to
 tools/list (its result, every page), which the client reads before the
 first call: dbg runs with --toolsets core, its default in a project that
 needs no other toolset (every set: TestToolsListBytes in cmd/dbg logs it).
@@ -264,8 +265,8 @@ func (r *report) write(root, out, readme string) error {
 
 // readmeBlock is what the README shows: the table and where it comes from.
 func (r *report) readmeBlock() string {
-	return fmt.Sprintf("Measured %s UTC with `%s` (%d alternating runs; machine, versions and method in\n[bench/results/peer.md](bench/results/peer.md), chart in [bench/results/peer.svg](bench/results/peer.svg)):\n\n%s",
-		r.started.Format("2006-01-02"), r.command, r.runs, r.table()+r.errorList())
+	return fmt.Sprintf("Measured %s UTC with `%s` (%d alternating runs; versions and method in\n[bench/results/peer.md](bench/results/peer.md), chart in [bench/results/peer.svg](bench/results/peer.svg)) on %s; load average at the end %s:\n\n%s",
+		r.started.Format("2006-01-02"), r.command, r.runs, strings.Join(r.machine, "; "), r.loadEnd, r.table()+r.errorList())
 }
 
 const (

@@ -14,8 +14,10 @@ const (
 	stepOver                   // one step_over round trip
 	evaluate                   // one evaluate_expression round trip
 	memory                     // resident memory of the server's process tree, paused at the stop
-	serverMemory               // resident memory of the server's own process then
+	ownMemory                  // of that, the server's own process
+	helperMemory               // of that, the rest: adapters, helpers, the debuggee
 	flowBytes                  // the answers of the 14-call flow, as the client reads them
+	answerBytes                // the mean answer of that flow
 	startup                    // server exec to the answer to initialize
 	listBytes                  // the answer to tools/list
 	numFigures
@@ -24,16 +26,18 @@ const (
 // label is the figure's name in the table and the chart.
 func (f figure) label() string {
 	return [...]string{"first stop, new server", "first stop", "step_over", "evaluate", "memory, first stop",
-		"memory, server process", "answers, 14-call flow", "start to initialize", "tools/list"}[f]
+		"memory: the server", "memory: adapters, program", "answers, 14-call flow", "bytes per answer", "start to initialize", "tools/list"}[f]
 }
 
 // unit is the unit its samples are kept in.
 func (f figure) unit() string {
 	switch f {
-	case memory, serverMemory:
+	case memory, ownMemory, helperMemory:
 		return "MB"
 	case flowBytes, listBytes:
 		return "KB"
+	case answerBytes:
+		return "B"
 	}
 	return "ms"
 }
@@ -75,8 +79,8 @@ func ratio(a, b float64) float64 {
 
 // addSession adds what the n-th session of a server (1 or 2) measured:
 // its first stop (as coldStop for the first), its steps and evaluates,
-// and for the first the memory at the stop (the tree's and the
-// server's own). Figures the session did not
+// and for the first the memory at the stop, whole and split between the
+// server's own process and the rest of its tree. Figures the session did not
 // reach are left out.
 func (s *samples) addSession(n int, t timings) {
 	if t.firstStop == 0 {
@@ -85,7 +89,10 @@ func (s *samples) addSession(n int, t timings) {
 	if n == 1 {
 		s.add(coldStop, ms(t.firstStop))
 		s.add(memory, float64(t.rss)/(1<<20))
-		s.add(serverMemory, float64(t.serverRSS)/(1<<20))
+		if t.ownRSS > 0 {
+			s.add(ownMemory, float64(t.ownRSS)/(1<<20))
+			s.add(helperMemory, float64(t.rss-t.ownRSS)/(1<<20))
+		}
 	} else {
 		s.add(firstStop, ms(t.firstStop))
 	}

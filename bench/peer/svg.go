@@ -8,11 +8,11 @@ import (
 )
 
 // figureColors are the bar colours, by figure.
-var figureColors = [numFigures]string{"#9ecae1", "#3182bd", "#31a354", "#e6550d", "#756bb1", "#bcbddc", "#fd8d3c", "#636363", "#bdbdbd"}
+var figureColors = [numFigures]string{"#9ecae1", "#3182bd", "#31a354", "#e6550d", "#756bb1", "#9e9ac8", "#cbc9e2", "#fd8d3c", "#fdae6b", "#636363", "#bdbdbd"}
 
 // Chart geometry, in SVG user units.
 const (
-	chartW, chartH       = 960, 440
+	minChartW, minChartH = 960, 440 // the plot's height; wider for more bars, higher for more legend rows
 	plotL, plotR         = 70, 20
 	plotT, plotB         = 50, 90
 	barW, barGap, grpGap = 18, 4, 36
@@ -26,10 +26,30 @@ const (
 func (r *report) svg() string {
 	rows := r.rows()
 	lo, hi := ratioRange(rows)
-	plotH := float64(chartH - plotT - plotB)
+	plotH := float64(minChartH - plotT - plotB)
 	y := func(v float64) float64 {
 		return plotT + plotH*(math.Log10(hi)-math.Log10(v))/(math.Log10(hi)-math.Log10(lo))
 	}
+	// As wide as the bars need, and as high as the legend's rows.
+	groups := 0
+	for i, rw := range rows {
+		if i == 0 || rw.lang != rows[i-1].lang {
+			groups++
+		}
+	}
+	chartW := max(minChartW, plotL+12+groups*grpGap+len(rows)*(barW+barGap)+plotR)
+	type item struct{ x, y float64 }
+	legend := make([]item, numFigures)
+	lx, ly := float64(plotL), float64(minChartH-40)
+	for f := figure(0); f < numFigures; f++ {
+		w := 26 + 7*float64(len(f.label()))
+		if lx+w > float64(chartW-plotR) && lx > plotL {
+			lx, ly = plotL, ly+20
+		}
+		legend[f] = item{lx, ly}
+		lx += w
+	}
+	chartH := int(ly) + 40
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", chartW, chartH, chartW, chartH)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", chartW, chartH)
@@ -48,7 +68,7 @@ func (r *report) svg() string {
 	groupStart := x
 	closeGroup := func() {
 		if group != "" {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" font-weight="bold">%s</text>`+"\n", (groupStart+x-barGap)/2, chartH-plotB+18, html.EscapeString(group))
+			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" font-weight="bold">%s</text>`+"\n", (groupStart+x-barGap)/2, minChartH-plotB+18, html.EscapeString(group))
 			x += grpGap
 		}
 	}
@@ -80,11 +100,10 @@ func (r *report) svg() string {
 		x += barW + barGap
 	}
 	closeGroup()
-	lx := float64(plotL)
 	for f := figure(0); f < numFigures; f++ {
-		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="12" height="12" fill="%s"/><text x="%.1f" y="%d">%s</text>`+"\n",
-			lx, chartH-40, figureColors[f], lx+16, chartH-30, html.EscapeString(f.label()))
-		lx += 26 + 7*float64(len(f.label()))
+		it := legend[f]
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%.0f" width="12" height="12" fill="%s"/><text x="%.1f" y="%.0f">%s</text>`+"\n",
+			it.x, it.y, figureColors[f], it.x+16, it.y+10, html.EscapeString(f.label()))
 	}
 	b.WriteString("</svg>\n")
 	return b.String()

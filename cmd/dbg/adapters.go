@@ -21,18 +21,11 @@ type adaptersOptions struct {
 }
 
 func newCmdAdapters(f *factory, runF func(context.Context, *adaptersOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = adaptersRun
-	}
 	opts := &adaptersOptions{IO: f.io, ToolClient: f.toolClient}
-	cmd := &cobra.Command{
+	cmd := verb(&cobra.Command{
 		Use:   "adapters",
 		Short: "List every language's debug adapter: found or missing, path, version, what works",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runF(cmd.Context(), opts)
-		},
-	}
+	}, opts, adaptersRun, runF)
 	addJSONFlag(cmd, &opts.asJSON)
 	cmd.AddCommand(newCmdAdaptersInstall(f, nil))
 	return cmd

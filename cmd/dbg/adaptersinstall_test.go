@@ -8,6 +8,7 @@ import (
 // --python installs debugpy into the interpreter given, with the exact
 // pip command printed; it is refused for other languages.
 func TestAdaptersInstallPython(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdAdaptersInstall, "python", "--python", "/usr/bin/python3", "--dry-run")
 	if err != nil || o.python != "/usr/bin/python3" || !o.dryRun {
 		t.Fatalf("%+v %v", o, err)

@@ -6,41 +6,28 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/cmd/internal/console"
-	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
-	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 	"github.com/dbg-dev/dbg/remote"
 	"github.com/dbg-dev/dbg/sessions"
 )
 
 type attachOptions struct {
-	IO *iostreams.IOStreams
-	// ToolClient serves the console; DaemonClient the --no-prompt
-	// session, which outlives the command.
-	ToolClient   func(ctx context.Context, project string) (*toolclient.Client, error)
-	DaemonClient func(ctx context.Context, project string) (*toolclient.Client, error)
+	consoleOptions
+
 	// DetectLanguage tells a process's language from its pid.
 	DetectLanguage func(pid int) (string, error)
 	// RemoteLanguage tells the language of process pid on the machine a
 	// via reaches.
 	RemoteLanguage func(ctx context.Context, via sessions.Via, pid int) (string, error)
-	// Registry declares the languages (which are native).
-	Registry func() *adapters.Registry
 	// Processes lists the user's debuggable processes for the picker.
 	Processes func() []console.Process
-	StateDir  func() string
-	Getenv    func(string) string
 
 	pid      int
 	port     int
 	via      string
 	viaSpec  *sessions.Via
 	language string
-	project  string
 	noPause  bool
-	noPrompt bool
-	asJSON   bool
 }
 
 // newCmdAttach attaches to a running process and opens the console.
@@ -48,13 +35,13 @@ func newCmdAttach(f *factory, runF func(context.Context, *attachOptions) error) 
 	if runF == nil {
 		runF = attachRun
 	}
-	opts := &attachOptions{IO: f.io, ToolClient: f.toolClient, DaemonClient: f.daemonClient, Registry: f.registry,
+	opts := &attachOptions{consoleOptions: newConsoleOptions(f),
 		DetectLanguage: func(pid int) (string, error) { return f.registry().DetectLanguage(pid) },
 		Processes:      func() []console.Process { return debuggableProcesses(f.registry()) },
 		RemoteLanguage: func(ctx context.Context, via sessions.Via, pid int) (string, error) {
 			return remoteLanguage(ctx, f.newRemote(), via, pid)
 		},
-		StateDir: f.stateDir, Getenv: f.getenv}
+	}
 	cmd := &cobra.Command{
 		Use:   "attach [--pid N | --port N] [--via URL]",
 		Short: "Attach to a running process (language detected) and debug it at a console",
@@ -101,10 +88,8 @@ all down when the session ends.`,
 	cmd.Flags().IntVar(&opts.port, "port", 0, "debug port to attach to (debugpy, rdbg, JDWP, Node inspector)")
 	cmd.Flags().StringVar(&opts.language, "language", "", "language (default: detected from the process)")
 	cmd.Flags().StringVar(&opts.via, "via", "", "reach the process on another machine: ssh://user@host, docker://NAME or k8s://NS/POD[/CONTAINER]")
-	addProjectFlag(cmd, &opts.project)
 	cmd.Flags().BoolVar(&opts.noPause, "no-pause", false, "leave the process running after attaching")
-	cmd.Flags().BoolVar(&opts.noPrompt, "no-prompt", false, "create the session in the project's daemon, print its id and first stop, and return")
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON answers (the console reads commands from stdin)")
+	addConsoleFlags(cmd, &opts.consoleOptions)
 	return cmd
 }
 
@@ -163,9 +148,6 @@ func attachRun(ctx context.Context, opts *attachOptions) error {
 	if opts.noPrompt {
 		return attachNoPrompt(ctx, opts, create)
 	}
-	cfg := console.Config{IO: opts.IO, JSON: opts.asJSON, Create: create}
-	ctx, release := consoleTerminal(ctx, opts.IO, opts.StateDir(), opts.Getenv, &cfg)
-	defer release()
 	if opts.IO.IsStderrTTY() && opts.pid != 0 {
 		where := ""
 		if opts.via != "" {
@@ -173,13 +155,7 @@ func attachRun(ctx context.Context, opts *attachOptions) error {
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "attaching to %d%s (%s)…\n", opts.pid, where, create["language"])
 	}
-	tc, err := opts.ToolClient(ctx, opts.project)
-	if err != nil {
-		return err
-	}
-	defer tc.Close()
-	cfg.Tools = tc
-	return console.Run(ctx, cfg)
+	return opts.runConsole(ctx, console.Config{IO: opts.IO, JSON: opts.asJSON, Create: create})
 }
 
 // attachNoPrompt creates the session in the daemon and prints it.

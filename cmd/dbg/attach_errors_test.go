@@ -29,6 +29,7 @@ func dbgIn(t *testing.T, args ...string) *exec.Cmd {
 }
 
 func TestAttachMissingPID(t *testing.T) {
+	t.Parallel()
 	// A pid past the kernel's limit never exists.
 	out := dbgFails(t, dbgIn(t, "attach", "--pid", "4194305"))
 	if !strings.Contains(out, "no process 4194305: it has exited or the pid is wrong") {
@@ -40,6 +41,7 @@ func TestAttachMissingPID(t *testing.T) {
 // every process is debuggable, so dbg then runs as nobody against a
 // process of root's.
 func TestAttachOtherUsersProcess(t *testing.T) {
+	t.Parallel()
 	victim, _ := startTarget(t, "ready", goBinary(t, td("go/server")))
 	cmd := dbgIn(t, "attach", "--pid", itoa(victim.Process.Pid))
 	if os.Geteuid() == 0 {
@@ -78,6 +80,7 @@ func TestAttachOtherUsersProcess(t *testing.T) {
 // A program dbg cannot classify (a native binary without debug info) is
 // refused with what to pass instead.
 func TestAttachUnknownKind(t *testing.T) {
+	t.Parallel()
 	sleeper, _ := startTarget(t, "", "sleep", "300")
 	out := dbgFails(t, dbgIn(t, "attach", "--pid", itoa(sleeper.Process.Pid)))
 	if !strings.Contains(out, "cannot tell what kind of program process") || !strings.Contains(out, "--language") {
@@ -86,6 +89,7 @@ func TestAttachUnknownKind(t *testing.T) {
 }
 
 func TestUnknownCommand(t *testing.T) {
+	t.Parallel()
 	out := dbgFails(t, dbgIn(t, "brake", "go-1", "main.go:3"))
 	if !strings.Contains(out, `unknown command "brake"`) || !strings.Contains(out, "break") {
 		t.Fatalf("output:\n%s", out)

@@ -17,6 +17,7 @@ import (
 )
 
 func TestCLILaunchPrompt(t *testing.T) {
+	t.Parallel()
 	prog := fixture(t, "mock/loop.mock")
 	cmd := exec.Command(dbgBinary, "launch", "--break", prog+":10", prog)
 	cmd.Env = append(cmd.Environ(), "DBG_STATE_DIR="+t.TempDir())
@@ -37,6 +38,7 @@ func TestCLILaunchPrompt(t *testing.T) {
 // inject into a Python process here (dbg adapters says so), it refuses
 // at once and the target runs on untouched.
 func TestCLIAttachPID(t *testing.T) {
+	t.Parallel()
 	requireDebugpy(t)
 	state := t.TempDir()
 	target, out := startTarget(t, "ready", "python3", fixture(t, "python/server.py"))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -26,20 +27,13 @@ type auditOptions struct {
 // changed a program, a file or a repository, from every dbg server of
 // this user.
 func newCmdAudit(f *factory, runF func(context.Context, *auditOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = auditRun
-	}
 	opts := &auditOptions{IO: f.io, StateDir: f.stateDir, Now: f.now}
-	cmd := &cobra.Command{
+	cmd := verb(&cobra.Command{
 		Use:   "audit",
 		Short: "Print the calls that changed a program, a file or a repository",
 		Long: "Print dbg's audit log (" + toolkit.AuditFile + " in the state folder): for every call of a tool that is not read-only, " +
 			"its time, client, tool, arguments (credentials redacted), session, pid and outcome.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runF(cmd.Context(), opts)
-		},
-	}
+	}, opts, auditRun, runF)
 	cmd.Flags().StringVar(&opts.since, "since", "", "only calls from this long ago (1h, 30m) or since this time (2026-01-02 or RFC 3339)")
 	addJSONFlag(cmd, &opts.asJSON)
 	return cmd
@@ -70,9 +64,22 @@ func auditRun(_ context.Context, opts *auditOptions) error {
 		if e.PID != 0 {
 			pid = fmt.Sprint(e.PID)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Time, e.Tool, e.Outcome, e.Session, pid, e.Client, e.Args)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Time, e.Tool, e.Outcome, e.Session, pid, auditClient(e), e.Args)
 	}
 	return w.Flush()
+}
+
+// auditClient names the client of a call: its name, its connection and,
+// for a call on another client's session, that client's.
+func auditClient(e toolkit.AuditEntry) string {
+	c := e.Client
+	if e.ClientID != "" {
+		c += " [" + e.ClientID + "]"
+	}
+	if e.Owner != "" {
+		c += " on [" + e.Owner + "]'s session"
+	}
+	return strings.TrimSpace(c)
 }
 
 // parseSince reads --since: a duration back from now, a date, or a time.

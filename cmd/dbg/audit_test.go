@@ -11,6 +11,7 @@ import (
 )
 
 func TestFlagsAudit(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdAudit, "--since", "2h", "--json")
 	if err != nil || o.since != "2h" || !o.asJSON || o.StateDir == nil || o.Now == nil {
 		t.Fatalf("%+v %v", o, err)
@@ -45,6 +46,7 @@ func TestParseSince(t *testing.T) {
 // dbg audit prints the log's lines as a table, the newer ones with
 // --since; a missing log prints only the header.
 func TestAuditPrints(t *testing.T) {
+	t.Parallel()
 	f, out, _ := cliFactory(t)
 	if err := auditRun(t.Context(), &auditOptions{IO: f.io, StateDir: f.stateDir, Now: f.now}); err != nil || strings.Count(out.String(), "\n") != 1 {
 		t.Fatalf("without a log: %q %v", out, err)

@@ -96,6 +96,7 @@ func cliWaitGone(t *testing.T, pid int, d time.Duration) {
 // TestCLIFlagErrors checks flag and argument errors, answered before any
 // tool runs.
 func TestCLIFlagErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want string

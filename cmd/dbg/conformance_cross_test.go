@@ -12,6 +12,7 @@ import (
 // programs at breakpoints, then the MCP client goes away: the server
 // exits and every adapter and debuggee with it.
 func TestMCPClientGoneLeavesNothing(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	requireJava(t)
 	requireNode(t)
@@ -38,6 +39,7 @@ func TestMCPClientGoneLeavesNothing(t *testing.T) {
 // languages these tests debug (directly or as an alias): found, with what
 // each can do.
 func TestMCPLanguagesListed(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	requireJava(t)
 	requireNode(t)
@@ -77,6 +79,7 @@ func TestMCPLanguagesListed(t *testing.T) {
 // TestMCPSessionsOfManyLanguages debugs javascript, java and c programs at
 // once in one server: each session keeps its own stop and values.
 func TestMCPSessionsOfManyLanguages(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	requireJava(t)
 	requireLLDB(t)

@@ -16,6 +16,7 @@ import (
 // TestMCPJavaInspect evaluates Java expressions on collections, arithmetic
 // and fields, and reads collections and objects as locals.
 func TestMCPJavaInspect(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	c := startDbg(t)
 	prog := fixture(t, "java/Graph.java")
@@ -58,6 +59,7 @@ func TestMCPJavaInspect(t *testing.T) {
 // TestMCPJavaSetString changes a String local and sees the program print
 // it (the table changes an int).
 func TestMCPJavaSetString(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	c := startDbg(t)
 	prog := fixture(t, "java/Loop.java")
@@ -78,6 +80,7 @@ func TestMCPJavaSetString(t *testing.T) {
 // TestMCPJavaExceptionModes: breakOnExceptions all stops on the caught
 // exception first (the table checks the uncaught one).
 func TestMCPJavaExceptionModes(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	c := startDbg(t)
 	prog := fixture(t, "java/Exceptions.java")
@@ -97,6 +100,7 @@ func TestMCPJavaExceptionModes(t *testing.T) {
 // package by name with adapterLaunchConfig.classpath; the sources are
 // found under cwd.
 func TestMCPJavaClassAndClasspath(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	root := fixture(t, "java")
 	main := filepath.Join(root, "demo", "app", "Main.java")
@@ -129,6 +133,7 @@ func TestMCPJavaClassAndClasspath(t *testing.T) {
 // TestMCPJavaDefaultPackageClass launches a main class of the default
 // package by name, as the Java adapter accepts.
 func TestMCPJavaDefaultPackageClass(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	src := fixture(t, "java/Loop.java")
 	classes := t.TempDir()
@@ -151,6 +156,7 @@ func TestMCPJavaDefaultPackageClass(t *testing.T) {
 // stops it at a breakpoint, changes a local the program then prints,
 // and detaches.
 func TestMCPJavaAttachBreakpoint(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	for _, by := range []string{"port", "processId"} {
 		t.Run(by, func(t *testing.T) { javaAttachBreakpoint(t, by) })
@@ -177,6 +183,7 @@ func javaAttachBreakpoint(t *testing.T, by string) {
 // TestMCPJavaArrayPaging reads a 250-element array through get_variables:
 // the first answer is capped with a truncation note, start pages on.
 func TestMCPJavaArrayPaging(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	c := startDbg(t)
 	prog := fixture(t, "java/Graph.java")
@@ -210,6 +217,7 @@ func TestMCPJavaArrayPaging(t *testing.T) {
 // TestMCPJavaThreadsAndLambdas stops in a named thread's lambda, inside an
 // inner class, a lambda and an anonymous class, reading each frame.
 func TestMCPJavaThreadsAndLambdas(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	t.Run("thread", func(t *testing.T) {
 		c := startDbg(t)
@@ -272,6 +280,7 @@ func TestMCPJavaThreadsAndLambdas(t *testing.T) {
 // TestMCPJavaCapturedVariable evaluates a local captured by an anonymous
 // class, as the source line at the stop reads it.
 func TestMCPJavaCapturedVariable(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	c := startDbg(t)
 	prog := fixture(t, "java/Inner.java")
@@ -287,6 +296,7 @@ func TestMCPJavaCapturedVariable(t *testing.T) {
 }
 
 func TestMCPJavaArgsEnvCwd(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "Echo.java")
@@ -304,6 +314,7 @@ func TestMCPJavaArgsEnvCwd(t *testing.T) {
 
 // TestMCPJavaStatics reads and changes a static field through its scope.
 func TestMCPJavaStatics(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	c := startDbg(t)
 	prog := fixture(t, "java/Graph.java")
@@ -337,6 +348,7 @@ func TestMCPJavaStatics(t *testing.T) {
 // TestMCPJavaAttachExceptions attaches to a JVM with breakOnExceptions
 // all: the next caught exception stops it with its message.
 func TestMCPJavaAttachExceptions(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "Thrower.java")

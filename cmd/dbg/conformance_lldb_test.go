@@ -12,8 +12,10 @@ import (
 // with DBG_LLDB. A version that is not installed must be refused with
 // its name: TestMCPNativeCValueKinds checks that refusal.
 func TestConformanceLLDB(t *testing.T) {
+	t.Parallel()
 	for _, v := range lldbVersions[1:] {
 		t.Run("lldb-"+v, func(t *testing.T) {
+			t.Parallel()
 			if !lldbInstalled(v) {
 				t.Skipf("LLDB %s is not installed (scripts/deps/native.sh installs it)", v)
 			}
@@ -22,7 +24,9 @@ func TestConformanceLLDB(t *testing.T) {
 					continue
 				}
 				t.Run(l.name, func(t *testing.T) {
+					t.Parallel()
 					l.require(t)
+					conformTurn(t)
 					if v == "14" {
 						// LLDB 14 names no watchpoint in its stops: dbg refuses them there.
 						l.cannot = maps.Clone(l.cannot)

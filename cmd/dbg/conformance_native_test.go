@@ -22,6 +22,7 @@ func nativeValues(t *testing.T, lang, program, src, output string, check func(c 
 
 // TestMCPNativeCPPValues reads a std::string and a std::vector.
 func TestMCPNativeCPPValues(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	src := fixture(t, "cpp/loop.cpp")
 	nativeValues(t, "cpp", src, src, "done total=30", func(c *client, id string, l map[string]obj) {
@@ -39,6 +40,7 @@ func TestMCPNativeCPPValues(t *testing.T) {
 
 // TestMCPNativeRustValues reads a String, a Vec and a struct.
 func TestMCPNativeRustValues(t *testing.T) {
+	t.Parallel()
 	requireCargo(t)
 	dir := fixture(t, "rust")
 	src := filepath.Join(dir, "src", "main.rs")
@@ -63,6 +65,7 @@ func TestMCPNativeRustValues(t *testing.T) {
 
 // TestMCPNativeCOBOL reads COBOL data items by their COBOL names.
 func TestMCPNativeCOBOL(t *testing.T) {
+	t.Parallel()
 	requireCOBOL(t)
 	c := startDbg(t)
 	src := fixture(t, "cobol/loop.cob")
@@ -100,6 +103,7 @@ func TestMCPNativeCOBOL(t *testing.T) {
 // TestMCPNativeCAttachBreakpoint attaches to a running C program, stops
 // it at a breakpoint, reads its locals and detaches.
 func TestMCPNativeCAttachBreakpoint(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	src := fixture(t, "c/loop.c")
 	tg := nativeTarget("c", "c/loop.c", "loop.c")(t)
@@ -129,6 +133,7 @@ func TestMCPNativeCAttachBreakpoint(t *testing.T) {
 
 // TestMCPNativeCPPThrow stops on a C++ throw with breakOnExceptions all.
 func TestMCPNativeCPPThrow(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	src := writeSource(t, "throw.cpp", `#include <iostream>
 #include <stdexcept>
@@ -169,6 +174,7 @@ int main() {
 // TestMCPNativeCOBOLStepIntoParagraph steps from a PERFORM into the
 // paragraph and back.
 func TestMCPNativeCOBOLStepIntoParagraph(t *testing.T) {
+	t.Parallel()
 	requireCOBOL(t)
 	c := startDbg(t)
 	src := fixture(t, "cobol/loop.cob")
@@ -218,11 +224,13 @@ func nativeAttachRunning(t *testing.T, lang string, tg target, src, line string)
 }
 
 func TestMCPNativeCAttachRunning(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	nativeAttachRunning(t, "c", nativeTarget("c", "c/loop.c", "loop.c")(t), fixture(t, "c/loop.c"), "BREAK: loop body")
 }
 
 func TestMCPNativeCOBOLAttachRunning(t *testing.T) {
+	t.Parallel()
 	requireCOBOL(t)
 	nativeAttachRunning(t, "cobol", cobolSpinTarget(t), fixture(t, "cobol/spin.cob"), "ADD 1 TO WS-TICK")
 }
@@ -230,6 +238,7 @@ func TestMCPNativeCOBOLAttachRunning(t *testing.T) {
 // TestMCPNativeCOBOLAttachNames attaches to a running COBOL program by pid
 // and reads its WORKING-STORAGE by COBOL name.
 func TestMCPNativeCOBOLAttachNames(t *testing.T) {
+	t.Parallel()
 	requireCOBOL(t)
 	src := fixture(t, "cobol/spin.cob")
 	cmd := cobolSpinTarget(t).cmd
@@ -253,6 +262,7 @@ func TestMCPNativeCOBOLAttachNames(t *testing.T) {
 
 // TestMCPNativeStepInOut steps into square from the loop and back out.
 func TestMCPNativeStepInOut(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	for _, tc := range []struct{ lang, program, src, body string }{
 		{"c", fixture(t, "c/loop.c"), fixture(t, "c/loop.c"), "int result = x * x"},
@@ -288,6 +298,7 @@ func TestMCPNativeStepInOut(t *testing.T) {
 // TestMCPNativeRustPanic stops where a Rust program panics (the language
 // default breakOnExceptions is uncaught).
 func TestMCPNativeRustPanic(t *testing.T) {
+	t.Parallel()
 	requireCargo(t)
 	src := writeSource(t, "panic.rs", `fn check(v: i32) -> i32 {
     if v > 2 {
@@ -314,6 +325,7 @@ fn main() {
 }
 
 func TestMCPNativeCArgsEnvCwd(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	src := writeSource(t, "echo.c", `#include <stdio.h>
 #include <stdlib.h>
@@ -330,6 +342,7 @@ int main(int argc, char **argv) {
 // TestMCPNativeRustSetField changes a struct field through its parent's
 // variablesReference; the program prints the effect.
 func TestMCPNativeRustSetField(t *testing.T) {
+	t.Parallel()
 	requireCargo(t)
 	c := startDbg(t)
 	dir := fixture(t, "rust")
@@ -349,6 +362,7 @@ func TestMCPNativeRustSetField(t *testing.T) {
 // TestMCPNativeCOBOLRuntimeError stops on a COBOL runtime error (a CALL
 // of a missing program) at its .cob line; the message reaches the output.
 func TestMCPNativeCOBOLRuntimeError(t *testing.T) {
+	t.Parallel()
 	requireCOBOL(t)
 	src := writeSource(t, "callbad.cob", `       IDENTIFICATION DIVISION.
        PROGRAM-ID. CALLBAD.

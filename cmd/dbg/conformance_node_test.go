@@ -15,6 +15,7 @@ import (
 // TestMCPNodeTypeScript stops on .ts lines through source maps, in the
 // main module and in one it loads, and steps in TypeScript lines.
 func TestMCPNodeTypeScript(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	compileTS(t)
 	c := startDbg(t)
@@ -60,6 +61,7 @@ func TestMCPNodeTypeScript(t *testing.T) {
 // TestMCPNodeAttachBreakpoint attaches to a running node by inspector
 // port without pausing it, stops it at a breakpoint and detaches.
 func TestMCPNodeAttachBreakpoint(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	for _, by := range []string{"port", "processId"} {
 		t.Run(by, func(t *testing.T) { nodeAttachBreakpoint(t, by) })
@@ -93,6 +95,7 @@ func nodeAttachBreakpoint(t *testing.T, by string) {
 // TestMCPNodeExceptionModes stops on a caught error with breakOnExceptions
 // all, then runs to the end once exception breakpoints are off.
 func TestMCPNodeExceptionModes(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	c := startDbg(t)
 	prog := fixture(t, "javascript/throw.js")
@@ -110,6 +113,7 @@ func TestMCPNodeExceptionModes(t *testing.T) {
 // TestMCPNodeTypeScriptPendingBreakpoint sets a breakpoint in a .ts module
 // before the program starts; it binds when the module loads.
 func TestMCPNodeTypeScriptPendingBreakpoint(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	compileTS(t)
 	c := startDbg(t)
@@ -137,6 +141,7 @@ func TestMCPNodeTypeScriptPendingBreakpoint(t *testing.T) {
 // TestMCPNodeObjectsClosuresAsync reads a class instance's fields and
 // collections, a closure's captured variables, and steps over an await.
 func TestMCPNodeObjectsClosuresAsync(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	t.Run("class", func(t *testing.T) {
 		c := startDbg(t)
@@ -197,6 +202,7 @@ func TestMCPNodeObjectsClosuresAsync(t *testing.T) {
 // TestMCPNodeTypeScriptCompiledProgram runs the compiled JavaScript with a
 // breakpoint on the TypeScript source: the stop is reported in .ts terms.
 func TestMCPNodeTypeScriptCompiledProgram(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	compileTS(t)
 	c := startDbg(t)
@@ -217,6 +223,7 @@ func TestMCPNodeTypeScriptCompiledProgram(t *testing.T) {
 }
 
 func TestMCPNodeArgsEnvCwd(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	prog := filepath.Join(t.TempDir(), "echo.js")
 	if err := os.WriteFile(prog, []byte("console.log(process.argv[2], process.env.DBG_E2E, process.cwd());\n"), 0o644); err != nil {
@@ -228,6 +235,7 @@ func TestMCPNodeArgsEnvCwd(t *testing.T) {
 // TestMCPNodeAttachExceptions attaches to node with breakOnExceptions all:
 // the next caught error stops it with its message.
 func TestMCPNodeAttachExceptions(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	script := filepath.Join(t.TempDir(), "thrower.js")
 	src := `let n = 0;

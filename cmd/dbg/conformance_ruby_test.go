@@ -15,6 +15,7 @@ import (
 // TestMCPRubyInspect steps into a method, reads its locals, evaluates Ruby
 // and changes a variable the program then prints.
 func TestMCPRubyInspect(t *testing.T) {
+	t.Parallel()
 	requireRdbg(t)
 	c := startDbg(t)
 	prog := fixture(t, "ruby/loop.rb")
@@ -55,6 +56,7 @@ func TestMCPRubyInspect(t *testing.T) {
 // TestMCPRubyExceptions stops on a raise with its message: breakOnExceptions
 // uncaught only on the RuntimeError, all on the rescued one too.
 func TestMCPRubyExceptions(t *testing.T) {
+	t.Parallel()
 	requireRdbg(t)
 	prog := fixture(t, "ruby/uncaught.rb")
 	boom, arg := mcpLine(t, prog, "# BOOM"), mcpLine(t, prog, "# ARG")
@@ -91,6 +93,7 @@ func TestMCPRubyExceptions(t *testing.T) {
 // TestMCPRubyExceptionBreakpointsOff turns exception breakpoints off at a
 // stop: the program then runs to its end.
 func TestMCPRubyExceptionBreakpointsOff(t *testing.T) {
+	t.Parallel()
 	requireRdbg(t)
 	prog := fixture(t, "ruby/uncaught.rb")
 	c := startDbg(t)
@@ -107,6 +110,7 @@ func TestMCPRubyExceptionBreakpointsOff(t *testing.T) {
 // TestMCPRubyAttachBreakpoint attaches to a running rdbg, stops it at a
 // breakpoint, changes a local and detaches.
 func TestMCPRubyAttachBreakpoint(t *testing.T) {
+	t.Parallel()
 	rdbg := requireRdbg(t)
 	port := freePort(t)
 	prog := fixture(t, "ruby/loop.rb")
@@ -127,6 +131,7 @@ func TestMCPRubyAttachBreakpoint(t *testing.T) {
 // TestMCPRubyAttachWithoutPause attaches with stopOnEntry false: the
 // program keeps running.
 func TestMCPRubyAttachWithoutPause(t *testing.T) {
+	t.Parallel()
 	rdbg := requireRdbg(t)
 	port := freePort(t)
 	_, out := startTarget(t, "tick", rdbg, "--open", "--nonstop", "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--", fixture(t, "ruby/loop.rb"), "forever")
@@ -139,6 +144,7 @@ func TestMCPRubyAttachWithoutPause(t *testing.T) {
 // TestMCPRubyAttachContinue attaches by port (the program pauses), then
 // continues: the program must run on, not stop again.
 func TestMCPRubyAttachContinue(t *testing.T) {
+	t.Parallel()
 	rdbg := requireRdbg(t)
 	for round := 0; round < 3; round++ {
 		port := freePort(t)
@@ -162,6 +168,7 @@ func TestMCPRubyAttachContinue(t *testing.T) {
 }
 
 func TestMCPRubyArgsEnvCwd(t *testing.T) {
+	t.Parallel()
 	requireRdbg(t)
 	prog := filepath.Join(t.TempDir(), "echo.rb")
 	if err := os.WriteFile(prog, []byte("puts \"#{ARGV[0]} #{ENV['DBG_E2E']} #{Dir.pwd}\"\n"), 0o644); err != nil {

@@ -83,14 +83,23 @@ func conformanceWorkers() int {
 	return min(max(runtime.GOMAXPROCS(0), 2), 3)
 }
 
+// conformanceSem bounds the languages that run their scenarios at once,
+// across TestConformance and TestConformanceLLDB.
+var conformanceSem = make(chan struct{}, conformanceWorkers())
+
+// conformTurn waits for a free worker and gives it back when t ends.
+func conformTurn(t *testing.T) {
+	conformanceSem <- struct{}{}
+	t.Cleanup(func() { <-conformanceSem })
+}
+
 func TestConformance(t *testing.T) {
-	sem := make(chan struct{}, conformanceWorkers())
+	t.Parallel()
 	for _, l := range languages() {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
 			l.require(t)
-			sem <- struct{}{}
-			defer func() { <-sem }()
+			conformTurn(t)
 			conformLanguage(t, l)
 		})
 	}

@@ -10,6 +10,7 @@ import (
 // An exception stop prints the exception's message at the user's line,
 // and the console selects that frame under the runtime's panic frames.
 func TestConsoleLaunchException(t *testing.T) {
+	t.Parallel()
 	requireDelve(t)
 	prog := fixture(t, "go/panic/main.go")
 	cmd := exec.Command(dbgBinary, "launch", prog)

@@ -107,6 +107,7 @@ func consoleFlowAttached(t *testing.T, tm *term, tg target, c consoleCase) {
 }
 
 func TestConsoleGo(t *testing.T) {
+	t.Parallel()
 	requireDelve(t)
 	tg := goServerTarget(t)
 	src := fixture(t, "go/server/main.go")
@@ -115,6 +116,7 @@ func TestConsoleGo(t *testing.T) {
 }
 
 func TestConsoleC(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	tg := nativeTarget("c", "c/loop.c", "loop.c")(t)
 	src := fixture(t, "c/loop.c")
@@ -123,6 +125,7 @@ func TestConsoleC(t *testing.T) {
 }
 
 func TestConsoleNode(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	cmd, out := nodeTicker(t, fmt.Sprintf("--inspect-port=127.0.0.1:%d", freePort(t)))
 	script := cmd.Args[len(cmd.Args)-1]
@@ -135,6 +138,7 @@ func TestConsoleNode(t *testing.T) {
 // the attach is refused before the target is touched, and the target
 // runs on.
 func TestConsolePython(t *testing.T) {
+	t.Parallel()
 	requireDebugpy(t)
 	cmd, out := startTarget(t, "ready", "python3", fixture(t, "python/server.py"))
 	tg := target{cmd: cmd, out: out, marker: "tick"}
@@ -183,6 +187,7 @@ func TestConsolePython(t *testing.T) {
 // dbg attach alone, on a terminal, lists the user's debuggable processes
 // with their language and attaches to the one picked.
 func TestConsolePicker(t *testing.T) {
+	t.Parallel()
 	requireDelve(t)
 	tg := goServerTarget(t)
 	pid := fmt.Sprint(tg.cmd.Process.Pid)
@@ -223,6 +228,7 @@ func TestConsolePicker(t *testing.T) {
 
 // SIGTERM at the prompt ends dbg at once, detaching: the target runs on.
 func TestConsoleSIGTERM(t *testing.T) {
+	t.Parallel()
 	requireDelve(t)
 	tg := goServerTarget(t)
 	tm := startTerm(t, t.TempDir(), t.TempDir(), []string{"NO_COLOR=1"}, "attach", "--pid", fmt.Sprint(tg.cmd.Process.Pid))
@@ -238,6 +244,7 @@ func TestConsoleSIGTERM(t *testing.T) {
 // A launched program at the console: Ctrl-D asks, then ends it; the
 // history of one run is there in the next.
 func TestConsoleLaunchHistory(t *testing.T) {
+	t.Parallel()
 	prog := fixture(t, "mock/loop.mock")
 	state := t.TempDir()
 	launch := func() *term {

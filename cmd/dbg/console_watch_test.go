@@ -10,6 +10,7 @@ import (
 // bump writes counter and prints the expression, its old and new values
 // and the writing frame, then the source with the writing line marked.
 func TestConsoleWatchC(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	prog := fixture(t, "c/watch.c")
 	writes := mcpLine(t, prog, "WATCH: writes")
@@ -28,6 +29,7 @@ func TestConsoleWatchC(t *testing.T) {
 // Each step at the console names, in one line, the locals that changed
 // since the frame's previous stop.
 func TestConsoleChangedC(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	tm := consoleLaunchAt(t, fixture(t, "c/changed.c"), "CHANGED: start")
 	for _, want := range []string{"changed: count 1 → 2", "", "changed: count 2 → 20"} {

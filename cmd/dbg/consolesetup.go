@@ -8,9 +8,12 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/cmd/internal/console"
 	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
+	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 )
 
 // consoleTerminal fills the terminal parts of a console's config: line
@@ -60,4 +63,46 @@ func consoleTerminal(ctx context.Context, ios *iostreams.IOStreams, stateDir str
 		signal.Stop(sigterm)
 		cancel()
 	}
+}
+
+// consoleOptions are what attach and launch share: the tools, in-process
+// or (with --no-prompt) the daemon's, and what the console's terminal
+// needs.
+type consoleOptions struct {
+	IO *iostreams.IOStreams
+	// ToolClient serves the console; DaemonClient the --no-prompt
+	// session, which outlives the command.
+	ToolClient   func(ctx context.Context, project string) (*toolclient.Client, error)
+	DaemonClient func(ctx context.Context, project string) (*toolclient.Client, error)
+	// Registry declares the languages.
+	Registry func() *adapters.Registry
+	StateDir func() string
+	Getenv   func(string) string
+
+	project  string
+	noPrompt bool
+	asJSON   bool
+}
+
+func newConsoleOptions(f *factory) consoleOptions {
+	return consoleOptions{IO: f.io, ToolClient: f.toolClient, DaemonClient: f.daemonClient, Registry: f.registry,
+		StateDir: f.stateDir, Getenv: f.getenv}
+}
+
+// addConsoleFlags adds --project, --no-prompt and --json.
+func addConsoleFlags(cmd *cobra.Command, o *consoleOptions) {
+	addProjectFlag(cmd, &o.project)
+	cmd.Flags().BoolVar(&o.noPrompt, "no-prompt", false, "create the session in the project's daemon, print its id and first stop, and return")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON answers (the console reads commands from stdin)")
+}
+
+// runConsole runs the console on cfg over the project's tools, at the
+// terminal when there is one.
+func (o *consoleOptions) runConsole(ctx context.Context, cfg console.Config) error {
+	ctx, release := consoleTerminal(ctx, o.IO, o.StateDir(), o.Getenv, &cfg)
+	defer release()
+	return withClient(ctx, o.ToolClient, o.project, func(tc *toolclient.Client) error {
+		cfg.Tools = tc
+		return console.Run(ctx, cfg)
+	})
 }

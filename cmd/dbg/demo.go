@@ -27,18 +27,11 @@ type demoOptions struct {
 // newCmdDemo runs a real debugging session on a shipped example and
 // prints what an agent would see.
 func newCmdDemo(f *factory, runF func(context.Context, *demoOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = demoRun
-	}
 	opts := &demoOptions{IO: f.io, ToolClient: f.toolClient}
-	cmd := &cobra.Command{
+	cmd := verb(&cobra.Command{
 		Use:   "demo",
 		Short: "Debug a shipped example end to end: stop at a breakpoint, print the stack and locals, step, run to the end",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runF(cmd.Context(), opts)
-		},
-	}
+	}, opts, demoRun, runF)
 	cmd.Flags().StringVar(&opts.language, "language", "go", "language of the example")
 	cmd.Flags().StringVar(&opts.program, "program", "testdata/go/loop/main.go", "program to debug")
 	cmd.Flags().IntVar(&opts.line, "line", 0, "breakpoint line (default: the line marked BREAK in the program)")

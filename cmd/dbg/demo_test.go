@@ -8,6 +8,7 @@ import (
 // TestDemoMock runs `dbg demo` on the mock adapter: the whole flow goes
 // through the tools, in process.
 func TestDemoMock(t *testing.T) {
+	t.Parallel()
 	prog := fixture(t, "mock/loop.mock")
 	out, errOut, err := runCLI(t, "demo", "--language", "mock", "--program", prog, "--line", "10")
 	if err != nil {

@@ -28,6 +28,10 @@
 //	func newCmdStop(f *factory, runF func(context.Context, *stopOptions) error) *cobra.Command
 //	func stopRun(ctx context.Context, opts *stopOptions) error
 //
+// verb (helpers.go) finishes a verb without positional arguments, and
+// queryVerb one that asks one tool and prints its answer (run list,
+// sessions, status, jvm list share queryOptions).
+//
 // Tests pass their own runF to check flag parsing alone (parseFlags in
 // flags_test.go), and call xRun with options of their own to check
 // behaviour. All output goes through iostreams: data on stdout, status on

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 	"github.com/dbg-dev/dbg/proc"
 )
 
@@ -116,13 +117,7 @@ func TestDebugTestPytestForkServer(t *testing.T) {
 // waitFor waits until ok holds, or fails the test naming what.
 func waitFor(t testing.TB, d time.Duration, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s after %s", what, d)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	dbgtest.WaitFor(t, d, what, ok)
 }
 
 // When the tests do not import, debug_test answers the collection error,

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -329,12 +330,23 @@ func requirePytest(t *testing.T) {
 	}
 }
 
+// mavenTurn lets one Maven fixture run at a time.
+var mavenTurn sync.Mutex
+
 // TestDebugTest runs every framework's fixture through list_tests and
 // debug_test over MCP.
 func TestDebugTest(t *testing.T) {
+	t.Parallel()
 	for _, fx := range testFixtures() {
 		t.Run(fx.title(), func(t *testing.T) {
+			t.Parallel()
 			fx.require(t)
+			if fx.framework == "junit" {
+				// The Maven fixtures share the local repository, where
+				// discovery fetches the console launcher: one at a time.
+				mavenTurn.Lock()
+				defer mavenTurn.Unlock()
+			}
 			c := startDbg(t)
 			dir := fixture(t, filepath.Join("tests", fx.dir))
 			if fx.setup != nil {
@@ -574,6 +586,7 @@ func copyTree(t *testing.T, dir string) string {
 // dbg test stops at the failure at the same prompt as dbg launch; a
 // passing test prints its outcome and output.
 func TestCLITest(t *testing.T) {
+	t.Parallel()
 	requireDelve(t)
 	dir := fixture(t, "tests/go")
 	cmd := exec.Command(dbgBinary, "test", "--project", dir, "--package", "./cart", "TestTotalWrong")
@@ -621,6 +634,7 @@ func checkStartTest(t *testing.T, c *client, dir string, fx testFixture, args fu
 // A Go test named without its package, in a module whose root has no Go
 // files, is refused with the fix.
 func TestDebugTestGoNeedsPackage(t *testing.T) {
+	t.Parallel()
 	requireDelve(t)
 	c := startDbg(t)
 	r := c.fail("debug_test", map[string]any{"projectPath": fixture(t, "tests/go"), "test": "TestTotalWrong"}, "INVALID_ARGUMENT")
@@ -633,6 +647,7 @@ func TestDebugTestGoNeedsPackage(t *testing.T) {
 // A subtest the test's source does not have is refused before the run,
 // with the subtests it has.
 func TestDebugTestGoSubtestNotFound(t *testing.T) {
+	t.Parallel()
 	requireDelve(t)
 	c := startDbg(t)
 	r := c.fail("debug_test", map[string]any{"projectPath": fixture(t, "tests/go"), "package": "./cart", "test": "TestPairs/wrongg"}, "TEST_NOT_FOUND")

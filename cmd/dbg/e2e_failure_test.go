@@ -1,14 +1,19 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 )
 
 func TestMissingAdapter(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	c := startDbg(t, "PATH=/nonexistent", "HOME="+home, "GOPATH="+home, "GOBIN=")
 	r := c.fail("create_debug_session", map[string]any{"language": "go"}, "ADAPTER_NOT_FOUND")
@@ -24,6 +29,7 @@ func TestMissingAdapter(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	c := startDbg(t)
 	c.fail("create_debug_session", map[string]any{}, "INVALID_ARGUMENT")
 	r := c.fail("create_debug_session", map[string]any{"language": "klingon"}, "INVALID_ARGUMENT")
@@ -46,6 +52,7 @@ func TestBadInput(t *testing.T) {
 // A breakpoint on a line without code moves to the next line with code
 // (and says so); the answer shows the text of the line it landed on.
 func TestBreakpointOnLineWithoutCode(t *testing.T) {
+	t.Parallel()
 	c := startDbg(t)
 	prog := fixture(t, "mock/loop.mock")
 	id := c.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")
@@ -65,6 +72,7 @@ func TestBreakpointOnLineWithoutCode(t *testing.T) {
 }
 
 func TestStepWhileRunning(t *testing.T) {
+	t.Parallel()
 	c := startDbg(t)
 	id := c.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")
 	st := c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": fixture(t, "mock/forever.mock")})
@@ -86,6 +94,7 @@ func TestStepWhileRunning(t *testing.T) {
 }
 
 func TestAdapterKilledDuringStep(t *testing.T) {
+	t.Parallel()
 	requireDebugpy(t)
 	c := startDbg(t)
 	prog := fixture(t, "python/slow.py")
@@ -137,6 +146,7 @@ func TestAdapterKilledDuringStep(t *testing.T) {
 // Killing the server leaves no adapter or debuggee behind: the next server
 // reaps them.
 func TestServerKilledReapsAtNextStart(t *testing.T) {
+	t.Parallel()
 	requireDebugpy(t)
 	state := t.TempDir()
 	c := startDbg(t, "DBG_STATE_DIR="+state)
@@ -149,7 +159,16 @@ func TestServerKilledReapsAtNextStart(t *testing.T) {
 	if debuggee == 0 {
 		t.Fatalf("no debuggee pid: %v", info)
 	}
-	time.Sleep(300 * time.Millisecond) // the process record is written in the background
+	// The process record, naming the debuggee, is written in the background.
+	dbgtest.WaitFor(t, 10*time.Second, "the session's process record", func() bool {
+		recs, _ := filepath.Glob(filepath.Join(state, "sessions", "*-"+id+".json"))
+		for _, r := range recs {
+			if b, err := os.ReadFile(r); err == nil && strings.Contains(string(b), fmt.Sprintf(`"pid":%d,`, debuggee)) {
+				return true
+			}
+		}
+		return false
+	})
 	_ = c.cmd.Process.Kill()
 	c2 := startDbg(t, "DBG_STATE_DIR="+state)
 	c2.ok("list_debug_sessions", nil)
@@ -159,6 +178,7 @@ func TestServerKilledReapsAtNextStart(t *testing.T) {
 // When the client goes away, the server closes every session and nothing
 // it started survives.
 func TestClientDisconnectCleansUp(t *testing.T) {
+	t.Parallel()
 	requireDebugpy(t)
 	requireDelve(t)
 	c := startDbg(t)

@@ -47,6 +47,7 @@ func jsDebugSession(t *testing.T, c *client, dir string) string {
 // evaluate computes in the frame, the program's output is captured, and
 // closing leaves no process behind.
 func TestJSDebugLaunch(t *testing.T) {
+	t.Parallel()
 	dir := jsDebugDir(t)
 	c := startDbg(t)
 	prog := fixture(t, "javascript/loop.js")
@@ -134,6 +135,7 @@ func jsDebugServes(t *testing.T, c *client, id string) {
 // (fork and spawn): js-debug announces it, and it becomes a child session
 // that stops at a breakpoint in the child's own file.
 func TestJSDebugChildProcess(t *testing.T) {
+	t.Parallel()
 	dir := jsDebugDir(t)
 	for _, how := range []string{"fork", "spawn"} {
 		t.Run(how, func(t *testing.T) { jsDebugChild(t, dir, how) })
@@ -193,6 +195,7 @@ func jsDebugStopIn(t *testing.T, c *client, file string, line int) string {
 // TestJSDebugAttachPort attaches js-debug to a node started with
 // --inspect=PORT, stops it at a breakpoint, detaches and checks it runs on.
 func TestJSDebugAttachPort(t *testing.T) {
+	t.Parallel()
 	dir := jsDebugDir(t)
 	port := freePort(t)
 	cmd, out := nodeTicker(t, fmt.Sprintf("--inspect=127.0.0.1:%d", port))

@@ -10,6 +10,7 @@ import (
 // writes of a program's line; it goes to console, whole, and the
 // program's lines stay whole in stdout.
 func TestLogpointOutputNeverSplices(t *testing.T) {
+	t.Parallel()
 	requireDebugpy(t)
 	c := startDbg(t)
 	prog := fixture(t, "python/splice.py")
@@ -32,6 +33,7 @@ func TestLogpointOutputNeverSplices(t *testing.T) {
 // program cannot read is an error on each hit, and the program's output
 // is untouched.
 func TestPythonProbeRecordsHits(t *testing.T) {
+	t.Parallel()
 	requireDebugpy(t)
 	c := startDbg(t)
 	prog := fixture(t, "python/splice.py")

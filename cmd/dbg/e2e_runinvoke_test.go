@@ -13,6 +13,7 @@ import (
 // configuration, attaches to its JVM, invokes, and returns the call's logs;
 // a second call reuses the running process.
 func TestRunAndInvokeStartsConfiguration(t *testing.T) {
+	t.Parallel()
 	requireTool(t, "javac", "-version")
 	project := t.TempDir()
 	src := filepath.Join(project, "src", "Hello.java")

@@ -10,6 +10,7 @@ import (
 
 // DBG_DAP_LOG writes each session's DAP traffic as JSON lines.
 func TestTrafficLogThroughServer(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	c := startDbg(t, "DBG_DAP_LOG="+dir)
 	id := c.ok("create_debug_session", map[string]any{"language": "mock"}).str("sessionId")
@@ -43,6 +44,7 @@ func TestTrafficLogThroughServer(t *testing.T) {
 // Finding 10: the traffic log holds the program's values, so it is
 // redacted as the answers are, unless the server reveals secrets.
 func TestTrafficLogIsRedactedUnlessRevealed(t *testing.T) {
+	t.Parallel()
 	prog := fixture(t, "mock/secrets.mock")
 	line := mcpLine(t, prog, `print "ready`)
 	for _, reveal := range []bool{false, true} {

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -29,6 +30,7 @@ func parseFlags[T any](t *testing.T, newCmd func(*factory, func(context.Context,
 }
 
 func TestFlagsMCP(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdMCP, "--project", "/p")
 	if err != nil || o.project != "/p" || o.NewServer == nil || o.Transport == nil {
 		t.Fatalf("%+v %v", o, err)
@@ -43,6 +45,7 @@ func TestFlagsMCP(t *testing.T) {
 }
 
 func TestFlagsAdapters(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdAdapters, "--json")
 	if err != nil || !o.asJSON || o.ToolClient == nil {
 		t.Fatalf("%+v %v", o, err)
@@ -57,6 +60,7 @@ func TestFlagsAdapters(t *testing.T) {
 }
 
 func TestFlagsDAP(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdDAP, "node")
 	if err != nil || o.name != "node" {
 		t.Fatalf("%+v %v", o, err)
@@ -67,6 +71,7 @@ func TestFlagsDAP(t *testing.T) {
 }
 
 func TestFlagsDemo(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdDemo)
 	if err != nil || o.language != "go" || o.program != "testdata/go/loop/main.go" || o.line != 0 || o.ToolClient == nil {
 		t.Fatalf("defaults %+v %v", o, err)
@@ -78,9 +83,16 @@ func TestFlagsDemo(t *testing.T) {
 }
 
 func TestFlagsServe(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdServe, "--project", "/p", "--rotate-token")
-	if err != nil || o.addr != "127.0.0.1:7077" || o.project != "/p" || !o.rotateToken || o.StateDir == "" || o.NewServer == nil {
+	if err != nil || o.addr != "127.0.0.1:7077" || o.project != "/p" || !o.rotateToken || o.StateDir == "" || o.NewServer == nil || o.grace != time.Minute {
 		t.Fatalf("%+v %v", o, err)
+	}
+	if o, err := parseFlags(t, newCmdServe, "--client-grace", "5s"); err != nil || o.grace != 5*time.Second {
+		t.Fatalf("--client-grace 5s: %+v %v", o, err)
+	}
+	if _, err := parseFlags(t, newCmdServe, "--client-grace", "0s"); err == nil || !strings.Contains(err.Error(), "positive") {
+		t.Fatalf("--client-grace 0s: %v", err)
 	}
 	if _, err := parseFlags(t, newCmdServe, "--addr", "0.0.0.0:7077"); err == nil || !strings.Contains(err.Error(), "loopback") {
 		t.Fatalf("non-loopback address: %v", err)
@@ -88,6 +100,7 @@ func TestFlagsServe(t *testing.T) {
 }
 
 func TestFlagsSessions(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdSessions, "--project", "/p", "--json")
 	if err != nil || o.project != "/p" || !o.asJSON {
 		t.Fatalf("%+v %v", o, err)
@@ -95,6 +108,7 @@ func TestFlagsSessions(t *testing.T) {
 }
 
 func TestFlagsAttach(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdAttach, "--pid", "42", "--no-pause", "--json")
 	if err != nil || o.pid != 42 || !o.noPause || !o.asJSON {
 		t.Fatalf("%+v %v", o, err)
@@ -122,6 +136,7 @@ func TestFlagsAttach(t *testing.T) {
 }
 
 func TestFlagsLaunch(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdLaunch, "--break", "a.py:3", "--break", "b.py:4", "prog.py", "--", "-x", "y")
 	if err != nil || o.program != "prog.py" || o.language != "python" || !reflect.DeepEqual(o.args, []string{"-x", "y"}) ||
 		!reflect.DeepEqual(o.breaks, []string{"a.py:3", "b.py:4"}) {
@@ -136,6 +151,7 @@ func TestFlagsLaunch(t *testing.T) {
 }
 
 func TestFlagsJVMList(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdJVMList, "--project", "/p", "--json")
 	if err != nil || o.project != "/p" || !o.asJSON {
 		t.Fatalf("%+v %v", o, err)
@@ -143,6 +159,7 @@ func TestFlagsJVMList(t *testing.T) {
 }
 
 func TestFlagsVersion(t *testing.T) {
+	t.Parallel()
 	if _, err := parseFlags(t, newCmdVersion); err != nil {
 		t.Fatal(err)
 	}
@@ -153,6 +170,7 @@ func TestFlagsVersion(t *testing.T) {
 }
 
 func TestFlagsAttachVia(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdAttach, "--via", "ssh://deploy@api:2222", "--pid", "42", "--language", "go")
 	if err != nil || o.viaSpec == nil || o.viaSpec.Host != "api" || o.viaSpec.User != "deploy" || o.viaSpec.Port != 2222 {
 		t.Fatalf("%+v %v", o, err)

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 )
 
 // raceEnabled is set when the tests run under the race detector; the
@@ -27,8 +29,11 @@ var raceEnabled bool
 var dbgBinary string
 
 func TestMain(m *testing.M) {
-	if slices.ContainsFunc(os.Args, func(a string) bool { return strings.HasPrefix(a, "-test.fuzzworker") }) {
-		os.Exit(m.Run()) // a fuzzing worker runs fuzz targets only: no binary
+	// A fuzzing worker, and a fuzzing run of no test (scripts/fuzz.sh:
+	// -test.fuzz with -test.run '^$'), run fuzz targets only: no binary.
+	fuzzOnly := slices.Contains(os.Args, "-test.run=^$") && slices.ContainsFunc(os.Args, func(a string) bool { return strings.HasPrefix(a, "-test.fuzz=") })
+	if fuzzOnly || slices.ContainsFunc(os.Args, func(a string) bool { return strings.HasPrefix(a, "-test.fuzzworker") }) {
+		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "dbg-e2e-")
 	if err != nil {
@@ -86,20 +91,7 @@ func startDbgWith(t testing.TB, opts *mcp.ClientOptions, flags []string, env ...
 	if !slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "--allow-outside-project") }) {
 		flags = append(flags, "--allow-outside-project")
 	}
-	cmd := exec.Command(dbgBinary, append([]string{"mcp"}, flags...)...)
-	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+t.TempDir())
-	// The tests count the server's processes: no idle adapters unless a
-	// test asks for them (warm_test.go).
-	cmd.Env = append(cmd.Env, "DBG_WARM_ADAPTERS=0")
-	cmd.Env = append(cmd.Env, env...)
-	cmd.Stderr = os.Stderr
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	c := mcp.NewClient(&mcp.Implementation{Name: "dbg-e2e", Version: "1"}, opts)
-	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect to dbg mcp: %v", err)
-	}
+	cs, cmd := dbgtest.StartServer(t, dbgtest.Server{Binary: dbgBinary, Args: flags, Env: env, Client: opts})
 	cl := &client{t: t, cs: cs, cmd: cmd}
 	t.Cleanup(func() { cl.close() })
 	return cl
@@ -232,14 +224,10 @@ func (o obj) list(path string) []obj {
 	return out
 }
 
-// markedLine returns the line of a fixture containing marker.
+// markedLineT returns the line of a fixture containing marker.
 func markedLineT(t testing.TB, path, marker string) int {
 	t.Helper()
-	n := markedLine(path, marker)
-	if n == 0 {
-		t.Fatalf("no %s marker in %s", marker, path)
-	}
-	return n
+	return dbgtest.LineOf(t, path, marker)
 }
 
 // processAlive reports whether pid runs (zombies count as gone).

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dbg-dev/dbg/adapters"
+	"github.com/dbg-dev/dbg/internal/dbgtest"
 )
 
 // The shared helpers of the end-to-end tests: the conformance table and
@@ -103,38 +104,11 @@ func compileTS(t *testing.T) {
 	}
 }
 
-// once memoizes a fixture build by key for the life of the test binary:
-// each fixture is built once, whichever test asks first.
-var once struct {
-	sync.Mutex
-	m map[string]*onceResult
-}
-
-type onceResult struct {
-	sync.Once
-	val string
-	err error
-}
-
 // buildOnce runs build the first time key is asked for and returns its
-// result every time.
+// result every time (dbgtest.Once).
 func buildOnce(t testing.TB, key string, build func() (string, error)) string {
 	t.Helper()
-	once.Lock()
-	if once.m == nil {
-		once.m = map[string]*onceResult{}
-	}
-	r := once.m[key]
-	if r == nil {
-		r = &onceResult{}
-		once.m[key] = r
-	}
-	once.Unlock()
-	r.Do(func() { r.val, r.err = build() })
-	if r.err != nil {
-		t.Fatalf("building %s: %v", key, r.err)
-	}
-	return r.val
+	return dbgtest.Once(t, key, build)
 }
 
 // buildDir is where buildOnce's results live; removed by TestMain.
@@ -180,17 +154,7 @@ func javaClasses(t testing.TB, srcs ...string) string {
 // mcpLine returns the 1-based line of path whose text contains s.
 func mcpLine(t testing.TB, path, s string) int {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, s) {
-			return i + 1
-		}
-	}
-	t.Fatalf("no line containing %q in %s", s, path)
-	return 0
+	return dbgtest.LineOf(t, path, s)
 }
 
 // mcpPaused returns st when it is paused, else waits for the next stop.

@@ -6,28 +6,17 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/cmd/internal/console"
-	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
 	"github.com/dbg-dev/dbg/cmd/internal/toolclient"
 )
 
 type launchOptions struct {
-	IO           *iostreams.IOStreams
-	ToolClient   func(ctx context.Context, project string) (*toolclient.Client, error)
-	DaemonClient func(ctx context.Context, project string) (*toolclient.Client, error)
-	StateDir     func() string
-	Getenv       func(string) string
-	// Registry tells a program's language by its file.
-	Registry func() *adapters.Registry
+	consoleOptions
 
 	program  string
 	args     []string
 	language string
-	project  string
 	breaks   []string
-	noPrompt bool
-	asJSON   bool
 }
 
 // newCmdLaunch launches a program under the debugger at the console.
@@ -35,8 +24,7 @@ func newCmdLaunch(f *factory, runF func(context.Context, *launchOptions) error) 
 	if runF == nil {
 		runF = launchRun
 	}
-	opts := &launchOptions{IO: f.io, ToolClient: f.toolClient, DaemonClient: f.daemonClient, StateDir: f.stateDir, Getenv: f.getenv,
-		Registry: f.registry}
+	opts := &launchOptions{consoleOptions: newConsoleOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "launch PROGRAM [-- ARGS...]",
 		Short: "Launch a program under the debugger and debug it at a console",
@@ -58,10 +46,8 @@ its id and first stop are printed, and dbg returns (see dbg attach).`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.language, "language", "", "language (default: from the file extension)")
-	addProjectFlag(cmd, &opts.project)
 	cmd.Flags().StringArrayVar(&opts.breaks, "break", nil, "breakpoint FILE:LINE before launch (repeatable)")
-	cmd.Flags().BoolVar(&opts.noPrompt, "no-prompt", false, "create the session in the project's daemon, print its id and first stop, and return")
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print JSON answers (the console reads commands from stdin)")
+	addConsoleFlags(cmd, &opts.consoleOptions)
 	return cmd
 }
 
@@ -72,21 +58,10 @@ func launchRun(ctx context.Context, opts *launchOptions) error {
 		Launch: &console.Launch{Start: map[string]any{"scriptPath": opts.program, "args": opts.args, "waitMs": 60000}, Breaks: opts.breaks},
 	}
 	if opts.noPrompt {
-		tc, err := opts.DaemonClient(ctx, opts.project)
-		if err != nil {
-			return err
-		}
-		defer tc.Close()
-		cfg.Tools = tc
-		return console.Start(ctx, cfg)
+		return withClient(ctx, opts.DaemonClient, opts.project, func(tc *toolclient.Client) error {
+			cfg.Tools = tc
+			return console.Start(ctx, cfg)
+		})
 	}
-	ctx, release := consoleTerminal(ctx, opts.IO, opts.StateDir(), opts.Getenv, &cfg)
-	defer release()
-	tc, err := opts.ToolClient(ctx, opts.project)
-	if err != nil {
-		return err
-	}
-	defer tc.Close()
-	cfg.Tools = tc
-	return console.Run(ctx, cfg)
+	return opts.runConsole(ctx, cfg)
 }

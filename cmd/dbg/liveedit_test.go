@@ -173,6 +173,7 @@ func javaCase(t *testing.T) liveCase {
 // class is recompiled and redefined, the frame restarted, and the program
 // prints the right value.
 func TestMCPJavaHotReload(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	liveFixed(t, javaCase(t))
 }
@@ -180,6 +181,7 @@ func TestMCPJavaHotReload(t *testing.T) {
 // TestMCPJavaHotReloadRefused adds a field: the JVM refuses the schema
 // change, the answer names the class, and the old code runs.
 func TestMCPJavaHotReloadRefused(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	lc := javaCase(t)
 	liveRefused(t, lc, func(p string) {
@@ -190,6 +192,7 @@ func TestMCPJavaHotReloadRefused(t *testing.T) {
 
 // TestMCPJavaRestartFrame restarts countdown in the middle of its loop.
 func TestMCPJavaRestartFrame(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	liveRestart(t, "java", fixture(t, "java/Price.java"), "int acc = 0", "countdown=6 size=1")
 }
@@ -197,6 +200,7 @@ func TestMCPJavaRestartFrame(t *testing.T) {
 // TestMCPJavaSafeEvaluate: without side effects, method calls (even
 // size()) are refused; arithmetic on locals answers.
 func TestMCPJavaSafeEvaluate(t *testing.T) {
+	t.Parallel()
 	requireJava(t)
 	c := startDbg(t)
 	src := fixture(t, "java/Price.java")
@@ -233,6 +237,7 @@ func nodeCase(t *testing.T) liveCase {
 // TestMCPNodeHotReload fixes a wrong function while stopped in it: V8
 // replaces the script and restarts the edited top frame.
 func TestMCPNodeHotReload(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	liveFixed(t, nodeCase(t))
 }
@@ -240,6 +245,7 @@ func TestMCPNodeHotReload(t *testing.T) {
 // TestMCPNodeHotReloadRefused makes an edit that does not compile: V8
 // refuses it naming the script and the error, and the old code runs.
 func TestMCPNodeHotReloadRefused(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	lc := nodeCase(t)
 	liveRefused(t, lc, func(p string) { editFile(t, p, "return sum + 1;", "return sum +;") }, "price.js", "CompileError")
@@ -247,6 +253,7 @@ func TestMCPNodeHotReloadRefused(t *testing.T) {
 
 // TestMCPNodeRestartFrame restarts countdown in the middle of its loop.
 func TestMCPNodeRestartFrame(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	liveRestart(t, "javascript", fixture(t, "javascript/price.js"), "let acc = 0", "countdown=6")
 }
@@ -255,6 +262,7 @@ func TestMCPNodeRestartFrame(t *testing.T) {
 // rebuilds it with the project's tsc and replaces the script its source
 // map names.
 func TestMCPTypeScriptHotReload(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	src := tsProject(t, "src/price.ts")
 	liveFixed(t, liveCase{lang: "typescript", prog: src, src: src, first: "const sum: number", bad: "return sum + 1;", good: "return sum;",
@@ -302,6 +310,7 @@ func tsProject(t *testing.T, files ...string) string {
 // TestMCPNodeSafeEvaluate: without side effects V8 refuses obj.count++
 // and obj.count is unchanged; obj.count + 1 answers.
 func TestMCPNodeSafeEvaluate(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	c := startDbg(t)
 	src := fixture(t, "javascript/price.js")
@@ -324,6 +333,7 @@ func TestMCPNodeSafeEvaluate(t *testing.T) {
 // thread jump moves the pc, the answer is the stop at the new line, and
 // the program finishes without the crash.
 func TestMCPNativeGotoLine(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	c := startDbg(t)
 	src := fixture(t, "c/jump.c")
@@ -349,6 +359,7 @@ func TestMCPNativeGotoLine(t *testing.T) {
 
 // TestMCPGoGotoLineUnsupported: delve has no goto; the answer says so.
 func TestMCPGoGotoLineUnsupported(t *testing.T) {
+	t.Parallel()
 	requireDelve(t)
 	c := startDbg(t)
 	src := fixture(t, "go/loop/main.go")
@@ -379,6 +390,7 @@ func TestMCPGoGotoLineUnsupported(t *testing.T) {
 // and the session manager they build then evaluates without side
 // effects unless a call asks for them.
 func TestFlagsNoSideEffects(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		newCmd func(f *factory, flags **serverFlags) *cobra.Command

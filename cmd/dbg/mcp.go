@@ -19,19 +19,12 @@ type mcpOptions struct {
 }
 
 func newCmdMCP(f *factory, runF func(context.Context, *mcpOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = mcpRun
-	}
 	opts := &mcpOptions{NewServer: f.newServer, Transport: &mcp.StdioTransport{}, heapProfile: f.getenv(heapProfileEnv)}
-	cmd := &cobra.Command{
+	cmd := verb(&cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the MCP tools over stdio",
 		Long:  "Serve every dbg tool to an MCP client over stdin/stdout. Sessions, adapters and debuggees end when the client disconnects.",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runF(cmd.Context(), opts)
-		},
-	}
+	}, opts, mcpRun, runF)
 	addProjectFlag(cmd, &opts.project)
 	opts.server = addServerFlags(cmd, f, &opts.NewServer)
 	cmd.AddCommand(newCmdMCPInstall(f, nil))

@@ -27,11 +27,8 @@ type mcpInstallOptions struct {
 }
 
 func newCmdMCPInstall(f *factory, runF func(context.Context, *mcpInstallOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = mcpInstallRun
-	}
 	opts := &mcpInstallOptions{IO: f.io, Getenv: f.getenv}
-	cmd := &cobra.Command{
+	cmd := verb(&cobra.Command{
 		Use:   "install --client NAME",
 		Short: "Add dbg to an MCP client's configuration",
 		Long: `Add a server entry that starts "dbg mcp" to an MCP client's configuration file.
@@ -40,11 +37,7 @@ Clients: ` + mcpconfig.Names() + `.
 The rest of the file is kept: other servers, comments, formatting. An existing entry
 with the same name is replaced. The file is written atomically and keeps its mode.
 Files tracked by git are not edited: the command prints the snippet to add by hand.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runF(cmd.Context(), opts)
-		},
-	}
+	}, opts, mcpInstallRun, runF)
 	fl := cmd.Flags()
 	fl.StringVar(&opts.client, "client", "", "the MCP client: "+mcpconfig.Names())
 	fl.StringVar(&opts.path, "path", "", "the configuration file (default: the client's user configuration)")

@@ -162,6 +162,7 @@ func mcpiJSONCases() []mcpiCase {
 }
 
 func TestMCPInstallFreshHome(t *testing.T) {
+	t.Parallel()
 	for _, tc := range mcpiJSONCases() {
 		t.Run(tc.client, func(t *testing.T) {
 			e, home, out := mcpiEnv(t)
@@ -205,6 +206,7 @@ func TestMCPInstallFreshHome(t *testing.T) {
 }
 
 func TestMCPInstallKeepsCommentsAndServers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range mcpiJSONCases() {
 		t.Run(tc.client, func(t *testing.T) {
 			e, home, out := mcpiEnv(t)
@@ -269,6 +271,7 @@ func TestMCPInstallKeepsCommentsAndServers(t *testing.T) {
 }
 
 func TestMCPInstallRefusesUnsafeJSON(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, in, why string }{
 		{"broken", "{\n  \"mcpServers\": {\n", "cannot parse"},
 		{"array at the top", "[]", "not an object"},
@@ -295,6 +298,7 @@ func TestMCPInstallRefusesUnsafeJSON(t *testing.T) {
 // TestMCPInstallCodexReplaces replaces the entry of a config.toml in
 // place, keeping its mode (the exact edits are tested in ide/cfgfile).
 func TestMCPInstallCodexReplaces(t *testing.T) {
+	t.Parallel()
 	e, home, out := mcpiEnv(t)
 	path := filepath.Join(home, ".codex", "config.toml")
 	orig := "model = \"o3\" # default model\n\n[mcp_servers.dbg]\ncommand = \"old\"\n\n[mcp_servers.dbg.env]\nA = \"1\"\n\n[profiles.fast]\n"
@@ -321,6 +325,7 @@ func TestMCPInstallCodexReplaces(t *testing.T) {
 }
 
 func TestMCPInstallGitTrackedRefused(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed (scripts/deps/ide.sh installs it)")
 	}
@@ -368,6 +373,7 @@ func TestMCPInstallGitTrackedRefused(t *testing.T) {
 }
 
 func TestMCPInstallDryRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	e, home, out := mcpiEnv(t)
 	if err := mcpiRun(t, e, "--client", "gemini", "--command", "/d", "--dry-run"); err != nil {
 		t.Fatal(err)
@@ -402,6 +408,7 @@ func TestMCPInstallDryRunWritesNothing(t *testing.T) {
 }
 
 func TestMCPInstallUnknownClient(t *testing.T) {
+	t.Parallel()
 	e, home, _ := mcpiEnv(t)
 	err := mcpiRun(t, e, "--client", "emacs", "--command", "/d")
 	if err == nil || !strings.Contains(err.Error(), `unknown client "emacs"`) ||
@@ -418,6 +425,7 @@ func TestMCPInstallUnknownClient(t *testing.T) {
 }
 
 func TestMCPInstallKeepsFileMode(t *testing.T) {
+	t.Parallel()
 	e, home, _ := mcpiEnv(t)
 	path := filepath.Join(home, ".claude.json")
 	mcpiWrite(t, path, `{"numStartups": 3, "mcpServers": {"a": {"command": "b"}}}`, 0o640)
@@ -444,6 +452,7 @@ func TestMCPInstallKeepsFileMode(t *testing.T) {
 }
 
 func TestMCPInstallFollowsSymlink(t *testing.T) {
+	t.Parallel()
 	e, home, _ := mcpiEnv(t)
 	dotfiles := t.TempDir()
 	target := filepath.Join(dotfiles, "mcp.json")
@@ -465,6 +474,7 @@ func TestMCPInstallFollowsSymlink(t *testing.T) {
 }
 
 func TestMCPInstallDefaultCommand(t *testing.T) {
+	t.Parallel()
 	e, home, out := mcpiEnv(t)
 	if err := mcpiRun(t, e, "--client", "windsurf", "--name", "debugger"); err != nil {
 		t.Fatal(err)
@@ -488,6 +498,7 @@ func TestMCPInstallDefaultCommand(t *testing.T) {
 // TestMCPInstallBinaryEndToEnd installs with the built dbg binary, then
 // starts the configured server as the client would and lists its tools.
 func TestMCPInstallBinaryEndToEnd(t *testing.T) {
+	t.Parallel()
 	home, project := t.TempDir(), t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

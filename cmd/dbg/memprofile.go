@@ -1,16 +1,17 @@
 package main
 
 import (
+	"debug/elf"
 	"fmt"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
-	"strconv"
-	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/dbg-dev/dbg/proc"
 )
 
 // Where dbg's memory goes (bench/memory_bench_test.go): at a Python
@@ -66,23 +67,36 @@ func trimStartupPages() {
 	if err != nil {
 		return
 	}
-	b, err := os.ReadFile("/proc/self/maps")
+	ms, err := proc.Mappings(os.Getpid())
 	if err != nil {
 		return
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 6 || f[5] != exe || (f[1] != "r-xp" && f[1] != "r--p") {
-			continue
-		}
-		lo, hi, ok := strings.Cut(f[0], "-")
-		start, err1 := strconv.ParseUint(lo, 16, 64)
-		end, err2 := strconv.ParseUint(hi, 16, 64)
-		if !ok || err1 != nil || err2 != nil || end <= start {
+	// Read-only data of a binary with a RELRO segment (a PIE build) holds
+	// what the dynamic loader wrote there: dropping it would bring back
+	// the file's bytes. Only code is dropped then.
+	rodata := !hasRelro(exe)
+	for _, m := range ms {
+		if m.Path != exe || (m.Perms != "r-xp" && (m.Perms != "r--p" || !rodata)) {
 			continue
 		}
 		// A raw madvise: the range is no Go memory, and no Go value points
 		// into it.
-		_, _, _ = unix.Syscall(unix.SYS_MADVISE, uintptr(start), uintptr(end-start), unix.MADV_DONTNEED)
+		_, _, _ = unix.Syscall(unix.SYS_MADVISE, uintptr(m.Start), uintptr(m.End-m.Start), unix.MADV_DONTNEED)
 	}
+}
+
+// hasRelro reports whether the executable at path has a PT_GNU_RELRO
+// segment, or cannot be read (then it is taken to have one).
+func hasRelro(path string) bool {
+	f, err := elf.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_GNU_RELRO {
+			return true
+		}
+	}
+	return false
 }

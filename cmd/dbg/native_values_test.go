@@ -99,6 +99,7 @@ func wantChildren(t *testing.T, c *client, id string, l map[string]obj, name str
 }
 
 func TestMCPNativeRustValueKinds(t *testing.T) {
+	t.Parallel()
 	requireCargo(t)
 	dir := fixture(t, "rust/values")
 	src := filepath.Join(dir, "src", "main.rs")
@@ -152,6 +153,7 @@ func TestMCPNativeRustValueKinds(t *testing.T) {
 }
 
 func TestMCPNativeCPPValueKinds(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	src := fixture(t, "cpp/values.cpp")
 	eachLLDB(t, "cpp", src, src, "); // BREAK: values", "done values", func(t *testing.T, c *client, id string, l map[string]obj) {
@@ -185,6 +187,7 @@ func TestMCPNativeCPPValueKinds(t *testing.T) {
 }
 
 func TestMCPNativeCValueKinds(t *testing.T) {
+	t.Parallel()
 	requireLLDB(t)
 	src := fixture(t, "c/values.c")
 	// dbg may put LLDB's Python on the adapter's PYTHONPATH; the program

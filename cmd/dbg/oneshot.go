@@ -141,11 +141,6 @@ func oneShotRun(ctx context.Context, opts *oneShotOptions) error {
 	if err != nil {
 		return err
 	}
-	tc, err := opts.ToolClient(ctx, opts.project)
-	if err != nil {
-		return err
-	}
-	defer tc.Close()
 	args["sessionId"] = opts.session
 	if opts.verb.waits {
 		ms := opts.wait.Milliseconds()
@@ -155,15 +150,17 @@ func oneShotRun(ctx context.Context, opts *oneShotOptions) error {
 			args["waitMs"] = ms
 		}
 	}
-	if opts.frame > 0 {
-		id, err := frameID(ctx, tc, opts.session, opts.frame)
-		if err != nil {
-			return toolclient.Finish(opts.IO.Out, true, err)
+	return withClient(ctx, opts.ToolClient, opts.project, func(tc *toolclient.Client) error {
+		if opts.frame > 0 {
+			id, err := frameID(ctx, tc, opts.session, opts.frame)
+			if err != nil {
+				return toolclient.Finish(opts.IO.Out, true, err)
+			}
+			args["frameId"] = id
 		}
-		args["frameId"] = id
-	}
-	_, err = tc.CallPrint(ctx, opts.IO, true, opts.verb.tool, args, nil)
-	return err
+		_, err := tc.CallPrint(ctx, opts.IO, true, opts.verb.tool, args, nil)
+		return err
+	})
 }
 
 // frameID is the id of frame n of the session's stack.

@@ -46,6 +46,7 @@ func oneShot(t *testing.T, state, project string, args ...string) (obj, string, 
 // background daemon, while an MCP client over HTTP sees the same session
 // at the same stop.
 func TestOneShotSession(t *testing.T) {
+	t.Parallel()
 	requireDelve(t)
 	state, project := t.TempDir(), t.TempDir()
 	t.Cleanup(func() {

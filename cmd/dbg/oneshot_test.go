@@ -25,6 +25,7 @@ func oneShotCmd(name string) func(*factory, func(context.Context, *oneShotOption
 }
 
 func TestFlagsOneShot(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		verb string
@@ -70,6 +71,7 @@ func TestFlagsOneShot(t *testing.T) {
 
 // The verbs' own argument errors come before any daemon is started.
 func TestOneShotBadArguments(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		verb string
 		args []string
@@ -93,8 +95,9 @@ func TestOneShotBadArguments(t *testing.T) {
 
 // Without a terminal, attach needs --pid: there is no one to pick.
 func TestAttachNeedsPID(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := iostreams.Test()
-	err := attachRun(context.Background(), &attachOptions{IO: ios})
+	err := attachRun(context.Background(), &attachOptions{consoleOptions: consoleOptions{IO: ios}})
 	if err == nil || !strings.Contains(err.Error(), "--pid (or --port) is required") {
 		t.Fatalf("err %v", err)
 	}

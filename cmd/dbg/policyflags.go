@@ -18,7 +18,7 @@ import (
 // toolsetNames are the toolsets the capabilities wired in registerTools
 // declare (TestToolsetNamesAreDeclared checks it), for --toolsets.
 var toolsetNames = []string{toolkit.CoreToolset, testrun.Toolset, sessiontools.ObserveToolset, sessiontools.LiveToolset,
-	debugtools.Toolset, ide.RunToolset, ide.GitToolset}
+	sessiontools.MoreToolset, sessions.RemoteToolset().Name, debugtools.Toolset, ide.RunToolset, ide.GitToolset}
 
 // policyFlags are the limits a server enforces on its clients
 // (docs/contract.md, "Limits the server enforces"), and the toolsets it lists.

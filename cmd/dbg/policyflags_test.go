@@ -12,6 +12,7 @@ import (
 )
 
 func TestFlagsPolicy(t *testing.T) {
+	t.Parallel()
 	o, err := parseFlags(t, newCmdMCP, "--toolsets", "tests, git", "--profile", "observe", "--confirm", "destructive")
 	if err != nil || !slices.Equal(o.server.Toolsets, []string{"tests", "git"}) || o.server.Profile != toolkit.ProfileObserve || !o.server.ConfirmDestructive {
 		t.Fatalf("%+v %v", o.server, err)
@@ -30,6 +31,7 @@ func TestFlagsPolicy(t *testing.T) {
 // The toolsets --toolsets names are the ones the wired capabilities
 // declare.
 func TestToolsetNamesAreDeclared(t *testing.T) {
+	t.Parallel()
 	f, _, _ := cliFactory(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -90,6 +90,7 @@ func childByKey(t *testing.T, c *client, id string, v obj, key string, extra map
 // (a PEM block, a password in a URL, a Bearer token inside a map's
 // summary), and shown raw with reveal: true.
 func TestRedaction(t *testing.T) {
+	t.Parallel()
 	for _, f := range secretsFixtures(t) {
 		t.Run(f.lang, func(t *testing.T) {
 			f.require(t)
@@ -151,6 +152,7 @@ func TestRedaction(t *testing.T) {
 
 // TestRedactionRevealFlag: dbg mcp --reveal-secrets answers raw values.
 func TestRedactionRevealFlag(t *testing.T) {
+	t.Parallel()
 	f := secretsFixtures(t)[0]
 	f.require(t)
 	c := startDbgWith(t, nil, []string{"--reveal-secrets"})
@@ -166,6 +168,7 @@ func TestRedactionRevealFlag(t *testing.T) {
 // TestRevealParam: every tool whose answer holds values takes reveal;
 // tools without values do not offer it.
 func TestRevealParam(t *testing.T) {
+	t.Parallel()
 	c := startDbgWith(t, nil, []string{"--toolsets", "all"})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

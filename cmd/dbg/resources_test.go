@@ -89,6 +89,7 @@ func stateOf(t *testing.T, text string) obj {
 // and output resources is told of each stop, output chunk and the exit,
 // without wait_for_stop, and reads them; list_debug_sessions names them.
 func TestSessionResources(t *testing.T) {
+	t.Parallel()
 	for _, f := range []struct {
 		lang, file, marker  string
 		first, last, ending string // output of the first pass, the last pass, the end

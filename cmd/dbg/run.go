@@ -8,11 +8,6 @@ import (
 // with the get_restartable_run_configurations, restart_run_configuration
 // and debug_run_configuration tools.
 func newCmdRun(f *factory) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "run",
-		Short: "List, run and debug the project's saved run configurations (IntelliJ, VS Code)",
-		Args:  cobra.NoArgs,
-	}
-	cmd.AddCommand(newCmdRunList(f, nil), newCmdRunRestart(f, nil), newCmdRunDebug(f, nil))
-	return cmd
+	return group("run", "List, run and debug the project's saved run configurations (IntelliJ, VS Code)",
+		newCmdRunList(f, nil), newCmdRunRestart(f, nil), newCmdRunDebug(f, nil))
 }

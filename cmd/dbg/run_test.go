@@ -20,9 +20,10 @@ import (
 )
 
 func TestCLIRunFlags(t *testing.T) {
+	t.Parallel()
 	f, _, _ := cliFactory(t)
-	var list *runListOptions
-	cmd := newCmdRunList(f, func(_ context.Context, o *runListOptions) error { list = o; return nil })
+	var list *queryOptions
+	cmd := newCmdRunList(f, func(_ context.Context, o *queryOptions) error { list = o; return nil })
 	cmd.SetArgs([]string{"--project", "/p", "--json"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
@@ -73,6 +74,7 @@ func firstColumn(out string) []string {
 }
 
 func TestCLIRunList(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		project string
 		want    []string
@@ -160,6 +162,7 @@ while True:
 }
 
 func TestCLIRunRestartExitStatus(t *testing.T) {
+	t.Parallel()
 	dir := pythonProject(t)
 	out, errOut, code := runCLIBinary(t, dir, "run", "restart", "once")
 	if out != "hello from once\n" {
@@ -194,6 +197,7 @@ func TestCLIRunRestartExitStatus(t *testing.T) {
 // TestCLIRunRestartInterrupt runs a program that never ends in the
 // foreground: its output streams, and an interrupt stops it with dbg.
 func TestCLIRunRestartInterrupt(t *testing.T) {
+	t.Parallel()
 	dir := pythonProject(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -268,6 +272,7 @@ func TestCLIRunRestartInterrupt(t *testing.T) {
 }
 
 func TestCLIRunDebug(t *testing.T) {
+	t.Parallel()
 	dir := pythonProject(t)
 	if err := exec.Command("python3", "-c", "import debugpy").Run(); err != nil {
 		t.Skip("debugpy not installed (scripts/deps/core.sh installs it)")

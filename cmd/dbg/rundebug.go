@@ -17,22 +17,19 @@ import (
 )
 
 type runDebugOptions struct {
-	IO         *iostreams.IOStreams
-	ToolClient func(ctx context.Context, project string) (*toolclient.Client, error)
+	queryOptions
 
-	project     string
 	name        string
 	source      string
 	breakpoints []string
 	stopOnEntry bool
-	asJSON      bool
 }
 
 func newCmdRunDebug(f *factory, runF func(context.Context, *runDebugOptions) error) *cobra.Command {
 	if runF == nil {
 		runF = runDebugRun
 	}
-	opts := &runDebugOptions{IO: f.io, ToolClient: f.toolClient}
+	opts := &runDebugOptions{queryOptions: queryOptions{IO: f.io, ToolClient: f.toolClient}}
 	cmd := &cobra.Command{
 		Use:   "debug NAME",
 		Short: "Debug a saved run configuration to its first stop and print where and the locals",
@@ -99,16 +96,17 @@ func runDebugRun(ctx context.Context, opts *runDebugOptions) error {
 	if err != nil {
 		return err
 	}
-	tc, err := opts.ToolClient(ctx, opts.project)
-	if err != nil {
-		return err
-	}
-	defer tc.Close()
 	var res ide.DebugResult
-	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "debug_run_configuration", args, &res); done {
-		return err
-	}
-	out := opts.IO.Out
+	return opts.ask(ctx, "debug_run_configuration", args, &res, func(tc *toolclient.Client) error {
+		printDebugResult(ctx, tc, opts.IO, &res)
+		return nil
+	})
+}
+
+// printDebugResult prints where the session of debug_run_configuration
+// stands, with the locals of a paused one.
+func printDebugResult(ctx context.Context, tc *toolclient.Client, ios *iostreams.IOStreams, res *ide.DebugResult) {
+	out := ios.Out
 	fmt.Fprintf(out, "session %s (%s, %s)\n", dash(res.SessionID), dash(res.Language), res.Mode)
 	if res.PID > 0 {
 		fmt.Fprintf(out, "pid %d\n", res.PID)
@@ -129,16 +127,15 @@ func runDebugRun(ctx context.Context, opts *runDebugOptions) error {
 			fmt.Fprintf(out, "exited with status %d\n", *st.ExitCode)
 		}
 		if st.Message != "" {
-			fmt.Fprintln(opts.IO.ErrOut, st.Message)
+			fmt.Fprintln(ios.ErrOut, st.Message)
 		}
 		if st.State == sessions.StatePaused && res.SessionID != "" {
 			printLocalsOf(ctx, tc, out, res.SessionID)
 		}
 	}
 	if res.SessionID != "" {
-		fmt.Fprintf(opts.IO.ErrOut, "session %s closes as this command exits; for a session that stays open, use debug_run_configuration in 'dbg mcp'\n", res.SessionID)
+		fmt.Fprintf(ios.ErrOut, "session %s closes as this command exits; for a session that stays open, use debug_run_configuration in 'dbg mcp'\n", res.SessionID)
 	}
-	return nil
 }
 
 // printLocalsOf prints the locals of a paused session's top frame.

@@ -15,6 +15,7 @@ import (
 	"github.com/dbg-dev/dbg/cmd/internal/daemon"
 	"github.com/dbg-dev/dbg/cmd/internal/httpguard"
 	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
+	"github.com/dbg-dev/dbg/toolkit/mcpbind"
 )
 
 type serveOptions struct {
@@ -26,7 +27,8 @@ type serveOptions struct {
 	addr        string
 	project     string
 	rotateToken bool
-	server      *serverFlags // the flags NewServer builds with
+	grace       time.Duration // how long a client that left keeps its sessions
+	server      *serverFlags  // the flags NewServer builds with
 }
 
 func newCmdServe(f *factory, runF func(context.Context, *serveOptions) error) *cobra.Command {
@@ -44,11 +46,17 @@ mode 0600 in dbg's state directory and bound to the project. On start the
 token is printed when stdout and stderr are terminals; otherwise (a
 supervisor's log) only the file that keeps it is named: dbg token show
 prints it. --rotate-token (or dbg token rotate, even while serving)
-replaces it.`,
+replaces it.
+
+Sessions belong to the client (MCP session) that made them: a client that
+disconnects keeps them for --client-grace, then they close.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := httpguard.CheckListenAddr(opts.addr); err != nil {
 				return err
+			}
+			if opts.grace <= 0 {
+				return fmt.Errorf("--client-grace %s: give a positive duration, such as 60s", opts.grace)
 			}
 			opts.StateDir = f.stateDir()
 			return runF(cmd.Context(), opts)
@@ -58,6 +66,7 @@ replaces it.`,
 	addProjectFlag(cmd, &opts.project)
 	opts.server = addServerFlags(cmd, f, &opts.NewServer)
 	cmd.Flags().BoolVar(&opts.rotateToken, "rotate-token", false, "replace the project's token before serving")
+	cmd.Flags().DurationVar(&opts.grace, "client-grace", mcpbind.DefaultGrace, "how long the sessions of a client that disconnected stay open for it to come back")
 	return cmd
 }
 
@@ -84,11 +93,16 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	clients := mcpbind.NewClients(mcpbind.ClientsOptions{Grace: opts.grace})
+	if opts.server != nil {
+		opts.server.clients = clients
+	}
 	srv, release := opts.NewServer(ctx, project)
 	defer release()
+	defer clients.Close()
 	trimStartupPages()
 	port := ln.Addr().(*net.TCPAddr).Port
-	handler := httpguard.NewFollowing(current, port, opts.Now).Wrap(mcpHandler(srv))
+	handler := httpguard.NewFollowing(current, port, opts.Now).Wrap(clients.Handler(mcpHandler(srv)))
 	// Requests live in base, which ends at shutdown: the clients' event
 	// streams and long calls end then instead of holding the shutdown.
 	base, endRequests := context.WithCancel(context.WithoutCancel(ctx))

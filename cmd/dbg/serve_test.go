@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -38,9 +41,15 @@ type served struct {
 // from the file it names. The server is stopped with SIGTERM at the end.
 func runServe(t *testing.T, state, project string, env ...string) *served {
 	t.Helper()
+	return runServeWith(t, state, project, nil, env...)
+}
+
+// runServeWith is runServe with more flags.
+func runServeWith(t *testing.T, state, project string, flags []string, env ...string) *served {
+	t.Helper()
 	port := freePort(t)
 	// The tests' programs lie outside their projects.
-	cmd := exec.Command(dbgBinary, "serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--project", project, "--allow-outside-project")
+	cmd := exec.Command(dbgBinary, append([]string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--project", project, "--allow-outside-project"}, flags...)...)
 	cmd.Env = append(append(os.Environ(), "DBG_STATE_DIR="+state), env...)
 	out := &lineBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -77,6 +86,7 @@ func runServe(t *testing.T, state, project string, env ...string) *served {
 }
 
 func TestServeHTTPTransports(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	base, token := startServe(t, state)
 	hc := &http.Client{Transport: httpguard.BearerTransport{Token: token}}
@@ -91,13 +101,14 @@ func TestServeHTTPTransports(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("create over Streamable HTTP: %v %v", res, err)
 	}
-	// A legacy SSE client sees the same sessions: one server, one manager.
+	// A legacy SSE client sees the same sessions, the other client's
+	// with all: true: one server, one manager.
 	sse, err := mcp.NewClient(&mcp.Implementation{Name: "t2", Version: "1"}, nil).Connect(ctx, &mcp.SSEClientTransport{Endpoint: base + "/sse", HTTPClient: hc}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sse.Close()
-	res, err = sse.CallTool(ctx, &mcp.CallToolParams{Name: "list_debug_sessions"})
+	res, err = sse.CallTool(ctx, &mcp.CallToolParams{Name: "list_debug_sessions", Arguments: map[string]any{"all": true}})
 	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"name":"shared"`) {
 		t.Fatalf("list over SSE: %v %v", res, err)
 	}
@@ -111,7 +122,79 @@ func TestServeHTTPTransports(t *testing.T) {
 	}
 }
 
+// dbg serve's sessions belong to their client: another client sees them
+// with all: true, named by their owner; when the client's connection
+// drops, they close once --client-grace has passed, and the other
+// client's stay.
+func TestServeSessionsBelongToClients(t *testing.T) {
+	t.Parallel()
+	sv := runServeWith(t, t.TempDir(), t.TempDir(), []string{"--client-grace", "1s"})
+	connect := func(name string, dial func(context.Context, string, string) (net.Conn, error)) *client {
+		hc := &http.Client{Transport: httpguard.BearerTransport{Token: sv.token, Base: &http.Transport{DialContext: dial}}}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: sv.base + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cs.Close() })
+		return &client{t: t, cs: cs}
+	}
+	// a's network: drop closes its connections and refuses new ones, as
+	// when its process dies.
+	var mu sync.Mutex
+	var conns []net.Conn
+	dead := false
+	a := connect("agent-a", func(ctx context.Context, network, addr string) (net.Conn, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if dead {
+			return nil, errors.New("agent-a is gone")
+		}
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		if err == nil {
+			conns = append(conns, c)
+		}
+		return c, err
+	})
+	drop := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		dead = true
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	}
+	b := connect("agent-b", (&net.Dialer{}).DialContext)
+	aid := a.ok("create_debug_session", map[string]any{"language": "mock", "name": "a's"}).str("sessionId")
+	bid := b.ok("create_debug_session", map[string]any{"language": "mock", "name": "b's"}).str("sessionId")
+	listed := func(c *client, all bool) map[string]string {
+		owners := map[string]string{}
+		for _, s := range c.ok("list_debug_sessions", map[string]any{"all": all}).list("sessions") {
+			owners[s.str("sessionId")] = s.str("owner.client")
+		}
+		return owners
+	}
+	if l := listed(b, false); len(l) != 1 || l[bid] != "" {
+		t.Fatalf("b lists %v, want its own %s alone", l, bid)
+	}
+	if l := listed(b, true); len(l) != 2 || l[aid] != "agent-a 1" {
+		t.Fatalf("b lists with all %v, want a's %s owned by agent-a 1", l, aid)
+	}
+	drop() // a's process dies: its connections go
+	deadline := time.Now().Add(30 * time.Second)
+	for l := listed(b, true); l[aid] != ""; l = listed(b, true) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a's session is still open 30 s after it left, with a grace of 1 s: %v", l)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if l := listed(b, true); len(l) != 1 || l[bid] != "" {
+		t.Fatalf("after a left b lists %v, want its own %s", l, bid)
+	}
+}
+
 func TestServeSecurity(t *testing.T) {
+	t.Parallel()
 	base, token := startServe(t, t.TempDir())
 	do := func(mutate func(*http.Request)) *http.Response {
 		t.Helper()
@@ -178,6 +261,7 @@ type readCloser struct{ *strings.Reader }
 func (readCloser) Close() error { return nil }
 
 func TestServeRefusesNonLoopbackAddress(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command(dbgBinary, "serve", "--addr", "0.0.0.0:0").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "loopback") {
 		t.Fatalf("serve on 0.0.0.0: %v %s", err, out)
@@ -187,6 +271,7 @@ func TestServeRefusesNonLoopbackAddress(t *testing.T) {
 // CLI commands of a project use its running daemon: they see the sessions
 // an MCP client made.
 func TestCLIUsesDaemon(t *testing.T) {
+	t.Parallel()
 	state, project := t.TempDir(), t.TempDir()
 	base, token := startServeIn(t, state, project)
 	hc := &http.Client{Transport: httpguard.BearerTransport{Token: token}}

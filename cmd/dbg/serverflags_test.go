@@ -14,6 +14,7 @@ import (
 // --reveal-secrets on dbg mcp and dbg serve builds servers that answer
 // raw values; without it a password local is redacted.
 func TestServerFlagRevealSecrets(t *testing.T) {
+	t.Parallel()
 	prog := fixture(t, "mock/secrets.mock")
 	line := mcpLine(t, prog, `print "ready`)
 	for _, c := range []struct {

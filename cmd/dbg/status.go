@@ -19,22 +19,10 @@ import (
 	"github.com/dbg-dev/dbg/toolkit"
 )
 
-type statusOptions struct {
-	IO         *iostreams.IOStreams
-	ToolClient func(ctx context.Context, project string) (*toolclient.Client, error)
-
-	project string
-	asJSON  bool
-}
-
 // newCmdStatus prints the get_debug_tools_status snapshot. runF replaces
 // statusRun in tests (nil = statusRun).
-func newCmdStatus(f *factory, runF func(context.Context, *statusOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = statusRun
-	}
-	opts := &statusOptions{IO: f.io, ToolClient: f.toolClient}
-	cmd := &cobra.Command{
+func newCmdStatus(f *factory, runF func(context.Context, *queryOptions) error) *cobra.Command {
+	return queryVerb(f, &cobra.Command{
 		Use:   "status",
 		Short: "Print what dbg knows and can do for the project, and what to do next",
 		Long: `Print the snapshot of the get_debug_tools_status MCP tool: debug sessions, JVM connections and
@@ -43,28 +31,15 @@ and nextAction with a hint. --json prints the tool's data as is.
 
 The command answers from its own process: debug sessions and agent connections held by a
 running 'dbg mcp' are not visible here.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runF(cmd.Context(), opts)
-		},
-	}
-	addProjectFlag(cmd, &opts.project)
-	addJSONFlag(cmd, &opts.asJSON)
-	return cmd
+	}, statusRun, runF)
 }
 
-func statusRun(ctx context.Context, opts *statusOptions) error {
-	tc, err := opts.ToolClient(ctx, opts.project)
-	if err != nil {
-		return err
-	}
-	defer tc.Close()
+func statusRun(ctx context.Context, opts *queryOptions) error {
 	var st statusView
-	if done, err := tc.CallPrint(ctx, opts.IO, opts.asJSON, "get_debug_tools_status", map[string]any{}, &st); done {
-		return err
-	}
-	printStatus(opts.IO.Out, &st)
-	return nil
+	return opts.ask(ctx, "get_debug_tools_status", map[string]any{}, &st, func(*toolclient.Client) error {
+		printStatus(opts.IO.Out, &st)
+		return nil
+	})
 }
 
 // statusView is sessions.Status with its sections left undecoded, so

@@ -17,18 +17,19 @@ import (
 )
 
 func TestCLIStatusFlags(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
-		want statusOptions
+		want queryOptions
 	}{
-		{nil, statusOptions{}},
-		{[]string{"--json"}, statusOptions{asJSON: true}},
-		{[]string{"--project", "/p", "--json"}, statusOptions{project: "/p", asJSON: true}},
+		{nil, queryOptions{}},
+		{[]string{"--json"}, queryOptions{asJSON: true}},
+		{[]string{"--project", "/p", "--json"}, queryOptions{project: "/p", asJSON: true}},
 	}
 	for _, c := range cases {
 		f, _, _ := cliFactory(t)
-		var got *statusOptions
-		cmd := newCmdStatus(f, func(_ context.Context, o *statusOptions) error { got = o; return nil })
+		var got *queryOptions
+		cmd := newCmdStatus(f, func(_ context.Context, o *queryOptions) error { got = o; return nil })
 		cmd.SetArgs(c.args)
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%v: %v", c.args, err)
@@ -107,6 +108,7 @@ func capState(st cliStatus, name string) string {
 }
 
 func TestCLIStatusJSON(t *testing.T) {
+	t.Parallel()
 	dir := gitRepo(t)
 	st := statusJSON(t, dir)
 	if st.Project != dir {
@@ -161,6 +163,7 @@ func TestCLIStatusJSON(t *testing.T) {
 }
 
 func TestCLIStatusText(t *testing.T) {
+	t.Parallel()
 	dir := gitRepo(t)
 	out, _, err := runCLI(t, "status", "--project", dir)
 	if err != nil {

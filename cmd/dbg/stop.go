@@ -23,18 +23,11 @@ type stopOptions struct {
 // newCmdStop ends the project's daemon (the background `dbg serve` the
 // one-shot commands start).
 func newCmdStop(f *factory, runF func(context.Context, *stopOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = stopRun
-	}
 	opts := &stopOptions{IO: f.io, StateDir: f.stateDir}
-	cmd := &cobra.Command{
+	cmd := verb(&cobra.Command{
 		Use:   "stop",
 		Short: "Stop the project's dbg daemon (its sessions close; attached processes keep running)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runF(cmd.Context(), opts)
-		},
-	}
+	}, opts, stopRun, runF)
 	addProjectFlag(cmd, &opts.project)
 	return cmd
 }

@@ -19,6 +19,7 @@ type supportWant struct {
 // refusal gives) and the mode add_trace's probes settle in, beside
 // liveEdit; before the adapter starts, data breakpoints are not known.
 func TestMCPSupportStatus(t *testing.T) {
+	t.Parallel()
 	c := startDbg(t)
 	idle := c.ok("create_debug_session", map[string]any{"language": "mock", "name": "idle"}).str("sessionId")
 	st := c.ok("get_debug_tools_status", map[string]any{"sessionId": idle})

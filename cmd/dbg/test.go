@@ -104,10 +104,7 @@ func testRun(ctx context.Context, opts *testOptions) error {
 	if err != nil {
 		return err
 	}
-	tc, err := opts.ToolClient(ctx, opts.project)
-	if err != nil {
-		return err
-	}
-	defer tc.Close()
-	return console.Run(ctx, console.Config{IO: opts.IO, Tools: tc, JSON: opts.asJSON, Test: args})
+	return withClient(ctx, opts.ToolClient, opts.project, func(tc *toolclient.Client) error {
+		return console.Run(ctx, console.Config{IO: opts.IO, Tools: tc, JSON: opts.asJSON, Test: args})
+	})
 }

@@ -44,6 +44,7 @@ func ping(t *testing.T, base, token string) int {
 // token show prints it, and dbg token rotate replaces it: the running
 // server refuses the old token at once and admits the new one.
 func TestTokenStaysOutOfLogs(t *testing.T) {
+	t.Parallel()
 	state, project := t.TempDir(), t.TempDir()
 	sv := runServe(t, state, project)
 	if strings.Contains(sv.out.String(), sv.token) {
@@ -80,6 +81,7 @@ func TestTokenStaysOutOfLogs(t *testing.T) {
 }
 
 func TestTokenShowWithoutToken(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(dbgBinary, "token", "show", "--project", t.TempDir())
 	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+t.TempDir())
 	out, err := cmd.CombinedOutput()

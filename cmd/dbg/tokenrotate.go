@@ -7,37 +7,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbg-dev/dbg/cmd/internal/httpguard"
-	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
 )
 
-type tokenRotateOptions struct {
-	IO       *iostreams.IOStreams
-	StateDir string
-
-	project string
-	quiet   bool
-}
-
-func newCmdTokenRotate(f *factory, runF func(context.Context, *tokenRotateOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = tokenRotateRun
-	}
-	opts := &tokenRotateOptions{IO: f.io}
-	cmd := &cobra.Command{
+func newCmdTokenRotate(f *factory, runF func(context.Context, *tokenOptions) error) *cobra.Command {
+	cmd, opts := tokenVerb(f, &cobra.Command{
 		Use:   "rotate",
 		Short: "Replace the project's bearer token; a running dbg serve refuses the old one at once",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.StateDir = f.stateDir()
-			return runF(cmd.Context(), opts)
-		},
-	}
-	addProjectFlag(cmd, &opts.project)
+	}, tokenRotateRun, runF)
 	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "do not print the new token")
 	return cmd
 }
 
-func tokenRotateRun(_ context.Context, opts *tokenRotateOptions) error {
+func tokenRotateRun(_ context.Context, opts *tokenOptions) error {
 	project, err := tokenProject(opts.project)
 	if err != nil {
 		return err

@@ -8,37 +8,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbg-dev/dbg/cmd/internal/httpguard"
-	"github.com/dbg-dev/dbg/cmd/internal/iostreams"
 )
 
-type tokenShowOptions struct {
-	IO       *iostreams.IOStreams
-	StateDir string
-
-	project string
-	path    bool
-}
-
-func newCmdTokenShow(f *factory, runF func(context.Context, *tokenShowOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = tokenShowRun
-	}
-	opts := &tokenShowOptions{IO: f.io}
-	cmd := &cobra.Command{
+func newCmdTokenShow(f *factory, runF func(context.Context, *tokenOptions) error) *cobra.Command {
+	cmd, opts := tokenVerb(f, &cobra.Command{
 		Use:   "show",
 		Short: "Print the project's bearer token (or, with --path, the file that keeps it)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.StateDir = f.stateDir()
-			return runF(cmd.Context(), opts)
-		},
-	}
-	addProjectFlag(cmd, &opts.project)
+	}, tokenShowRun, runF)
 	cmd.Flags().BoolVar(&opts.path, "path", false, "print the token file's path instead of the token")
 	return cmd
 }
 
-func tokenShowRun(_ context.Context, opts *tokenShowOptions) error {
+func tokenShowRun(_ context.Context, opts *tokenOptions) error {
 	project, err := tokenProject(opts.project)
 	if err != nil {
 		return err

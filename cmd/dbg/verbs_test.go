@@ -42,6 +42,7 @@ func fakeToolClient(t *testing.T, data map[string]string) func(context.Context, 
 // TestVerbsPrint runs verbs against fixed tool answers and checks what
 // goes to stdout (data) and stderr (status).
 func TestVerbsPrint(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		data    map[string]string
@@ -55,7 +56,7 @@ func TestVerbsPrint(t *testing.T) {
 			data: map[string]string{"list_debug_sessions": `{"sessions":[{"sessionId":"go-1","language":"go","state":"paused","pid":7,
 				"lastStop":{"reason":"breakpoint","location":{"file":"/p/main.go","line":3}}}]}`},
 			run: func(ctx context.Context, io *iostreams.IOStreams, tc func(context.Context, string) (*toolclient.Client, error)) error {
-				return sessionsRun(ctx, &sessionsOptions{IO: io, ToolClient: tc})
+				return sessionsRun(ctx, &queryOptions{IO: io, ToolClient: tc})
 			},
 			out:    "SESSION  LANGUAGE  STATE   PID  WHERE\ngo-1     go        paused  7    /p/main.go:3 (breakpoint)\n",
 			errOut: "no dbg serve runs for this project",
@@ -64,7 +65,7 @@ func TestVerbsPrint(t *testing.T) {
 			name: "sessions --json",
 			data: map[string]string{"list_debug_sessions": `{"sessions":[]}`},
 			run: func(ctx context.Context, io *iostreams.IOStreams, tc func(context.Context, string) (*toolclient.Client, error)) error {
-				return sessionsRun(ctx, &sessionsOptions{IO: io, ToolClient: tc, asJSON: true})
+				return sessionsRun(ctx, &queryOptions{IO: io, ToolClient: tc, asJSON: true})
 			},
 			out: "{\n  \"sessions\": []\n}\n",
 		},
@@ -72,14 +73,14 @@ func TestVerbsPrint(t *testing.T) {
 			name: "jvm list empty",
 			data: map[string]string{"list_attachable_jvms": `{"count":0,"jvms":[]}`},
 			run: func(ctx context.Context, io *iostreams.IOStreams, tc func(context.Context, string) (*toolclient.Client, error)) error {
-				return jvmListRun(ctx, &jvmListOptions{IO: io, ToolClient: tc})
+				return jvmListRun(ctx, &queryOptions{IO: io, ToolClient: tc})
 			},
 			errOut: "no JVM found\n",
 		},
 		{
 			name: "jvm list failure --json",
 			run: func(ctx context.Context, io *iostreams.IOStreams, tc func(context.Context, string) (*toolclient.Client, error)) error {
-				return jvmListRun(ctx, &jvmListOptions{IO: io, ToolClient: tc, asJSON: true})
+				return jvmListRun(ctx, &queryOptions{IO: io, ToolClient: tc, asJSON: true})
 			},
 			wantErr: "NOT_FOUND: list_attachable_jvms refused",
 			out:     "\"code\": \"NOT_FOUND\"",
@@ -97,7 +98,7 @@ func TestVerbsPrint(t *testing.T) {
 			name: "run list empty",
 			data: map[string]string{"get_restartable_run_configurations": `{"projectPath":"/p","configurations":[],"warnings":["bad launch.json"]}`},
 			run: func(ctx context.Context, io *iostreams.IOStreams, tc func(context.Context, string) (*toolclient.Client, error)) error {
-				return runListRun(ctx, &runListOptions{IO: io, ToolClient: tc})
+				return runListRun(ctx, &queryOptions{IO: io, ToolClient: tc})
 			},
 			errOut: "warning: bad launch.json\nno saved run configuration in /p\n",
 		},
@@ -114,7 +115,7 @@ func TestVerbsPrint(t *testing.T) {
 			data: map[string]string{"get_debug_tools_status": `{"project":"/p","sessions":[],"capabilities":[{"name":"git","state":"AVAILABLE","reason":"r"}],
 				"sections":{"zeta":{"x":1}},"nextAction":"CREATE_DEBUG_SESSION","hint":"h"}`},
 			run: func(ctx context.Context, io *iostreams.IOStreams, tc func(context.Context, string) (*toolclient.Client, error)) error {
-				return statusRun(ctx, &statusOptions{IO: io, ToolClient: tc})
+				return statusRun(ctx, &queryOptions{IO: io, ToolClient: tc})
 			},
 			out: "project  /p\nnext     CREATE_DEBUG_SESSION: h\n\ndebug sessions (0)\n\ncapabilities\n  git  AVAILABLE  r\n\nzeta\n  {\"x\":1}\n",
 		},
@@ -126,7 +127,7 @@ func TestVerbsPrint(t *testing.T) {
 				"get_local_variables": `{"variables":[{"name":"x","type":"int","value":"1"}]}`,
 			},
 			run: func(ctx context.Context, io *iostreams.IOStreams, tc func(context.Context, string) (*toolclient.Client, error)) error {
-				return runDebugRun(ctx, &runDebugOptions{IO: io, ToolClient: tc, name: "a"})
+				return runDebugRun(ctx, &runDebugOptions{queryOptions: queryOptions{IO: io, ToolClient: tc}, name: "a"})
 			},
 			out:    "session python-1 (python, launch)\npid 9\nstate paused\nstopped (breakpoint) at /p/a.py:3 in main\nlocals:\n  x int = 1\n",
 			errOut: "session python-1 closes as this command exits",

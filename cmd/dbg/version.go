@@ -14,18 +14,11 @@ type versionOptions struct {
 }
 
 func newCmdVersion(f *factory, runF func(context.Context, *versionOptions) error) *cobra.Command {
-	if runF == nil {
-		runF = versionRun
-	}
 	opts := &versionOptions{IO: f.io}
-	return &cobra.Command{
+	return verb(&cobra.Command{
 		Use:   "version",
 		Short: "Print dbg's version",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runF(cmd.Context(), opts)
-		},
-	}
+	}, opts, versionRun, runF)
 }
 
 func versionRun(_ context.Context, opts *versionOptions) error {

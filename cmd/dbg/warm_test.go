@@ -34,6 +34,7 @@ func idleAdapter(t *testing.T, c *client, marker string, owned []int) int {
 // the next; a SIGKILLed server leaves no idle adapter once the next
 // server has started.
 func TestMCPWarmAdapterPool(t *testing.T) {
+	t.Parallel()
 	requireDebugpy(t)
 	state := t.TempDir()
 	c := startDbg(t, "DBG_WARM_ADAPTERS=1", "DBG_STATE_DIR="+state)

@@ -73,6 +73,10 @@ type serverFlags struct {
 	MaxProcesses        int
 	AllowOutsideProject bool
 	policyFlags
+
+	// clients follows the clients of dbg serve, whose sessions close
+	// after a client left; nil: one client (stdio, in process).
+	clients *mcpbind.Clients
 }
 
 // newServer builds the MCP server of project ("" = the working
@@ -116,7 +120,19 @@ func (f *factory) newServerWith(ctx context.Context, project string, flags serve
 // configurations).
 func registerTools(ctx context.Context, f *factory, srv *mcp.Server, m *sessions.Manager, rc *remote.Remote, flags serverFlags) func() {
 	tb := mcpbind.NewToolbox(srv, f.now)
-	tb.SetPolicy(flags.policy(toolkit.NewAuditLog(f.stateDir(), f.now, pidOf(m))))
+	audit := toolkit.NewAuditLog(f.stateDir(), f.now, pidOf(m))
+	audit.SetOwnerOf(m.OwnerID)
+	tb.SetPolicy(flags.policy(audit))
+	if flags.clients != nil {
+		// A client gone (disconnected, its grace passed) takes its
+		// sessions with it.
+		flags.clients.Follow(srv)
+		flags.clients.OnGone(func(id string) {
+			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			m.CloseOwnedBy(cctx, id)
+		})
+	}
 	tb.SetRevealSecrets(flags.RevealSecrets)
 	tb.SetNoReveal(flags.NoReveal)
 	ctx, cancel := context.WithCancel(ctx)

@@ -109,6 +109,10 @@ type okOut struct {
 	Message   string `json:"message"`
 }
 
+type listIn struct {
+	All toolkit.Bool `json:"all,omitempty" jsonschema:"everyone's sessions, with their owner"`
+}
+
 type listOut struct {
 	Sessions []listedSession  `json:"sessions"`
 	Count    int              `json:"count"`
@@ -294,4 +298,23 @@ type outputOut struct {
 	NextSince  int64                `json:"nextSince"`
 	Dropped    int64                `json:"dropped,omitempty"`
 	Truncation *sessions.Truncation `json:"truncation,omitempty"`
+}
+
+// groupsOf keeps the groups with a session of l: a client is shown the
+// groups of the sessions it sees.
+func groupsOf(groups []sessions.Group, l []sessions.SessionInfo) []sessions.Group {
+	listed := map[string]bool{}
+	for _, s := range l {
+		listed[s.ID] = true
+	}
+	kept := groups[:0]
+	for _, g := range groups {
+		for _, id := range g.Sessions {
+			if listed[id] {
+				kept = append(kept, g)
+				break
+			}
+		}
+	}
+	return kept
 }

@@ -28,7 +28,7 @@ func ms(n toolkit.Int, def time.Duration) time.Duration {
 // sessionTool adds a tool that acts on the session its input names.
 func sessionTool[In interface{ session() string }, Out any](tb *toolkit.Toolbox, m *sessions.Manager, name, description string, f func(context.Context, *sessions.Session, In) (Out, error), opts ...toolkit.ToolOption) {
 	toolkit.AddTool(tb, name, description, func(ctx context.Context, in In) (Out, error) {
-		s, err := m.Get(in.session())
+		s, err := m.GetFor(ctx, in.session())
 		if err != nil {
 			var zero Out
 			return zero, err
@@ -130,10 +130,10 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			}
 			return okOut{SessionID: in.SessionID, Message: "closed"}, nil
 		}, toolkit.Hints{Title: "Close session", Destructive: true, Idempotent: true}, toolkit.DestructiveWhen(launched(m)))
-	toolkit.AddTool(tb, "list_debug_sessions", "Sessions: language, state, last stop, pid, parent, groups.",
-		func(ctx context.Context, _ struct{}) (listOut, error) {
-			l := m.List()
-			out := listOut{Sessions: make([]listedSession, 0, len(l)), Count: len(l), Groups: m.Groups()}
+	toolkit.AddTool(tb, "list_debug_sessions", "Your sessions (all: everyone's): language, state, last stop, pid, parent, groups.",
+		func(ctx context.Context, in listIn) (listOut, error) {
+			l := m.ListFor(ctx, in.All.Or(false))
+			out := listOut{Sessions: make([]listedSession, 0, len(l)), Count: len(l), Groups: groupsOf(m.Groups(), l)}
 			for _, s := range l {
 				out.Sessions = append(out.Sessions, listedSession{SessionInfo: s, Resources: resourcesOf(s.ID)})
 			}
@@ -197,7 +197,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 			if in.All.Or(false) {
 				return allOut{Sessions: m.ForAll(ctx, each)}, nil
 			}
-			s, err := m.Get(in.SessionID)
+			s, err := m.GetFor(ctx, in.SessionID)
 			if err != nil {
 				return allOut{}, err
 			}
@@ -338,7 +338,7 @@ func registerTools(tb *toolkit.Toolbox, m *sessions.Manager) {
 				// A session named is a session that exists, even when
 				// file and line make it unneeded.
 				var err error
-				if s, err = m.Get(in.SessionID); err != nil {
+				if s, err = m.GetFor(ctx, in.SessionID); err != nil {
 					return sourceOut{}, err
 				}
 			}

@@ -10,8 +10,8 @@
 // call; tools/list shows those the toolbox lists ([toolkit.Toolbox.Listed]),
 // and a toolset enabled at run time makes the server send
 // notifications/tools/list_changed. Each call's context carries its
-// [toolkit.Caller] (the client's name; the user's answer to a
-// confirmation) and, when the client sent a progressToken, a progress
+// [toolkit.Caller] (the client's name and connection, its MCP session's
+// id; the user's answer to a confirmation) and, when the client sent a progressToken, a progress
 // receiver sending notifications/progress.
 //
 // A call the server's policy confirms first is answered with an input
@@ -89,6 +89,9 @@ func (b *binding) handler(t toolkit.Tool) mcp.ToolHandler {
 		if req != nil && req.Params != nil {
 			args = req.Params.Arguments
 			c.info = req.ClientInfo()
+			if req.Session != nil && (c.info == nil || c.info.Name != toolkit.ShellClient) {
+				c.id = req.Session.ID()
+			}
 			if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
 				c.canAsk = true
 			}
@@ -161,8 +164,9 @@ func progressTo(ctx context.Context, ss *mcp.ServerSession, tok any) func(string
 // caller is the client of one call.
 type caller struct {
 	info   *mcp.Implementation
-	canAsk bool  // the client has elicitation
-	answer *bool // the user's answer to this call's confirmation
+	id     string // the MCP session's id; "" on stdio and for the user's shell
+	canAsk bool   // the client has elicitation
+	answer *bool  // the user's answer to this call's confirmation
 }
 
 func (c caller) Client() string {
@@ -174,6 +178,9 @@ func (c caller) Client() string {
 	}
 	return c.info.Name + " " + c.info.Version
 }
+
+// ClientID names the connection of the call (toolkit.Identified).
+func (c caller) ClientID() string { return c.id }
 
 // confirmSchema asks for nothing but the answer: accept is yes.
 var confirmSchema = &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}

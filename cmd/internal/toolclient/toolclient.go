@@ -60,7 +60,7 @@ type Client struct {
 // New connects to the project's running daemon, or else starts the
 // in-process server of cfg.Serve.
 func New(ctx context.Context, cfg Config) (*Client, error) {
-	impl := &mcp.Implementation{Name: "dbg-cli", Version: cfg.Version}
+	impl := &mcp.Implementation{Name: toolkit.ShellClient, Version: cfg.Version}
 	routes := &progressRoutes{}
 	project := cfg.Project
 	if project == "" {

@@ -1,0 +1,3 @@
+module example.com/loadloop
+
+go 1.21
