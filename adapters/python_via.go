@@ -18,21 +18,31 @@ import (
 // kill the program. dbg then attaches through the adapter by pid, so the
 // adapter injects debugpy into the program as a local attach does, and
 // the adapter exits when the session ends. The port is the one the
-// adapter writes to DEBUGPY_ADAPTER_ENDPOINTS.
+// adapter writes to DEBUGPY_ADAPTER_ENDPOINTS. A passed check is said as
+// a verdict naming what it held for (the interpreter and its change
+// time, the machine's boot, gdb's version), so the next attach to that
+// target skips it while all of them are the same: a rebuilt
+// interpreter, another machine behind the same name, a reboot or
+// another gdb is checked again.
 const pythonRemoteServer = `py=$(tr '\000' '\n' <"/proc/$pid/cmdline" 2>/dev/null | head -n 1)
 case "$py" in /*) [ -x "$py" ] || py= ;; *) py= ;; esac
 [ -n "$py" ] && "$py" -c 'import debugpy' 2>/dev/null || py=$(readlink "/proc/$pid/exe") ||
 	fail "cannot read the executable of process $pid: connect as its user or as root"
 "$py" -c 'import debugpy' 2>/dev/null || { say missing "debugpy|$py -m pip install debugpy==` + DebugpyVersion + `"; exit 0; }
 need gdb "install gdb on the target (apt-get update && apt-get install -y gdb): debugpy injects itself into the program with it"
-"$py" -c 'import time; time.sleep(60)' </dev/null >/dev/null 2>&1 &
-probe=$!
-out=$(gdb --nx --nh -p "$probe" -batch -ex 'call (int)getpid()' 2>&1)
-kill "$probe" 2>/dev/null
-case "$out" in
-*"= $probe"*) ;;
-*) if printf '%s' "$out" | grep -qi -e 'operation not permitted' -e 'ptrace'; then say ptrace "gdb: $(printf '%s' "$out" | tail -n 2 | tr '\n' ' ')"; exit 0; fi
-	fail "gdb cannot call into a process of $py on the target, so debugpy's injection would kill the program ($(printf '%s' "$out" | tail -n 2 | tr '\n' ' '))|restart it under $py -m debugpy --listen 127.0.0.1:5678 and attach with via and port 5678" ;;
+verdict="gdb-calls $py $(stat -c %Y "$py" 2>/dev/null) $(cat /proc/sys/kernel/random/boot_id 2>/dev/null) $(gdb --version 2>/dev/null | head -n 1)"
+case "$(printf '\037%s\037' "$known")" in
+*"$(printf '\037%s\037' "$verdict")"*) ;;
+*)
+	"$py" -c 'import time; time.sleep(60)' </dev/null >/dev/null 2>&1 &
+	probe=$!
+	out=$(gdb --nx --nh -p "$probe" -batch -ex 'call (int)getpid()' 2>&1)
+	kill "$probe" 2>/dev/null
+	case "$out" in
+	*"= $probe"*) say verdict "$verdict" ;;
+	*) if printf '%s' "$out" | grep -qi -e 'operation not permitted' -e 'ptrace'; then say ptrace "gdb: $(printf '%s' "$out" | tail -n 2 | tr '\n' ' ')"; exit 0; fi
+		fail "gdb cannot call into a process of $py on the target, so debugpy's injection would kill the program ($(printf '%s' "$out" | tail -n 2 | tr '\n' ' '))|restart it under $py -m debugpy --listen 127.0.0.1:5678 and attach with via and port 5678" ;;
+	esac ;;
 esac
 export DEBUGPY_ADAPTER_ENDPOINTS="$dir/endpoints"
 PYTHONPATH="$dir/hooks${PYTHONPATH:+:$PYTHONPATH}"

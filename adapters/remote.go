@@ -83,7 +83,9 @@ type Remote struct {
 func (r *Remote) Reachable() bool { return r != nil && (r.Server != "" || r.Port != nil) }
 
 // RemotePrelude is the start of every remote script: $1 is the pid of
-// the program to debug, in $pid. It gives the Server scripts these
+// the program to debug, in $pid, and $2, in $known, the verdicts the
+// scripts said on this target before (joined by \037), which a script
+// may trust instead of checking again. It gives the Server scripts these
 // functions:
 //
 //	say KEY TEXT   write the line "dbg-KEY TEXT", which dbg reads:
@@ -95,6 +97,8 @@ func (r *Remote) Reachable() bool { return r != nil && (r.Server != "" || r.Port
 //	               missing W|F  the target lacks W; F installs it
 //	               ptrace T     the kernel refused to let the server trace
 //	               warn T       a warning for the answer
+//	               verdict K    a check passed on the target, which K
+//	                            names; dbg gives it back in $known
 //	               fail T[|H]   the start failed, T says why and H,
 //	                            when given, what to do
 //	fail TEXT      say fail TEXT and stop
@@ -107,6 +111,7 @@ func (r *Remote) Reachable() bool { return r != nil && (r.Server != "" || r.Port
 //
 // $dir is a private folder (mktemp -d) the script may use.
 const RemotePrelude = `pid=$1
+known=$2
 say() { k=$1; shift; printf 'dbg-%s %s\n' "$k" "$*"; }
 fail() { say fail "$*"; exit 0; }
 need() { command -v "$1" >/dev/null 2>&1 || { say missing "$1|$2"; exit 0; }; }

@@ -12,28 +12,13 @@ package bench
 // starts an adapter only after its language was used.
 
 import (
-	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func startMCPEnv(b *testing.B, env ...string) *mcpClient {
-	cmd := exec.Command(dbgBinary(b), "mcp")
-	cmd.Env = append(append(os.Environ(), "DBG_STATE_DIR="+b.TempDir()), env...)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = cs.Close() })
-	return &mcpClient{b: b, cs: cs, cmd: cmd}
-}
+func startMCPEnv(b *testing.B, env ...string) *mcpClient { return startMCPArgs(b, nil, env...) }
 
 // firstStop runs one session of lang to the breakpoint at line and closes
 // it; it returns the time from create to the stop.

@@ -14,16 +14,23 @@ import (
 // listScript lists the target's processes from /proc, one "dbg-p" line
 // each: pid, uid, executable and command line (arguments joined by
 // \037); then "dbg-users" with uid:name pairs. It leaves out kernel
-// threads and itself.
+// threads and itself. It reads each process's status with the shell's
+// own read and runs one tr and one readlink per process: a host runs
+// hundreds.
 const listScript = `for d in /proc/[0-9]*; do
 	pid=${d#/proc/}
 	[ "$pid" = "$$" ] && continue
-	st=$(cat "$d/status" 2>/dev/null) || continue
-	ppid=$(printf '%s\n' "$st" | sed -n 's/^PPid:[[:space:]]*//p')
+	ppid= uid=
+	{ while IFS= read -r line; do
+		case $line in
+		PPid:*) set -- ${line#PPid:}; ppid=$1 ;;
+		Uid:*) set -- ${line#Uid:}; uid=$1; break ;;
+		esac
+	done <"$d/status"; } 2>/dev/null || continue
+	[ -n "$uid" ] || continue
 	[ "$ppid" = "$$" ] && continue
 	args=$(tr '\000\n\t' '\037  ' <"$d/cmdline" 2>/dev/null)
 	[ -n "$args" ] || continue
-	uid=$(printf '%s\n' "$st" | sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p')
 	printf 'dbg-p %s\t%s\t%s\t%s\n' "$pid" "$uid" "$(readlink "$d/exe" 2>/dev/null)" "$args"
 done
 printf 'dbg-users '
@@ -33,21 +40,26 @@ echo
 
 // marksScript says which of the marks (the arguments after "--") each
 // executable (the arguments before it) holds: one "dbg-m" line each,
-// the executable then its marks, joined by \037.
+// the executable then its marks, joined by \037. One grep reads each
+// executable once for all the marks.
 const marksScript = `LC_ALL=C; export LC_ALL
 n=0
 for a in "$@"; do [ "$a" = "--" ] && break; n=$((n + 1)); done
+pats=
+j=0
+for m in "$@"; do
+	j=$((j + 1))
+	[ "$j" -gt $((n + 1)) ] || continue
+	[ -z "$pats" ] || pats="$pats
+"
+	pats=$pats$m
+done
+[ -n "$pats" ] || pats=$(printf '\037none\037')
 i=0
 for exe in "$@"; do
 	i=$((i + 1))
 	[ "$i" -gt "$n" ] && break
-	found=
-	j=0
-	for m in "$@"; do
-		j=$((j + 1))
-		[ "$j" -gt $((n + 1)) ] || continue
-		grep -q -a -F -e "$m" "$exe" 2>/dev/null && found="$found$(printf '\037')$m"
-	done
+	found=$(grep -a -o -F -e "$pats" "$exe" 2>/dev/null | awk '!seen[$0]++ { printf "\037%s", $0 }')
 	printf 'dbg-m %s%s\n' "$exe" "$found"
 done
 `

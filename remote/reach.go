@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dbg-dev/dbg/adapters"
 	"github.com/dbg-dev/dbg/sessions"
@@ -36,6 +37,34 @@ type Config struct {
 type Remote struct {
 	cfg    Config
 	status *statusCache
+
+	mu    sync.Mutex
+	known map[string][]string // per target, the verdicts its start scripts said
+}
+
+// verdicts are those the start scripts said on target key.
+func (x *Remote) verdicts(key string) []string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return slices.Clone(x.known[key])
+}
+
+// remember keeps the verdicts a start script said on target key, at
+// most 16 per target.
+func (x *Remote) remember(key string, vs []string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.known == nil {
+		x.known = map[string][]string{}
+	}
+	for _, v := range vs {
+		if v != "" && !slices.Contains(x.known[key], v) {
+			x.known[key] = append(x.known[key], v)
+		}
+	}
+	if n := len(x.known[key]); n > 16 {
+		x.known[key] = x.known[key][n-16:]
+	}
 }
 
 // New returns the remote capability.
@@ -75,7 +104,7 @@ func (x *Remote) Reach(ctx context.Context, r sessions.ReachRequest) (*sessions.
 	if err != nil {
 		return nil, err
 	}
-	w := &way{tg: tg, reach: &sessions.Reach{Info: sessions.RemoteInfo{Via: String(r.Via)}}}
+	w := &way{x: x, tg: tg, reach: &sessions.Reach{Info: sessions.RemoteInfo{Via: String(r.Via)}}}
 	if err := w.open(ctx, r); err != nil {
 		w.close(context.WithoutCancel(ctx))
 		return nil, err
@@ -88,6 +117,7 @@ func (x *Remote) Reach(ctx context.Context, r sessions.ReachRequest) (*sessions.
 
 // way is one opened reach: the target and what was started on it.
 type way struct {
+	x       *Remote
 	tg      target
 	reach   *sessions.Reach
 	started *started
@@ -96,38 +126,45 @@ type way struct {
 func (w *way) open(ctx context.Context, r sessions.ReachRequest) error {
 	lang := r.Adapter.Language()
 	rm := r.Adapter.Traits().Remote
+	if r.PID != 0 && !rm.Reachable() {
+		why := "dbg has no remote attach by pid for " + lang
+		if rm != nil && rm.Refused != "" {
+			why = rm.Refused
+		}
+		return toolkit.NewError(toolkit.CodeUnsupported, why, "attach with via and the port of a debug server you started on the target")
+	}
+	if r.PID == 0 && r.Port == 0 {
+		return toolkit.NewError(toolkit.CodeInvalidArgument, "a via needs processId (the program's pid on the target) or port (a debug server listening on its loopback)",
+			"list_remote_processes lists the target's processes")
+	}
 	if err := w.debugImage(ctx, r); err != nil {
 		return err
 	}
 	var proc scriptResult
-	if r.PID != 0 {
-		out, err := w.tg.exec(ctx, describeScript, append([]string{strconv.Itoa(r.PID)}, envNames(rm)...)...)
+	switch {
+	case r.PID == 0:
+		if err := w.forwardPort(ctx, "127.0.0.1", r.Port, fmt.Sprintf("a debug server on port %d", r.Port)); err != nil {
+			return err
+		}
+	case rm.Port != nil:
+		out, err := w.tg.exec(ctx, describeScript, append([]string{strconv.Itoa(r.PID), ""}, envNames(rm)...)...)
 		if err != nil {
 			return err
 		}
 		if proc = parseScript(out); proc.fail != "" {
-			return toolkit.NewError(toolkit.CodeInvalidArgument, proc.fail, "list_remote_processes lists the target's processes")
+			return toolkit.NewError(toolkit.CodeInvalidArgument, w.tg.tool()+": "+proc.fail, "list_remote_processes lists the target's processes")
 		}
-	}
-	switch {
-	case r.PID == 0:
-		if r.Port == 0 {
-			return toolkit.NewError(toolkit.CodeInvalidArgument, "a via needs processId (the program's pid on the target) or port (a debug server listening on its loopback)",
-				"list_remote_processes lists the target's processes")
-		}
-		if err := w.forwardPort(ctx, "127.0.0.1", r.Port, fmt.Sprintf("a debug server on port %d", r.Port)); err != nil {
-			return err
-		}
-	case rm != nil && rm.Port != nil:
 		if err := w.programPort(ctx, r, rm, proc); err != nil {
 			return err
 		}
-	case rm != nil && rm.Server != "":
-		st, err := startServer(ctx, w.tg, lang, rm, r.PID)
+	default:
+		key := String(r.Via)
+		st, desc, err := startServer(ctx, w.tg, lang, rm, r.PID, w.x.verdicts(key))
 		if err != nil {
 			return err
 		}
-		w.started = st
+		proc, w.started = desc, st
+		w.x.remember(key, st.verdicts)
 		addr, err := w.tg.forward(ctx, "127.0.0.1", st.port)
 		if err != nil {
 			return err
@@ -136,12 +173,6 @@ func (w *way) open(ctx context.Context, r sessions.ReachRequest) error {
 		w.reach.Info.Server = st.command
 		w.reach.Info.Forward = fmt.Sprintf("%s → 127.0.0.1:%d on the target", addr, st.port)
 		w.reach.Info.Warnings = append(w.reach.Info.Warnings, st.warnings...)
-	default:
-		why := "dbg has no remote attach by pid for " + lang
-		if rm != nil && rm.Refused != "" {
-			why = rm.Refused
-		}
-		return toolkit.NewError(toolkit.CodeUnsupported, why, "attach with via and the port of a debug server you started on the target")
 	}
 	w.mappings(r, proc)
 	return nil

@@ -2,7 +2,6 @@ package remote
 
 import (
 	"context"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -25,7 +24,9 @@ func reachRecorded(t *testing.T, recording string, v sessions.Via, lang string) 
 	rc := New(Config{Adapters: reg, PrivateDir: func() (string, error) { return t.TempDir(), nil }})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	r, err := rc.Reach(ctx, sessions.ReachRequest{Via: v, Adapter: a, PID: os.Getpid()})
+	// A throwaway process: a start the recording runs here attaches to
+	// it, never to this test.
+	r, err := rc.Reach(ctx, sessions.ReachRequest{Via: v, Adapter: a, PID: sleeper(t).Process.Pid})
 	if err == nil {
 		r.Close(ctx)
 		t.Fatalf("%s: the reach succeeded: %+v", recording, r.Info)

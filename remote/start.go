@@ -16,18 +16,21 @@ import (
 
 // describeScript tells what process $1 is: its executable, working
 // folder, user, command line (arguments joined by \037), and the
-// variables of its environment named by the other arguments.
-const describeScript = `pid=$1; shift
-[ -r "/proc/$pid/cmdline" ] || { echo "dbg-fail no process $pid on the target"; exit 0; }
-printf 'dbg-exe %s\n' "$(readlink "/proc/$pid/exe" 2>/dev/null)"
-printf 'dbg-cwd %s\n' "$(readlink "/proc/$pid/cwd" 2>/dev/null)"
-printf 'dbg-uid %s\n' "$(sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$pid/status")"
-printf 'dbg-argv '; tr '\000\n' '\037 ' <"/proc/$pid/cmdline"; echo
+// variables of its environment named by the arguments after the second.
+// It runs alone, or before a start script (so one command does both).
+const describeScript = `[ -r "/proc/$1/cmdline" ] || { echo "dbg-fail no process $1 on the target"; exit 0; }
+printf 'dbg-exe %s\n' "$(readlink "/proc/$1/exe" 2>/dev/null)"
+printf 'dbg-cwd %s\n' "$(readlink "/proc/$1/cwd" 2>/dev/null)"
+printf 'dbg-uid %s\n' "$(sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$1/status")"
+printf 'dbg-argv '; tr '\000\n' '\037 ' <"/proc/$1/cmdline"; echo
+i=0
 for name in "$@"; do
-	v=$(tr '\000' '\n' <"/proc/$pid/environ" 2>/dev/null | sed -n "s/^$name=//p" | head -n 1)
+	i=$((i + 1))
+	[ "$i" -gt 2 ] || continue
+	v=$(tr '\000' '\n' <"/proc/$1/environ" 2>/dev/null | sed -n "s/^$name=//p" | head -n 1)
 	[ -n "$v" ] && printf 'dbg-env %s=%s\n' "$name" "$v"
 done
-exit 0
+:
 `
 
 // listenScript waits until something listens on TCP port $1 of the
@@ -74,6 +77,7 @@ type scriptResult struct {
 	ptrace   string
 	fail     string
 	warnings []string
+	verdicts []string
 	exe, cwd string
 	uid      int
 	argv     []string
@@ -114,6 +118,8 @@ func parseScript(out string) scriptResult {
 			r.fail = firstNonEmpty(val, "the script failed")
 		case "warn":
 			r.warnings = append(r.warnings, val)
+		case "verdict":
+			r.verdicts = append(r.verdicts, val)
 		case "exe":
 			r.exe = val
 		case "cwd":
@@ -154,15 +160,25 @@ type started struct {
 	helpers  []string
 	dirs     []string
 	warnings []string
+	verdicts []string
 }
 
-// startServer runs the language's start script for pid and reads what it
-// started. What the target lacks is an error naming it and the fix, as
+// startServer runs, in one command, the description of process pid and
+// the language's start script for it, with the verdicts earlier starts
+// on this target said (known), and reads what it started and the
+// process. What the target lacks is an error naming it and the fix, as
 // the target's kind makes it (the docker run flag, the install).
-func startServer(ctx context.Context, tg target, lang string, rm *adapters.Remote, pid int) (*started, error) {
-	out, err := tg.exec(ctx, adapters.RemotePrelude+rm.Server, strconv.Itoa(pid))
+func startServer(ctx context.Context, tg target, lang string, rm *adapters.Remote, pid int, known []string) (*started, scriptResult, error) {
+	out, err := tg.exec(ctx, describeScript+adapters.RemotePrelude+rm.Server, strconv.Itoa(pid), strings.Join(known, "\x1f"))
 	r := parseScript(out)
-	st := &started{port: r.port, command: r.command, helpers: r.helpers, dirs: r.dirs, warnings: r.warnings}
+	st := &started{port: r.port, command: r.command, helpers: r.helpers, dirs: r.dirs, warnings: r.warnings, verdicts: r.verdicts}
+	st, err = checkStarted(ctx, tg, lang, st, r, out, err, pid)
+	return st, r, err
+}
+
+// checkStarted turns what a start script said into the error of what
+// failed, tearing down what it left.
+func checkStarted(ctx context.Context, tg target, lang string, st *started, r scriptResult, out string, err error, pid int) (*started, error) {
 	fail := func(e error) (*started, error) {
 		teardown(context.WithoutCancel(ctx), tg, st)
 		return nil, e
@@ -170,6 +186,8 @@ func startServer(ctx context.Context, tg target, lang string, rm *adapters.Remot
 	switch {
 	case err != nil:
 		return fail(err)
+	case r.exe == "" && strings.HasPrefix(r.fail, "no process"):
+		return fail(toolkit.NewError(toolkit.CodeInvalidArgument, tg.tool()+": "+r.fail, "list_remote_processes lists the target's processes"))
 	case r.missing != "":
 		what, fix, _ := strings.Cut(r.missing, "|")
 		return fail(toolkit.NewError(toolkit.CodeAttachFailed, fmt.Sprintf("%s: the target has no %s, which the %s debug server needs", tg.tool(), what, lang), tg.fix(false, fix)).

@@ -121,7 +121,7 @@ func TestNativeServerGdbserver(t *testing.T) {
 	a, _ := adapters.Default().Lookup("c")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	st, err := startServer(ctx, tg, "c", a.Traits().Remote, target.Process.Pid)
+	st, _, err := startServer(ctx, tg, "c", a.Traits().Remote, target.Process.Pid, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,14 +153,14 @@ func TestServerMissing(t *testing.T) {
 	tg := localTarget{path: restrictedPath(t)}
 	target := sleeper(t)
 	a, _ := adapters.Default().Lookup("c")
-	st, err := startServer(context.Background(), tg, "c", a.Traits().Remote, target.Process.Pid)
+	st, _, err := startServer(context.Background(), tg, "c", a.Traits().Remote, target.Process.Pid, nil)
 	if err == nil {
 		t.Fatalf("a target without a debug server started %+v", st)
 	}
 	if te := toolkit.AsToolError(err); te == nil || !strings.Contains(te.Message, "the target has no lldb-server") || !strings.HasPrefix(te.Hint, "fix: install") {
 		t.Errorf("without a debug server: %v", err)
 	}
-	if _, err := startServer(context.Background(), tg, "c", a.Traits().Remote, 1<<22); err == nil || !strings.Contains(err.Error(), "no process") {
+	if _, _, err := startServer(context.Background(), tg, "c", a.Traits().Remote, 1<<22, nil); err == nil || !strings.Contains(err.Error(), "no process") {
 		t.Errorf("a pid that does not exist: %v", err)
 	}
 }
@@ -170,7 +170,7 @@ func TestServerMissing(t *testing.T) {
 func TestDescribeScript(t *testing.T) {
 	t.Parallel()
 	target := sleeper(t, "RUBY_DEBUG_PORT=4321", "OTHER=x")
-	out, err := localTarget{}.exec(context.Background(), describeScript, strconv.Itoa(target.Process.Pid), "RUBY_DEBUG_PORT", "NODE_OPTIONS")
+	out, err := localTarget{}.exec(context.Background(), describeScript, strconv.Itoa(target.Process.Pid), "", "RUBY_DEBUG_PORT", "NODE_OPTIONS")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,5 +239,85 @@ func TestTeardownScript(t *testing.T) {
 	}
 	if _, err := os.Stat(keep); err != nil {
 		t.Error("the teardown removed a folder that is not dbg's")
+	}
+}
+
+// TestPythonServerVerdict: the Python start checks once, with gdb on a
+// throwaway process, that gdb can call into the target's interpreter,
+// and says so as a verdict; given that verdict back, the next start on
+// the same target trusts it and runs no gdb, while a verdict of another
+// interpreter, boot or gdb is checked again. Each start has debugpy's
+// adapter listening on the target's loopback.
+func TestPythonServerVerdict(t *testing.T) {
+	t.Parallel()
+	// The interpreter itself, not a shim that runs it.
+	out, err := exec.Command("python3", "-c", "import debugpy, sys; print(sys.executable)").Output()
+	if err != nil {
+		t.Fatalf("python3 has no debugpy (bash scripts/install-test-deps.sh installs it): %v", err)
+	}
+	py := strings.TrimSpace(string(out))
+	path := restrictedPath(t, "stat", "mkdir")
+	// gdb answers the probe's call as gdb does, and counts its runs.
+	runs := filepath.Join(t.TempDir(), "runs")
+	gdb := "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'GNU gdb (test) 14.2'; exit 0; }\necho run >>" + runs + "\necho \"\\$1 = $4\"\n"
+	if err := os.WriteFile(filepath.Join(path, "gdb"), []byte(gdb), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tg := localTarget{path: path}
+	target := exec.Command(py, "-c", "import time; time.sleep(60)")
+	if err := target.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = target.Process.Kill(); _ = target.Wait() })
+	a, _ := adapters.Default().Lookup("python")
+	start := func(known []string) *started {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		st, desc, err := startServer(ctx, tg, "python", a.Traits().Remote, target.Process.Pid, known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer teardown(ctx, tg, st)
+		if desc.exe == "" || len(desc.argv) == 0 || desc.argv[0] != py {
+			t.Errorf("the start described process %d as %+v", target.Process.Pid, desc)
+		}
+		c, err := net.Dial("tcp", hostPort("127.0.0.1", st.port))
+		if err != nil {
+			t.Fatalf("debugpy's adapter does not listen on 127.0.0.1:%d: %v", st.port, err)
+		}
+		c.Close()
+		return st
+	}
+	count := func() int {
+		b, _ := os.ReadFile(runs)
+		return strings.Count(string(b), "run")
+	}
+	first := start(nil)
+	if count() != 1 || len(first.verdicts) != 1 || !strings.HasPrefix(first.verdicts[0], "gdb-calls /") {
+		t.Fatalf("the first start ran gdb %d times and said verdicts %q", count(), first.verdicts)
+	}
+	if again := start(first.verdicts); count() != 1 || len(again.verdicts) != 0 {
+		t.Errorf("given its verdict, the start ran gdb %d times in all and said %q", count(), again.verdicts)
+	}
+	if other := start([]string{"gdb-calls /usr/bin/python0 1 boot GNU gdb 1"}); count() != 2 || len(other.verdicts) != 1 {
+		t.Errorf("given another target's verdict, the start ran gdb %d times in all and said %q", count(), other.verdicts)
+	}
+}
+
+// TestVerdictsPerTarget: the verdicts kept are per target, each once,
+// the last 16.
+func TestVerdictsPerTarget(t *testing.T) {
+	t.Parallel()
+	x := New(Config{})
+	x.remember("ssh://a", []string{"v1", "v2", "v1", ""})
+	if got := x.verdicts("ssh://a"); strings.Join(got, ",") != "v1,v2" || len(x.verdicts("ssh://b")) != 0 {
+		t.Fatalf("verdicts %q, of another target %q", got, x.verdicts("ssh://b"))
+	}
+	for i := range 20 {
+		x.remember("ssh://a", []string{strconv.Itoa(i)})
+	}
+	if got := x.verdicts("ssh://a"); len(got) != 16 || got[15] != "19" {
+		t.Errorf("after 22 verdicts: %q", got)
 	}
 }

@@ -49,6 +49,9 @@ type Proxy struct {
 	lastException   string                     // text of the last exception stop
 	excWant         map[string]bool            // the session's exception filters
 	pending         []string                   // output lines before the client connected
+	held            bool                       // rdbg holds line breakpoints (it never drops one)
+	stopped         int                        // the thread of the stop the session sees (0: running)
+	purge           chan int                   // set while a detach pauses the program: its stop's thread
 	connected       bool
 
 	stoppedOnce sync.Once

@@ -80,6 +80,7 @@ func (x *Proxy) request(r *dap.Request) dap.Verdict {
 		x.scopeFrame = map[int]int{}
 		x.pauseSent = false
 		x.stepping = r.Command != "continue" && r.Command != "reverseContinue"
+		x.stopped = 0
 		x.mu.Unlock()
 	case "pause":
 		x.mu.Lock()
@@ -111,6 +112,18 @@ func (x *Proxy) request(r *dap.Request) dap.Verdict {
 			case <-x.link.Done():
 			}
 			t.Stop()
+			var a godap.DisconnectArguments
+			_ = r.DecodeBody(&a)
+			x.mu.Lock()
+			held := x.held
+			x.mu.Unlock()
+			if held && !a.TerminateDebuggee {
+				x.link.Go(func() {
+					x.dropBreakpoints()
+					r.Forward()
+				})
+				return dap.Hold
+			}
 		}
 	case "configurationDone":
 		x.mu.Lock()
@@ -331,6 +344,7 @@ func (x *Proxy) takeBreakpoints(r *dap.Request) {
 		}
 	}
 	x.bps[path] = want
+	x.held = x.held || len(plain) > 0
 	x.mu.Unlock()
 	r.Note = lines
 	r.Arguments = mustJSON(map[string]any{"source": map[string]any{"path": a.Source.Path}, "breakpoints": plain})

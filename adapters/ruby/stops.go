@@ -2,6 +2,7 @@ package ruby
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -21,20 +22,40 @@ type rubyBP struct {
 // event filters rdbg's events: stops at breakpoints the session has
 // removed are resumed silently, stops with a condition, hit condition or
 // log message are decided by the layer, and repeated pauses are reported
-// once.
+// once. A stop the layer's own pause makes before a detach goes to that
+// detach alone.
 func (x *Proxy) event(m *dap.Message) dap.Verdict {
 	if m.Event != "stopped" {
 		return dap.Pass
 	}
-	var st struct {
-		Reason      string `json:"reason"`
-		Description string `json:"description"`
-		ThreadID    int    `json:"threadId"`
-	}
+	var st stopBody
 	_ = m.DecodeBody(&st)
 	x.stoppedOnce.Do(func() { close(x.stoppedCh) })
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if x.purge != nil {
+		select {
+		case x.purge <- st.ThreadID:
+		default:
+		}
+		return dap.Hold
+	}
+	v := x.filterStop(m, st)
+	if v == dap.Pass {
+		x.stopped = st.ThreadID
+	}
+	return v
+}
+
+// stopBody is what the layer reads of a stopped event.
+type stopBody struct {
+	Reason      string `json:"reason"`
+	Description string `json:"description"`
+	ThreadID    int    `json:"threadId"`
+}
+
+// filterStop decides a stop of rdbg's, with mu held.
+func (x *Proxy) filterStop(m *dap.Message, st stopBody) dap.Verdict {
 	if x.connectStop {
 		// rdbg pauses every program a client connects to. Whether the
 		// session wants it paused is its call: it sends a pause (after
@@ -108,6 +129,9 @@ func (x *Proxy) checkStop(stop *dap.Message, thread int, bp *rubyBP) {
 	defer cancel()
 	frame, err := x.topFrame(ctx, thread)
 	if err != nil {
+		x.mu.Lock()
+		x.stopped = thread
+		x.mu.Unlock()
 		x.link.Send(stop) // cannot decide: show the stop
 		return
 	}
@@ -132,6 +156,9 @@ func (x *Proxy) checkStop(stop *dap.Message, thread int, bp *rubyBP) {
 		x.continueThread(thread)
 		return
 	}
+	x.mu.Lock()
+	x.stopped = thread
+	x.mu.Unlock()
 	x.link.Send(stop)
 }
 
@@ -158,6 +185,7 @@ func (x *Proxy) checkException(stop *dap.Message, thread int, desc string) {
 	x.mu.Lock()
 	x.lastException = desc
 	x.pauseSent = false
+	x.stopped = thread
 	x.mu.Unlock()
 	x.link.Send(stop)
 }
@@ -167,19 +195,31 @@ var rubyConstRE = regexp.MustCompile(`^(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*$`)
 
 // topFrame returns the id of thread's top frame.
 func (x *Proxy) topFrame(ctx context.Context, thread int) (int, error) {
-	resp, err := x.link.Call(ctx, "stackTrace", map[string]any{"threadId": thread, "startFrame": 0, "levels": 1})
+	return x.frameWhere(ctx, thread, 1, func(string) bool { return true })
+}
+
+// frameWhere returns the id of the first of thread's top levels frames
+// whose name ok accepts.
+func (x *Proxy) frameWhere(ctx context.Context, thread, levels int, ok func(name string) bool) (int, error) {
+	resp, err := x.link.Call(ctx, "stackTrace", map[string]any{"threadId": thread, "startFrame": 0, "levels": levels})
 	if err != nil {
 		return 0, callError(err)
 	}
 	var body struct {
 		StackFrames []struct {
-			ID int `json:"id"`
+			ID   int    `json:"id"`
+			Name string `json:"name"`
 		} `json:"stackFrames"`
 	}
-	if err := resp.DecodeBody(&body); err != nil || len(body.StackFrames) == 0 {
+	if err := resp.DecodeBody(&body); err != nil {
 		return 0, fmt.Errorf("no stack frames: %v", err)
 	}
-	return body.StackFrames[0].ID, nil
+	for _, f := range body.StackFrames {
+		if ok(f.Name) {
+			return f.ID, nil
+		}
+	}
+	return 0, errors.New("no such frame in the stack")
 }
 
 // eval evaluates expr in frame.
