@@ -52,6 +52,8 @@ const stopReadTime = 5 * time.Second
 // waitLaunched waits up to d for a launched program's first stop. When the
 // program runs in a child session (s has no thread of its own, and a
 // child), the child's first stop answers, and the message names the child.
+// So does the stop of a child session the program started (a Python
+// subprocess at a breakpoint) that comes before one of its own.
 // Only the wait for the stop is sliced: the stop's location is read with
 // the whole of what is left of d.
 func (s *Session) waitLaunched(ctx context.Context, d time.Duration) *StartResult {
@@ -73,6 +75,11 @@ func (s *Session) waitLaunched(ctx context.Context, d time.Duration) *StartResul
 			res.Message += " (in child session " + c.id + ", where the program runs)"
 			return res
 		}
+		if c := s.stoppedChild(); c != nil {
+			res := c.waitFirst(ctx, 0, max(left, stopReadTime))
+			res.Message += " (in child session " + c.id + ")"
+			return res
+		}
 		t := time.NewTimer(min(left, 100*time.Millisecond))
 		select {
 		case <-ch:
@@ -83,6 +90,27 @@ func (s *Session) waitLaunched(ctx context.Context, d time.Duration) *StartResul
 		}
 		t.Stop()
 	}
+}
+
+// stoppedChild returns a child session of s that is paused at a stop,
+// or nil.
+func (s *Session) stoppedChild() *Session {
+	s.mu.Lock()
+	ids := append([]string(nil), s.children...)
+	s.mu.Unlock()
+	for _, id := range ids {
+		c, err := s.m.Get(id)
+		if err != nil {
+			continue
+		}
+		c.mu.Lock()
+		stopped := c.state == StatePaused && c.stopSeq > 0
+		c.mu.Unlock()
+		if stopped {
+			return c
+		}
+	}
+	return nil
 }
 
 // dispatchedChild returns the child session the program runs in when s is

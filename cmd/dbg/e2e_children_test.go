@@ -137,6 +137,35 @@ func TestPythonChildSessions(t *testing.T) {
 	}
 }
 
+// TestPythonChildStopAnswersTheStart: a launch that waits for its first
+// stop answers the stop of a child session, naming the child, when the
+// child stops before the program does.
+func TestPythonChildStopAnswersTheStart(t *testing.T) {
+	requireDebugpy(t)
+	t.Parallel()
+	c := startDbg(t)
+	cc := pythonChildCases[0]
+	file := fixture(t, cc.file)
+	line := mcpLine(t, file, cc.mark)
+	parent := c.ok("create_debug_session", map[string]any{"language": "python"}).str("sessionId")
+	c.ok("set_breakpoint", map[string]any{"sessionId": parent, "file": file, "line": line})
+	st := c.ok("start_debugging", map[string]any{"sessionId": parent, "scriptPath": fixture(t, cc.program), "waitMs": 120000})
+	if st.str("state") != "paused" || st.str("lastStop.location.file") != file || st.num("lastStop.location.line") != line {
+		t.Fatalf("the start answered %v, want the child's stop at %s:%d", st, file, line)
+	}
+	var child string
+	for _, s := range c.ok("list_debug_sessions", nil).list("sessions") {
+		if s.str("parentSessionId") == parent {
+			child = s.str("sessionId")
+		}
+	}
+	if child == "" || !strings.Contains(st.str("message"), "child session "+child) {
+		t.Fatalf("the start's message %q does not name the child session %q", st.str("message"), child)
+	}
+	mcpCheckLocals(t, mcpLocals(t, c, child), cc.locals)
+	childFinish(t, c, parent, child, cc)
+}
+
 // TestPythonChildProcessesOff: with childProcesses: false the child runs
 // undebugged: its breakpoint never stops it, and the program ends.
 func TestPythonChildProcessesOff(t *testing.T) {
