@@ -84,6 +84,18 @@ func (p Python) remoteExec(ctx context.Context, py string, u *pyUser, pid int, s
 	return nil
 }
 
+// remoteExecDir makes the folder of a sys.remote_exec attach. A target
+// of dbg's own user reads it in dbg's private temporary folder; another
+// user's cannot enter that, so its folder is a new one of an
+// unpredictable name in the shared temporary folder, made by dbg
+// (safefs.NewDir) and then handed to that user.
+func remoteExecDir(uid int) (string, error) {
+	if uid == os.Geteuid() {
+		return safefs.MkdirTemp(safefs.PrivateTemp(nil), "dbg-attach-*")
+	}
+	return safefs.NewDir(os.TempDir(), "dbg-attach-*")
+}
+
 // remoteAttach attaches to a Python 3.14+ target with sys.remote_exec.
 func (p Python) remoteAttach(ctx context.Context, t Target, plan *pyAttachPlan) (*Endpoint, error) {
 	progress(ctx, "attaching to %d (python %s, %s) with debugpy %s through sys.remote_exec…", t.PID, plan.in.Version, plan.label, plan.in.Debugpy)
@@ -94,7 +106,7 @@ func (p Python) remoteAttach(ctx context.Context, t Target, plan *pyAttachPlan) 
 	if err != nil {
 		return nil, fmt.Errorf("read process %d: %w", t.PID, err)
 	}
-	dir, err := safefs.NewDir(os.TempDir(), "dbg-attach-*")
+	dir, err := remoteExecDir(st.UID)
 	if err != nil {
 		return nil, fmt.Errorf("make the attach folder: %w", err)
 	}

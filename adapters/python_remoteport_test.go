@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbg-dev/dbg/safefs"
 	"github.com/dbg-dev/dbg/safefs/attacker"
 )
 
@@ -62,7 +63,19 @@ func TestPythonRemoteExecAnswerCannotBePlanted(t *testing.T) {
 		t.Fatalf("attach with the attacker's answer planted: %v", err)
 	}
 	ep.Close(ctx)
-	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
-		t.Errorf("the attach left %v in the temporary folder", ents)
+	// A target of dbg's own user reads its folder in dbg's private one,
+	// which stays (checked, 0700); nothing else may be left.
+	private := safefs.PrivateTemp(func(string) string { return tmp })
+	ents, _ := os.ReadDir(tmp)
+	for _, e := range ents {
+		if filepath.Join(tmp, e.Name()) != private {
+			t.Errorf("the attach left %s in the temporary folder", e.Name())
+		}
+	}
+	if left, _ := os.ReadDir(private); len(left) != 0 {
+		t.Errorf("the attach left %v in dbg's private folder", left)
+	}
+	if fi, err := os.Stat(private); err == nil && fi.Mode().Perm() != 0o700 {
+		t.Errorf("dbg's private folder is %v", fi.Mode().Perm())
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dbg-dev/dbg/safefs"
 	"github.com/dbg-dev/dbg/sessions"
 	"github.com/dbg-dev/dbg/textcut"
 	"github.com/dbg-dev/dbg/toolkit"
@@ -42,11 +43,11 @@ func dialSSH(ctx context.Context, cfg Config, v sessions.Via) (*sshTarget, error
 			"make dbg's state folder (DBG_STATE_DIR) private to this user")
 	}
 	if len(parent) > maxSocketDir {
-		// A socket's path is at most 108 bytes: a folder of its own,
-		// with a random name, in the temporary folder.
-		parent = os.TempDir()
+		// A socket's path is at most 108 bytes: this user's own short
+		// folder in the temporary folder, made and checked.
+		parent = safefs.PrivateTemp(nil)
 	}
-	dir, err := os.MkdirTemp(parent, "dbg-ssh-")
+	dir, err := safefs.MkdirTemp(parent, "dbg-ssh-*")
 	if err != nil {
 		return nil, toolkit.NewError(toolkit.CodeInternal, "no private folder for ssh's control socket: "+err.Error(), "check dbg's state folder")
 	}

@@ -3,7 +3,7 @@
 // would, as her, and checks that dbg refuses them. Only tests import it.
 //
 //	eve := attacker.New(t) // skips, saying why, where no user can be made
-//	eve.MustRun(t, "mkdir", "-m", "777", "/tmp/dbg-go-build-0")
+//	eve.MustRun(t, "mkdir", "-m", "777", dir) // a folder dbg must not trust
 package attacker
 
 import (
