@@ -207,6 +207,8 @@ func (r *lineRing) String() string {
 	return strings.Join(r.lines, "\n")
 }
 
-// maxSocketDir is the longest folder whose control socket path
-// (folder, a random name of 17 bytes, "/cm") fits a UNIX socket address.
-const maxSocketDir = 80
+// maxSocketDir is the longest folder whose control socket path fits a
+// UNIX socket address (107 bytes): the folder, "/dbg-ssh-" and its
+// random 24-byte name, "/cm", and the 17 bytes ssh appends to it while
+// the master starts.
+const maxSocketDir = 107 - len("/dbg-ssh-") - 24 - len("/cm") - 17
