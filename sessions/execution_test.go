@@ -56,7 +56,7 @@ func TestNoStaleStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	prog := testdata(t, "mock/forever.mock")
-	bp, err := r.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 5})
+	bp, err := r.SetBreakpoint(ctx, BreakpointSpec{File: prog, Line: 6})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestStatusNextActions(t *testing.T) {
 	if st := next(running.ID()); st.NextAction != toolkit.NextSetBreakpoint || st.Session == nil || st.Session.State != StateRunning {
 		t.Fatalf("running without breakpoints: %s", st.NextAction)
 	}
-	if _, err := running.SetBreakpoint(ctx, BreakpointSpec{File: testdata(t, "mock/forever.mock"), Line: 4}); err != nil {
+	if _, err := running.SetBreakpoint(ctx, BreakpointSpec{File: testdata(t, "mock/forever.mock"), Line: 5}); err != nil {
 		t.Fatal(err)
 	}
 	if st := next(running.ID()); st.NextAction != toolkit.NextContinue && st.NextAction != toolkit.NextInspectStop {

@@ -1,5 +1,6 @@
 // Busy for up to 30 seconds, running JavaScript all the time, so that a
-// pause request lands in this file.
+// pause request lands in this file. It says so first.
+console.log('spinning');
 let n = 0;
 function tick() {
   n++; // BP:tick
