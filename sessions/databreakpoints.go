@@ -260,7 +260,7 @@ func (s *Session) dataStop(b godap.StoppedEventBody, m *dap.Message) bool {
 
 // recordDataStop fills in what changed and records the stop.
 func (s *Session) recordDataStop(b godap.StoppedEventBody, given *DataValues) {
-	ctx, cancel := context.WithTimeout(s.life, requestTimeout)
+	ctx, cancel := context.WithTimeout(s.life, s.m.cfg.RequestTimeout)
 	defer cancel()
 	b.Reason = DataStopReason
 	s.mu.Lock()

@@ -209,7 +209,7 @@ func (s *Session) resume(ctx, wctx context.Context, seq int, command string, arg
 	// The grace is over with no stop. "Running" is an answer only once
 	// the adapter has taken the step: wait for its response (the request's
 	// own deadline bounds it).
-	if _, err := call.Wait(ctx, requestTimeout); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() && s.stopSeqIs(seq) {
+	if _, err := call.Wait(ctx, s.m.cfg.RequestTimeout); err != nil && !errors.Is(err, dap.ErrClosed) && !s.ended() && s.stopSeqIs(seq) {
 		s.unmarkRunning(seq)
 		return s.requestError(ctx, err)
 	}

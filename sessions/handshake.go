@@ -163,7 +163,7 @@ func (s *Session) handshakeWith(ctx context.Context, ep *adapters.Endpoint, t ad
 			s.onEvent(m)
 		}
 	}
-	conn = dap.NewConn(ep.Conn, dap.Options{OnEvent: onEvent, OnRequest: s.onReverseRequest, Log: log, Timeout: requestTimeout})
+	conn = dap.NewConn(ep.Conn, dap.Options{OnEvent: onEvent, OnRequest: s.onReverseRequest, Log: log, Timeout: s.m.cfg.RequestTimeout})
 	initDone := make(chan struct{})
 	s.mu.Lock()
 	if s.closing {

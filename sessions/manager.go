@@ -49,6 +49,10 @@ type Config struct {
 	// Reacher reaches programs on other machines (create_debug_session's
 	// via); nil: a via is refused.
 	Reacher Reacher
+	// RequestTimeout bounds each DAP request that has no tighter deadline
+	// (--request-timeout; 0: DefaultRequestTimeout): an adapter that does
+	// not answer in time makes the call answer TIMEOUT.
+	RequestTimeout time.Duration
 }
 
 // Manager owns every session. It is safe for concurrent use.
@@ -93,6 +97,9 @@ func NewManager(cfg Config) *Manager {
 	}
 	if cfg.OutputLimit <= 0 {
 		cfg.OutputLimit = 1 << 20
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
 	}
 	m := &Manager{cfg: cfg, sessions: map[string]*Session{}, closedIDs: map[string]bool{}, findCache: map[string]findEntry{}}
 	m.ProcessRegistry = m.ownedProcesses()

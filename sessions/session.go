@@ -334,7 +334,7 @@ func (s *Session) connection() (*dap.Conn, error) {
 }
 
 // request sends a DAP request; one without a deadline gets the
-// connection's, requestTimeout.
+// connection's, the manager's RequestTimeout.
 func (s *Session) request(ctx context.Context, command string, args any, out any) error {
 	c, err := s.connection()
 	if err != nil {
@@ -345,7 +345,7 @@ func (s *Session) request(ctx context.Context, command string, args any, out any
 	if err != nil {
 		return err
 	}
-	resp, err := c.Request(ctx, command, args) // the connection bounds it by requestTimeout
+	resp, err := c.Request(ctx, command, args) // the connection bounds it by RequestTimeout
 	done()
 	if err != nil || command == "evaluate" {
 		// The adapter failed, or answered for a debuggee that is gone.
@@ -370,5 +370,6 @@ func (s *Session) requestError(ctx context.Context, err error) error {
 	return err
 }
 
-// requestTimeout bounds every DAP request that has no tighter deadline.
-const requestTimeout = 15 * time.Second
+// DefaultRequestTimeout bounds every DAP request that has no tighter
+// deadline, unless Config.RequestTimeout says otherwise.
+const DefaultRequestTimeout = 15 * time.Second

@@ -105,7 +105,7 @@ func (s *Session) traceHit(b godap.StoppedEventBody, probes []*traceProbe, at ti
 	s.mu.Unlock()
 	ts.hitMu.Lock()
 	defer ts.hitMu.Unlock()
-	ctx, cancel := context.WithTimeout(s.life, requestTimeout)
+	ctx, cancel := context.WithTimeout(s.life, s.m.cfg.RequestTimeout)
 	defer cancel()
 	c, err := s.connection()
 	if err != nil {
@@ -363,7 +363,7 @@ func (s *Session) writeOutput(cat, text string) {
 		// at once; the adapter hears of it soon after, and hits in between
 		// are not counted.
 		s.background(func() {
-			ctx, cancel := context.WithTimeout(s.life, requestTimeout)
+			ctx, cancel := context.WithTimeout(s.life, s.m.cfg.RequestTimeout)
 			defer cancel()
 			s.resyncProbes(ctx, ended)
 		})

@@ -117,11 +117,11 @@ func pidsOf(info obj) []int {
 
 // The adapter stops answering (SIGSTOP on debugpy's adapter while
 // paused): step and evaluate answer TIMEOUT, retryable, within their
-// deadline; closing the session while the adapter is still stopped ends
-// every process of it.
+// deadline (--request-timeout); closing the session while the adapter is
+// still stopped ends every process of it.
 func TestFaultAdapterStopped(t *testing.T) {
 	requireDebugpy(t)
-	c := startDbg(t)
+	c := startDbgWith(t, nil, []string{"--request-timeout", "5s"})
 	other := mockPaused(t, c)
 	id, info := pausedAt(t, c, "python", fixture(t, "python/loop.py"))
 	adapter := info.num("adapterPid")
@@ -147,8 +147,11 @@ func TestFaultAdapterStopped(t *testing.T) {
 			time.Sleep(time.Second)
 			bystanderWorks(t, c, other)
 		}()
-		env, _ := timedCall(t, c.cs, call.tool, call.args, 25*time.Second)
+		env, took := timedCall(t, c.cs, call.tool, call.args, 25*time.Second)
 		wantError(t, call.tool+" on a stopped adapter", env, "TIMEOUT", true)
+		if took < 5*time.Second {
+			t.Errorf("%s answered TIMEOUT after %v, before the 5 s --request-timeout", call.tool, took)
+		}
 		<-answered
 	}
 	env, _ := timedCall(t, c.cs, "close_debug_session", map[string]any{"sessionId": id}, 15*time.Second)

@@ -5,6 +5,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
+
+	"github.com/dbg-dev/dbg/sessions"
 )
 
 // addServerFlags adds the server's own flags to a serving command and
@@ -20,6 +22,8 @@ func addServerFlags(cmd *cobra.Command, f *factory, newServer *func(context.Cont
 	cmd.Flags().IntVar(&flags.MaxProcesses, "max-processes", 0, "the most run-configuration processes running at once (0: no cap)")
 	cmd.Flags().BoolVar(&flags.AllowOutsideProject, "allow-outside-project", false,
 		"let get_source_context, breakpoints, traces and hot_reload name files outside the project and the session's program (by default only those, and files the program's stack shows)")
+	cmd.Flags().DurationVar(&flags.RequestTimeout, "request-timeout", sessions.DefaultRequestTimeout,
+		"how long to wait for the debug adapter's answer to one request before the call answers TIMEOUT")
 	cmd.MarkFlagsMutuallyExclusive("reveal-secrets", "no-reveal")
 	addPolicyFlags(cmd, &flags.policyFlags)
 	*newServer = func(ctx context.Context, project string) (*mcp.Server, func()) {

@@ -39,6 +39,7 @@ func (f *factory) newManager(project string, flags serverFlags, reacher sessions
 		NoSideEffects:       flags.NoSideEffects || flags.Profile == toolkit.ProfileObserve,
 		MaxSessions:         flags.MaxSessions,
 		AllowOutsideProject: flags.AllowOutsideProject,
+		RequestTimeout:      flags.RequestTimeout,
 		// DBG_WARM_ADAPTERS=0 turns the warm adapter pool off.
 		WarmAdapters: f.getenv("DBG_WARM_ADAPTERS") != "0",
 	})
@@ -72,6 +73,8 @@ type serverFlags struct {
 	MaxSessions         int
 	MaxProcesses        int
 	AllowOutsideProject bool
+	// RequestTimeout bounds each DAP request (0: the default).
+	RequestTimeout time.Duration
 	policyFlags
 
 	// clients follows the clients of dbg serve, whose sessions close
