@@ -242,7 +242,7 @@ func (tb *Toolbox) install(t Tool, spec toolSpec, call func(context.Context, jso
 		t.Links = tb.linksOf
 	}
 	e.tool = t
-	e.listed = set.enabled && !e.refused
+	e.listed = set.lists(t.Name) && !e.refused
 	if tb.tools == nil {
 		tb.tools = map[string]*toolEntry{}
 	}

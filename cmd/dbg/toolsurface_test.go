@@ -25,7 +25,7 @@ import (
 
 // Budgets of tools/list, in bytes of the JSON-RPC answer.
 const (
-	maxDefaultListBytes = 16 << 10 // the default of a project with tests in a Git repository
+	maxDefaultListBytes = 16 << 10 // the default of any project: with tests, in a Git repository, built by Maven
 	maxAllListBytes     = 48 << 10 // --toolsets all
 )
 
@@ -179,10 +179,10 @@ func listedSets(tools []*mcp.Tool) []string {
 }
 
 // TestToolsListBytes holds tools/list to its budgets: the default of a
-// project with tests in a Git repository, and every set. It logs the
-// default of a Maven project with JUnit tests in a Git repository, and
-// what a shared output schema of the envelope would add, the other way
-// to keep schemas small.
+// project that needs nothing, of a project with tests in a Git
+// repository, of a Maven project with JUnit tests in a Git repository,
+// and every set. It logs what a shared output schema of the envelope
+// would add, the other way to keep schemas small.
 func TestToolsListBytes(t *testing.T) {
 	t.Parallel()
 	envelope := `{"type":"object","properties":{"success":{"type":"boolean"},"data":{},"error":{"type":"object"},"requestId":{"type":"string"},"timestamp":{"type":"string"}},"required":["success","requestId","timestamp"]}`
@@ -202,21 +202,31 @@ func TestToolsListBytes(t *testing.T) {
 			}
 		}
 	}
+	// wantSets are the sets a default lists; jvm's lead tool is listed
+	// too when a JVM of the user's runs on this machine.
+	wantSets := func(what string, tools []*mcp.Tool, sets ...string) {
+		t.Helper()
+		got := listedSets(tools)
+		if !slices.Contains(sets, "jvm") {
+			got = slices.DeleteFunc(got, func(s string) bool { return s == "jvm" })
+		}
+		sort.Strings(sets)
+		if fmt.Sprint(got) != fmt.Sprint(sets) {
+			t.Errorf("%s: the default lists sets %v, want %v", what, got, sets)
+		}
+	}
+	plain := t.TempDir()
+	n, tools := rawList(t, plain, "--project", plain)
+	wantSets("a project that needs nothing", tools, "core")
+	check("a project that needs nothing", n, tools, maxDefaultListBytes)
 	dir := typicalProject(t, false)
-	n, tools := rawList(t, dir, "--project", dir)
-	if sets := listedSets(tools); slices.Contains(sets, "jvm") {
-		// A JVM of the user's runs on this machine, so the default has
-		// jvm too: the budget holds the project's own sets.
-		t.Logf("the default has jvm (a JVM runs here): %d bytes", n)
-		n, tools = rawList(t, dir, "--project", dir, "--toolsets", "core,tests,git")
-	}
-	if sets := listedSets(tools); fmt.Sprint(sets) != "[core git tests]" {
-		t.Errorf("the default sets of a project with tests in a Git repository: %v", sets)
-	}
+	n, tools = rawList(t, dir, "--project", dir)
+	wantSets("a project with tests in a Git repository", tools, "core", "tests", "git")
 	check("a project with tests in a Git repository", n, tools, maxDefaultListBytes)
 	jvm := typicalProject(t, true)
 	n, tools = rawList(t, jvm, "--project", jvm)
-	check("a Maven project with tests in a Git repository", n, tools, 0)
+	wantSets("a Maven project with JUnit tests in a Git repository", tools, "core", "tests", "git", "jvm")
+	check("a Maven project with JUnit tests in a Git repository", n, tools, maxDefaultListBytes)
 	n, tools = rawList(t, t.TempDir(), "--toolsets", "all")
 	check("--toolsets all", n, tools, maxAllListBytes)
 }
@@ -268,12 +278,22 @@ func listedNames(t *testing.T, c *client) []string {
 	return names
 }
 
-// toolsetStatus is the toolsets section of get_debug_tools_status.
+// toolsetStatus is the toolsets section of get_debug_tools_status: the
+// sets whose every tool is listed, and the listed tools of a set that
+// lists only its lead tools.
 func toolsetStatus(t *testing.T, c *client) map[string]bool {
 	t.Helper()
 	on := map[string]bool{}
 	for _, s := range c.ok("get_debug_tools_status", nil).list("sections.toolsets.toolsets") {
 		on[s.str("name")] = s.get("enabled") == true
+		if lead, _ := s.get("lead").([]any); len(lead) > 0 {
+			if on[s.str("name")] {
+				t.Errorf("toolset %s is enabled and lists lead tools %v", s.str("name"), lead)
+			}
+			for _, name := range lead {
+				on[fmt.Sprint(name)] = true
+			}
+		}
 	}
 	return on
 }
@@ -289,8 +309,18 @@ func TestToolsetsOfTheProject(t *testing.T) {
 	opts := &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }}
 	gotests := startDbgWith(t, opts, []string{"--project", fixture(t, "tests/go")})
 	on := toolsetStatus(t, gotests)
-	if !on["core"] || !on["tests"] || !on["git"] || on["observe"] || on["live"] || on["more"] || on["remote"] || len(on) != 9 {
+	// git lists its lead tools only: the reads and fetch; so does jvm
+	// when a JVM runs here.
+	if !on["core"] || !on["tests"] || on["git"] || on["observe"] || on["live"] || on["more"] || on["remote"] || on["jvm"] {
 		t.Fatalf("the Go test project's toolsets: %v", on)
+	}
+	for _, name := range []string{"get_git_repositories", "get_git_remotes", "git_fetch"} {
+		if !on[name] {
+			t.Errorf("the Go test project does not list git's lead tool %s: %v", name, on)
+		}
+	}
+	if on["git_pull"] || on["git_push"] {
+		t.Errorf("git_pull or git_push is a lead tool: %v", on)
 	}
 	names := listedNames(t, gotests)
 	for name := range toolHints {
@@ -303,8 +333,11 @@ func TestToolsetsOfTheProject(t *testing.T) {
 	if on["tests"] || on["git"] || on["ide"] || on["observe"] || on["live"] {
 		t.Errorf("an empty project's toolsets: %v", on)
 	}
-	if !on["jvm"] && slices.Contains(listedNames(t, empty), "list_attachable_jvms") {
-		t.Error("the jvm tools are listed, but status says jvm is off")
+	if !on["attach_local_jvm"] && slices.Contains(listedNames(t, empty), "attach_local_jvm") {
+		t.Error("attach_local_jvm is listed, but status says jvm lists nothing")
+	}
+	if slices.Contains(listedNames(t, empty), "list_attachable_jvms") {
+		t.Error("list_attachable_jvms is listed by default: jvm's lead is attach_local_jvm")
 	}
 	// A set not listed still answers.
 	if slices.Contains(listedNames(t, empty), "get_git_repositories") {
@@ -325,6 +358,13 @@ func TestToolsetsOfTheProject(t *testing.T) {
 	}
 	if !slices.Contains(listedNames(t, gotests), "add_trace") || !toolsetStatus(t, gotests)["observe"] {
 		t.Error("observe is not listed after enable_toolset")
+	}
+	// Asked for, git lists the tools its lead left out.
+	if added := gotests.ok("enable_toolset", map[string]any{"name": "git"}).get("added"); fmt.Sprint(added) != "[git_pull git_push]" {
+		t.Errorf("enable_toolset git added %v", added)
+	}
+	if on := toolsetStatus(t, gotests); !on["git"] || !slices.Contains(listedNames(t, gotests), "git_push") {
+		t.Errorf("git is not listed whole after enable_toolset: %v", on)
 	}
 	f := gotests.fail("enable_toolset", map[string]any{"name": "nosuch"}, "INVALID_ARGUMENT")
 	if !slices.Contains(f.Error.AvailableOptions, "live") || !slices.Contains(f.Error.AvailableOptions, "all") {
@@ -347,12 +387,14 @@ var toolSets = map[string]string{
 	"get_git_repositories": "git", "get_git_remotes": "git", "git_fetch": "git", "git_pull": "git", "git_push": "git",
 }
 
+// wantListed says whether a tool is listed when on is what
+// toolsetStatus read: its set is enabled, or it is a listed lead tool.
 func wantListed(name string, on map[string]bool) bool {
 	set := toolSets[name]
 	if set == "" {
 		set = "core"
 	}
-	return on[set]
+	return on[set] || on[name]
 }
 
 // TestProfiles: each profile lists only the tools it allows and answers
