@@ -123,25 +123,22 @@ func rawList(t *testing.T, dir string, flags ...string) (int, []*mcp.Tool) {
 	}
 }
 
-// typicalProject writes a project with tests in a Git repository: a Go
-// module with a test, or a Maven project with a JUnit test.
+// typicalProject returns a project with tests in a new Git repository of
+// its own: a Go module with a test, or a copy of the Maven project with
+// JUnit tests of testdata/tests/junit.
 func typicalProject(t *testing.T, jvm bool) string {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
-		"go.mod":      "module typical\n\ngo 1.22\n",
-		"add.go":      "package typical\n\nfunc Add(a, b int) int { return a + b }\n",
-		"add_test.go": "package typical\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(Add(1, 2))\n\t}\n}\n",
-	}
+	var dir string
 	if jvm {
-		files = map[string]string{
-			"pom.xml": `<project><modelVersion>4.0.0</modelVersion><groupId>t</groupId><artifactId>typical</artifactId><version>1</version>` +
-				`<dependencies><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version><scope>test</scope></dependency></dependencies></project>`,
-			"src/main/java/t/Add.java":     "package t;\npublic class Add { public static int add(int a, int b) { return a + b; } }\n",
-			"src/test/java/t/AddTest.java": "package t;\nimport org.junit.jupiter.api.Test;\nclass AddTest { @Test void adds() { assert Add.add(1, 2) == 3; } }\n",
-		}
+		dir = copyTree(t, fixture(t, "tests/junit"))
+	} else {
+		dir = t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"go.mod":      "module typical\n\ngo 1.22\n",
+			"add.go":      "package typical\n\nfunc Add(a, b int) int { return a + b }\n",
+			"add_test.go": "package typical\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(Add(1, 2))\n\t}\n}\n",
+		})
 	}
-	writeFiles(t, dir, files)
 	if _, err := git.PlainInit(dir, false); err != nil {
 		t.Fatal(err)
 	}
