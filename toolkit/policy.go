@@ -88,6 +88,7 @@ func (tb *Toolbox) SetPolicy(p Policy) {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	tb.policy = p
+	tb.notes = nil
 }
 
 // Policy returns what the server enforces.

@@ -79,6 +79,7 @@ type Toolbox struct {
 	sets     map[string]*toolset
 	setOrder []string
 	tools    map[string]*toolEntry
+	notes    map[string]string // see mentionNotes; nil: to be made again
 }
 
 // toolEntry is a tool added to the toolbox and whether it is listed.
@@ -187,6 +188,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 					Error: NewError(CodeInternal, "cannot encode the result: "+merr.Error(), "")})
 				env.Success = false
 			}
+			b = tb.mentionAnswer(b, name)
 			if values {
 				b = tb.redactAnswer(ra, b)
 			}
@@ -247,6 +249,7 @@ func (tb *Toolbox) install(t Tool, spec toolSpec, call func(context.Context, jso
 		tb.tools = map[string]*toolEntry{}
 	}
 	tb.tools[t.Name] = e
+	tb.notes = nil
 	tb.names = append(tb.names, t.Name)
 	set.tools = append(set.tools, t.Name)
 	tb.mu.Unlock()

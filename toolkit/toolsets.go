@@ -133,6 +133,7 @@ func (tb *Toolbox) EnableToolset(name string) ([]string, error) {
 		return nil, NewError(CodeInvalidArgument, fmt.Sprintf("no toolset %q", Clip(name)), "pass one of availableOptions").WithOptions(names...)
 	}
 	var add []Tool
+	tb.notes = nil
 	for _, s := range sets {
 		s.enabled, s.lead = true, false
 		for _, n := range s.tools {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -190,9 +191,20 @@ func TestToolsListBytes(t *testing.T) {
 		if limit > 0 && n > limit {
 			t.Errorf("%s: tools/list is %d bytes, over its budget of %d", what, n, limit)
 		}
+		listed := map[string]bool{}
+		for _, tool := range tools {
+			listed[tool.Name] = true
+		}
 		for _, tool := range tools {
 			if tool.OutputSchema != nil {
 				t.Errorf("%s has an output schema", tool.Name)
+			}
+			// A description points only at tools the agent sees.
+			schema, _ := json.Marshal(tool.InputSchema)
+			for _, word := range toolWord.FindAllString(tool.Description+" "+string(schema), -1) {
+				if _, ok := toolHints[word]; ok && !listed[word] {
+					t.Errorf("%s: %s: the description names %s, which is not listed", what, tool.Name, word)
+				}
 			}
 			if strings.Contains(tool.Description, "\n") || len(tool.Description) > 160 {
 				t.Errorf("%s: the description is not one short line: %q", tool.Name, tool.Description)
@@ -227,6 +239,9 @@ func TestToolsListBytes(t *testing.T) {
 	n, tools = rawList(t, t.TempDir(), "--toolsets", "all")
 	check("--toolsets all", n, tools, maxAllListBytes)
 }
+
+// toolWord matches a word that may be a tool's name.
+var toolWord = regexp.MustCompile(`[a-z]+(?:_[a-z]+)+`)
 
 // TestToolAnnotations: every tool carries the annotations of its row in
 // toolHints, and a short title; no tool lacks a row.
@@ -335,6 +350,23 @@ func TestToolsetsOfTheProject(t *testing.T) {
 	}
 	if slices.Contains(listedNames(t, empty), "list_attachable_jvms") {
 		t.Error("list_attachable_jvms is listed by default: jvm's lead is attach_local_jvm")
+	}
+	// Status names a tool of a set not listed with how to list it, and
+	// once the set is listed, plainly.
+	sessionsReason := func(c *client) string {
+		for _, cap := range c.ok("get_debug_tools_status", nil).list("capabilities") {
+			if cap.str("name") == "debugSessions" {
+				return cap.str("reason")
+			}
+		}
+		return ""
+	}
+	if r := sessionsReason(empty); !strings.Contains(r, "list_supported_languages (enable_toolset more lists it) shows") {
+		t.Errorf("status names list_supported_languages, not listed, as %q", r)
+	}
+	empty.ok("enable_toolset", map[string]any{"name": "more"})
+	if r := sessionsReason(empty); !strings.Contains(r, "list_supported_languages shows") {
+		t.Errorf("status names list_supported_languages, listed, as %q", r)
 	}
 	// A set not listed still answers.
 	if slices.Contains(listedNames(t, empty), "get_git_repositories") {

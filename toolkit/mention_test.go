@@ -1,0 +1,123 @@
+package toolkit
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// guideOut is an answer with guidance fields and a value field, at two
+// depths.
+type guideOut struct {
+	Message string     `json:"message"`
+	Value   string     `json:"value"`
+	Items   []guideRow `json:"items"`
+}
+
+type guideRow struct {
+	Note string `json:"note"`
+	Text string `json:"text"`
+}
+
+// guideToolbox is policyToolbox's with a core tool "guide" whose answer
+// names text in its guidance fields and its values, and fails with text
+// as its hint when told to.
+func guideToolbox(t *testing.T, p Policy, text string) *Toolbox {
+	t.Helper()
+	tb, _ := policyToolbox(t, p)
+	AddTool(tb, "guide", "guides", func(_ context.Context, in struct {
+		Fail bool `json:"fail"`
+	}) (guideOut, error) {
+		if in.Fail {
+			return guideOut{}, NewError(CodeInvalidState, "cannot: "+text, "call "+text)
+		}
+		return guideOut{Message: "next: " + text, Value: text, Items: []guideRow{{Note: text, Text: text}}}, nil
+	}, Hints{Title: "Guide", ReadOnly: true})
+	return tb
+}
+
+func guide(t *testing.T, tb *Toolbox, fail bool) (guideOut, *ToolError) {
+	t.Helper()
+	tool, _ := tb.Lookup("guide")
+	b, _ := tool.Call(context.Background(), json.RawMessage(map[bool]string{true: `{"fail":true}`, false: `{}`}[fail]))
+	var env Envelope[guideOut]
+	if err := json.Unmarshal(b, &env); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if env.Data == nil {
+		return guideOut{}, env.Error
+	}
+	return *env.Data, env.Error
+}
+
+// A hint, message or note that names a tool the server does not list
+// says how to list it, right after the name; values are left as they
+// are, and so is a mention of a listed tool. Once its set is enabled, the
+// mention is plain again.
+func TestMentionUnlistedTools(t *testing.T) {
+	t.Parallel()
+	tb := guideToolbox(t, Policy{}, "other_read or wanted_read")
+	const noted = "other_read (enable_toolset other lists it) or wanted_read"
+	out, _ := guide(t, tb, false)
+	if out.Message != "next: "+noted || out.Items[0].Note != noted {
+		t.Errorf("guidance: %+v", out)
+	}
+	if out.Value != "other_read or wanted_read" || out.Items[0].Text != "other_read or wanted_read" {
+		t.Errorf("values were changed: %+v", out)
+	}
+	_, te := guide(t, tb, true)
+	if te == nil || te.Hint != "call "+noted || te.Message != "cannot: other_read or wanted_read" {
+		t.Errorf("error: %+v", te)
+	}
+	if got := tb.Mention("use other_poke, other_reader, xother_read, or guide"); got != "use other_poke (enable_toolset other lists it), other_reader, xother_read, or guide" {
+		t.Errorf("Mention: %q", got)
+	}
+	if _, err := tb.EnableToolset("other"); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := guide(t, tb, false); out.Message != "next: other_read or wanted_read" {
+		t.Errorf("after enable_toolset other: %q", out.Message)
+	}
+}
+
+// A tool the profile refuses cannot be listed: a mention says so.
+func TestMentionRefusedTools(t *testing.T) {
+	t.Parallel()
+	tb := guideToolbox(t, Policy{Toolsets: []string{AllToolsets}, Profile: ProfileReadOnly}, "other_poke")
+	if out, _ := guide(t, tb, false); out.Message != "next: other_poke (refused by --profile read-only)" {
+		t.Errorf("a refused tool: %q", out.Message)
+	}
+}
+
+// The tool answering is not annotated in its own answer: the agent has
+// it.
+func TestMentionSelf(t *testing.T) {
+	t.Parallel()
+	tb := guideToolbox(t, Policy{}, "other_read")
+	tool, _ := tb.Lookup("guide")
+	b := tb.mentionAnswer([]byte(`{"data":{"hint":"guide or other_read"}}`), tool.Name)
+	if string(b) != `{"data":{"hint":"guide or other_read (enable_toolset other lists it)"}}` {
+		t.Errorf("%s", b)
+	}
+	if b := tb.mentionAnswer([]byte(`{"data":{"hint":"other_read"}}`), "other_read"); string(b) != `{"data":{"hint":"other_read"}}` {
+		t.Errorf("self: %s", b)
+	}
+}
+
+// A prompt's step whose tool is not listed says how to list it.
+func TestMentionPromptSteps(t *testing.T) {
+	t.Parallel()
+	tb, _ := policyToolbox(t, Policy{})
+	p := Prompt{Name: "p", Intro: "Read.", Steps: []PromptStep{
+		{Tool: "read", Args: map[string]any{}, Why: "first"},
+		{Tool: "other_read", Args: map[string]any{}},
+	}}
+	text, err := tb.RenderPrompt(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "1. read {} — first\n") || !strings.Contains(text, "2. other_read {} — (enable_toolset other lists it)\n") {
+		t.Errorf("%s", text)
+	}
+}
