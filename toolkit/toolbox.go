@@ -160,17 +160,18 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 		extra = append(extra, RevealParam)
 	}
 	inSchema = compactSchema(inSchema, spec.enums)
+	spec.decode = func(a *callArgs) error { return a.decode(new(In), extra) }
 	tb.install(Tool{Name: name, Description: description, InputSchema: inSchema},
-		spec, func(ctx context.Context, args json.RawMessage) (json.RawMessage, bool) {
+		spec, func(ctx context.Context, a *callArgs) (json.RawMessage, bool) {
 			var env Envelope[Out]
 			var out Out
-			var err error
+			err := a.err
 			var ra redactArgs
-			if values {
-				ra, err = tb.readRedactArgs(args)
+			if err == nil && values {
+				ra, err = tb.redactArgsOf(a)
 			}
 			if err == nil {
-				out, err = callTool(ctx, args, h, extra)
+				out, err = callTool(ctx, a.in.Interface().(*In), h)
 			}
 			env.RequestID, env.Timestamp = tb.stamp()
 			if err != nil {
@@ -221,7 +222,7 @@ func (tb *Toolbox) stamp() (requestID, timestamp string) {
 
 // install adds a tool with its options and its unguarded call, and
 // serves it; it is listed when its toolset is and the profile allows it.
-func (tb *Toolbox) install(t Tool, spec toolSpec, call func(context.Context, json.RawMessage) (json.RawMessage, bool)) {
+func (tb *Toolbox) install(t Tool, spec toolSpec, call func(context.Context, *callArgs) (json.RawMessage, bool)) {
 	if !spec.declared {
 		spec.hints = undeclared
 	}
@@ -256,20 +257,21 @@ func (tb *Toolbox) install(t Tool, spec toolSpec, call func(context.Context, jso
 	tb.serve(t)
 }
 
-func callTool[In, Out any](ctx context.Context, args json.RawMessage, h func(context.Context, In) (Out, error), extra []string) (out Out, err error) {
+// callTool runs a tool's handler on its decoded input; a panic is an
+// INTERNAL_ERROR.
+func callTool[In, Out any](ctx context.Context, in *In, h func(context.Context, In) (Out, error)) (out Out, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = NewError(CodeInternal, fmt.Sprintf("internal error: %v", r),
-				"this is a bug in dbg; the server keeps running").WithDetails(string(debug.Stack()))
+			err = internalError(r)
 		}
 	}()
-	var in In
-	if len(args) > 0 && string(args) != "null" {
-		if err := decodeArgs(args, &in, extra...); err != nil {
-			return out, err
-		}
-	}
-	return h(ctx, in)
+	return h(ctx, *in)
+}
+
+// internalError is the answer of a panic: a bug in dbg.
+func internalError(r any) *ToolError {
+	return NewError(CodeInternal, fmt.Sprintf("internal error: %v", r),
+		"this is a bug in dbg; the server keeps running").WithDetails(string(debug.Stack()))
 }
 
 // schemaOptions describes dbg's tolerant argument types, and the shared
