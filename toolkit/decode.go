@@ -61,7 +61,8 @@ func (a *callArgs) object() (map[string]json.RawMessage, error) {
 // the names in extra, which the toolbox itself reads (reveal). A field
 // tagged alias:"id" also takes the key id, the name dbg's own answers give
 // the value. Type errors name the JSON field as the client wrote it and
-// the kind it sent, and strings are held to the limits of [checkStrings].
+// the kind it sent, and strings are held to the limits of [checkStrings]
+// as they are decoded.
 func (a *callArgs) decode(v any, extra []string) error {
 	rv := reflect.ValueOf(v)
 	a.in = rv
@@ -72,15 +73,10 @@ func (a *callArgs) decode(v any, extra []string) error {
 	if fields == nil {
 		return nil // no arguments: the input's zero value
 	}
-	if t := rv.Elem().Type(); t.Kind() != reflect.Struct || reflect.PointerTo(t).Implements(unmarshalerType) {
-		err = decodeValue(a.raw, rv.Elem(), "")
-	} else {
-		err = decodeFields(fields, rv.Elem(), t, "", extra)
+	if t := rv.Elem().Type(); t.Kind() == reflect.Struct && !reflect.PointerTo(t).Implements(unmarshalerType) {
+		return decodeFields(fields, rv.Elem(), t, "", extra)
 	}
-	if err != nil {
-		return err
-	}
-	return checkStrings(rv.Elem(), "", 0)
+	return decodeValue(a.raw, rv.Elem(), "")
 }
 
 // session is the top-level sessionId of the call, decoded or not.
@@ -174,6 +170,11 @@ func decodeFields(obj map[string]json.RawMessage, v reflect.Value, t reflect.Typ
 		if err := decodeValue(obj[k], fv, path+name); err != nil {
 			return err
 		}
+		if fv.Kind() == reflect.String { // held to its limit (decodeValue holds the others)
+			if err := checkString(path+name, kindOfName(name), f.limit, fv.String()); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -199,7 +200,9 @@ func fieldAt(v reflect.Value, index []int, alloc bool) (reflect.Value, bool) {
 
 // decodeValue decodes raw, the JSON of the argument at path, into v: an
 // object into a struct field by field, a list of objects item by item,
-// anything else (and a type that reads its own JSON) in one go.
+// anything else (and a type that reads its own JSON) in one go, its
+// strings then held to their limits (but a string's own, which
+// decodeFields checks with its field's limit).
 func decodeValue(raw json.RawMessage, v reflect.Value, path string) error {
 	t := v.Type()
 	if isNull(raw) {
@@ -266,7 +269,10 @@ func unmarshalInto(raw json.RawMessage, v reflect.Value, path string) error {
 	if err != nil {
 		return decodeError(err, path, v.Type())
 	}
-	return nil
+	if v.Kind() == reflect.String {
+		return nil
+	}
+	return checkStrings(v, path, 1)
 }
 
 // decodeError is the INVALID_ARGUMENT of a failed decoding of the
