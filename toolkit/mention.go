@@ -2,6 +2,7 @@ package toolkit
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"strings"
@@ -53,6 +54,17 @@ func (tb *Toolbox) mentionNotes() map[string]string {
 // for guidance a capability gives outside a tool's answer.
 func (tb *Toolbox) Mention(text string) string {
 	return mention(text, tb.mentionNotes(), "")
+}
+
+// fromShell reports whether a call comes from dbg's own CLI: the user at
+// a shell runs any verb, listed or not, so its answers need no notes.
+func fromShell(ctx context.Context) bool {
+	c := CallerOf(ctx)
+	if c == nil {
+		return false
+	}
+	name := c.Client()
+	return name == ShellClient || strings.HasPrefix(name, ShellClient+" ")
 }
 
 // isWordByte reports whether c may be part of a tool's name.

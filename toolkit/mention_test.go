@@ -73,6 +73,11 @@ func TestMentionUnlistedTools(t *testing.T) {
 	if got := tb.Mention("use other_poke, other_reader, xother_read, or guide"); got != "use other_poke (enable_toolset other lists it), other_reader, xother_read, or guide" {
 		t.Errorf("Mention: %q", got)
 	}
+	shell := WithCaller(context.Background(), namedCaller(ShellClient+" 1.0"))
+	tool, _ := tb.Lookup("guide")
+	if b, _ := tool.Call(shell, json.RawMessage(`{}`)); strings.Contains(string(b), "enable_toolset") {
+		t.Errorf("an answer to dbg's own CLI has notes: %s", b)
+	}
 	if _, err := tb.EnableToolset("other"); err != nil {
 		t.Fatal(err)
 	}
@@ -80,6 +85,13 @@ func TestMentionUnlistedTools(t *testing.T) {
 		t.Errorf("after enable_toolset other: %q", out.Message)
 	}
 }
+
+// namedCaller is a caller of a client name that cannot be asked.
+type namedCaller string
+
+func (c namedCaller) Client() string { return string(c) }
+
+func (namedCaller) Confirm(context.Context, string) (bool, error) { return false, ErrCannotConfirm }
 
 // A tool the profile refuses cannot be listed: a mention says so.
 func TestMentionRefusedTools(t *testing.T) {
@@ -105,19 +117,22 @@ func TestMentionSelf(t *testing.T) {
 	}
 }
 
-// A prompt's step whose tool is not listed says how to list it.
+// A prompt's step whose tool is not listed says how to list it, once per
+// toolset.
 func TestMentionPromptSteps(t *testing.T) {
 	t.Parallel()
 	tb, _ := policyToolbox(t, Policy{})
 	p := Prompt{Name: "p", Intro: "Read.", Steps: []PromptStep{
 		{Tool: "read", Args: map[string]any{}, Why: "first"},
 		{Tool: "other_read", Args: map[string]any{}},
+		{Tool: "other_poke", Args: map[string]any{}, Why: "then"},
 	}}
 	text, err := tb.RenderPrompt(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text, "1. read {} — first\n") || !strings.Contains(text, "2. other_read {} — (enable_toolset other lists it)\n") {
+	if !strings.Contains(text, "1. read {} — first\n") || !strings.Contains(text, "2. other_read {} — (enable_toolset other lists it)\n") ||
+		!strings.Contains(text, "3. other_poke {} — then\n") {
 		t.Errorf("%s", text)
 	}
 }

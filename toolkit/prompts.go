@@ -145,8 +145,10 @@ func (tb *Toolbox) RenderPrompt(p Prompt, values map[string]string) (string, err
 	return p.render(values, tb.mentionNotes())
 }
 
-// render is Render with notes on the steps whose tool is a key of notes.
+// render is Render with notes on the steps whose tool is a key of notes,
+// each note on the first step that needs it.
 func (p Prompt) render(values map[string]string, notes map[string]string) (string, error) {
+	var noted []string
 	var b strings.Builder
 	b.WriteString(p.Intro)
 	b.WriteString(" Fill each {name} left below with the field of that name in an earlier answer.\n")
@@ -158,7 +160,8 @@ func (p Prompt) render(values map[string]string, notes map[string]string) (strin
 		js, _ := json.Marshal(args)
 		fmt.Fprintf(&b, "%d. %s %s", i+1, st.Tool, js)
 		why := st.Why
-		if note, ok := notes[st.Tool]; ok {
+		if note, ok := notes[st.Tool]; ok && !slices.Contains(noted, note) { // once per toolset
+			noted = append(noted, note)
 			why = strings.TrimSpace(why + " (" + note + ")")
 		}
 		if why != "" {

@@ -189,7 +189,9 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 					Error: NewError(CodeInternal, "cannot encode the result: "+merr.Error(), "")})
 				env.Success = false
 			}
-			b = tb.mentionAnswer(b, name)
+			if !fromShell(ctx) {
+				b = tb.mentionAnswer(b, name)
+			}
 			if values {
 				b = tb.redactAnswer(ra, b)
 			}
