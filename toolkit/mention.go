@@ -19,12 +19,19 @@ import (
 // their way out of [AddTool], and the steps of prompts ([Toolbox.RenderPrompt]).
 
 // guidanceKeys are the fields of answers whose text is dbg's guidance to
-// the agent, which names the tools to call: an error's hint, a status
-// line's hint or reason, a note on a cut list, a run configuration's
-// unsupported note, a session's message. Other fields (values, output,
-// descriptions, an error's message, which may quote the call) are left
-// as they are.
-var guidanceKeys = map[string]bool{"hint": true, "note": true, "reason": true, "unsupported": true, "message": true}
+// the agent, which names the tools to call: an error's or a status
+// line's hint, a note on a cut list, a run configuration's unsupported
+// note; and, in the capabilities of status, a capability's reason. Other
+// fields are left as they are: values, output, messages (a test's
+// failure, an application's log line, an error's message quoting the
+// call) are the program's or the client's words.
+var guidanceKeys = map[string]bool{"hint": true, "note": true, "unsupported": true}
+
+// guidance reports whether the string value of key, in an object that
+// sits in the field under, is guidance (see guidanceKeys).
+func guidance(key, under string) bool {
+	return guidanceKeys[key] || (key == "reason" && under == "capabilities")
+}
 
 // mentionNotes returns what a mention of each tool the server has but
 // does not list adds: how to list it, or the profile that refuses it.
@@ -151,10 +158,20 @@ func (tb *Toolbox) mentionAnswer(envelope []byte, self string) []byte {
 	// of key) or an array, innermost last.
 	type level struct {
 		object, wantKey bool
-		key             string
-		inError         bool // the envelope's error
+		key             string // of the value being read, in an object
+		under           string // the key this object or array is the value of (an array's, for its items)
 	}
 	var stack []level
+	// underOf is the key a container opened now is the value of.
+	underOf := func(stack []level) string {
+		if n := len(stack); n > 0 {
+			if stack[n-1].object {
+				return stack[n-1].key
+			}
+			return stack[n-1].under
+		}
+		return ""
+	}
 	// valueDone is called after each value: the object holding it
 	// expects a key next.
 	valueDone := func() {
@@ -175,10 +192,9 @@ func (tb *Toolbox) mentionAnswer(envelope []byte, self string) []byte {
 		if d, ok := tok.(json.Delim); ok {
 			switch d {
 			case '{':
-				inError := n == 1 && stack[0].key == "error"
-				stack = append(stack, level{object: true, wantKey: true, inError: inError})
+				stack = append(stack, level{object: true, wantKey: true, under: underOf(stack)})
 			case '[':
-				stack = append(stack, level{})
+				stack = append(stack, level{under: underOf(stack)})
 			default:
 				stack = stack[:n-1]
 				valueDone()
@@ -189,7 +205,7 @@ func (tb *Toolbox) mentionAnswer(envelope []byte, self string) []byte {
 			stack[n-1].key, stack[n-1].wantKey = tok.(string), false
 			continue
 		}
-		if v, ok := tok.(string); ok && n > 0 && stack[n-1].object && guidanceKeys[stack[n-1].key] && !(stack[n-1].inError && stack[n-1].key == "message") {
+		if v, ok := tok.(string); ok && n > 0 && stack[n-1].object && guidance(stack[n-1].key, stack[n-1].under) {
 			if s := mention(v, notes, self); s != v {
 				start := before + int64(bytes.IndexByte(envelope[before:], '"'))
 				if enc, err := Marshal(s); err == nil {

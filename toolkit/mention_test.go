@@ -7,17 +7,19 @@ import (
 	"testing"
 )
 
-// guideOut is an answer with guidance fields and a value field, at two
+// guideOut is an answer with guidance fields and others, at several
 // depths.
 type guideOut struct {
-	Message string     `json:"message"`
-	Value   string     `json:"value"`
-	Items   []guideRow `json:"items"`
+	Hint         string     `json:"hint"`
+	Message      string     `json:"message"`
+	Items        []guideRow `json:"items"`
+	Capabilities []guideRow `json:"capabilities"`
 }
 
 type guideRow struct {
-	Note string `json:"note"`
-	Text string `json:"text"`
+	Note   string `json:"note"`
+	Text   string `json:"text"`
+	Reason string `json:"reason"`
 }
 
 // guideToolbox is policyToolbox's with a core tool "guide" whose answer
@@ -32,7 +34,8 @@ func guideToolbox(t *testing.T, p Policy, text string) *Toolbox {
 		if in.Fail {
 			return guideOut{}, NewError(CodeInvalidState, "cannot: "+text, "call "+text)
 		}
-		return guideOut{Message: "next: " + text, Value: text, Items: []guideRow{{Note: text, Text: text}}}, nil
+		return guideOut{Hint: "next: " + text, Message: text, Items: []guideRow{{Note: text, Text: text, Reason: text}},
+			Capabilities: []guideRow{{Reason: text}}}, nil
 	}, Hints{Title: "Guide", ReadOnly: true})
 	return tb
 }
@@ -51,20 +54,20 @@ func guide(t *testing.T, tb *Toolbox, fail bool) (guideOut, *ToolError) {
 	return *env.Data, env.Error
 }
 
-// A hint, message or note that names a tool the server does not list
-// says how to list it, right after the name; values are left as they
-// are, and so is a mention of a listed tool. Once its set is enabled, the
-// mention is plain again.
+// A hint, a note or a capability's reason that names a tool the server
+// does not list says how to list it, right after the name; other fields
+// are left as they are (the program's words), and so is a mention of a
+// listed tool. Once its set is enabled, the mention is plain again.
 func TestMentionUnlistedTools(t *testing.T) {
 	t.Parallel()
 	tb := guideToolbox(t, Policy{}, "other_read or wanted_read")
 	const noted = "other_read (enable_toolset other lists it) or wanted_read"
 	out, _ := guide(t, tb, false)
-	if out.Message != "next: "+noted || out.Items[0].Note != noted {
+	if out.Hint != "next: "+noted || out.Items[0].Note != noted || out.Capabilities[0].Reason != noted {
 		t.Errorf("guidance: %+v", out)
 	}
-	if out.Value != "other_read or wanted_read" || out.Items[0].Text != "other_read or wanted_read" {
-		t.Errorf("values were changed: %+v", out)
+	if plain := "other_read or wanted_read"; out.Message != plain || out.Items[0].Text != plain || out.Items[0].Reason != plain {
+		t.Errorf("other fields were changed: %+v", out)
 	}
 	_, te := guide(t, tb, true)
 	if te == nil || te.Hint != "call "+noted || te.Message != "cannot: other_read or wanted_read" {
@@ -81,8 +84,8 @@ func TestMentionUnlistedTools(t *testing.T) {
 	if _, err := tb.EnableToolset("other"); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := guide(t, tb, false); out.Message != "next: other_read or wanted_read" {
-		t.Errorf("after enable_toolset other: %q", out.Message)
+	if out, _ := guide(t, tb, false); out.Hint != "next: other_read or wanted_read" {
+		t.Errorf("after enable_toolset other: %q", out.Hint)
 	}
 }
 
@@ -97,8 +100,8 @@ func (namedCaller) Confirm(context.Context, string) (bool, error) { return false
 func TestMentionRefusedTools(t *testing.T) {
 	t.Parallel()
 	tb := guideToolbox(t, Policy{Toolsets: []string{AllToolsets}, Profile: ProfileReadOnly}, "other_poke")
-	if out, _ := guide(t, tb, false); out.Message != "next: other_poke (refused by --profile read-only)" {
-		t.Errorf("a refused tool: %q", out.Message)
+	if out, _ := guide(t, tb, false); out.Hint != "next: other_poke (refused by --profile read-only)" {
+		t.Errorf("a refused tool: %q", out.Hint)
 	}
 }
 
