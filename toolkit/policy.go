@@ -140,7 +140,7 @@ func (tb *Toolbox) guard(name string, spec toolSpec, refused bool, call func(con
 		switch {
 		case refused:
 			b, failed = tb.failure(ProfileRefusal(p.Profile, name)), true
-		case p.ConfirmDestructive && spec.destructiveCall(ctx, args):
+		case p.ConfirmDestructive && a.err == nil && spec.destructiveCall(ctx, args): // an invalid call asks nothing
 			if err := confirm(ctx, name, spec.hints.Title, args); err != nil {
 				b, failed = tb.failure(err), true
 				break

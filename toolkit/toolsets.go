@@ -209,5 +209,5 @@ type toolsetSection struct {
 func (s toolsetStatus) Status(context.Context, StatusQuery) StatusPart {
 	return StatusPart{Section: "toolsets", Data: toolsetSection{
 		Toolsets: s.tb.Toolsets(), Profile: s.tb.Policy().Profile,
-		Hint: "enable_toolset {name} lists a set's tools (or start the server with --toolsets NAME,... or all); a tool of a set not listed answers calls all the same"}}
+		Hint: "enable_toolset {name} lists a set's tools (or start the server with --toolsets NAME,... or all); lead names the tools a set the project needs lists before; a tool not listed answers calls all the same"}}
 }
