@@ -56,13 +56,6 @@ func (tb *Toolbox) mentionNotes() map[string]string {
 	return notes
 }
 
-// Mention returns text with each tool it names that the server does not
-// list followed by how to list it, or by the profile that refuses it:
-// for guidance a capability gives outside a tool's answer.
-func (tb *Toolbox) Mention(text string) string {
-	return mention(text, tb.mentionNotes(), "")
-}
-
 // fromShell reports whether a call comes from dbg's own CLI: the user at
 // a shell runs any verb, listed or not, so its answers need no notes.
 func fromShell(ctx context.Context) bool {

@@ -73,8 +73,8 @@ func TestMentionUnlistedTools(t *testing.T) {
 	if te == nil || te.Hint != "call "+noted || te.Message != "cannot: other_read or wanted_read" {
 		t.Errorf("error: %+v", te)
 	}
-	if got := tb.Mention("use other_poke, other_reader, xother_read, or guide"); got != "use other_poke (enable_toolset other lists it), other_reader, xother_read, or guide" {
-		t.Errorf("Mention: %q", got)
+	if got := mention("use other_poke, other_reader, xother_read, or guide", tb.mentionNotes(), ""); got != "use other_poke (enable_toolset other lists it), other_reader, xother_read, or guide" {
+		t.Errorf("mention: %q", got)
 	}
 	shell := WithCaller(context.Background(), namedCaller(ShellClient+" 1.0"))
 	tool, _ := tb.Lookup("guide")

@@ -140,7 +140,7 @@ func (p Prompt) Render(values map[string]string) (string, error) {
 
 // RenderPrompt is p's text for the given arguments as this server's
 // clients get it: a step whose tool the server does not list says how
-// to list it, or that the profile refuses it (see [Toolbox.Mention]).
+// to list it, or that the profile refuses it (as answers do: mention.go).
 func (tb *Toolbox) RenderPrompt(p Prompt, values map[string]string) (string, error) {
 	return p.render(values, tb.mentionNotes())
 }
