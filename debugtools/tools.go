@@ -49,7 +49,7 @@ func (x *Tools) Register(tb *toolkit.Toolbox) {
 		"Local JVMs one can attach (pid, displayName, attachName, matching run configuration); IDE and Gradle daemons left out.",
 		t.listJVMs, toolkit.Hints{Title: "Attachable JVMs", ReadOnly: true}, toolkit.InToolset(Toolset))
 	toolkit.AddTool(tb, "attach_local_jvm",
-		"Load the DebugTools agent into a local JVM; connectionId is set once the agent answers within waitForConnectionMillis.",
+		"Load the DebugTools agent into a local JVM (pid); answers the connectionId the JVM tools take.",
 		t.attach, toolkit.Hints{Title: "Attach JVM agent", Idempotent: true}, toolkit.InToolset(Toolset))
 	toolkit.AddTool(tb, "invoke_java_method",
 		"Invoke a Java method in the JVM (a Spring bean, a live instance or a new one); argsJson in declaration order.",
@@ -121,7 +121,7 @@ func (f *flexString) UnmarshalJSON(b []byte) error {
 
 // Common are the arguments every JVM tool takes.
 type Common struct {
-	SessionID   string `json:"sessionId,omitempty" jsonschema:"its JVM is the target"`
+	SessionID   string `json:"sessionId,omitempty"`
 	ProjectPath string `json:"projectPath,omitempty"`
 }
 

@@ -142,6 +142,7 @@ type AttachOut struct {
 	Host         *string `json:"host"`
 	Port         *int    `json:"port"`
 	HTTPPort     *int    `json:"httpPort"`
+	Hint         string  `json:"hint,omitempty"` // the next call
 }
 
 func (t *jvmTools) attach(ctx context.Context, in attachIn) (AttachOut, error) {
@@ -173,6 +174,9 @@ func (t *jvmTools) attach(ctx context.Context, in attachIn) (AttachOut, error) {
 	name := res.AttachName
 	out := AttachOut{Success: true, PID: strconv.Itoa(pid), AttachName: &name, Message: res.Message}
 	if c := res.Conn; c != nil {
+		// What an agent does next: attach_local_jvm is the JVM tool a
+		// project lists first (Lead).
+		out.Hint = "invoke_java_method with this connectionId calls a method in it"
 		id, host, port := c.ID, c.Host, c.Port
 		out.ConnectionID, out.Host, out.Port = &id, &host, &port
 		if c.HTTPPort > 0 {

@@ -226,7 +226,7 @@ type searchHTTPIn struct {
 	URL         string `json:"url,omitempty" jsonschema:"a concrete URL, matched against the templates"`
 	Limit       int    `json:"limit,omitempty" jsonschema:"default 50"`
 	ProjectPath string `json:"projectPath,omitempty" jsonschema:"or a source folder, or a file in the project"`
-	SessionID   string `json:"sessionId,omitempty" jsonschema:"its program names the project"`
+	SessionID   string `json:"sessionId,omitempty"`
 }
 
 // searchHTTPOut is the result of search_http_url.
@@ -281,7 +281,7 @@ func (st *sourceTools) searchHTTP(ctx context.Context, in searchHTTPIn) (searchH
 // scriptsIn is the input of list_method_around_scripts.
 type scriptsIn struct {
 	ProjectPath string `json:"projectPath,omitempty"`
-	SessionID   string `json:"sessionId,omitempty" jsonschema:"its program names the project"`
+	SessionID   string `json:"sessionId,omitempty"`
 }
 
 // scriptsOut is the result of list_method_around_scripts.
@@ -306,7 +306,7 @@ func (st *sourceTools) listScripts(_ context.Context, in scriptsIn) (scriptsOut,
 type scriptIn struct {
 	Name        string `json:"name" jsonschema:"as list_method_around_scripts names it"`
 	ProjectPath string `json:"projectPath,omitempty"`
-	SessionID   string `json:"sessionId,omitempty" jsonschema:"its program names the project"`
+	SessionID   string `json:"sessionId,omitempty"`
 }
 
 func (st *sourceTools) getScript(_ context.Context, in scriptIn) (MethodAroundSource, error) {

@@ -15,6 +15,13 @@ import (
 // project builds for the JVM or a JVM of the user runs.
 const Toolset = "jvm"
 
+// Lead are the JVM tools a server lists by default, when its project
+// builds for the JVM or a JVM runs: the one call that attaches to a JVM
+// when needed and invokes a method in it. The other JVM tools are listed
+// once asked for (--toolsets jvm, enable_toolset jvm), and answer calls
+// all the same.
+var Lead = []string{"attach_local_jvm"}
+
 // jvmBuildFiles mark a JVM project.
 var jvmBuildFiles = []string{"pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "build.xml"}
 
@@ -25,7 +32,8 @@ func declareToolset(tb *toolkit.Toolbox, m Manager) {
 		Wanted: func() bool {
 			dir, err := m.ResolveProject("")
 			return err == nil && (jvmProject(dir) || jvmRunning())
-		}})
+		},
+		Lead: Lead})
 }
 
 func jvmProject(dir string) bool {

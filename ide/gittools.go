@@ -25,7 +25,7 @@ func (x *IDE) gitRepositories(ctx context.Context, in ProjectInput) (Repositorie
 // RepositoryInput names a repository of the project.
 type RepositoryInput struct {
 	ProjectPath    string `json:"projectPath,omitempty"`
-	RepositoryRoot string `json:"repositoryRoot,omitempty" jsonschema:"with several repositories"`
+	RepositoryRoot string `json:"repositoryRoot,omitempty"`
 }
 
 func (x *IDE) gitRemotes(ctx context.Context, in RepositoryInput) (RemotesResult, error) {
@@ -40,7 +40,7 @@ func (x *IDE) gitRemotes(ctx context.Context, in RepositoryInput) (RemotesResult
 type FetchInput struct {
 	RepositoryInput
 	Remote string `json:"remote,omitempty" jsonschema:"default: upstream's, origin, the only one"`
-	Prune  bool   `json:"prune,omitempty" jsonschema:"drop gone remote-tracking branches"`
+	Prune  bool   `json:"prune,omitempty"`
 }
 
 func (x *IDE) gitFetch(ctx context.Context, in FetchInput) (OpResult, error) {
@@ -68,7 +68,7 @@ func (x *IDE) gitPull(ctx context.Context, in PullInput) (OpResult, error) {
 // PushInput is the input of git_push.
 type PushInput struct {
 	RepositoryInput
-	Remote      string `json:"remote,omitempty" jsonschema:"default: upstream's, origin, the only one"`
+	Remote      string `json:"remote,omitempty" jsonschema:"default: as for git_fetch"`
 	SetUpstream bool   `json:"setUpstream,omitempty"`
 }
 

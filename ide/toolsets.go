@@ -9,11 +9,16 @@ import (
 
 // The ide toolsets. A server lists each by default when its project
 // needs it: RunToolset when it has saved run configurations, GitToolset
-// when it is in a Git repository.
+// (its GitLead tools) when it is in a Git repository.
 const (
 	RunToolset = "ide"
 	GitToolset = "git"
 )
+
+// GitLead are the Git tools a project in a repository lists by default:
+// the reads and fetch. Pull and push are listed once asked for
+// (--toolsets git, enable_toolset git), and answer calls all the same.
+var GitLead = []string{"get_git_repositories", "get_git_remotes", "git_fetch"}
 
 // declareToolsets declares the run-configuration and Git toolsets of the
 // server's project.
@@ -28,7 +33,7 @@ func (x *IDE) declareToolsets(tb *toolkit.Toolbox) {
 	tb.DeclareToolset(toolkit.Toolset{Name: RunToolset, Description: "run configurations: list, restart, debug",
 		Wanted: func() bool { d := dir(); return d != "" && hasRunConfigurations(d, x.opts.Getenv) }})
 	tb.DeclareToolset(toolkit.Toolset{Name: GitToolset, Description: "Git: repositories, remotes, fetch, pull, push",
-		Wanted: func() bool { d := dir(); return d != "" && inRepository(d) }})
+		Wanted: func() bool { d := dir(); return d != "" && inRepository(d) }, Lead: GitLead})
 }
 
 // hasRunConfigurations reports whether dir has a saved run

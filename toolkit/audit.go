@@ -85,33 +85,31 @@ func (a *AuditLog) Err() error {
 	return a.err
 }
 
-// target returns the session a call names, its debuggee's pid and, when
-// another client than the caller owns it, that owner, read before the
-// call: closing a session forgets them.
-func (a *AuditLog) target(ctx context.Context, args json.RawMessage) (session string, pid int, owner string) {
-	var in struct{ SessionID string }
-	_ = json.Unmarshal(args, &in)
-	if in.SessionID == "" {
-		return "", 0, ""
+// target returns the debuggee's pid of the session a call names and,
+// when another client than the caller owns it, that owner, read before
+// the call: closing a session forgets them.
+func (a *AuditLog) target(ctx context.Context, session string) (pid int, owner string) {
+	if session == "" {
+		return 0, ""
 	}
 	if a.pidOf != nil {
-		pid = a.pidOf(in.SessionID)
+		pid = a.pidOf(session)
 	}
 	if a.ownerOf != nil {
-		if o := a.ownerOf(in.SessionID); o != "" && o != ClientID(ctx) {
+		if o := a.ownerOf(session); o != "" && o != ClientID(ctx) {
 			owner = o
 		}
 	}
-	return in.SessionID, pid, owner
+	return pid, owner
 }
 
 // foreign reports whether a call names a session another client than
 // the caller owns.
-func (a *AuditLog) foreign(ctx context.Context, args json.RawMessage) bool {
+func (a *AuditLog) foreign(ctx context.Context, session string) bool {
 	if a.ownerOf == nil {
 		return false
 	}
-	_, _, owner := a.target(ctx, args)
+	_, owner := a.target(ctx, session)
 	return owner != ""
 }
 

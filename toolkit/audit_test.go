@@ -2,6 +2,7 @@ package toolkit
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,4 +135,34 @@ func FuzzAuditArgs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_ = auditArgs(data)
 	})
+}
+
+// The session an audit line names is the decoded input's, so an alias
+// names it too; a call whose arguments do not decode names the session
+// its raw arguments give.
+func TestAuditSessionOfDecodedInput(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "state")
+	audit := NewAuditLog(dir, nil, nil)
+	tb := NewToolbox(func(Tool) {}, nil)
+	tb.SetPolicy(Policy{Audit: audit})
+	type in struct {
+		SessionID string `json:"sessionId" alias:"id"`
+		Line      Int    `json:"line"`
+	}
+	AddTool(tb, "poke", "pokes", func(_ context.Context, in in) (nameOut, error) { return nameOut{in.SessionID}, nil },
+		Hints{Title: "Poke"})
+	if env := callWith(t, tb, nil, "poke", `{"id":"s7","line":3}`); !env.Success {
+		t.Fatalf("%+v", env.Error)
+	}
+	if env := callWith(t, tb, nil, "poke", `{"sessionId":"s8","line":"three"}`); env.Success || env.Error.Code != CodeInvalidArgument {
+		t.Fatalf("a bad line: %+v", env)
+	}
+	es, err := ReadAudit(dir, time.Time{})
+	if err != nil || len(es) != 2 {
+		t.Fatalf("%d entries %v", len(es), err)
+	}
+	if es[0].Session != "s7" || es[0].Outcome != "ok" || es[1].Session != "s8" || es[1].Outcome != CodeInvalidArgument {
+		t.Errorf("entries %+v", es)
+	}
 }

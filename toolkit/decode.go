@@ -15,124 +15,326 @@ import (
 // MaxArgsBytes bounds the raw arguments of one call.
 const MaxArgsBytes = 4 << 20
 
-// decodeArgs decodes tool arguments into v, a pointer to the tool's input.
+// decodeArgs decodes tool arguments into v, a pointer to the tool's input
+// (see [callArgs.decode]): the arguments of a call outside a Toolbox.
+func decodeArgs(raw json.RawMessage, v any, extra ...string) error {
+	return (&callArgs{raw: raw}).decode(v, extra)
+}
+
+// callArgs are the raw arguments of one call, decoded once: the object is
+// parsed to its fields once, and each field's value is decoded once, into
+// the field of the input it names. What else reads the arguments (the
+// redaction's reveal, the audit's session) reads them from there. It is
+// used by one goroutine, the call's.
+type callArgs struct {
+	raw json.RawMessage
+
+	parsed bool
+	fields map[string]json.RawMessage // nil: no arguments
+	err    error                      // the arguments are no object
+
+	in reflect.Value // the decoded input (a pointer), once decode ran
+}
+
+// object returns the top-level fields of the arguments; no arguments
+// (empty, null) are no fields.
+func (a *callArgs) object() (map[string]json.RawMessage, error) {
+	if a.parsed {
+		return a.fields, a.err
+	}
+	a.parsed = true
+	switch {
+	case len(a.raw) > MaxArgsBytes:
+		a.err = NewError(CodeInvalidArgument, fmt.Sprintf("the arguments are %d bytes; the limit is %d", len(a.raw), MaxArgsBytes),
+			"send smaller arguments")
+	case len(a.raw) == 0 || isNull(a.raw):
+	default:
+		a.fields, a.err = parseObject(a.raw, "")
+	}
+	return a.fields, a.err
+}
+
+// decode decodes the arguments into v, a pointer to the tool's input.
 // Keys match exactly, at every level of the input: a key that names no
 // field is INVALID_ARGUMENT naming the closest real one (encoding/json
 // alone would drop it, or let "sessionID" override "sessionId"), except
 // the names in extra, which the toolbox itself reads (reveal). A field
 // tagged alias:"id" also takes the key id, the name dbg's own answers give
 // the value. Type errors name the JSON field as the client wrote it and
-// the kind it sent, and strings are held to the limits of [checkStrings].
-func decodeArgs(raw json.RawMessage, v any, extra ...string) error {
-	if len(raw) > MaxArgsBytes {
-		return NewError(CodeInvalidArgument, fmt.Sprintf("the arguments are %d bytes; the limit is %d", len(raw), MaxArgsBytes),
-			"send smaller arguments")
-	}
-	t := reflect.TypeOf(v).Elem()
-	raw, err := checkKeys(raw, t, "", extra)
+// the kind it sent, and strings are held to the limits of [checkStrings]
+// as they are decoded.
+func (a *callArgs) decode(v any, extra []string) error {
+	rv := reflect.ValueOf(v)
+	a.in = rv
+	fields, err := a.object()
 	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			field := jsonPath(t, te.Field)
-			if field == "" {
-				field = "arguments"
-			}
-			want := "a valid value"
-			if te.Type != nil {
-				want = jsonKind(te.Type.Kind().String())
-			}
-			return NewError(CodeInvalidArgument,
-				fmt.Sprintf("argument %q must be %s, not %s", field, want, sentKind(te.Value)),
-				"fix the type of "+field+" and call again").Wrap(err)
-		}
-		return NewError(CodeInvalidArgument, "arguments are not a valid JSON object: "+Clip(err.Error()),
-			"send the arguments as a JSON object").Wrap(err)
+	if fields == nil {
+		return nil // no arguments: the input's zero value
 	}
-	return checkStrings(reflect.ValueOf(v).Elem(), "", 0)
+	if t := rv.Elem().Type(); t.Kind() == reflect.Struct && !reflect.PointerTo(t).Implements(unmarshalerType) {
+		return decodeFields(fields, rv.Elem(), t, "", extra)
+	}
+	return decodeValue(a.raw, rv.Elem(), "")
+}
+
+// session is the top-level sessionId of the call, decoded or not.
+func (a *callArgs) session(decoded bool) string {
+	if decoded {
+		return a.stringArg("sessionId")
+	}
+	return a.rawString("sessionId")
+}
+
+// stringArg returns the decoded input's top-level string field of JSON
+// name key ("" when there is none): what the toolbox reads of the input
+// besides the tool (the session the audit names, the expression the
+// redaction names).
+func (a *callArgs) stringArg(key string) string {
+	if !a.in.IsValid() {
+		return ""
+	}
+	v := a.in.Elem()
+	if v.Kind() != reflect.Struct {
+		return ""
+	}
+	f, ok := jsonFields(v.Type())[key]
+	if !ok || f.typ.Kind() != reflect.String {
+		return ""
+	}
+	fv, ok := fieldAt(v, f.index, false)
+	if !ok {
+		return ""
+	}
+	return fv.String()
+}
+
+// rawString decodes the top-level string argument key from the raw
+// fields: for a call whose input did not decode.
+func (a *callArgs) rawString(key string) string {
+	fields, _ := a.object()
+	var s string
+	if raw, ok := fields[key]; ok {
+		_ = json.Unmarshal(raw, &s)
+	}
+	return s
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
-// checkKeys refuses keys of raw that name no field of t, at every level t
-// describes (extra names are allowed at the top level), and returns raw
-// with aliased keys renamed to their fields' names.
-func checkKeys(raw json.RawMessage, t reflect.Type, path string, extra []string) (json.RawMessage, error) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+func isNull(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+// parseObject parses raw, the JSON of the argument at path ("" for the
+// arguments), to its fields; anything else than an object is
+// INVALID_ARGUMENT.
+func parseObject(raw json.RawMessage, path string) (map[string]json.RawMessage, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, decodeError(err, path, reflect.TypeFor[map[string]any]())
+	}
+	return obj, nil
+}
+
+// decodeFields decodes the fields of an object into v, a struct of type
+// t, each into the field its key names (or aliases), refusing a key that
+// names none (the names of extra are allowed at the top level).
+func decodeFields(obj map[string]json.RawMessage, v reflect.Value, t reflect.Type, path string, extra []string) error {
+	fields := jsonFields(t)
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // the first bad key is the same each time
+	for _, k := range keys {
+		name := k
+		f, ok := fields[k]
+		if !ok {
+			if path == "" && slices.Contains(extra, k) {
+				continue
+			}
+			target, ok := aliasTarget(fields, k)
+			if !ok {
+				return unknownArg(path, k, fields, extra)
+			}
+			if _, both := obj[target]; both {
+				return NewError(CodeInvalidArgument, fmt.Sprintf("arguments %s and %s name the same value: pass one", path+k, path+target),
+					"leave out "+path+k+" and call again").WithOptions(path + target)
+			}
+			name, f = target, fields[target]
+		}
+		fv, ok := fieldAt(v, f.index, true)
+		if !ok {
+			return NewError(CodeInternal, "argument "+path+name+" cannot be set", "this is a bug in dbg")
+		}
+		if err := decodeValue(obj[k], fv, path+name); err != nil {
+			return err
+		}
+		if fv.Kind() == reflect.String { // held to its limit (decodeValue holds the others)
+			if err := checkString(path+name, kindOfName(name), f.limit, fv.String()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fieldAt returns the field of struct v at index, through embedded
+// structs; alloc makes the nil embedded pointers on the way, else a nil
+// one is no field.
+func fieldAt(v reflect.Value, index []int, alloc bool) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				if !alloc || !v.CanSet() {
+					return reflect.Value{}, false
+				}
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, !alloc || v.CanSet()
+}
+
+// decodeValue decodes raw, the JSON of the argument at path, into v: an
+// object into a struct field by field, a list of objects item by item,
+// anything else (and a type that reads its own JSON) in one go, its
+// strings then held to their limits (but a string's own, which
+// decodeFields checks with its field's limit).
+func decodeValue(raw json.RawMessage, v reflect.Value, path string) error {
+	t := v.Type()
+	if isNull(raw) {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+			v.SetZero()
+		}
+		return nil
 	}
 	if reflect.PointerTo(t).Implements(unmarshalerType) {
-		return raw, nil // the type reads its own JSON (Int, Bool)
+		return unmarshalInto(raw, v, path)
 	}
 	switch t.Kind() {
+	case reflect.Pointer:
+		if !hasStruct(t) {
+			return unmarshalInto(raw, v, path)
+		}
+		if v.IsNil() {
+			v.Set(reflect.New(t.Elem()))
+		}
+		return decodeValue(raw, v.Elem(), path)
 	case reflect.Struct:
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(raw, &obj) != nil {
-			return raw, nil // not an object: Decode reports it
+		obj, err := parseObject(raw, path)
+		if err != nil {
+			return err
 		}
-		fields := jsonFields(t)
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		changed := false
-		for _, k := range keys {
-			name := k
-			if _, ok := fields[k]; !ok {
-				if path == "" && slices.Contains(extra, k) {
-					continue
-				}
-				target, ok := aliasTarget(fields, k)
-				if !ok {
-					return nil, unknownArg(path, k, fields, extra)
-				}
-				if _, both := obj[target]; both {
-					return nil, NewError(CodeInvalidArgument, fmt.Sprintf("arguments %s and %s name the same value: pass one", path+k, path+target),
-						"leave out "+path+k+" and call again").WithOptions(path + target)
-				}
-				obj[target] = obj[k]
-				delete(obj, k)
-				name, changed = target, true
-			}
-			sub, err := checkKeys(obj[name], fields[name].typ, path+name+".", nil)
-			if err != nil {
-				return nil, err
-			}
-			if !bytes.Equal(sub, obj[name]) {
-				obj[name], changed = sub, true
-			}
-		}
-		if changed {
-			return json.Marshal(obj)
-		}
+		return decodeFields(obj, v, t, path+".", nil)
 	case reflect.Slice, reflect.Array:
 		if !hasStruct(t.Elem()) {
-			return raw, nil
+			return unmarshalInto(raw, v, path)
 		}
 		var list []json.RawMessage
-		if json.Unmarshal(raw, &list) != nil {
-			return raw, nil
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return decodeError(err, path, t)
 		}
-		changed := false
-		for i, val := range list {
-			sub, err := checkKeys(val, t.Elem(), fmt.Sprintf("%s%d.", path, i), nil)
-			if err != nil {
-				return nil, err
+		items := v // an array: its first items, the others zero
+		if t.Kind() == reflect.Slice {
+			items = reflect.MakeSlice(t, len(list), len(list))
+		} else {
+			v.SetZero()
+		}
+		for i := 0; i < len(list) && i < items.Len(); i++ {
+			if err := decodeValue(list[i], items.Index(i), fmt.Sprintf("%s.%d", path, i)); err != nil {
+				return err
 			}
-			if !bytes.Equal(sub, val) {
-				list[i], changed = sub, true
-			}
 		}
-		if changed {
-			return json.Marshal(list)
-		}
+		v.Set(items)
+		return nil
 	}
-	return raw, nil
+	return unmarshalInto(raw, v, path)
+}
+
+// unmarshalInto decodes raw into v with encoding/json, numbers in an
+// interface kept as json.Number.
+func unmarshalInto(raw json.RawMessage, v reflect.Value, path string) error {
+	var err error
+	if hasInterface(v.Type()) {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		err = dec.Decode(v.Addr().Interface())
+	} else {
+		err = json.Unmarshal(raw, v.Addr().Interface())
+	}
+	if err != nil {
+		return decodeError(err, path, v.Type())
+	}
+	if v.Kind() == reflect.String {
+		return nil
+	}
+	return checkStrings(v, path, 1)
+}
+
+// decodeError is the INVALID_ARGUMENT of a failed decoding of the
+// argument at path (of type t).
+func decodeError(err error, path string, t reflect.Type) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := path
+		if te.Field != "" {
+			field = strings.TrimPrefix(path+"."+te.Field, ".")
+		}
+		if field == "" {
+			field = "arguments"
+		}
+		want := "a valid value"
+		if te.Type != nil {
+			want = jsonKind(te.Type.Kind().String())
+		}
+		return NewError(CodeInvalidArgument,
+			fmt.Sprintf("argument %q must be %s, not %s", field, want, sentKind(te.Value)),
+			"fix the type of "+field+" and call again").Wrap(err)
+	}
+	var ie *ToolError
+	if errors.As(err, &ie) {
+		return ie
+	}
+	return NewError(CodeInvalidArgument, "arguments are not a valid JSON object: "+Clip(err.Error()),
+		"send the arguments as a JSON object").Wrap(err)
+}
+
+var interfaceCache sync.Map // reflect.Type -> bool
+
+// hasInterface reports whether a value of t can hold an interface
+// (any, map[string]any): its numbers are decoded as json.Number.
+func hasInterface(t reflect.Type) bool {
+	if v, ok := interfaceCache.Load(t); ok {
+		return v.(bool)
+	}
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type) bool
+	walk = func(t reflect.Type) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		switch t.Kind() {
+		case reflect.Interface:
+			return true
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			return walk(t.Elem())
+		case reflect.Struct:
+			for i := range t.NumField() {
+				if walk(t.Field(i).Type) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	has := walk(t)
+	interfaceCache.Store(t, has)
+	return has
 }
 
 // aliasTarget returns the field whose alias tag is key.
@@ -297,38 +499,6 @@ func jsonFields(t reflect.Type) map[string]jsonField {
 	}
 	fieldCache.Store(t, out)
 	return out
-}
-
-// jsonPath turns encoding/json's field path, which names embedded structs
-// by their Go type ("SessionRef.sessionId"), into the JSON path the client
-// wrote ("sessionId").
-func jsonPath(t reflect.Type, field string) string {
-	if field == "" {
-		return ""
-	}
-	var out []string
-	for _, c := range strings.Split(field, ".") {
-		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
-			t = t.Elem()
-		}
-		if t == nil || t.Kind() != reflect.Struct {
-			out = append(out, c)
-			t = nil
-			continue
-		}
-		if f, ok := jsonFields(t)[c]; ok {
-			out = append(out, c)
-			t = f.typ
-			continue
-		}
-		// A Go name of an embedded struct: its fields are promoted.
-		if sf, ok := t.FieldByName(c); ok && sf.Anonymous {
-			continue
-		}
-		out = append(out, c)
-		t = nil
-	}
-	return strings.Join(out, ".")
 }
 
 // jsonKind names the JSON kind a Go kind is decoded from.

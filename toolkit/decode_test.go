@@ -114,11 +114,13 @@ func TestDecodeAlias(t *testing.T) {
 // Type errors name the field as the client wrote it and the kind it sent.
 func TestDecodeTypeMessages(t *testing.T) {
 	for raw, want := range map[string]string{
-		`{"timeoutMillis":true}`:  `argument "timeoutMillis" must be a number, not the boolean true`,
-		`{"sessionId":5}`:         `argument "sessionId" must be a string, not a number`,
-		`{"timeoutMillis":"abc"}`: `argument "timeoutMillis" must be a number, not the string "abc"`,
-		`{"timeoutMillis":1e40}`:  `argument "timeoutMillis" must be a number, not the number 1e40`,
-		`{"items":{}}`:            `argument "items" must be an array, not an object`,
+		`{"timeoutMillis":true}`:    `argument "timeoutMillis" must be a number, not the boolean true`,
+		`{"sessionId":5}`:           `argument "sessionId" must be a string, not a number`,
+		`{"timeoutMillis":"abc"}`:   `argument "timeoutMillis" must be a number, not the string "abc"`,
+		`{"timeoutMillis":1e40}`:    `argument "timeoutMillis" must be a number, not the number 1e40`,
+		`{"items":{}}`:              `argument "items" must be an array, not an object`,
+		`{"items":[{},{"name":5}]}`: `argument "items.1.name" must be a string, not a number`,
+		`[1]`:                       `argument "arguments" must be an object, not an array`,
 	} {
 		te := decodeErr(t, raw)
 		if te.Message != want {
@@ -153,6 +155,41 @@ func TestDecodeLimits(t *testing.T) {
 	}
 	if len(Clip(long)) > 200 || !strings.Contains(Clip(long), "1048576 bytes") {
 		t.Fatalf("clip: %s", Clip(long))
+	}
+}
+
+// Each value is decoded into its field once: nulls leave fields empty,
+// embedded pointers are made on the way, numbers in an interface stay
+// numbers as sent.
+type ptrIn struct {
+	*PtrRef
+	Config map[string]any `json:"config"`
+	Items  []item         `json:"items"`
+	Opt    *item          `json:"opt"`
+}
+
+// PtrRef is embedded as a pointer, exported as encoding/json wants it.
+type PtrRef struct {
+	SessionID string `json:"sessionId"`
+}
+
+func TestDecodeFieldByField(t *testing.T) {
+	var in ptrIn
+	if err := decodeArgs(json.RawMessage(`{"sessionId":"s","config":{"n":12345678901234567890,"x":[1]},"items":null,"opt":{"name":"o"}}`), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.PtrRef == nil || in.SessionID != "s" || in.Items != nil || in.Opt == nil || in.Opt.Name != "o" {
+		t.Fatalf("%+v", in)
+	}
+	if n, ok := in.Config["n"].(json.Number); !ok || n.String() != "12345678901234567890" {
+		t.Errorf("a number in an interface: %#v", in.Config["n"])
+	}
+	var none ptrIn
+	if err := decodeArgs(json.RawMessage(`{"opt":null}`), &none); err != nil || none.PtrRef != nil || none.Opt != nil {
+		t.Errorf("nulls: %+v %v", none, err)
+	}
+	if te := decodeErr(t, `{"sessionId":"a"`); !strings.Contains(te.Message, "not a valid JSON object") {
+		t.Errorf("a cut object: %s", te.Message)
 	}
 }
 

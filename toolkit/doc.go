@@ -33,9 +33,10 @@
 // # Toolsets and policy
 //
 // A server lists [CoreToolset] and the toolsets its [Policy] names, or
-// those whose [Toolset] Wanted says the project needs; [AddToolsetTool]
-// adds enable_toolset, which lists more at run time. A tool not listed
-// answers calls all the same ([Toolbox.Lookup]). The policy's [Profile]
+// those whose [Toolset] Wanted says the project needs (of a set with
+// Lead tools, those only); [AddToolsetTool] adds enable_toolset, which
+// lists more at run time. A tool not listed answers calls all the same
+// ([Toolbox.Lookup]), and a hint that names one says how to list it. The policy's [Profile]
 // refuses tools by their hints (UNSUPPORTED, naming the profile), its
 // ConfirmDestructive asks the call's [Caller] before a destructive call
 // (CANCELLED on a no), and its [AuditLog] records every call of a tool
@@ -52,7 +53,7 @@
 //
 // # Hostile input
 //
-// Arguments are decoded with exact keys: "sessionID" beside "sessionId"
+// Arguments are decoded once per call, with exact keys: "sessionID" beside "sessionId"
 // is INVALID_ARGUMENT naming the right key, never a silent override.
 // Type errors name the field as the client wrote it and the kind it sent
 // ("timeoutMillis" must be a number, not the boolean true). Every string

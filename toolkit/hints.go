@@ -66,6 +66,9 @@ type toolSpec struct {
 	links       bool
 	listReveal  bool // see ListReveal
 	enums       map[string][]any
+	// decode decodes a call's arguments into a new input of the tool
+	// (see callArgs.decode), set by AddTool.
+	decode func(a *callArgs) error
 }
 
 type optionFunc func(*toolSpec)

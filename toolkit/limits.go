@@ -119,13 +119,12 @@ func checkString(field string, kind stringKind, limit int, s string) error {
 			limit = MaxStringBytes
 		}
 	}
-	field = Clip(field)
 	if len(s) > limit {
-		return NewError(CodeInvalidArgument, fmt.Sprintf("argument %s is %d bytes; the limit for this %s is %d bytes", field, len(s), what, limit),
+		return NewError(CodeInvalidArgument, fmt.Sprintf("argument %s is %d bytes; the limit for this %s is %d bytes", Clip(field), len(s), what, limit),
 			"pass a shorter "+what).WithDetails(map[string]any{"limitBytes": limit, "bytes": len(s)})
 	}
 	if kind != plainString && strings.IndexByte(s, 0) >= 0 {
-		return NewError(CodeInvalidArgument, fmt.Sprintf("argument %s holds a NUL byte", field), "a "+what+" cannot contain NUL bytes")
+		return NewError(CodeInvalidArgument, fmt.Sprintf("argument %s holds a NUL byte", Clip(field)), "a "+what+" cannot contain NUL bytes")
 	}
 	return nil
 }

@@ -88,6 +88,7 @@ func (tb *Toolbox) SetPolicy(p Policy) {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	tb.policy = p
+	tb.notes = nil
 }
 
 // Policy returns what the server enforces.
@@ -114,36 +115,56 @@ const CodeCancelled = "CANCELLED"
 
 // guard wraps a tool's call with what the policy enforces: the profile's
 // refusal, the confirmation of destructive calls, the audit.
-func (tb *Toolbox) guard(name string, spec toolSpec, refused bool, call func(context.Context, json.RawMessage) (json.RawMessage, bool)) func(context.Context, json.RawMessage) (json.RawMessage, bool) {
+// The arguments are decoded here, once (see callArgs), before the audit
+// reads the session they name.
+func (tb *Toolbox) guard(name string, spec toolSpec, refused bool, call func(context.Context, *callArgs) (json.RawMessage, bool)) func(context.Context, json.RawMessage) (json.RawMessage, bool) {
 	return func(ctx context.Context, args json.RawMessage) (json.RawMessage, bool) {
 		p := tb.Policy()
 		var b json.RawMessage
 		var failed bool
+		a := &callArgs{raw: args}
+		if !refused {
+			a.err = decodeGuarded(a, spec.decode)
+		}
 		// Every call that changes something is recorded, and every call
 		// on another client's session.
-		audit := p.Audit != nil && (!spec.hints.ReadOnly || p.Audit.foreign(ctx, args))
 		var session, owner string
 		var pid int
+		if p.Audit != nil {
+			session = a.session(!refused && a.err == nil)
+		}
+		audit := p.Audit != nil && (!spec.hints.ReadOnly || p.Audit.foreign(ctx, session))
 		if audit {
-			session, pid, owner = p.Audit.target(ctx, args)
+			pid, owner = p.Audit.target(ctx, session)
 		}
 		switch {
 		case refused:
 			b, failed = tb.failure(ProfileRefusal(p.Profile, name)), true
-		case p.ConfirmDestructive && spec.destructiveCall(ctx, args):
+		case p.ConfirmDestructive && a.err == nil && spec.destructiveCall(ctx, args): // an invalid call asks nothing
 			if err := confirm(ctx, name, spec.hints.Title, args); err != nil {
 				b, failed = tb.failure(err), true
 				break
 			}
 			fallthrough
 		default:
-			b, failed = call(ctx, args)
+			b, failed = call(ctx, a)
 		}
 		if audit {
 			p.Audit.record(ctx, name, args, b, session, pid, owner)
 		}
 		return b, failed
 	}
+}
+
+// decodeGuarded decodes a call's arguments with decode; a panic is an
+// INTERNAL_ERROR.
+func decodeGuarded(a *callArgs, decode func(*callArgs) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = internalError(r)
+		}
+	}()
+	return decode(a)
 }
 
 // confirm asks the caller whether a destructive call may run: nil means

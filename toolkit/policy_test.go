@@ -110,3 +110,18 @@ func TestProgressCarrier(t *testing.T) {
 		t.Errorf("progress lines %q", got)
 	}
 }
+
+// A destructive call whose arguments do not decode is refused as such,
+// and the user is not asked about it.
+func TestConfirmInvalidCall(t *testing.T) {
+	t.Parallel()
+	tb := confirmToolbox(t, nil)
+	c := &askCaller{yes: true}
+	env := callWith(t, tb, c, "end", `{"sessionId":"s1","kill":true,"kil":1}`)
+	if env.Success || env.Error == nil || env.Error.Code != CodeInvalidArgument || c.asked.Load() != 0 {
+		t.Errorf("asked %d times: %+v", c.asked.Load(), env.Error)
+	}
+	if env := callWith(t, tb, c, "end", `{"sessionId":"s1","kill":true}`); !env.Success || c.asked.Load() != 1 {
+		t.Errorf("a valid destructive call: asked %d times, %+v", c.asked.Load(), env.Error)
+	}
+}

@@ -135,6 +135,20 @@ func (p Prompt) argument(name string) *PromptArgument {
 // Render is the prompt's text for the given arguments: the intro, then
 // one numbered line per step with the call's JSON arguments.
 func (p Prompt) Render(values map[string]string) (string, error) {
+	return p.render(values, nil)
+}
+
+// RenderPrompt is p's text for the given arguments as this server's
+// clients get it: a step whose tool the server does not list says how
+// to list it, or that the profile refuses it (as answers do: mention.go).
+func (tb *Toolbox) RenderPrompt(p Prompt, values map[string]string) (string, error) {
+	return p.render(values, tb.mentionNotes())
+}
+
+// render is Render with notes on the steps whose tool is a key of notes,
+// each note on the first step that needs it.
+func (p Prompt) render(values map[string]string, notes map[string]string) (string, error) {
+	var noted []string
 	var b strings.Builder
 	b.WriteString(p.Intro)
 	b.WriteString(" Fill each {name} left below with the field of that name in an earlier answer.\n")
@@ -145,8 +159,13 @@ func (p Prompt) Render(values map[string]string) (string, error) {
 		}
 		js, _ := json.Marshal(args)
 		fmt.Fprintf(&b, "%d. %s %s", i+1, st.Tool, js)
-		if st.Why != "" {
-			b.WriteString(" — " + st.Why)
+		why := st.Why
+		if note, ok := notes[st.Tool]; ok && !slices.Contains(noted, note) { // once per toolset
+			noted = append(noted, note)
+			why = strings.TrimSpace(why + " (" + note + ")")
+		}
+		if why != "" {
+			b.WriteString(" — " + why)
 		}
 		b.WriteString("\n")
 	}

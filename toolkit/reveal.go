@@ -103,37 +103,22 @@ type redactArgs struct {
 	Name       string `json:"name"`
 }
 
-// readRedactArgs reads the redaction arguments of a call; a reveal that
-// is no boolean is INVALID_ARGUMENT, and reveal: true on a server that
-// refuses it (SetNoReveal) is UNSUPPORTED.
-func (tb *Toolbox) readRedactArgs(args json.RawMessage) (redactArgs, error) {
-	ra, err := readRedactArgs(args)
-	if err == nil && ra.Reveal.Or(false) && tb.noReveal.Load() {
-		return ra, NewError(CodeUnsupported, "reveal: true is refused: this server runs with --no-reveal, so credentials stay redacted in every answer",
-			"leave reveal out; only the server's owner can restart it without --no-reveal")
-	}
-	return ra, err
-}
-
-func readRedactArgs(args json.RawMessage) (redactArgs, error) {
-	var ra redactArgs
-	if len(args) == 0 || string(args) == "null" {
-		return ra, nil
-	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(args, &fields) != nil {
-		return ra, nil // not an object: the tool's decoding says so
-	}
+// redactArgsOf reads the redaction arguments of a decoded call: reveal
+// from its raw value (the toolbox reads it, not the tool), the names
+// from the input. A reveal that is no boolean is INVALID_ARGUMENT, and
+// reveal: true on a server that refuses it (SetNoReveal) is UNSUPPORTED.
+func (tb *Toolbox) redactArgsOf(a *callArgs) (redactArgs, error) {
+	ra := redactArgs{Expression: a.stringArg("expression"), Name: a.stringArg("name")}
+	fields, _ := a.object()
 	if raw, ok := fields[RevealParam]; ok {
 		if err := json.Unmarshal(raw, &ra.Reveal); err != nil {
 			return ra, NewError(CodeInvalidArgument, "argument \"reveal\" must be a boolean, not "+DescribeJSON(raw),
 				"pass reveal: true to show credentials, or leave it out")
 		}
 	}
-	for k, dst := range map[string]*string{"expression": &ra.Expression, "name": &ra.Name} {
-		if raw, ok := fields[k]; ok {
-			_ = json.Unmarshal(raw, dst)
-		}
+	if ra.Reveal.Or(false) && tb.noReveal.Load() {
+		return ra, NewError(CodeUnsupported, "reveal: true is refused: this server runs with --no-reveal, so credentials stay redacted in every answer",
+			"leave reveal out; only the server's owner can restart it without --no-reveal")
 	}
 	return ra, nil
 }

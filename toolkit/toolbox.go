@@ -79,6 +79,7 @@ type Toolbox struct {
 	sets     map[string]*toolset
 	setOrder []string
 	tools    map[string]*toolEntry
+	notes    map[string]string // see mentionNotes; nil: to be made again
 }
 
 // toolEntry is a tool added to the toolbox and whether it is listed.
@@ -159,17 +160,18 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 		extra = append(extra, RevealParam)
 	}
 	inSchema = compactSchema(inSchema, spec.enums)
+	spec.decode = func(a *callArgs) error { return a.decode(new(In), extra) }
 	tb.install(Tool{Name: name, Description: description, InputSchema: inSchema},
-		spec, func(ctx context.Context, args json.RawMessage) (json.RawMessage, bool) {
+		spec, func(ctx context.Context, a *callArgs) (json.RawMessage, bool) {
 			var env Envelope[Out]
 			var out Out
-			var err error
+			err := a.err
 			var ra redactArgs
-			if values {
-				ra, err = tb.readRedactArgs(args)
+			if err == nil && values {
+				ra, err = tb.redactArgsOf(a)
 			}
 			if err == nil {
-				out, err = callTool(ctx, args, h, extra)
+				out, err = callTool(ctx, a.in.Interface().(*In), h)
 			}
 			env.RequestID, env.Timestamp = tb.stamp()
 			if err != nil {
@@ -186,6 +188,9 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 				b, _ = json.Marshal(Envelope[Out]{RequestID: env.RequestID, Timestamp: env.Timestamp,
 					Error: NewError(CodeInternal, "cannot encode the result: "+merr.Error(), "")})
 				env.Success = false
+			}
+			if !fromShell(ctx) {
+				b = tb.mentionAnswer(b, name)
 			}
 			if values {
 				b = tb.redactAnswer(ra, b)
@@ -219,7 +224,7 @@ func (tb *Toolbox) stamp() (requestID, timestamp string) {
 
 // install adds a tool with its options and its unguarded call, and
 // serves it; it is listed when its toolset is and the profile allows it.
-func (tb *Toolbox) install(t Tool, spec toolSpec, call func(context.Context, json.RawMessage) (json.RawMessage, bool)) {
+func (tb *Toolbox) install(t Tool, spec toolSpec, call func(context.Context, *callArgs) (json.RawMessage, bool)) {
 	if !spec.declared {
 		spec.hints = undeclared
 	}
@@ -242,31 +247,33 @@ func (tb *Toolbox) install(t Tool, spec toolSpec, call func(context.Context, jso
 		t.Links = tb.linksOf
 	}
 	e.tool = t
-	e.listed = set.enabled && !e.refused
+	e.listed = set.lists(t.Name) && !e.refused
 	if tb.tools == nil {
 		tb.tools = map[string]*toolEntry{}
 	}
 	tb.tools[t.Name] = e
+	tb.notes = nil
 	tb.names = append(tb.names, t.Name)
 	set.tools = append(set.tools, t.Name)
 	tb.mu.Unlock()
 	tb.serve(t)
 }
 
-func callTool[In, Out any](ctx context.Context, args json.RawMessage, h func(context.Context, In) (Out, error), extra []string) (out Out, err error) {
+// callTool runs a tool's handler on its decoded input; a panic is an
+// INTERNAL_ERROR.
+func callTool[In, Out any](ctx context.Context, in *In, h func(context.Context, In) (Out, error)) (out Out, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = NewError(CodeInternal, fmt.Sprintf("internal error: %v", r),
-				"this is a bug in dbg; the server keeps running").WithDetails(string(debug.Stack()))
+			err = internalError(r)
 		}
 	}()
-	var in In
-	if len(args) > 0 && string(args) != "null" {
-		if err := decodeArgs(args, &in, extra...); err != nil {
-			return out, err
-		}
-	}
-	return h(ctx, in)
+	return h(ctx, *in)
+}
+
+// internalError is the answer of a panic: a bug in dbg.
+func internalError(r any) *ToolError {
+	return NewError(CodeInternal, fmt.Sprintf("internal error: %v", r),
+		"this is a bug in dbg; the server keeps running").WithDetails(string(debug.Stack()))
 }
 
 // schemaOptions describes dbg's tolerant argument types, and the shared

@@ -11,9 +11,10 @@ import (
 // stays small (docs/contract.md, "What an agent can afford and trust").
 // Every tool belongs to one; [CoreToolset] is always listed, the others
 // when [Policy.Toolsets] names them, when their Wanted says the project
-// needs them (Policy.Toolsets nil), or once enable_toolset turns them
-// on. Tool names never change, and a tool outside the listed sets still
-// answers a call: only the list is smaller.
+// needs them (Policy.Toolsets nil; a set with [Toolset.Lead] tools then
+// lists those only), or once enable_toolset turns them on. Tool names
+// never change, and a tool outside the listed sets still answers a call:
+// only the list is smaller.
 const (
 	// CoreToolset holds every tool added without [InToolset]. It is
 	// always listed.
@@ -30,21 +31,34 @@ type Toolset struct {
 	// it then lists by default. nil: only when asked for. It is called
 	// once, when the set is declared, and must be cheap (a few stats).
 	Wanted func() bool
+	// Lead names the tools an agent needs first, which are all a set
+	// lists when Wanted lists it; asking for the set (--toolsets,
+	// enable_toolset) lists every one. nil: Wanted lists every tool.
+	Lead []string
 }
 
 // toolset is a declared Toolset and what the server does with it.
 type toolset struct {
 	Toolset
-	enabled bool
+	enabled bool     // every tool is listed
+	lead    bool     // only the Lead tools are (the project wants the set)
 	tools   []string // in the order they were added
 }
 
+// lists reports whether the set lists the named tool of its own.
+func (s *toolset) lists(name string) bool {
+	return s.enabled || (s.lead && slices.Contains(s.Lead, name))
+}
+
 // ToolsetState is one toolset as get_debug_tools_status reports it.
+// Enabled says every tool of the set is listed; Lead names the tools
+// listed of a set that is not (the ones a project needs first).
 type ToolsetState struct {
-	Name        string `json:"name"`
-	Enabled     bool   `json:"enabled"`
-	Tools       int    `json:"tools"`
-	Description string `json:"description"`
+	Name        string   `json:"name"`
+	Enabled     bool     `json:"enabled"`
+	Tools       int      `json:"tools"`
+	Lead        []string `json:"lead,omitempty"`
+	Description string   `json:"description"`
 }
 
 // DeclareToolset declares a toolset, before any tool is added to it, and
@@ -65,7 +79,8 @@ func (tb *Toolbox) declareLocked(ts Toolset) *toolset {
 	case ts.Name == CoreToolset:
 		s.enabled = true
 	case tb.policy.Toolsets == nil:
-		s.enabled = ts.Wanted != nil && ts.Wanted()
+		wanted := ts.Wanted != nil && ts.Wanted()
+		s.enabled, s.lead = wanted && len(ts.Lead) == 0, wanted && len(ts.Lead) > 0
 	default:
 		s.enabled = slices.Contains(tb.policy.Toolsets, ts.Name) || slices.Contains(tb.policy.Toolsets, AllToolsets)
 	}
@@ -85,12 +100,16 @@ func (tb *Toolbox) Toolsets() []ToolsetState {
 	for _, name := range tb.setOrder {
 		s := tb.sets[name]
 		n := 0
+		var lead []string
 		for _, t := range s.tools {
-			if !tb.tools[t].refused {
+			if e := tb.tools[t]; !e.refused {
 				n++
+				if !s.enabled && e.listed {
+					lead = append(lead, t)
+				}
 			}
 		}
-		out = append(out, ToolsetState{Name: name, Enabled: s.enabled, Tools: n, Description: s.Description})
+		out = append(out, ToolsetState{Name: name, Enabled: s.enabled, Tools: n, Lead: lead, Description: s.Description})
 	}
 	return out
 }
@@ -114,8 +133,9 @@ func (tb *Toolbox) EnableToolset(name string) ([]string, error) {
 		return nil, NewError(CodeInvalidArgument, fmt.Sprintf("no toolset %q", Clip(name)), "pass one of availableOptions").WithOptions(names...)
 	}
 	var add []Tool
+	tb.notes = nil
 	for _, s := range sets {
-		s.enabled = true
+		s.enabled, s.lead = true, false
 		for _, n := range s.tools {
 			if e := tb.tools[n]; !e.refused && !e.listed {
 				e.listed = true
@@ -189,5 +209,5 @@ type toolsetSection struct {
 func (s toolsetStatus) Status(context.Context, StatusQuery) StatusPart {
 	return StatusPart{Section: "toolsets", Data: toolsetSection{
 		Toolsets: s.tb.Toolsets(), Profile: s.tb.Policy().Profile,
-		Hint: "enable_toolset {name} lists a set's tools (or start the server with --toolsets NAME,... or all); a tool of a set not listed answers calls all the same"}}
+		Hint: "enable_toolset {name} lists a set's tools (or start the server with --toolsets NAME,... or all); lead names the tools a set the project needs lists before; a tool not listed answers calls all the same"}}
 }

@@ -119,6 +119,51 @@ func TestToolsetsDefaultAndEnable(t *testing.T) {
 	}
 }
 
+// leadToolbox is a toolbox of p with a wanted set that leads with one
+// of its two tools.
+func leadToolbox(t *testing.T, p Policy) *Toolbox {
+	t.Helper()
+	tb := NewToolbox(func(Tool) {}, nil)
+	tb.SetPolicy(p)
+	tb.DeclareToolset(Toolset{Name: "led", Description: "needed first", Wanted: func() bool { return true }, Lead: []string{"led_first"}})
+	for _, name := range []string{"led_first", "led_later"} {
+		AddTool(tb, name, "reads", func(context.Context, struct{}) (nameOut, error) { return nameOut{name}, nil },
+			Hints{Title: name, ReadOnly: true}, InToolset("led"))
+	}
+	return tb
+}
+
+// A set that Wanted lists lists its Lead tools only, and says so; asked
+// for, by the policy or by EnableToolset, it lists every tool.
+func TestToolsetsLead(t *testing.T) {
+	t.Parallel()
+	tb := leadToolbox(t, Policy{})
+	if got := listed(tb); !slices.Equal(got, []string{"led_first"}) {
+		t.Fatalf("listed %v, want the lead tool only", got)
+	}
+	if env, failed := call(t, tb, "led_later", `{}`); failed || !strings.Contains(string(*env.Data), "led_later") {
+		t.Fatalf("a call to a tool the lead leaves out: %+v", env)
+	}
+	st := tb.Toolsets()[1]
+	if st.Name != "led" || st.Enabled || st.Tools != 2 || !slices.Equal(st.Lead, []string{"led_first"}) {
+		t.Fatalf("the led set's state: %+v", st)
+	}
+	if added, err := tb.EnableToolset("led"); err != nil || !slices.Equal(added, []string{"led_later"}) {
+		t.Fatalf("EnableToolset: %v %v", added, err)
+	}
+	if st := tb.Toolsets()[1]; !st.Enabled || st.Lead != nil {
+		t.Errorf("the led set's state once enabled: %+v", st)
+	}
+	for _, p := range []Policy{{Toolsets: []string{"led"}}, {Toolsets: []string{AllToolsets}}} {
+		if got := listed(leadToolbox(t, p)); !slices.Equal(got, []string{"led_first", "led_later"}) {
+			t.Errorf("--toolsets %v: listed %v, want every tool", p.Toolsets, got)
+		}
+	}
+	if got := listed(leadToolbox(t, Policy{Toolsets: []string{}})); len(got) != 0 {
+		t.Errorf("--toolsets core: listed %v", got)
+	}
+}
+
 func asToolError(err error, te **ToolError) bool {
 	e, ok := err.(*ToolError)
 	*te = e

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -25,7 +26,7 @@ import (
 
 // Budgets of tools/list, in bytes of the JSON-RPC answer.
 const (
-	maxDefaultListBytes = 16 << 10 // the default of a project with tests in a Git repository
+	maxDefaultListBytes = 16 << 10 // the default of any project: with tests, in a Git repository, built by Maven
 	maxAllListBytes     = 48 << 10 // --toolsets all
 )
 
@@ -123,25 +124,22 @@ func rawList(t *testing.T, dir string, flags ...string) (int, []*mcp.Tool) {
 	}
 }
 
-// typicalProject writes a project with tests in a Git repository: a Go
-// module with a test, or a Maven project with a JUnit test.
+// typicalProject returns a project with tests in a new Git repository of
+// its own: a Go module with a test, or a copy of the Maven project with
+// JUnit tests of testdata/tests/junit.
 func typicalProject(t *testing.T, jvm bool) string {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
-		"go.mod":      "module typical\n\ngo 1.22\n",
-		"add.go":      "package typical\n\nfunc Add(a, b int) int { return a + b }\n",
-		"add_test.go": "package typical\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(Add(1, 2))\n\t}\n}\n",
-	}
+	var dir string
 	if jvm {
-		files = map[string]string{
-			"pom.xml": `<project><modelVersion>4.0.0</modelVersion><groupId>t</groupId><artifactId>typical</artifactId><version>1</version>` +
-				`<dependencies><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version><scope>test</scope></dependency></dependencies></project>`,
-			"src/main/java/t/Add.java":     "package t;\npublic class Add { public static int add(int a, int b) { return a + b; } }\n",
-			"src/test/java/t/AddTest.java": "package t;\nimport org.junit.jupiter.api.Test;\nclass AddTest { @Test void adds() { assert Add.add(1, 2) == 3; } }\n",
-		}
+		dir = copyTree(t, fixture(t, "tests/junit"))
+	} else {
+		dir = t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"go.mod":      "module typical\n\ngo 1.22\n",
+			"add.go":      "package typical\n\nfunc Add(a, b int) int { return a + b }\n",
+			"add_test.go": "package typical\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(Add(1, 2))\n\t}\n}\n",
+		})
 	}
-	writeFiles(t, dir, files)
 	if _, err := git.PlainInit(dir, false); err != nil {
 		t.Fatal(err)
 	}
@@ -179,10 +177,10 @@ func listedSets(tools []*mcp.Tool) []string {
 }
 
 // TestToolsListBytes holds tools/list to its budgets: the default of a
-// project with tests in a Git repository, and every set. It logs the
-// default of a Maven project with JUnit tests in a Git repository, and
-// what a shared output schema of the envelope would add, the other way
-// to keep schemas small.
+// project that needs nothing, of a project with tests in a Git
+// repository, of a Maven project with JUnit tests in a Git repository,
+// and every set. It logs what a shared output schema of the envelope
+// would add, the other way to keep schemas small.
 func TestToolsListBytes(t *testing.T) {
 	t.Parallel()
 	envelope := `{"type":"object","properties":{"success":{"type":"boolean"},"data":{},"error":{"type":"object"},"requestId":{"type":"string"},"timestamp":{"type":"string"}},"required":["success","requestId","timestamp"]}`
@@ -193,33 +191,57 @@ func TestToolsListBytes(t *testing.T) {
 		if limit > 0 && n > limit {
 			t.Errorf("%s: tools/list is %d bytes, over its budget of %d", what, n, limit)
 		}
+		listed := map[string]bool{}
+		for _, tool := range tools {
+			listed[tool.Name] = true
+		}
 		for _, tool := range tools {
 			if tool.OutputSchema != nil {
 				t.Errorf("%s has an output schema", tool.Name)
+			}
+			// A description points only at tools the agent sees.
+			schema, _ := json.Marshal(tool.InputSchema)
+			for _, word := range toolWord.FindAllString(tool.Description+" "+string(schema), -1) {
+				if _, ok := toolHints[word]; ok && !listed[word] {
+					t.Errorf("%s: %s: the description names %s, which is not listed", what, tool.Name, word)
+				}
 			}
 			if strings.Contains(tool.Description, "\n") || len(tool.Description) > 160 {
 				t.Errorf("%s: the description is not one short line: %q", tool.Name, tool.Description)
 			}
 		}
 	}
+	// wantSets are the sets a default lists; jvm's lead tool is listed
+	// too when a JVM of the user's runs on this machine.
+	wantSets := func(what string, tools []*mcp.Tool, sets ...string) {
+		t.Helper()
+		got := listedSets(tools)
+		if !slices.Contains(sets, "jvm") {
+			got = slices.DeleteFunc(got, func(s string) bool { return s == "jvm" })
+		}
+		sort.Strings(sets)
+		if fmt.Sprint(got) != fmt.Sprint(sets) {
+			t.Errorf("%s: the default lists sets %v, want %v", what, got, sets)
+		}
+	}
+	plain := t.TempDir()
+	n, tools := rawList(t, plain, "--project", plain)
+	wantSets("a project that needs nothing", tools, "core")
+	check("a project that needs nothing", n, tools, maxDefaultListBytes)
 	dir := typicalProject(t, false)
-	n, tools := rawList(t, dir, "--project", dir)
-	if sets := listedSets(tools); slices.Contains(sets, "jvm") {
-		// A JVM of the user's runs on this machine, so the default has
-		// jvm too: the budget holds the project's own sets.
-		t.Logf("the default has jvm (a JVM runs here): %d bytes", n)
-		n, tools = rawList(t, dir, "--project", dir, "--toolsets", "core,tests,git")
-	}
-	if sets := listedSets(tools); fmt.Sprint(sets) != "[core git tests]" {
-		t.Errorf("the default sets of a project with tests in a Git repository: %v", sets)
-	}
+	n, tools = rawList(t, dir, "--project", dir)
+	wantSets("a project with tests in a Git repository", tools, "core", "tests", "git")
 	check("a project with tests in a Git repository", n, tools, maxDefaultListBytes)
 	jvm := typicalProject(t, true)
 	n, tools = rawList(t, jvm, "--project", jvm)
-	check("a Maven project with tests in a Git repository", n, tools, 0)
+	wantSets("a Maven project with JUnit tests in a Git repository", tools, "core", "tests", "git", "jvm")
+	check("a Maven project with JUnit tests in a Git repository", n, tools, maxDefaultListBytes)
 	n, tools = rawList(t, t.TempDir(), "--toolsets", "all")
 	check("--toolsets all", n, tools, maxAllListBytes)
 }
+
+// toolWord matches a word that may be a tool's name.
+var toolWord = regexp.MustCompile(`[a-z]+(?:_[a-z]+)+`)
 
 // TestToolAnnotations: every tool carries the annotations of its row in
 // toolHints, and a short title; no tool lacks a row.
@@ -268,12 +290,22 @@ func listedNames(t *testing.T, c *client) []string {
 	return names
 }
 
-// toolsetStatus is the toolsets section of get_debug_tools_status.
+// toolsetStatus is the toolsets section of get_debug_tools_status: the
+// sets whose every tool is listed, and the listed tools of a set that
+// lists only its lead tools.
 func toolsetStatus(t *testing.T, c *client) map[string]bool {
 	t.Helper()
 	on := map[string]bool{}
 	for _, s := range c.ok("get_debug_tools_status", nil).list("sections.toolsets.toolsets") {
 		on[s.str("name")] = s.get("enabled") == true
+		if lead, _ := s.get("lead").([]any); len(lead) > 0 {
+			if on[s.str("name")] {
+				t.Errorf("toolset %s is enabled and lists lead tools %v", s.str("name"), lead)
+			}
+			for _, name := range lead {
+				on[fmt.Sprint(name)] = true
+			}
+		}
 	}
 	return on
 }
@@ -289,8 +321,18 @@ func TestToolsetsOfTheProject(t *testing.T) {
 	opts := &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }}
 	gotests := startDbgWith(t, opts, []string{"--project", fixture(t, "tests/go")})
 	on := toolsetStatus(t, gotests)
-	if !on["core"] || !on["tests"] || !on["git"] || on["observe"] || on["live"] || on["more"] || on["remote"] || len(on) != 9 {
+	// git lists its lead tools only: the reads and fetch; so does jvm
+	// when a JVM runs here.
+	if !on["core"] || !on["tests"] || on["git"] || on["observe"] || on["live"] || on["more"] || on["remote"] || on["jvm"] {
 		t.Fatalf("the Go test project's toolsets: %v", on)
+	}
+	for _, name := range []string{"get_git_repositories", "get_git_remotes", "git_fetch"} {
+		if !on[name] {
+			t.Errorf("the Go test project does not list git's lead tool %s: %v", name, on)
+		}
+	}
+	if on["git_pull"] || on["git_push"] {
+		t.Errorf("git_pull or git_push is a lead tool: %v", on)
 	}
 	names := listedNames(t, gotests)
 	for name := range toolHints {
@@ -303,8 +345,28 @@ func TestToolsetsOfTheProject(t *testing.T) {
 	if on["tests"] || on["git"] || on["ide"] || on["observe"] || on["live"] {
 		t.Errorf("an empty project's toolsets: %v", on)
 	}
-	if !on["jvm"] && slices.Contains(listedNames(t, empty), "list_attachable_jvms") {
-		t.Error("the jvm tools are listed, but status says jvm is off")
+	if !on["attach_local_jvm"] && slices.Contains(listedNames(t, empty), "attach_local_jvm") {
+		t.Error("attach_local_jvm is listed, but status says jvm lists nothing")
+	}
+	if slices.Contains(listedNames(t, empty), "list_attachable_jvms") {
+		t.Error("list_attachable_jvms is listed by default: jvm's lead is attach_local_jvm")
+	}
+	// Status names a tool of a set not listed with how to list it, and
+	// once the set is listed, plainly.
+	sessionsReason := func(c *client) string {
+		for _, cap := range c.ok("get_debug_tools_status", nil).list("capabilities") {
+			if cap.str("name") == "debugSessions" {
+				return cap.str("reason")
+			}
+		}
+		return ""
+	}
+	if r := sessionsReason(empty); !strings.Contains(r, "list_supported_languages (enable_toolset more lists it) shows") {
+		t.Errorf("status names list_supported_languages, not listed, as %q", r)
+	}
+	empty.ok("enable_toolset", map[string]any{"name": "more"})
+	if r := sessionsReason(empty); !strings.Contains(r, "list_supported_languages shows") {
+		t.Errorf("status names list_supported_languages, listed, as %q", r)
 	}
 	// A set not listed still answers.
 	if slices.Contains(listedNames(t, empty), "get_git_repositories") {
@@ -325,6 +387,13 @@ func TestToolsetsOfTheProject(t *testing.T) {
 	}
 	if !slices.Contains(listedNames(t, gotests), "add_trace") || !toolsetStatus(t, gotests)["observe"] {
 		t.Error("observe is not listed after enable_toolset")
+	}
+	// Asked for, git lists the tools its lead left out.
+	if added := gotests.ok("enable_toolset", map[string]any{"name": "git"}).get("added"); fmt.Sprint(added) != "[git_pull git_push]" {
+		t.Errorf("enable_toolset git added %v", added)
+	}
+	if on := toolsetStatus(t, gotests); !on["git"] || !slices.Contains(listedNames(t, gotests), "git_push") {
+		t.Errorf("git is not listed whole after enable_toolset: %v", on)
 	}
 	f := gotests.fail("enable_toolset", map[string]any{"name": "nosuch"}, "INVALID_ARGUMENT")
 	if !slices.Contains(f.Error.AvailableOptions, "live") || !slices.Contains(f.Error.AvailableOptions, "all") {
@@ -347,12 +416,14 @@ var toolSets = map[string]string{
 	"get_git_repositories": "git", "get_git_remotes": "git", "git_fetch": "git", "git_pull": "git", "git_push": "git",
 }
 
+// wantListed says whether a tool is listed when on is what
+// toolsetStatus read: its set is enabled, or it is a listed lead tool.
 func wantListed(name string, on map[string]bool) bool {
 	set := toolSets[name]
 	if set == "" {
 		set = "core"
 	}
-	return on[set]
+	return on[set] || on[name]
 }
 
 // TestProfiles: each profile lists only the tools it allows and answers

@@ -456,7 +456,7 @@ func sessionAnswer(ctx context.Context, tb *toolkit.Toolbox, s *sessions.Session
 			out.State = res.State
 		}
 	} else if info.State == sessions.StateCreated {
-		out.Message = "created; call start_debugging with scriptPath to launch, or attach_to_process"
+		out.Message = "created; call start_debugging with scriptPath to launch it"
 	}
 	if !out.State.Stopped() {
 		return out

@@ -42,7 +42,7 @@ func NewToolbox(srv *mcp.Server, now func() time.Time) *toolkit.Toolbox {
 	b := &binding{srv: srv, confirms: newConfirmations(now)}
 	tb := toolkit.NewToolbox(b.serve, now)
 	tb.SetResourceServer(resources{srv})
-	tb.SetPromptServer(prompts{srv})
+	tb.SetPromptServer(prompts{srv, tb})
 	srv.AddReceivingMiddleware(listedOnly(tb))
 	return tb
 }

@@ -10,7 +10,10 @@ import (
 
 // prompts serves a Toolbox's prompts on an MCP server: each renders its
 // steps as one user message.
-type prompts struct{ srv *mcp.Server }
+type prompts struct {
+	srv *mcp.Server
+	tb  *toolkit.Toolbox
+}
 
 func (ps prompts) AddPrompt(p toolkit.Prompt) {
 	mp := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
@@ -22,7 +25,7 @@ func (ps prompts) AddPrompt(p toolkit.Prompt) {
 		if req != nil && req.Params != nil {
 			args = req.Params.Arguments
 		}
-		text, err := p.Render(args)
+		text, err := ps.tb.RenderPrompt(p, args)
 		if err != nil {
 			return nil, err
 		}
