@@ -35,6 +35,12 @@ func TestMain(m *testing.M) {
 	if fuzzOnly || slices.ContainsFunc(os.Args, func(a string) bool { return strings.HasPrefix(a, "-test.fuzzworker") }) {
 		os.Exit(m.Run())
 	}
+	// A race-enabled dbg sleeps a second before it exits (GORACE's
+	// atexit_sleep_ms), and the tests start hundreds: they exit at once,
+	// still reporting every race they saw.
+	if _, ok := os.LookupEnv("GORACE"); !ok {
+		os.Setenv("GORACE", "atexit_sleep_ms=0")
+	}
 	dir, err := os.MkdirTemp("", "dbg-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
