@@ -205,12 +205,16 @@ func TestConsolePicker(t *testing.T) {
 	tm.send(pid + "\r")
 	tm.expect("stopped: ", 90*time.Second)
 	// Ctrl-C at the prompt drops the line typed so far.
+	// The line editor redraws the prompt as keys arrive, so each wait is
+	// for what only the step it follows prints.
 	tm.expect("(dbg) ", 30*time.Second)
 	tm.send("bogus-half-typed\x03")
+	tm.expect("^C", 30*time.Second)
 	tm.command("threads")
-	if screen := tm.expect("(dbg) ", 30*time.Second); strings.Contains(screen, "unknown command") {
+	if screen := tm.expect("\n* ", 30*time.Second); strings.Contains(screen, "unknown command") {
 		t.Fatalf("Ctrl-C did not clear the line:\n%s", screen)
 	}
+	tm.expect("(dbg) ", 30*time.Second)
 	// Ctrl-D asks before detaching.
 	tm.send("\x04")
 	tm.expect("Detach (the process keeps running) and quit? (y or n) ", 10*time.Second)
