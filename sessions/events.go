@@ -61,7 +61,12 @@ func (s *Session) onEvent(m *dap.Message) {
 			s.pid = b.SystemProcessId
 			s.watchedDebuggeeLocked()
 			s.mu.Unlock()
-			s.background(s.trackProcesses)
+			// A process event after the start's record: record it again,
+			// so a crashed server's successor reaps the debuggee.
+			s.background(func() {
+				s.trackProcesses()
+				s.m.recordProcesses(s)
+			})
 		}
 	case "thread":
 		var b godap.ThreadEventBody

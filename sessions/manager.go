@@ -64,6 +64,7 @@ type Manager struct {
 	cfg Config
 	*toolkit.ProcessRegistry
 
+	recordMu  sync.Mutex // serializes the process records' writes (reaper.go)
 	mu        sync.Mutex
 	sessions  map[string]*Session
 	closedIDs map[string]bool

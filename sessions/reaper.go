@@ -100,6 +100,10 @@ func (m *Manager) writeRecordMarked(key string, pids []int, mark string) error {
 		rec.Processes = append(rec.Processes, recordOf(p))
 	}
 	b, _ := json.Marshal(rec)
+	// One write at a time: a session records again when its debuggee
+	// appears, maybe while its start's record is being written.
+	m.recordMu.Lock()
+	defer m.recordMu.Unlock()
 	if err := safefs.Dir(dir); err != nil {
 		return fmt.Errorf("cannot create the state directory %s: %w", dir, err)
 	}
