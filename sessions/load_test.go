@@ -48,11 +48,11 @@ func loadStep(ctx context.Context, s *Session) error {
 	return nil
 }
 
-// 100 mock sessions step 1,000 times each at once, reading their
+// 100 mock sessions step 300 times each at once, reading their
 // variables at every stop: every value is right, and once the sessions
 // are closed the server holds no more goroutines than before.
 func TestLoadManyMockSessionsManySteps(t *testing.T) {
-	sessions, steps := 100, 1000
+	sessions, steps := 100, 300
 	if testing.Short() {
 		sessions, steps = 20, 100
 	}
