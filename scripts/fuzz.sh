@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every Go fuzz target of the repository for a few seconds each
-# (FUZZTIME, default 3s), on the committed corpus (testdata/fuzz/FuzzX
+# (FUZZTIME, default 3s; a count such as 1500x runs that many inputs, as
+# scripts/test.sh does), on the committed corpus (testdata/fuzz/FuzzX
 # of each package) plus what the fuzzer makes.
 #
 #	bash scripts/fuzz.sh                  # every target, 3 s each

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need (pinned versions) and runs the whole suite:
 # gofmt, go vet, and go test -race over every package, against real
-# adapters and real programs; then every fuzz target for a few seconds
+# adapters and real programs; meanwhile every fuzz target for a while
 # (scripts/fuzz.sh; FUZZTIME sets how long, FUZZTIME=0 skips them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,17 +23,29 @@ echo "==> go test -race"
 # are kept in a private folder for a closer look (TESTJSON names a file).
 # Independent tests run TESTPARALLEL at a time in each package (default
 # 2, one a core: at 4, two end-to-end tests missed their waits in one
-# run of three on a 2-core machine).
+# run of three on a 2-core machine). cmd/dbg, the end-to-end package and
+# the longest by far, starts first; the others run beside it.
 go build -o "$work/testsummary" ./internal/testsummary
 # A race-enabled binary sleeps a second before it exits, after reporting
 # the races it saw: not here, where test binaries and the dbg servers
 # they start exit by the hundred.
 export GORACE="${GORACE:-atexit_sleep_ms=0}"
-events="${TESTJSON:-$work/test.json}"
-go test -race -count=1 -timeout 60m -json -parallel "${TESTPARALLEL:-2}" ./... |
-  "$work/testsummary" -top 10 -save "$events"
-echo "    (events in $events)"
-if [ "${FUZZTIME:-3s}" != "0" ]; then
-  echo "==> fuzz"
-  bash scripts/fuzz.sh
+# The fuzz targets run meanwhile at the lowest priority, on what the
+# tests leave of the cores (scripts/fuzz.sh; FUZZTIME=0 skips them).
+fuzzing=""
+if [ "${FUZZTIME:-1500x}" != "0" ]; then
+  FUZZTIME="${FUZZTIME:-1500x}" FUZZJOBS="${FUZZJOBS:-1}" nice -n 19 bash scripts/fuzz.sh >"$work/fuzz.log" 2>&1 &
+  fuzzing=$!
 fi
+events="${TESTJSON:-$work/test.json}"
+status=0
+go test -race -count=1 -timeout 60m -json -parallel "${TESTPARALLEL:-2}" \
+  ./cmd/dbg/ $(go list ./... | grep -v '/cmd/dbg$') |
+  "$work/testsummary" -top 10 -save "$events" || status=$?
+echo "    (events in $events)"
+if [ -n "$fuzzing" ]; then
+  echo "==> fuzz"
+  wait "$fuzzing" || status=1
+  cat "$work/fuzz.log"
+fi
+exit "$status"
