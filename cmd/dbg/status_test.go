@@ -165,14 +165,20 @@ func TestCLIStatusJSON(t *testing.T) {
 func TestCLIStatusText(t *testing.T) {
 	t.Parallel()
 	dir := gitRepo(t)
+	// The next action names a JVM when one runs on the machine, and the
+	// other tests start and stop JVMs: the text's is the one the JSON gave
+	// just before it or just after.
+	before := statusJSON(t, dir)
 	out, _, err := runCLI(t, "status", "--project", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := statusJSON(t, dir)
+	after := statusJSON(t, dir)
+	if !strings.Contains(out, "next     "+before.NextAction+": ") && !strings.Contains(out, "next     "+after.NextAction+": ") {
+		t.Errorf("output lacks the next action, %s or %s:\n%s", before.NextAction, after.NextAction, out)
+	}
 	for _, want := range []string{
 		"project  " + dir + "\n",
-		"next     " + st.NextAction + ": ",
 		"debug sessions (0)\n",
 		"git repositories (1)\n",
 		"run configurations (0, 0 running)\n",
