@@ -142,13 +142,27 @@ func waitsForDebugger(pid int) bool {
 	return strings.Contains(envValue(env, "NODE_OPTIONS"), "--inspect-brk")
 }
 
-// childPoll is how often watchChildren looks at the program's descendants;
-// childGrace is how long a new one has to announce its inspector on the
-// program's stderr before it is looked at more closely.
+// childPoll is how often watchChildren looks at the program's descendants
+// while they change; each look that finds them as they were doubles the
+// wait, up to childPollIdle, and a resume of the program (which is when
+// it can fork again) or a change starts over. childGrace is how long a
+// new one has to announce its inspector on the program's stderr before it
+// is looked at more closely.
 const (
-	childPoll  = 250 * time.Millisecond
-	childGrace = time.Second
+	childPoll     = 250 * time.Millisecond
+	childPollIdle = 4 * time.Second
+	childGrace    = time.Second
 )
+
+// nextChildPoll is the wait after a look at the descendants that waited
+// wait: childPoll when they changed, or one is still new (its grace runs),
+// else twice as long, up to childPollIdle.
+func nextChildPoll(wait time.Duration, changed, pending bool) time.Duration {
+	if changed || pending {
+		return childPoll
+	}
+	return min(2*wait, childPollIdle)
+}
 
 // watchChildren finds the forked children whose inspector announcement
 // does not reach the program's stderr (fork with silent: true, or its own
@@ -175,23 +189,34 @@ func (h *Handler) watchChildren(root int, mainURL string, done <-chan struct{}) 
 	}
 	h.claimPID(root)
 	first := map[int]time.Time{}
-	tick := time.NewTicker(childPoll)
-	defer tick.Stop()
+	wait := childPoll
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
 	for {
 		select {
-		case <-tick.C:
+		case <-timer.C:
+		case <-h.resumed:
+			// The program runs again: look soon, then back off again.
+			wait = childPoll
+			timer.Reset(wait)
+			continue
 		case <-ctx.Done():
 			return
 		}
 		now := time.Now()
 		alive := map[int]time.Time{}
+		changed, pending := false, false
 		for _, pid := range proc.Descendants(root) {
 			t, ok := first[pid]
 			if !ok {
-				t = now
+				t, changed = now, true
 			}
 			alive[pid] = t
-			if t.IsZero() || now.Sub(t) < childGrace {
+			if t.IsZero() {
+				continue
+			}
+			if now.Sub(t) < childGrace {
+				pending = true
 				continue
 			}
 			h.mu.Lock()
@@ -210,6 +235,9 @@ func (h *Handler) watchChildren(root int, mainURL string, done <-chan struct{}) 
 				}
 			}
 		}
+		changed = changed || len(alive) != len(first)
 		first = alive
+		wait = nextChildPoll(wait, changed, pending)
+		timer.Reset(wait)
 	}
 }
