@@ -42,7 +42,7 @@ func (h *Handler) onChildInspector(wsURL string) {
 		return
 	}
 	if off {
-		go h.releaseChild(wsURL, 0) // not followed: let it run at once
+		go h.runChild(wsURL) // not followed: let it run at once
 		return
 	}
 	if s != nil && children {
@@ -118,6 +118,63 @@ func (h *Handler) releaseChild(wsURL string, wait time.Duration) {
 	}
 	defer c.Close()
 	_ = c.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil)
+}
+
+// Bounds of runChild: how long it may take in all, and how often it asks
+// again.
+const (
+	runChildTimeout = 20 * time.Second
+	runChildRetry   = 200 * time.Millisecond
+)
+
+// runChild lets a forked child that is not debugged run at once. Node
+// announces its inspector a little before it starts to wait for a
+// debugger, and takes a Runtime.runIfWaitingForDebugger that comes in
+// between without waiting less: the child would then wait forever. So
+// the request goes again until the child pauses at its start ("Break on
+// start", which --inspect-brk asks of a session with the debugger
+// enabled), the proof that it waits no more; that pause is resumed and
+// the session left. It gives up when the child is gone, the handler
+// closes, or after runChildTimeout.
+func (h *Handler) runChild(wsURL string) {
+	ctx, cancel := context.WithTimeout(context.Background(), runChildTimeout)
+	defer cancel()
+	paused := make(chan struct{}, 1)
+	c, err := Dial(ctx, wsURL, func(m *Message) {
+		if m.Method == "Debugger.paused" {
+			select {
+			case paused <- struct{}{}:
+			default:
+			}
+		}
+	})
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	if err := c.Call(ctx, "Debugger.enable", nil, nil); err != nil {
+		return
+	}
+	retry := time.NewTicker(runChildRetry)
+	defer retry.Stop()
+	for n := 0; ; n++ {
+		err := c.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil)
+		if err != nil {
+			return
+		}
+		select {
+		case <-paused:
+			_ = c.Call(ctx, "Debugger.resume", nil, nil)
+			return
+		case <-retry.C:
+		case <-c.Done():
+			return
+		case <-h.closed:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // claimPID notes a process whose inspector is taken care of.
