@@ -273,3 +273,25 @@ func TestForkAfterDisconnectRuns(t *testing.T) {
 	}
 	waitGone(t, fmt.Sprint(pid))
 }
+
+// TestNextChildPoll checks the watch's back-off: it doubles while nothing
+// changes, up to childPollIdle, and starts over on a change or while a
+// new process's grace runs.
+func TestNextChildPoll(t *testing.T) {
+	cases := []struct {
+		wait             time.Duration
+		changed, pending bool
+		want             time.Duration
+	}{
+		{childPoll, false, false, 2 * childPoll},
+		{2 * time.Second, false, false, childPollIdle},
+		{childPollIdle, false, false, childPollIdle},
+		{childPollIdle, true, false, childPoll},
+		{childPollIdle, false, true, childPoll},
+	}
+	for _, c := range cases {
+		if got := nextChildPoll(c.wait, c.changed, c.pending); got != c.want {
+			t.Errorf("nextChildPoll(%v, changed %v, pending %v) = %v, want %v", c.wait, c.changed, c.pending, got, c.want)
+		}
+	}
+}
