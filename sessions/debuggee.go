@@ -194,7 +194,7 @@ func processEnd(pid int, start string) (bool, string) {
 			return true, fmt.Sprintf("exited with code %d", ws.ExitStatus())
 		}
 	}
-	if status, err := proc.ReadStatus(pid); err == nil && status.SignalPending(syscall.SIGKILL) {
+	if pending, err := proc.PendingSignals(pid); err == nil && proc.SignalIn(pending, syscall.SIGKILL) {
 		return true, "killed by SIGKILL"
 	}
 	return st.Exiting(), ""
