@@ -14,8 +14,14 @@ package bench
 // raw client's step reads what dbg's answer holds: the stack, and for
 // changed the top frame's scopes and locals (raw-step-ms), or the stack
 // alone (raw-step-nochanged-ms); step-overhead-ms is dbg's step less the
-// raw one, each with changed. Go (delve), Python (debugpy), JavaScript
-// (dbg's built-in Node adapter, served raw by `dbg dap`) and C (lldb-dap).
+// raw one, each with changed. Each figure is the median of its calls in
+// the run (a shared machine's stalls move a mean by milliseconds). Go
+// (delve), Python (debugpy), JavaScript (dbg's built-in Node adapter,
+// served raw by `dbg dap`) and C (lldb-dap).
+//
+// With DBG_BENCH_BASE naming another dbg binary (an older build), every
+// iteration also runs that one, between the two others, and its figures
+// come as base-*: before and after, in one run, under the same load.
 
 import (
 	"context"
@@ -24,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -40,6 +47,10 @@ var (
 	dbgPath   string
 	buildErr  error
 )
+
+// baseBinaryEnv names a second dbg binary BenchmarkSpine runs beside
+// the one it builds.
+const baseBinaryEnv = "DBG_BENCH_BASE"
 
 // dbgBinary builds cmd/dbg once per benchmark run.
 func dbgBinary(b *testing.B) string {
@@ -68,8 +79,11 @@ type mcpClient struct {
 	cmd *exec.Cmd
 }
 
-func startMCP(b *testing.B) *mcpClient {
-	cmd := exec.Command(dbgBinary(b), "mcp")
+func startMCP(b *testing.B) *mcpClient { return startMCPWith(b, dbgBinary(b)) }
+
+// startMCPWith serves the MCP tools of the dbg binary bin.
+func startMCPWith(b *testing.B, bin string) *mcpClient {
+	cmd := exec.Command(bin, "mcp")
 	cmd.Env = append(os.Environ(), "DBG_STATE_DIR="+b.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -81,9 +95,19 @@ func startMCP(b *testing.B) *mcpClient {
 }
 
 func (c *mcpClient) call(name string, args map[string]any) map[string]any {
+	data, _ := c.timedCall(name, args)
+	return data
+}
+
+// timedCall calls a tool and returns its data and how long the call took
+// until the client had its answer (the benchmark's own decoding of the
+// envelope after that is not counted).
+func (c *mcpClient) timedCall(name string, args map[string]any) (map[string]any, time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	t0 := time.Now()
 	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	took := time.Since(t0)
 	if err != nil {
 		c.b.Fatalf("%s: %v", name, err)
 	}
@@ -97,7 +121,7 @@ func (c *mcpClient) call(name string, args map[string]any) map[string]any {
 	if !env.Success {
 		c.b.Fatalf("%s failed: %v", name, env.Error)
 	}
-	return env.Data
+	return env.Data, took
 }
 
 // spineCase is one language of the spine.
@@ -213,7 +237,30 @@ func waitEvent(b *testing.B, ev chan *dap.Message, name string) *dap.Message {
 	}
 }
 
-type phases struct{ first, step, stepOff, eval time.Duration }
+// phases are the durations of one run's calls, each kind apart.
+type phases struct{ first, step, stepOff, eval []time.Duration }
+
+// add appends the calls of q.
+func (p *phases) add(q phases) {
+	p.first = append(p.first, q.first...)
+	p.step = append(p.step, q.step...)
+	p.stepOff = append(p.stepOff, q.stepOff...)
+	p.eval = append(p.eval, q.eval...)
+}
+
+// medianOf is the median of ds (the mean of the two middle ones), 0 for
+// none.
+func medianOf(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
 
 // rawFrames is the part of a stackTrace, scopes or variables answer the
 // raw client reads.
@@ -249,7 +296,7 @@ func rawRun(b *testing.B, sc spineCase, line, steps int) phases {
 	must(call.Wait(ctx, time.Minute))
 	stopped := waitEvent(b, ev, "stopped")
 	var p phases
-	p.first = time.Since(start)
+	p.first = append(p.first, time.Since(start))
 	var sb struct{ ThreadId int }
 	_ = stopped.DecodeBody(&sb)
 	var frames rawFrames
@@ -273,16 +320,16 @@ func rawRun(b *testing.B, sc spineCase, line, steps int) phases {
 			if len(sc.Scopes) > 0 {
 				must(c.Request(ctx, "variables", map[string]any{"variablesReference": sc.Scopes[0].VariablesReference}))
 			}
-			p.step += time.Since(t0) / time.Duration(steps)
+			p.step = append(p.step, time.Since(t0))
 		} else {
-			p.stepOff += time.Since(t0) / time.Duration(steps)
+			p.stepOff = append(p.stepOff, time.Since(t0))
 		}
 	}
-	t0 := time.Now()
 	for i := 0; i < steps; i++ {
+		t0 := time.Now()
 		must(c.Request(ctx, "evaluate", map[string]any{"expression": sc.expr, "frameId": frames.StackFrames[0].Id, "context": "repl"}))
+		p.eval = append(p.eval, time.Since(t0))
 	}
-	p.eval = time.Since(t0) / time.Duration(steps)
 	_, _ = c.Request(ctx, "disconnect", map[string]any{"terminateDebuggee": true})
 	return p
 }
@@ -298,15 +345,13 @@ func dbgRun(b *testing.B, c *mcpClient, sc spineCase, line, steps int) phases {
 		b.Fatalf("not stopped: %v", st)
 	}
 	var p phases
-	p.first = time.Since(start)
+	p.first = append(p.first, time.Since(start))
 	for i := 0; i < 2*steps; i++ {
 		args := map[string]any{"sessionId": id}
 		if i%2 == 1 {
 			args["changed"] = false
 		}
-		t0 := time.Now()
-		r := c.call("step_over", args)
-		d := time.Since(t0)
+		r, d := c.timedCall("step_over", args)
 		if r["state"] != "paused" {
 			b.Fatalf("step: %v", r)
 		}
@@ -314,16 +359,15 @@ func dbgRun(b *testing.B, c *mcpClient, sc spineCase, line, steps int) phases {
 			b.Fatalf("step %d (changed:%v) answered changed %v", i, i%2 == 0, r["changed"])
 		}
 		if i%2 == 1 {
-			p.stepOff += d / time.Duration(steps)
+			p.stepOff = append(p.stepOff, d)
 		} else {
-			p.step += d / time.Duration(steps)
+			p.step = append(p.step, d)
 		}
 	}
-	t0 := time.Now()
 	for i := 0; i < steps; i++ {
-		c.call("evaluate_expression", map[string]any{"sessionId": id, "expression": sc.expr})
+		_, d := c.timedCall("evaluate_expression", map[string]any{"sessionId": id, "expression": sc.expr})
+		p.eval = append(p.eval, d)
 	}
-	p.eval = time.Since(t0) / time.Duration(steps)
 	c.call("close_debug_session", map[string]any{"sessionId": id})
 	return p
 }
@@ -340,41 +384,51 @@ func BenchmarkSpine(b *testing.B) {
 			const steps = 4
 			c := startMCP(b)
 			defer c.cs.Close()
+			var base *mcpClient
+			if bin := os.Getenv(baseBinaryEnv); bin != "" {
+				base = startMCPWith(b, bin)
+				defer base.cs.Close()
+				dbgRun(b, base, sc, line, 1)
+			}
 			// Warm both paths once (delve's build cache, Python's bytecode).
 			dbgRun(b, c, sc, line, 1)
 			rawRun(b, sc, line, 1)
-			var d, r phases
+			var d, r, o phases
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				// Interleave, so both see the same machine load.
-				x := dbgRun(b, c, sc, line, steps)
-				y := rawRun(b, sc, line, steps)
-				d.first += x.first
-				d.step += x.step
-				d.stepOff += x.stepOff
-				d.eval += x.eval
-				r.first += y.first
-				r.step += y.step
-				r.stepOff += y.stepOff
-				r.eval += y.eval
+				// Interleave, so all see the same machine load.
+				d.add(dbgRun(b, c, sc, line, steps))
+				if base != nil {
+					o.add(dbgRun(b, base, sc, line, steps))
+				}
+				r.add(rawRun(b, sc, line, steps))
 			}
-			n := time.Duration(b.N)
-			b.ReportMetric(ms(d.first/n), "dbg-first-stop-ms")
-			b.ReportMetric(ms(r.first/n), "raw-first-stop-ms")
-			b.ReportMetric(ms(d.step/n), "dbg-step-ms")
-			b.ReportMetric(ms(r.step/n), "raw-step-ms")
-			b.ReportMetric(ms(d.eval/n), "dbg-eval-ms")
-			b.ReportMetric(ms(r.eval/n), "raw-eval-ms")
-			b.ReportMetric(ms((d.first-r.first)/n), "first-stop-overhead-ms")
-			b.ReportMetric(ms((d.step-r.step)/n), "step-overhead-ms")
-			b.ReportMetric(ms((d.eval-r.eval)/n), "eval-overhead-ms")
-			b.ReportMetric(ms(d.stepOff/n), "dbg-step-nochanged-ms")
-			b.ReportMetric(ms(r.stepOff/n), "raw-step-nochanged-ms")
-			b.ReportMetric(ms((d.stepOff-r.stepOff)/n), "step-nochanged-overhead-ms")
-			b.ReportMetric(ms((d.step-d.stepOff)/n), "changed-cost-ms")
-			b.ReportMetric(float64(d.step)/float64(r.step), "step-dbg/raw")
-			b.ReportMetric(float64(d.stepOff)/float64(r.step), "step-nochanged-dbg/raw")
-			b.ReportMetric(float64(d.eval)/float64(r.eval), "eval-dbg/raw")
+			df, rf := medianOf(d.first), medianOf(r.first)
+			ds, rs, dso, rso := medianOf(d.step), medianOf(r.step), medianOf(d.stepOff), medianOf(r.stepOff)
+			de, re := medianOf(d.eval), medianOf(r.eval)
+			b.ReportMetric(ms(df), "dbg-first-stop-ms")
+			b.ReportMetric(ms(rf), "raw-first-stop-ms")
+			b.ReportMetric(ms(ds), "dbg-step-ms")
+			b.ReportMetric(ms(rs), "raw-step-ms")
+			b.ReportMetric(ms(de), "dbg-eval-ms")
+			b.ReportMetric(ms(re), "raw-eval-ms")
+			b.ReportMetric(ms(df-rf), "first-stop-overhead-ms")
+			b.ReportMetric(ms(ds-rs), "step-overhead-ms")
+			b.ReportMetric(ms(de-re), "eval-overhead-ms")
+			b.ReportMetric(ms(dso), "dbg-step-nochanged-ms")
+			b.ReportMetric(ms(rso), "raw-step-nochanged-ms")
+			b.ReportMetric(ms(dso-rso), "step-nochanged-overhead-ms")
+			b.ReportMetric(ms(ds-dso), "changed-cost-ms")
+			b.ReportMetric(float64(ds)/float64(rs), "step-dbg/raw")
+			b.ReportMetric(float64(dso)/float64(rs), "step-nochanged-dbg/raw")
+			b.ReportMetric(float64(de)/float64(re), "eval-dbg/raw")
+			if base != nil {
+				bs, bso, be := medianOf(o.step), medianOf(o.stepOff), medianOf(o.eval)
+				b.ReportMetric(ms(bs), "base-step-ms")
+				b.ReportMetric(ms(bs-rs), "base-step-overhead-ms")
+				b.ReportMetric(ms(bso-rso), "base-step-nochanged-overhead-ms")
+				b.ReportMetric(ms(be-re), "base-eval-overhead-ms")
+			}
 		})
 	}
 }
@@ -430,4 +484,61 @@ func BenchmarkServerMemory(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkPausedCPU pauses one session of each language at its
+// breakpoint and reads the server's processor time over pausedWindow,
+// once its watches have settled: a paused server should use none. With
+// DBG_BENCH_BASE, that binary is measured too (base-paused-cpu-ms/s).
+func BenchmarkPausedCPU(b *testing.B) {
+	for _, sc := range spineCases(b) {
+		b.Run(sc.lang, func(b *testing.B) {
+			if !sc.adapter.Find(context.Background()).Found {
+				b.Skipf("%s adapter not installed", sc.lang)
+			}
+			line := nativeLine(b, sc.program, sc.mark)
+			base := os.Getenv(baseBinaryEnv)
+			var used, baseUsed time.Duration
+			for i := 0; i < b.N; i++ {
+				used += pausedCPU(b, dbgBinary(b), sc, line)
+				if base != "" {
+					baseUsed += pausedCPU(b, base, sc, line)
+				}
+			}
+			n := time.Duration(b.N)
+			b.ReportMetric(ms(used/n)/pausedWindow.Seconds(), "paused-cpu-ms/s")
+			if base != "" {
+				b.ReportMetric(ms(baseUsed/n)/pausedWindow.Seconds(), "base-paused-cpu-ms/s")
+			}
+		})
+	}
+}
+
+// How long a paused server is left before it is measured (its watches
+// back off), and how long it is measured.
+const pausedSettle, pausedWindow = 6 * time.Second, 10 * time.Second
+
+// pausedCPU is the processor time the server bin used over pausedWindow
+// with one session of sc paused at line.
+func pausedCPU(b *testing.B, bin string, sc spineCase, line int) time.Duration {
+	c := startMCPWith(b, bin)
+	defer c.cs.Close()
+	id := c.call("create_debug_session", map[string]any{"language": sc.lang})["sessionId"].(string)
+	c.call("set_breakpoint", map[string]any{"sessionId": id, "file": sc.program, "line": line})
+	if st := c.call("start_debugging", map[string]any{"sessionId": id, "scriptPath": sc.program, "waitMs": 60000}); st["state"] != "paused" {
+		b.Fatalf("not paused: %v", st)
+	}
+	defer c.call("close_debug_session", map[string]any{"sessionId": id})
+	time.Sleep(pausedSettle)
+	pid := c.cmd.Process.Pid
+	before, err := proc.ReadStat(pid)
+	if err != nil {
+		b.Fatal(err)
+	}
+	time.Sleep(pausedWindow)
+	after, err := proc.ReadStat(pid)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return after.CPU - before.CPU
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Stat holds the fields of /proc/PID/stat that dbg uses.
@@ -17,12 +18,19 @@ type Stat struct {
 	PGID  int
 	// Flags are the kernel's PF_* flags of the process (PFExiting, ...).
 	Flags uint64
+	// CPU is the processor time the process has used, in user and in
+	// system mode (utime and stime).
+	CPU time.Duration
 	// StartTime is when the process started, in clock ticks since boot.
 	StartTime uint64
 	// ExitStatus is a zombie's wait status (as syscall.WaitStatus reads
 	// it); -1 when the kernel does not write it or the process runs.
 	ExitStatus int
 }
+
+// userHZ is the unit of the times /proc writes (USER_HZ, 100 a second on
+// every Linux ABI).
+const userHZ = 100
 
 // PFExiting is the flag of a process that is exiting.
 const PFExiting = 0x4
@@ -65,6 +73,12 @@ func ParseStat(text string) (Stat, error) {
 	if s.Flags, err = strconv.ParseUint(f[6], 10, 64); err != nil {
 		return Stat{}, fmt.Errorf("stat of %d: bad flags: %w", pid, err)
 	}
+	utime, uerr := strconv.ParseUint(f[11], 10, 64)
+	stime, serr := strconv.ParseUint(f[12], 10, 64)
+	if uerr != nil || serr != nil {
+		return Stat{}, fmt.Errorf("stat of %d: bad cpu times %q %q", pid, f[11], f[12])
+	}
+	s.CPU = time.Duration(utime+stime) * time.Second / userHZ
 	if s.StartTime, err = strconv.ParseUint(f[19], 10, 64); err != nil {
 		return Stat{}, fmt.Errorf("stat of %d: bad start time: %w", pid, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // statLine is a /proc/PID/stat line with the given head fields; the rest
@@ -32,6 +33,11 @@ func TestParseStat(t *testing.T) {
 	if st, err := ParseStat(zombie); err != nil || st.ExitStatus != 9 || st.StartTime != 77 || !st.Exiting() {
 		t.Errorf("zombie: %+v, %v; want exit status 9 (SIGKILL), start 77, exiting", st, err)
 	}
+	// utime and stime are fields 14 and 15, in hundredths of a second.
+	busy := "5 (busy) R 1 5 5 0 -1 4194304 0 0 0 0 250 50" + strings.Repeat(" 0", 6) + " 99" + strings.Repeat(" 0", 10)
+	if st, err := ParseStat(busy); err != nil || st.CPU != 3*time.Second || st.StartTime != 99 {
+		t.Errorf("busy: %+v, %v; want 3s of cpu, start 99", st, err)
+	}
 	for _, bad := range []string{
 		"", "42", "42 sleep S 1 2", "42 (sleep S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20",
 		"42 (sleep) S 1 2 3", "x (sleep)" + strings.Repeat(" 1", 20),
@@ -53,6 +59,12 @@ func TestReadStatSelf(t *testing.T) {
 	}
 	if st.PID != os.Getpid() || st.PPID != os.Getppid() || st.State == 'Z' || st.StartTime == 0 {
 		t.Errorf("ReadStat(self) = %+v", st)
+	}
+	// A process that has run a while has used processor time.
+	for spin := time.Now(); time.Since(spin) < 50*time.Millisecond; {
+	}
+	if st, err := ReadStat(os.Getpid()); err != nil || st.CPU <= 0 {
+		t.Errorf("ReadStat(self) after 50ms of spinning: cpu %v, %v", st.CPU, err)
 	}
 	if !Alive(os.Getpid()) || StartTime(os.Getpid()) == "" {
 		t.Error("this process is neither alive nor started")

@@ -20,9 +20,7 @@ type Status struct {
 }
 
 // SignalPending reports whether sig waits for the process.
-func (s Status) SignalPending(sig syscall.Signal) bool {
-	return sig > 0 && s.Pending&(1<<(uint(sig)-1)) != 0
-}
+func (s Status) SignalPending(sig syscall.Signal) bool { return SignalIn(s.Pending, sig) }
 
 // ParseStatus parses the text of /proc/PID/status. The Uid and Gid lines
 // are required; NSpid is optional (older kernels do not write it).
@@ -76,6 +74,44 @@ func effective(f []string) (int, error) {
 		err = fmt.Errorf("id %d", n)
 	}
 	return n, err
+}
+
+// ParsePendingSignals reads only the SigPnd and ShdPnd lines of a
+// /proc/PID/status text: the Pending of [ParseStatus], without the rest,
+// for a check made at every stop of a debugged program.
+func ParsePendingSignals(text string) (uint64, error) {
+	var pending uint64
+	for text != "" {
+		var line string
+		line, text, _ = strings.Cut(text, "\n")
+		if len(line) < 7 || line[3:7] != "Pnd:" || line[:3] != "Sig" && line[:3] != "Shd" {
+			continue
+		}
+		if f := strings.Fields(line[7:]); len(f) == 1 {
+			mask, err := strconv.ParseUint(f[0], 16, 64)
+			if err != nil {
+				return 0, fmt.Errorf("status line %q: %w", line, err)
+			}
+			pending |= mask
+		}
+	}
+	return pending, nil
+}
+
+// PendingSignals reads the signals waiting for process pid or any of its
+// threads (see [ParsePendingSignals]).
+func PendingSignals(pid int) (uint64, error) {
+	b, err := readFile(pid, "status")
+	if err != nil {
+		return 0, err
+	}
+	return ParsePendingSignals(string(b))
+}
+
+// SignalIn reports whether sig is in the set of signals pending (bit N-1
+// for signal N).
+func SignalIn(pending uint64, sig syscall.Signal) bool {
+	return sig > 0 && pending&(1<<(uint(sig)-1)) != 0
 }
 
 // ReadStatus reads /proc/PID/status.

@@ -66,6 +66,9 @@ func FuzzParseStatus(f *testing.F) {
 		if st.UID < 0 || st.GID < 0 || st.NSPID < 0 {
 			t.Fatalf("ParseStatus(%q) = %+v: negative id", text, st)
 		}
+		if p, err := ParsePendingSignals(text); err != nil || p != st.Pending {
+			t.Fatalf("ParsePendingSignals(%q) = %x, %v; ParseStatus's pending %x", text, p, err, st.Pending)
+		}
 	})
 }
 
@@ -79,5 +82,25 @@ func TestStatusPendingSignals(t *testing.T) {
 	}
 	if _, err := ParseStatus("Uid:\t0\t0\nGid:\t0\t0\nSigPnd:\tzz\n"); err == nil {
 		t.Error("a bad SigPnd line parsed")
+	}
+	for text, want := range map[string]uint64{
+		statusText: 0,
+		"Name:\tx\nSigPnd:\t0000000000000001\nShdPnd:\t0000000000000100\nSigBlk:\tffff\n": 0x101,
+		"ShdPnd:\t0000000000004000":             0x4000, // SIGTERM, on the first line, without a newline
+		"XigPnd:\t1\nSigPnd:\t\nShdPnd:\t1 2\n": 0,      // not the lines, or not one value
+	} {
+		if got, err := ParsePendingSignals(text); err != nil || got != want {
+			t.Errorf("ParsePendingSignals(%q) = %x, %v; want %x", text, got, err, want)
+		}
+	}
+	if _, err := ParsePendingSignals("ShdPnd:\tzz\n"); err == nil {
+		t.Error("ParsePendingSignals: a bad ShdPnd line parsed")
+	}
+	needProc(t)
+	if p, err := PendingSignals(os.Getpid()); err != nil || SignalIn(p, syscall.SIGKILL) {
+		t.Errorf("PendingSignals(self) = %x, %v: want no SIGKILL", p, err)
+	}
+	if _, err := PendingSignals(missingPID); err == nil {
+		t.Error("PendingSignals of a missing pid succeeded")
 	}
 }

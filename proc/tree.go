@@ -40,12 +40,20 @@ func taskChildrenSupported() bool {
 	return err == nil
 }
 
-// childrenFromTasks reads the children of every thread of pid.
+// childrenFromTasks reads the children of every thread of pid: one
+// listing of its threads and one read per thread (no look at each path
+// before it is read, as a glob would make).
 func childrenFromTasks(pid int) []int {
-	files, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "children"))
+	dir := filepath.Join("/proc", strconv.Itoa(pid), "task")
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	tids, _ := d.Readdirnames(-1)
+	d.Close()
 	var out []int
-	for _, f := range files {
-		b, err := os.ReadFile(f)
+	for _, tid := range tids {
+		b, err := os.ReadFile(filepath.Join(dir, tid, "children"))
 		if err != nil {
 			continue
 		}

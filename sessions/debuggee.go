@@ -72,23 +72,59 @@ func (s *Session) debuggeeGoneLocked() string {
 	if !gone {
 		return ""
 	}
+	return goneReason(pid, how, s.exitCode)
+}
+
+// goneReason is the end reason of a session whose debuggee pid is gone.
+func goneReason(pid int, how string, exitCode *int) string {
 	reason := fmt.Sprintf("the debuggee (pid %d) is gone", pid)
 	if how != "" {
 		reason += ": " + how
 	}
-	if s.exitCode != nil {
-		reason += fmt.Sprintf(" (exit code %d)", *s.exitCode)
+	if exitCode != nil {
+		reason += fmt.Sprintf(" (exit code %d)", *exitCode)
 	}
 	return reason
 }
 
-// observeLocked ends a paused session whose debuggee is gone. Callers
+// debuggeeGone is debuggeeGoneLocked with the process read while mu is
+// not held, so that nothing else the session does (a stop's stack read,
+// an event) waits for /proc. It also returns the state it looked in.
+func (s *Session) debuggeeGone() (string, State) {
+	s.mu.Lock()
+	st := s.state
+	if st != StatePaused && st != StateRunning {
+		s.mu.Unlock()
+		return "", st
+	}
+	pid, ok := s.watchedDebuggeeLocked()
+	start := s.debuggee.start
+	var exitCode *int
+	if s.exitCode != nil {
+		code := *s.exitCode
+		exitCode = &code
+	}
+	s.mu.Unlock()
+	if !ok {
+		return "", st
+	}
+	gone, how := processEnd(pid, start)
+	if !gone {
+		return "", st
+	}
+	return goneReason(pid, how, exitCode), st
+}
+
+// observe ends a paused session whose debuggee is gone. Callers do not
 // hold mu.
-func (s *Session) observeLocked() {
-	if s.state != StatePaused {
+func (s *Session) observe() {
+	reason, st := s.debuggeeGone()
+	if reason == "" || st != StatePaused {
 		return
 	}
-	if reason := s.debuggeeGoneLocked(); reason != "" {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == StatePaused {
 		s.setStateLocked(StateTerminated, reason)
 	}
 }
@@ -98,9 +134,8 @@ func (s *Session) observeLocked() {
 // the end itself. It reports whether the debuggee was found gone (the
 // session has then ended).
 func (s *Session) checkDebuggee(ctx context.Context) bool {
-	s.mu.Lock()
-	reason, paused := s.debuggeeGoneLocked(), s.state == StatePaused
-	s.mu.Unlock()
+	reason, st := s.debuggeeGone()
+	paused := st == StatePaused
 	if reason == "" {
 		return false
 	}
@@ -159,7 +194,7 @@ func processEnd(pid int, start string) (bool, string) {
 			return true, fmt.Sprintf("exited with code %d", ws.ExitStatus())
 		}
 	}
-	if status, err := proc.ReadStatus(pid); err == nil && status.SignalPending(syscall.SIGKILL) {
+	if pending, err := proc.PendingSignals(pid); err == nil && proc.SignalIn(pending, syscall.SIGKILL) {
 		return true, "killed by SIGKILL"
 	}
 	return st.Exiting(), ""

@@ -172,8 +172,10 @@ func (s *Session) recordStopWith(b godap.StoppedEventBody, data *DataChange) {
 	s.stopSeq++
 	s.lastStop = &StopInfo{Reason: reason, ThreadID: tid, Description: desc, Text: strings.TrimSpace(b.Text),
 		HitBreakpoint: ids, Time: s.m.cfg.Now(), Data: data}
+	// A stop of a debuggee that is gone ("no such process") is its end:
+	// whoever waits for the stop, or looks at the session, sees to that
+	// (waitStop, Info), while the stop's stack is read.
 	s.setStateLocked(StatePaused, "")
-	s.observeLocked() // a stop of a debuggee that is gone ("no such process") is its end
 }
 
 // onConnClosed runs when the adapter's stream ends.

@@ -69,9 +69,9 @@ func (s *Session) requirePaused(threadID int) (int, int, error) {
 	if err := s.snapshotError("run or step"); err != nil {
 		return 0, 0, err
 	}
+	s.observe()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.observeLocked()
 	switch s.state {
 	case StatePaused:
 	case StateRunning:
@@ -306,9 +306,6 @@ func (s *Session) WaitForStop(ctx context.Context, timeout time.Duration, want W
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	info, done := s.waitStop(ctx, wctx, seq)
-	if s.checkDebuggee(ctx) {
-		info, done = s.Info(), true
-	}
 	r := s.result(ctx, info, done, want)
 	if !done {
 		r.Message = fmt.Sprintf("no stop within %s; still running", timeout)

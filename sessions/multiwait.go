@@ -48,10 +48,8 @@ func (m *Manager) Wait(ctx context.Context, req WaitRequest) (*Session, *Stop, e
 	if s == nil {
 		s = ws.running()
 	}
-	info := s.Info()
-	if s.checkDebuggee(ctx) {
-		info, done = s.Info(), true
-	}
+	info, gone := s.checkedInfo(ctx)
+	done = done || gone
 	r := s.result(ctx, info, done, req.Want)
 	if !done {
 		r.Message = fmt.Sprintf("no stop within %s; still running", req.Timeout)

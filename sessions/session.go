@@ -224,9 +224,9 @@ func (s *Session) Output() *toolkit.OutputRing { return s.output }
 
 // State returns the current state.
 func (s *Session) State() State {
+	s.observe()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.observeLocked()
 	return s.shownStateLocked()
 }
 
@@ -245,11 +245,38 @@ func (st State) Ended() bool {
 	return st == StateTerminated || st == StateError || st == StateDetached
 }
 
-// Info returns the session summary.
+// Info returns the session summary, once the debuggee's process was
+// looked at (a paused session whose debuggee is gone has ended).
 func (s *Session) Info() SessionInfo {
+	s.observe()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.observeLocked()
+	return s.infoLocked()
+}
+
+// checkedInfo is the session summary once checkDebuggee ran: one look
+// at the debuggee's process. It reports whether the debuggee was found
+// gone (the session has then ended).
+func (s *Session) checkedInfo(ctx context.Context) (SessionInfo, bool) {
+	gone := s.checkDebuggee(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.infoLocked(), gone
+}
+
+// PID is the debuggee's process id as the session knows it (0: not
+// known), without looking at the process: what an audit line names.
+func (s *Session) PID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pid == 0 && s.target.Mode == adapters.Attach && !s.detached {
+		return s.target.PID
+	}
+	return s.pid
+}
+
+// infoLocked is the session summary. Callers hold mu.
+func (s *Session) infoLocked() SessionInfo {
 	info := SessionInfo{ID: s.id, Name: s.name, Language: s.language, State: s.shownStateLocked(), Reason: s.reason,
 		CreatedAt: s.created, Mode: string(s.target.Mode), Program: s.target.Program, Cwd: s.target.Cwd,
 		PID: s.pid, ExitCode: s.exitCode, ParentID: s.parentID, Group: s.group, Owner: s.owner, seq: s.seq}

@@ -100,9 +100,6 @@ func (s *Session) StopAnswer(ctx context.Context, want Want) *Stop {
 // the session whatever the adapter reported.
 func (s *Session) answer(ctx, wctx context.Context, seq int, want Want) *Stop {
 	info, done := s.waitStop(ctx, wctx, seq)
-	if s.checkDebuggee(ctx) {
-		info, done = s.Info(), true
-	}
 	return s.result(ctx, info, done, want)
 }
 
@@ -138,14 +135,25 @@ func (s *Session) stoppedAfterLocked(seq int) bool {
 
 // waitStop blocks until a stop newer than seq (with its location
 // resolved, the reads bounded by ctx) or the end of the session, or wctx.
-// It returns the session summary and whether the wait ended by a stop or
-// an end.
+// It returns the session summary once the debuggee was checked (a
+// debuggee that is gone ends the session whatever the adapter reported),
+// and whether the wait ended by a stop or an end.
 func (s *Session) waitStop(ctx, wctx context.Context, seq int) (SessionInfo, bool) {
 	if !s.await(wctx, func() bool { return s.stoppedAfterLocked(seq) }) {
-		return s.Info(), false
+		info, gone := s.checkedInfo(ctx)
+		return info, gone
 	}
+	// The debuggee's process is looked at while the stack is read.
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		s.checkDebuggee(ctx)
+	}()
 	s.resolveStop(ctx)
-	return s.Info(), true
+	<-checked
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.infoLocked(), true
 }
 
 // readContext bounds the reads of a stop: by ctx, and for at least

@@ -42,7 +42,7 @@ func (h *Handler) onChildInspector(wsURL string) {
 		return
 	}
 	if off {
-		go h.releaseChild(wsURL, 0) // not followed: let it run at once
+		go h.runChild(wsURL) // not followed: let it run at once
 		return
 	}
 	if s != nil && children {
@@ -120,6 +120,63 @@ func (h *Handler) releaseChild(wsURL string, wait time.Duration) {
 	_ = c.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil)
 }
 
+// Bounds of runChild: how long it may take in all, and how often it asks
+// again.
+const (
+	runChildTimeout = 20 * time.Second
+	runChildRetry   = 200 * time.Millisecond
+)
+
+// runChild lets a forked child that is not debugged run at once. Node
+// announces its inspector a little before it starts to wait for a
+// debugger, and takes a Runtime.runIfWaitingForDebugger that comes in
+// between without waiting less: the child would then wait forever. So
+// the request goes again until the child pauses at its start ("Break on
+// start", which --inspect-brk asks of a session with the debugger
+// enabled), the proof that it waits no more; that pause is resumed and
+// the session left. It gives up when the child is gone, the handler
+// closes, or after runChildTimeout.
+func (h *Handler) runChild(wsURL string) {
+	ctx, cancel := context.WithTimeout(context.Background(), runChildTimeout)
+	defer cancel()
+	paused := make(chan struct{}, 1)
+	c, err := Dial(ctx, wsURL, func(m *Message) {
+		if m.Method == "Debugger.paused" {
+			select {
+			case paused <- struct{}{}:
+			default:
+			}
+		}
+	})
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	if err := c.Call(ctx, "Debugger.enable", nil, nil); err != nil {
+		return
+	}
+	retry := time.NewTicker(runChildRetry)
+	defer retry.Stop()
+	for n := 0; ; n++ {
+		err := c.Call(ctx, "Runtime.runIfWaitingForDebugger", nil, nil)
+		if err != nil {
+			return
+		}
+		select {
+		case <-paused:
+			_ = c.Call(ctx, "Debugger.resume", nil, nil)
+			return
+		case <-retry.C:
+		case <-c.Done():
+			return
+		case <-h.closed:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
 // claimPID notes a process whose inspector is taken care of.
 func (h *Handler) claimPID(pid int) {
 	h.mu.Lock()
@@ -142,13 +199,27 @@ func waitsForDebugger(pid int) bool {
 	return strings.Contains(envValue(env, "NODE_OPTIONS"), "--inspect-brk")
 }
 
-// childPoll is how often watchChildren looks at the program's descendants;
-// childGrace is how long a new one has to announce its inspector on the
-// program's stderr before it is looked at more closely.
+// childPoll is how often watchChildren looks at the program's descendants
+// while they change; each look that finds them as they were doubles the
+// wait, up to childPollIdle, and a resume of the program (which is when
+// it can fork again) or a change starts over. childGrace is how long a
+// new one has to announce its inspector on the program's stderr before it
+// is looked at more closely.
 const (
-	childPoll  = 250 * time.Millisecond
-	childGrace = time.Second
+	childPoll     = 250 * time.Millisecond
+	childPollIdle = 4 * time.Second
+	childGrace    = time.Second
 )
+
+// nextChildPoll is the wait after a look at the descendants that waited
+// wait: childPoll when they changed, or one is still new (its grace runs),
+// else twice as long, up to childPollIdle.
+func nextChildPoll(wait time.Duration, changed, pending bool) time.Duration {
+	if changed || pending {
+		return childPoll
+	}
+	return min(2*wait, childPollIdle)
+}
 
 // watchChildren finds the forked children whose inspector announcement
 // does not reach the program's stderr (fork with silent: true, or its own
@@ -175,23 +246,34 @@ func (h *Handler) watchChildren(root int, mainURL string, done <-chan struct{}) 
 	}
 	h.claimPID(root)
 	first := map[int]time.Time{}
-	tick := time.NewTicker(childPoll)
-	defer tick.Stop()
+	wait := childPoll
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
 	for {
 		select {
-		case <-tick.C:
+		case <-timer.C:
+		case <-h.resumed:
+			// The program runs again: look soon, then back off again.
+			wait = childPoll
+			timer.Reset(wait)
+			continue
 		case <-ctx.Done():
 			return
 		}
 		now := time.Now()
 		alive := map[int]time.Time{}
+		changed, pending := false, false
 		for _, pid := range proc.Descendants(root) {
 			t, ok := first[pid]
 			if !ok {
-				t = now
+				t, changed = now, true
 			}
 			alive[pid] = t
-			if t.IsZero() || now.Sub(t) < childGrace {
+			if t.IsZero() {
+				continue
+			}
+			if now.Sub(t) < childGrace {
+				pending = true
 				continue
 			}
 			h.mu.Lock()
@@ -210,6 +292,9 @@ func (h *Handler) watchChildren(root int, mainURL string, done <-chan struct{}) 
 				}
 			}
 		}
+		changed = changed || len(alive) != len(first)
 		first = alive
+		wait = nextChildPoll(wait, changed, pending)
+		timer.Reset(wait)
 	}
 }

@@ -151,6 +151,37 @@ func TestForkedChildNeverAttached(t *testing.T) {
 	}
 }
 
+// TestForkedChildNotFollowedRuns checks that with
+// autoAttachChildProcesses false a forked child (which inherits
+// --inspect-brk) runs at once, undebugged, and the program ends: node may
+// take the request to run that comes just before it starts to wait, so
+// the launch is repeated to give that race its chances.
+func TestForkedChildNotFollowedRuns(t *testing.T) {
+	t.Parallel()
+	script := fixture(t, "fork_early.js")
+	for i := 0; i < 4; i++ {
+		asked := make(chan struct{}, 1)
+		p := newClientWith(t, clientOptions{onRequest: func(context.Context, *dap.Message) (any, error) {
+			asked <- struct{}{}
+			return nil, nil
+		}})
+		start := time.Now()
+		p.launch(map[string]any{"program": script, "autoAttachChildProcesses": false})
+		p.setBreakpoints(script, map[string]any{"line": lineOf(t, script, "BP:early")})
+		p.req("configurationDone", nil)
+		p.event("terminated")
+		if out := p.outputText(); !strings.Contains(out, "child says early from child") || !strings.Contains(out, "child exit 0") {
+			t.Fatalf("run %d: output %q", i, out)
+		}
+		if d := time.Since(start); d > defaultChildWait {
+			t.Errorf("run %d took %s: the child waited for a debugger", i, d)
+		}
+		if len(asked) != 0 {
+			t.Fatalf("run %d: a child session was asked for", i)
+		}
+	}
+}
+
 // TestForkedChildThreadWithoutChildSessions checks the fallback: a client
 // that did not announce startDebugging gets the child as a thread, which
 // waited for its breakpoints too.
@@ -241,4 +272,26 @@ func TestForkAfterDisconnectRuns(t *testing.T) {
 		}
 	}
 	waitGone(t, fmt.Sprint(pid))
+}
+
+// TestNextChildPoll checks the watch's back-off: it doubles while nothing
+// changes, up to childPollIdle, and starts over on a change or while a
+// new process's grace runs.
+func TestNextChildPoll(t *testing.T) {
+	cases := []struct {
+		wait             time.Duration
+		changed, pending bool
+		want             time.Duration
+	}{
+		{childPoll, false, false, 2 * childPoll},
+		{2 * time.Second, false, false, childPollIdle},
+		{childPollIdle, false, false, childPollIdle},
+		{childPollIdle, true, false, childPoll},
+		{childPollIdle, false, true, childPoll},
+	}
+	for _, c := range cases {
+		if got := nextChildPoll(c.wait, c.changed, c.pending); got != c.want {
+			t.Errorf("nextChildPoll(%v, changed %v, pending %v) = %v, want %v", c.wait, c.changed, c.pending, got, c.want)
+		}
+	}
 }

@@ -24,6 +24,10 @@ func (h *Handler) onEvent(m *Message) {
 		h.pause = nil
 		h.refs = map[int]*varRef{}
 		h.mu.Unlock()
+		select {
+		case h.resumed <- struct{}{}:
+		default:
+		}
 	case "Debugger.breakpointResolved":
 		var ev struct {
 			BreakpointID string   `json:"breakpointId"`

@@ -80,6 +80,7 @@ type Handler struct {
 	guards          map[string]bool         // CDP ids of entry breakpoints (see guard)
 	guarded         map[string]bool         // paths that have a guard
 	nextThread      int
+	resumed         chan struct{} // holds a token after the program resumed: watchChildren looks again soon
 	closed          chan struct{}
 	finished        chan struct{} // closed once the debuggee is gone and reported
 }
@@ -91,6 +92,7 @@ func NewHandler() *Handler {
 		refs:      map[int]*varRef{},
 		bps:       newBreakpoints(),
 		started:   make(chan struct{}),
+		resumed:   make(chan struct{}, 1),
 		closed:    make(chan struct{}),
 		finished:  make(chan struct{}),
 		capture:   "std",

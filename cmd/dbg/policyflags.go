@@ -61,7 +61,7 @@ func pidOf(m *sessions.Manager) func(string) int {
 		if err != nil || s.ID() != id {
 			return 0
 		}
-		return s.Info().PID
+		return s.PID()
 	}
 }
 
