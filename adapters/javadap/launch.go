@@ -213,7 +213,7 @@ func buildCommand(ctx context.Context, cfg *LaunchConfig) (*jvmCommand, error) {
 			jc.cleanup = func() { os.RemoveAll(out) }
 			cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 			defer cancel()
-			cargs := []string{"-g", "-d", out}
+			cargs := append(javacLight(), "-g", "-d", out)
 			if len(cp) > 0 {
 				cargs = append(cargs, "-cp", strings.Join(cp, string(os.PathListSeparator)))
 			}
