@@ -3,6 +3,7 @@ package proc
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -75,7 +76,10 @@ func ParseStat(text string) (Stat, error) {
 	}
 	utime, uerr := strconv.ParseUint(f[11], 10, 64)
 	stime, serr := strconv.ParseUint(f[12], 10, 64)
-	if uerr != nil || serr != nil {
+	// Ticks past maxTicks cannot be a duration: no process has used
+	// centuries of processor time.
+	const maxTicks = math.MaxInt64 / uint64(time.Second)
+	if uerr != nil || serr != nil || utime > maxTicks || stime > maxTicks-utime {
 		return Stat{}, fmt.Errorf("stat of %d: bad cpu times %q %q", pid, f[11], f[12])
 	}
 	s.CPU = time.Duration(utime+stime) * time.Second / userHZ

@@ -95,9 +95,12 @@ func FuzzParseStat(f *testing.F) {
 			t.Fatalf("command name %q is not from the text", st.Comm)
 		}
 		again, err := ParseStat(statLine(st.PID, st.Comm, st.State, st.PPID, st.PGID, st.StartTime))
-		// statLine writes fixed flags and no exit status: the fields it
-		// takes must come back.
-		again.Flags, again.ExitStatus = st.Flags, st.ExitStatus
+		if st.CPU < 0 {
+			t.Fatalf("ParseStat(%q): negative processor time %v", text, st.CPU)
+		}
+		// statLine writes fixed flags and times and no exit status: the
+		// fields it takes must come back.
+		again.Flags, again.ExitStatus, again.CPU = st.Flags, st.ExitStatus, st.CPU
 		if err != nil || again != st {
 			t.Fatalf("ParseStat(%q) = %+v, which writes back as %+v, %v", text, st, again, err)
 		}
