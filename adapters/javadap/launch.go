@@ -206,22 +206,11 @@ func buildCommand(ctx context.Context, cfg *LaunchConfig) (*jvmCommand, error) {
 		javac := jdkTool(java, "javac")
 		main := mainClassOfSource(abs)
 		if javac != "" && main != "" {
-			out, err := os.MkdirTemp("", "dbg-java-")
+			out, cleanup, err := compileSource(ctx, javac, abs, cp)
 			if err != nil {
 				return nil, err
 			}
-			jc.cleanup = func() { os.RemoveAll(out) }
-			cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-			defer cancel()
-			cargs := append(javacLight(), "-g", "-d", out)
-			if len(cp) > 0 {
-				cargs = append(cargs, "-cp", strings.Join(cp, string(os.PathListSeparator)))
-			}
-			b, err := exec.CommandContext(cctx, javac, append(cargs, abs)...).CombinedOutput()
-			if err != nil {
-				jc.cleanup()
-				return nil, fmt.Errorf("javac %s failed: %w\n%s", prog, err, b)
-			}
+			jc.cleanup = cleanup
 			argv = append(argv, "-cp", strings.Join(append([]string{out}, cp...), string(os.PathListSeparator)), main)
 			jc.mainClass = main
 			jc.classPath = append(jc.classPath, out)
