@@ -22,9 +22,10 @@ echo "==> go test -race"
 # test, then the time of each package and the slowest tests; the events
 # are kept in a private folder for a closer look (TESTJSON names a file).
 # Independent tests run TESTPARALLEL at a time in each package (default
-# 2, one a core: at 4, two end-to-end tests missed their waits in one
-# run of three on a 2-core machine). cmd/dbg, the end-to-end package and
-# the longest by far, starts first; the others run beside it.
+# 3: most of an end-to-end test's time is the adapters' and programs'
+# start, not CPU; the conformance table runs two languages at a time
+# among them). cmd/dbg, the end-to-end package and the longest by far,
+# starts first; the others run beside it.
 go build -o "$work/testsummary" ./internal/testsummary
 # A race-enabled binary sleeps a second before it exits, after reporting
 # the races it saw: not here, where test binaries and the dbg servers
@@ -39,7 +40,7 @@ if [ "${FUZZTIME:-1500x}" != "0" ]; then
 fi
 events="${TESTJSON:-$work/test.json}"
 status=0
-go test -race -count=1 -timeout 60m -json -parallel "${TESTPARALLEL:-2}" \
+go test -race -count=1 -timeout 60m -json -parallel "${TESTPARALLEL:-3}" \
   ./cmd/dbg/ $(go list ./... | grep -v '/cmd/dbg$') |
   "$work/testsummary" -top 10 -save "$events" || status=$?
 echo "    (events in $events)"
