@@ -1,9 +1,12 @@
 package mcpbind
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,9 +55,12 @@ func newStepOut(sessionID string) stepOut {
 // BenchmarkToolCall measures a step-like call end to end: a go-sdk
 // client's tools/call over in-memory transports, the server's handler,
 // the toolbox's guard (decoding, the audit line, redaction, mention
-// notes), and the answer back at the client ("mcp"); and the same call
-// through the toolbox alone, without MCP ("toolbox"). Their difference
-// is what the go-sdk and its transport cost a call.
+// notes), and the answer back at the client ("mcp"); the same call sent
+// as bytes by a raw JSON-RPC client, which reads the answer's bytes
+// ("server": what the server's process spends, go-sdk's server and its
+// transport included); and the call through the toolbox alone, without
+// MCP ("toolbox"). The differences are what the go-sdk's client, and its
+// server and transport, cost a call.
 func BenchmarkToolCall(b *testing.B) {
 	state := b.TempDir() + "/state"
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
@@ -76,6 +82,18 @@ func BenchmarkToolCall(b *testing.B) {
 			}
 		}
 	})
+	b.Run("server", func(b *testing.B) {
+		conn := rawSession(b, srv)
+		defer conn.Close()
+		call := []byte(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"step","arguments":{"sessionId":"go-1"}}}`)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			res := conn.roundTrip(b, fmt.Appendf(nil, string(call), i+2))
+			if !bytes.Contains(res, []byte(`"structuredContent"`)) || bytes.Contains(res, []byte(`"isError":true`)) {
+				b.Fatalf("%s", res)
+			}
+		}
+	})
 	b.Run("mcp", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -86,3 +104,44 @@ func BenchmarkToolCall(b *testing.B) {
 		}
 	})
 }
+
+// rawConn is a client's end of a stdio-like pipe to a server: one JSON
+// message a line.
+type rawConn struct {
+	io.Closer
+	w *io.PipeWriter
+	r *bufio.Reader
+}
+
+// rawSession connects a raw client to srv and initializes an MCP session
+// of protocol 2025-11-25 (no per-request metadata).
+func rawSession(b *testing.B, srv *mcp.Server) *rawConn {
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	ss, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &rawConn{Closer: closeFunc(func() error { cw.Close(); return ss.Wait() }), w: cw, r: bufio.NewReader(cr)}
+	c.roundTrip(b, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`))
+	if _, err := cw.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")); err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// roundTrip sends one request and returns the next message.
+func (c *rawConn) roundTrip(b *testing.B, req []byte) []byte {
+	if _, err := c.w.Write(append(req, '\n')); err != nil {
+		b.Fatal(err)
+	}
+	line, err := c.r.ReadBytes('\n')
+	if err != nil {
+		b.Fatal(err)
+	}
+	return line
+}
+
+type closeFunc func() error
+
+func (f closeFunc) Close() error { return f() }

@@ -92,15 +92,18 @@ func (b *binding) handler(t toolkit.Tool) mcp.ToolHandler {
 			if req.Session != nil && (c.info == nil || c.info.Name != toolkit.ShellClient) {
 				c.id = req.Session.ID()
 			}
-			if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
-				c.canAsk = true
-			}
 			if req.Session != nil {
 				if tok := req.Params.GetProgressToken(); tok != nil {
 					ctx = toolkit.WithProgress(ctx, progressTo(ctx, req.Session, tok))
 				}
 			}
 			if q := t.Confirmation(ctx, args); q != "" {
+				// Read only here: a client of protocol 2026-07-28 sends its
+				// capabilities with each call, which the go-sdk decodes anew
+				// at each read.
+				if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
+					c.canAsk = true
+				}
 				r, answered := req.Params.InputResponses[confirmID].(*mcp.ElicitResult)
 				if answered && b.confirms.redeem(req.Params.RequestState, t.Name, args) {
 					yes := r.Action == "accept"
