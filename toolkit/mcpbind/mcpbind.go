@@ -88,7 +88,7 @@ func (b *binding) handler(t toolkit.Tool) mcp.ToolHandler {
 		c := caller{}
 		if req != nil && req.Params != nil {
 			args = req.Params.Arguments
-			c.info = req.ClientInfo()
+			c.info = clientInfo(req)
 			if req.Session != nil && (c.info == nil || c.info.Name != toolkit.ShellClient) {
 				c.id = req.Session.ID()
 			}
@@ -162,6 +162,22 @@ func progressTo(ctx context.Context, ss *mcp.ServerSession, tok any) func(string
 		n++
 		_ = ss.NotifyProgress(context.WithoutCancel(ctx), &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(n), Message: line})
 	}
+}
+
+// clientInfo is the name and version of the client of req. A client of
+// protocol 2026-07-28 and later sends them with each call, as the
+// request's metadata: read from the decoded map, where the go-sdk's
+// ClientInfo would encode and decode them again at every call; any other
+// shape is the go-sdk's to read.
+func clientInfo(req *mcp.CallToolRequest) *mcp.Implementation {
+	if m, ok := req.Params.GetMeta()[mcp.MetaKeyClientInfo].(map[string]any); ok {
+		name, nameOK := m["name"].(string)
+		version, versionOK := m["version"].(string)
+		if _, sent := m["version"]; nameOK && (versionOK || !sent) {
+			return &mcp.Implementation{Name: name, Version: version}
+		}
+	}
+	return req.ClientInfo()
 }
 
 // caller is the client of one call.
