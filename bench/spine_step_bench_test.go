@@ -20,7 +20,8 @@ import (
 // the median of the differences of matched steps (the same line, the same
 // moment), in milliseconds. Steps alternate between changed (the raw
 // client reads the stack, the top frame's scopes and locals) and
-// changed:false (the stack alone).
+// changed:false (the stack alone). Each dbg's resident memory is read
+// before the steps and after them (rss-before-MB, rss-after-MB).
 //
 //	go test -run XXX -bench SpineStep -benchtime 40x ./bench/
 //
@@ -59,6 +60,10 @@ func BenchmarkSpineStep(b *testing.B) {
 				}
 			}()
 			took := make([][2][]time.Duration, len(steppers)) // by stepper: changed, changed:false
+			before := make([]float64, len(steppers)-1)        // each dbg's resident memory, MB
+			for j := range before {
+				before[j] = steppers[j].(*mcpStepper).residentMB(b)
+			}
 			b.ResetTimer()
 			for i := 0; i < 2*b.N; i++ {
 				kind := i % 2 // 0: changed
@@ -75,6 +80,8 @@ func BenchmarkSpineStep(b *testing.B) {
 				b.ReportMetric(ms(medianOf(took[j][1])), prefix+"step-nochanged-ms")
 				b.ReportMetric(ms(medianOf(differences(took[j][0], took[r][0]))), prefix+"step-overhead-ms")
 				b.ReportMetric(ms(medianOf(differences(took[j][1], took[r][1]))), prefix+"step-nochanged-overhead-ms")
+				b.ReportMetric(before[j], prefix+"rss-before-MB")
+				b.ReportMetric(steppers[j].(*mcpStepper).residentMB(b), prefix+"rss-after-MB")
 			}
 			b.ReportMetric(ms(medianOf(took[r][0])), "raw-step-ms")
 			b.ReportMetric(ms(medianOf(took[r][1])), "raw-step-nochanged-ms")
@@ -120,6 +127,12 @@ func newMCPStepper(b *testing.B, bin string, sc spineCase, line int, args []stri
 		b.Fatalf("%s: not stopped: %v", bin, st)
 	}
 	return &mcpStepper{c: c, id: id}
+}
+
+// residentMB is the dbg server's resident memory, in MB.
+func (s *mcpStepper) residentMB(b *testing.B) float64 {
+	rss, _, _ := residentKB(b, s.c.cmd.Process.Pid)
+	return rss / 1024
 }
 
 func (s *mcpStepper) step(changed bool) time.Duration {

@@ -34,12 +34,17 @@ const AuditFile = "audit.jsonl"
 // use.
 type AuditLog struct {
 	dir     string
+	path    string // dir's AuditFile
 	now     func() time.Time
 	pidOf   func(sessionID string) int
 	ownerOf func(sessionID string) string
 
 	mu  sync.Mutex
 	err error // the last write's failure, reported once
+	// f is the log, open for appending since the first write, while the
+	// log's path still names it (see append); dev and ino are its own.
+	f        *os.File
+	dev, ino uint64
 }
 
 // AuditEntry is one line of the audit log.
@@ -67,7 +72,7 @@ func NewAuditLog(dir string, now func() time.Time, pidOf func(sessionID string) 
 	if now == nil {
 		now = time.Now
 	}
-	return &AuditLog{dir: dir, now: now, pidOf: pidOf}
+	return &AuditLog{dir: dir, path: filepath.Join(dir, AuditFile), now: now, pidOf: pidOf}
 }
 
 // SetOwnerOf makes the log record every call on a session another
@@ -76,7 +81,7 @@ func NewAuditLog(dir string, now func() time.Time, pidOf func(sessionID string) 
 func (a *AuditLog) SetOwnerOf(ownerOf func(sessionID string) string) { a.ownerOf = ownerOf }
 
 // Path is the log's file.
-func (a *AuditLog) Path() string { return filepath.Join(a.dir, AuditFile) }
+func (a *AuditLog) Path() string { return a.path }
 
 // Err returns the failure of the last write, if it failed.
 func (a *AuditLog) Err() error {
@@ -114,23 +119,28 @@ func (a *AuditLog) foreign(ctx context.Context, session string) bool {
 }
 
 // record appends the line of one call: args as the client sent them,
-// redacted; answer is the call's envelope; session and pid are what
-// target said before the call, owner the other client owning it.
-func (a *AuditLog) record(ctx context.Context, tool string, args, answer json.RawMessage, session string, pid int, owner string) {
+// redacted; answer is the call's envelope and failure its error (nil: a
+// success); session and pid are what target said before the call, owner
+// the other client owning it.
+func (a *AuditLog) record(ctx context.Context, tool string, args, answer json.RawMessage, failure *ToolError, session string, pid int, owner string) {
 	e := AuditEntry{Time: a.now().UTC().Format("2006-01-02T15:04:05.000Z07:00"), Tool: tool, Args: auditArgs(args), Outcome: "ok",
 		Session: session, PID: pid, ClientID: ClientID(ctx), Owner: owner}
 	if c := CallerOf(ctx); c != nil {
 		e.Client = c.Client()
 	}
-	var env struct {
-		Data  struct{ SessionID string } `json:"data"`
-		Error *ToolError                 `json:"error"`
+	if failure != nil {
+		// The message as the tool made it, before the answer's redaction:
+		// the log redacts it itself.
+		msg, _ := redact.String(failure.Message)
+		e.Outcome, e.Message = failure.Code, textcut.Clip(msg, ClipBytes)
 	}
-	_ = json.Unmarshal(answer, &env)
-	if env.Error != nil {
-		e.Outcome, e.Message = env.Error.Code, textcut.Clip(env.Error.Message, ClipBytes)
-	}
-	if e.Session == "" {
+	if e.Session == "" && failure == nil {
+		// A call that names no session may have made one (a launch): the
+		// answer's data says which. Only these calls decode the answer.
+		var env struct {
+			Data struct{ SessionID string } `json:"data"`
+		}
+		_ = json.Unmarshal(answer, &env)
 		e.Session = env.Data.SessionID
 	}
 	if e.Session != "" && a.pidOf != nil {
@@ -139,10 +149,7 @@ func (a *AuditLog) record(ctx context.Context, tool string, args, answer json.Ra
 		}
 	}
 	line, _ := json.Marshal(e)
-	err := a.append(append(line, '\n'))
-	a.mu.Lock()
-	a.err = err
-	a.mu.Unlock()
+	a.append(append(line, '\n'))
 }
 
 // auditArgs returns a call's arguments as the log keeps them: with
@@ -183,16 +190,58 @@ func auditArgs(args json.RawMessage) json.RawMessage {
 	return b
 }
 
-// append writes one line to the log.
-func (a *AuditLog) append(line []byte) error {
-	f, err := openAuditFile(a.dir)
+// append writes one line to the log, in one write to the file opened
+// O_APPEND, so that the lines of several servers never mix. The file
+// stays open between writes: it is opened, with openAuditFile's checks,
+// at the first write and again when the log's path no longer names it
+// (the log was removed, rotated or replaced: the inode the path names
+// without following a link is not the open file's).
+func (a *AuditLog) append(line []byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.f != nil && !a.named() {
+		_ = a.f.Close()
+		a.f = nil
+	}
+	if a.f == nil {
+		f, err := openAuditFile(a.dir)
+		if err != nil {
+			a.err = err
+			return
+		}
+		var st syscall.Stat_t
+		if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+			_ = f.Close()
+			a.err = fmt.Errorf("audit log: %w", err)
+			return
+		}
+		a.f, a.dev, a.ino = f, uint64(st.Dev), st.Ino
+	}
+	_, err := a.f.Write(line)
+	a.err = err
 	if err != nil {
-		return err
+		// Open it again, with its checks, at the next write.
+		_ = a.f.Close()
+		a.f = nil
 	}
-	_, err = f.Write(line)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+}
+
+// named reports whether the log's path, not followed if it is a link,
+// still names the open file.
+func (a *AuditLog) named() bool {
+	var st syscall.Stat_t
+	return syscall.Lstat(a.Path(), &st) == nil && uint64(st.Dev) == a.dev && st.Ino == a.ino
+}
+
+// Close closes the log's file; a later write opens it again.
+func (a *AuditLog) Close() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.f == nil {
+		return nil
 	}
+	err := a.f.Close()
+	a.f = nil
 	return err
 }
 

@@ -166,3 +166,53 @@ func TestAuditSessionOfDecodedInput(t *testing.T) {
 		t.Errorf("entries %+v", es)
 	}
 }
+
+// The log stays open between calls, and follows its path: a log removed
+// or rotated is made again at the next call, and one replaced by a link
+// after the first call is refused, its target left unwritten.
+func TestAuditLogFollowsItsPath(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "state")
+	audit := NewAuditLog(dir, nil, nil)
+	defer audit.Close()
+	tb := confirmToolbox(t, audit)
+	yes := &askCaller{yes: true}
+	callWith(t, tb, yes, "end", `{"sessionId":"s1"}`)
+	if err := os.Rename(audit.Path(), audit.Path()+".1"); err != nil {
+		t.Fatal(err)
+	}
+	callWith(t, tb, yes, "end", `{"sessionId":"s2"}`)
+	if err := os.Remove(audit.Path()); err != nil {
+		t.Fatal(err)
+	}
+	callWith(t, tb, yes, "end", `{"sessionId":"s3"}`)
+	callWith(t, tb, yes, "end", `{"sessionId":"s4"}`)
+	if err := audit.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rotated, err := os.ReadFile(audit.Path() + ".1")
+	if err != nil || bytes.Count(rotated, []byte("\n")) != 1 || !bytes.Contains(rotated, []byte(`"s1"`)) {
+		t.Errorf("the rotated log: %s %v", rotated, err)
+	}
+	es, err := ReadAudit(dir, time.Time{})
+	if err != nil || len(es) != 2 || es[0].Session != "s3" || es[1].Session != "s4" {
+		t.Fatalf("the log after its removal: %+v %v", es, err)
+	}
+	target := filepath.Join(t.TempDir(), "elsewhere")
+	if err := os.WriteFile(target, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(audit.Path()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, audit.Path()); err != nil {
+		t.Fatal(err)
+	}
+	callWith(t, tb, yes, "end", `{"sessionId":"s5"}`)
+	if audit.Err() == nil {
+		t.Error("writing through a link put in place of the open log did not fail")
+	}
+	if b, _ := os.ReadFile(target); len(b) != 0 {
+		t.Errorf("the link's target was written: %s", b)
+	}
+}

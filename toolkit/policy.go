@@ -117,11 +117,11 @@ const CodeCancelled = "CANCELLED"
 // refusal, the confirmation of destructive calls, the audit.
 // The arguments are decoded here, once (see callArgs), before the audit
 // reads the session they name.
-func (tb *Toolbox) guard(name string, spec toolSpec, refused bool, call func(context.Context, *callArgs) (json.RawMessage, bool)) func(context.Context, json.RawMessage) (json.RawMessage, bool) {
+func (tb *Toolbox) guard(name string, spec toolSpec, refused bool, call func(context.Context, *callArgs) (json.RawMessage, *ToolError)) func(context.Context, json.RawMessage) (json.RawMessage, bool) {
 	return func(ctx context.Context, args json.RawMessage) (json.RawMessage, bool) {
 		p := tb.Policy()
 		var b json.RawMessage
-		var failed bool
+		var failure *ToolError // the answer's error; nil: a success
 		a := &callArgs{raw: args}
 		if !refused {
 			a.err = decodeGuarded(a, spec.decode)
@@ -139,20 +139,21 @@ func (tb *Toolbox) guard(name string, spec toolSpec, refused bool, call func(con
 		}
 		switch {
 		case refused:
-			b, failed = tb.failure(ProfileRefusal(p.Profile, name)), true
+			failure = ProfileRefusal(p.Profile, name)
+			b = tb.failure(failure)
 		case p.ConfirmDestructive && a.err == nil && spec.destructiveCall(ctx, args): // an invalid call asks nothing
 			if err := confirm(ctx, name, spec.hints.Title, args); err != nil {
-				b, failed = tb.failure(err), true
+				failure, b = err, tb.failure(err)
 				break
 			}
 			fallthrough
 		default:
-			b, failed = call(ctx, a)
+			b, failure = call(ctx, a)
 		}
 		if audit {
-			p.Audit.record(ctx, name, args, b, session, pid, owner)
+			p.Audit.record(ctx, name, args, b, failure, session, pid, owner)
 		}
-		return b, failed
+		return b, failure != nil
 	}
 }
 

@@ -162,7 +162,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 	inSchema = compactSchema(inSchema, spec.enums)
 	spec.decode = func(a *callArgs) error { return a.decode(new(In), extra) }
 	tb.install(Tool{Name: name, Description: description, InputSchema: inSchema},
-		spec, func(ctx context.Context, a *callArgs) (json.RawMessage, bool) {
+		spec, func(ctx context.Context, a *callArgs) (json.RawMessage, *ToolError) {
 			var env Envelope[Out]
 			var out Out
 			err := a.err
@@ -185,9 +185,8 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 			}
 			b, merr := Marshal(env)
 			if merr != nil {
-				b, _ = json.Marshal(Envelope[Out]{RequestID: env.RequestID, Timestamp: env.Timestamp,
-					Error: NewError(CodeInternal, "cannot encode the result: "+merr.Error(), "")})
-				env.Success = false
+				env.Error = NewError(CodeInternal, "cannot encode the result: "+merr.Error(), "")
+				b, _ = json.Marshal(Envelope[Out]{RequestID: env.RequestID, Timestamp: env.Timestamp, Error: env.Error})
 			}
 			if !fromShell(ctx) {
 				b = tb.mentionAnswer(b, name)
@@ -195,7 +194,7 @@ func AddTool[In, Out any](tb *Toolbox, name, description string, h func(ctx cont
 			if values {
 				b = tb.redactAnswer(ra, b)
 			}
-			return b, !env.Success
+			return b, env.Error
 		})
 }
 
@@ -224,7 +223,7 @@ func (tb *Toolbox) stamp() (requestID, timestamp string) {
 
 // install adds a tool with its options and its unguarded call, and
 // serves it; it is listed when its toolset is and the profile allows it.
-func (tb *Toolbox) install(t Tool, spec toolSpec, call func(context.Context, *callArgs) (json.RawMessage, bool)) {
+func (tb *Toolbox) install(t Tool, spec toolSpec, call func(context.Context, *callArgs) (json.RawMessage, *ToolError)) {
 	if !spec.declared {
 		spec.hints = undeclared
 	}

@@ -20,13 +20,17 @@ import (
 // of the runtime's metadata, stacks) and 13 MB are pages of the
 // executable; a start-up alone maps 17 MB of those.
 
-// tuneGC collects when the heap has grown by half (GOGC=50) unless GOGC
-// says otherwise: dbg's live heap is a few megabytes, so a collection
-// costs well under a millisecond, and the heap it may grow to before one
-// is resident memory.
+// tuneGC collects when the heap has doubled (GOGC=100) unless GOGC says
+// otherwise. dbg's live heap is about 1 MB while sessions are paused, and
+// each MCP call allocates some 300 KB (most of it the go-sdk's 32 KB
+// decoding buffers, a few per message): at GOGC=50 the heap's 2 MB goal
+// made a collection every two or three steps, and each one, on a loaded
+// machine, held a step up by milliseconds (bench/results/spine.md). The
+// 4 MB goal of GOGC=100 costs about 1 MB of resident memory after a run
+// of steps and nothing at a session's first stop.
 func tuneGC(getenv func(string) string) {
 	if getenv("GOGC") == "" {
-		debug.SetGCPercent(50)
+		debug.SetGCPercent(100)
 	}
 }
 

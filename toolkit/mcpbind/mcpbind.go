@@ -88,12 +88,9 @@ func (b *binding) handler(t toolkit.Tool) mcp.ToolHandler {
 		c := caller{}
 		if req != nil && req.Params != nil {
 			args = req.Params.Arguments
-			c.info = req.ClientInfo()
+			c.info = clientInfo(req)
 			if req.Session != nil && (c.info == nil || c.info.Name != toolkit.ShellClient) {
 				c.id = req.Session.ID()
-			}
-			if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
-				c.canAsk = true
 			}
 			if req.Session != nil {
 				if tok := req.Params.GetProgressToken(); tok != nil {
@@ -101,6 +98,12 @@ func (b *binding) handler(t toolkit.Tool) mcp.ToolHandler {
 				}
 			}
 			if q := t.Confirmation(ctx, args); q != "" {
+				// Read only here: a client of protocol 2026-07-28 sends its
+				// capabilities with each call, which the go-sdk decodes anew
+				// at each read.
+				if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
+					c.canAsk = true
+				}
 				r, answered := req.Params.InputResponses[confirmID].(*mcp.ElicitResult)
 				if answered && b.confirms.redeem(req.Params.RequestState, t.Name, args) {
 					yes := r.Action == "accept"
@@ -159,6 +162,22 @@ func progressTo(ctx context.Context, ss *mcp.ServerSession, tok any) func(string
 		n++
 		_ = ss.NotifyProgress(context.WithoutCancel(ctx), &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(n), Message: line})
 	}
+}
+
+// clientInfo is the name and version of the client of req. A client of
+// protocol 2026-07-28 and later sends them with each call, as the
+// request's metadata: read from the decoded map, where the go-sdk's
+// ClientInfo would encode and decode them again at every call; any other
+// shape is the go-sdk's to read.
+func clientInfo(req *mcp.CallToolRequest) *mcp.Implementation {
+	if m, ok := req.Params.GetMeta()[mcp.MetaKeyClientInfo].(map[string]any); ok {
+		name, nameOK := m["name"].(string)
+		version, versionOK := m["version"].(string)
+		if _, sent := m["version"]; nameOK && (versionOK || !sent) {
+			return &mcp.Implementation{Name: name, Version: version}
+		}
+	}
+	return req.ClientInfo()
 }
 
 // caller is the client of one call.

@@ -20,7 +20,7 @@ type echoIn struct {
 
 // connect serves srv to a new go-sdk client of opts over in-memory
 // transports.
-func connect(t *testing.T, srv *mcp.Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+func connect(t testing.TB, srv *mcp.Server, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()

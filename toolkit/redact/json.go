@@ -52,14 +52,14 @@ const maxDepth = 64
 // credentials (an answer repeats its keys in every member).
 type walker struct{ keys map[string]bool }
 
-func (w *walker) secretKey(k string) bool {
-	if valueKeys[k] || isNameKey(k) {
+func (w *walker) secretKey(k []byte) bool {
+	if valueKeys[string(k)] || isNameKey(k) {
 		return false
 	}
-	secret, ok := w.keys[k]
+	secret, ok := w.keys[string(k)]
 	if !ok {
-		secret = SecretName(k)
-		w.keys[k] = secret
+		secret = SecretName(string(k))
+		w.keys[string(k)] = secret
 	}
 	return secret
 }
@@ -79,6 +79,9 @@ func (w *walker) walk(raw []byte, secret, value bool, depth int) ([]byte, bool) 
 		}
 		return w.walkMembers(raw, secret, value, depth)
 	case '"':
+		if !value {
+			return raw, false // a string outside a value field stays
+		}
 		s, ok := unquote(raw)
 		if !ok {
 			return raw, false
@@ -134,7 +137,7 @@ func (w *walker) walkMembers(raw []byte, secret, value bool, depth int) ([]byte,
 		case w.secretKey(m.key):
 			v, changed = w.walk(v, true, true, depth+1)
 		default:
-			v, changed = w.walk(v, here, valueKeys[m.key], depth+1)
+			v, changed = w.walk(v, here, valueKeys[string(m.key)], depth+1)
 		}
 		if !changed {
 			continue
@@ -155,7 +158,7 @@ func (w *walker) walkMembers(raw []byte, secret, value bool, depth int) ([]byte,
 // member is one member of an object or array: its key (objects only)
 // and where its value lies.
 type member struct {
-	key        string
+	key        []byte // decoded; raw's own bytes when it holds no escape
 	start, end int
 }
 
@@ -173,7 +176,7 @@ func members(raw []byte) ([]member, bool) {
 		return out, i == len(raw)-1
 	}
 	for {
-		var key string
+		var key []byte
 		if obj {
 			if i >= len(raw) || raw[i] != '"' {
 				return nil, false
@@ -182,7 +185,7 @@ func members(raw []byte) ([]member, bool) {
 			if !ok {
 				return nil, false
 			}
-			if key, ok = unquote(raw[i:e]); !ok {
+			if key, ok = unquoteBytes(raw[i:e]); !ok {
 				return nil, false
 			}
 			if i = skipSpace(raw, e); i >= len(raw) || raw[i] != ':' {
@@ -275,9 +278,25 @@ func unquote(raw []byte) (string, bool) {
 	return s, json.Unmarshal(raw, &s) == nil
 }
 
-func isNameKey(k string) bool {
+// unquoteBytes decodes a JSON string, returning raw's own bytes when it
+// holds no escape.
+func unquoteBytes(raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return nil, false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return raw[1 : len(raw)-1], true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil, false
+	}
+	return []byte(s), true
+}
+
+func isNameKey(k []byte) bool {
 	for _, n := range nameKeys {
-		if k == n {
+		if string(k) == n {
 			return true
 		}
 	}
