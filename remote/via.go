@@ -2,6 +2,7 @@ package remote
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -118,6 +119,10 @@ func checkVia(v sessions.Via) error {
 		errs = append(errs, word("host", v.Host, true), word("user", v.User, false), word("identityFile", v.IdentityFile, false))
 		if strings.Contains(v.User, "@") {
 			errs = append(errs, bad("user", "holds '@'"))
+		}
+		// A host with a colon is an IPv6 address, or nothing ssh reaches.
+		if strings.Contains(v.Host, ":") && net.ParseIP(v.Host) == nil {
+			errs = append(errs, bad("host", fmt.Sprintf("%q is neither a host name nor an address", v.Host)))
 		}
 		if v.Port < 0 || v.Port > 65535 {
 			errs = append(errs, bad("port", "is not a TCP port"))
