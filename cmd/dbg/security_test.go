@@ -92,7 +92,8 @@ func TestServeWithoutHomeRefusesAStateFolderAnotherUserMade(t *testing.T) {
 // open, the server ran out of descriptors and the client timed out; now
 // every request is answered.
 func TestServeAnswersTheTokenThroughAFloodOfIdleSockets(t *testing.T) {
-	t.Parallel()
+	// Alone: beside other tests, its thousands of connections take the
+	// cores for minutes.
 	eve := attacker.New(t)
 	sv := runServe(t, t.TempDir(), t.TempDir())
 	addr := strings.TrimPrefix(sv.base, "http://")
