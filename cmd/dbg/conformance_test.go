@@ -23,7 +23,9 @@ package main
 // it reads in lang (zero for languages that do not declare them yet
 // fails loudly, never skips), and a refusal in cannot for each language
 // that cannot do it. A scenario never skips a language: it either runs
-// the flow or checks the refusal.
+// the flow or checks the refusal. A flow only one language has (COBOL's
+// paragraphs, rdbg's attach) is a scenario in the row's extra, run after
+// the others on the language's server as <language>/extra/<name>.
 
 import (
 	"context"
@@ -53,19 +55,24 @@ type refusal struct {
 
 var scenarios = []scenario{
 	{name: "launch", run: scenarioLaunch},
+	{name: "args_env_cwd", run: scenarioArgsEnvCwd, refused: refusedArgsEnvCwd},
 	{name: "entry", run: scenarioEntry},
 	{name: "pause", run: scenarioPause},
 	{name: "attach", run: scenarioAttach},
+	{name: "attach_break", run: scenarioAttachBreak, refused: refusedAttachBreak},
 	{name: "remote", run: scenarioRemote, refused: refusedRemote},
 	{name: "set_variable", run: scenarioSetVariable},
 	{name: "hit", run: scenarioHitCondition},
 	{name: "function", run: scenarioFunction, refused: refusedFunction},
 	{name: "exception", run: scenarioException},
+	{name: "caught", run: scenarioCaught, refused: refusedCaught},
+	{name: "attach_catch", run: scenarioAttachCatch, refused: refusedCaught},
 	{name: "features", run: scenarioFeatures},
 	{name: "output", run: scenarioOutput},
 	{name: "restart_frame", run: scenarioRestartFrame, refused: refusedRestartFrame},
 	{name: "goto_line", run: scenarioGotoLine, refused: refusedGotoLine},
 	{name: "changed", run: scenarioChanged},
+	{name: "values", run: scenarioValues},
 	{name: "trace", run: scenarioTrace},
 	{name: "watch", run: scenarioWatch, refused: refusedWatch},
 	{name: "frame", run: scenarioFrame, refused: refusedFrame},
@@ -123,6 +130,13 @@ func conformLanguage(t *testing.T, l *lang, env ...string) {
 				return
 			}
 			sc.run(t, c, l)
+		})
+	}
+	if len(l.extra) > 0 {
+		t.Run("extra", func(t *testing.T) {
+			for _, sc := range l.extra {
+				t.Run(sc.name, func(t *testing.T) { sc.run(t, scenarioClient(t, server), l) })
+			}
 		})
 	}
 }
