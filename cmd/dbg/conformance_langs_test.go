@@ -354,6 +354,7 @@ func languages() []*lang {
 				output: "caught value 5 is too large"},
 			attachCatch: &attachCatch{start: portThrower("python3", td("python/thrower.py"), "--listen", "%d"), by: "port",
 				src: "python/thrower.py", mark: "# THROW", message: "bad n "},
+			values: pythonValues(),
 			cannot: map[string]refusal{"core": {code: "UNSUPPORTED", says: "pystack"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "UNSUPPORTED", says: "debugpy"}},
 			changed: &changedCase{program: "python/changed.py", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", "'one'"}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
@@ -387,6 +388,7 @@ func languages() []*lang {
 			// reads the new value back), but once detached the program
 			// runs on with the old one.
 			attachBreak: &attachBreak{ways: []string{"processId"}, src: "go/server/main.go", mark: "// TICK", eval: "n >= 0", want: "true"},
+			values:      goValues(),
 			cannot:      map[string]refusal{"caught": {says: "unrecovered-panic,runtime-fatal-throw"}, "attach_catch": {says: "unrecovered-panic,runtime-fatal-throw"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "go/changed/main.go", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
@@ -417,6 +419,7 @@ func languages() []*lang {
 			},
 			feat:   features{cond: "i == 2", n: "2", logNext: "lp 3", runTo: `print "done`, totalExpr: "total", total: "6"},
 			echo:   echoCase{program: "mock/echo.mock"},
+			values: mockValues(),
 			cannot: map[string]refusal{"args_env_cwd": {says: "first-arg"}, "attach_break": {code: "INVALID_ARGUMENT", says: "adapterConfig.program"}, "caught": {says: "all,uncaught"}, "attach_catch": {says: "all,uncaught"}, "children": {code: "UNSUPPORTED", says: "childSession"}, "core": {code: "UNSUPPORTED", says: "no core files"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "remote": {code: "UNSUPPORTED", says: "mock adapter runs its programs inside dbg"}},
 			trace:  smallTrace("mock/loop.mock", "", "let total = add(total, i)", "i", 1, 3, "done total=6"),
 			watch: watchFixture{program: "mock/watch.mock", stopAt: `print "watch-start"`, expr: "count",

@@ -8,7 +8,12 @@ package main
 // start a target to attach to, the exception it throws, what it prints)
 // and, in cannot, the scenarios it cannot do with the clean refusal it
 // answers instead. The scenarios are the scenarios slice below; each is a
-// function of (t, client, lang) in conformance_scenarios_test.go.
+// function of (t, client, lang): the launch and run controls in
+// conformance_scenarios_test.go, the flows around a launch or an attach
+// (arguments, environment, working directory; attach then breakpoint;
+// caught exceptions) in conformance_flows_test.go, each language's own
+// values in conformance_values_test.go, with the value cases of a
+// language's row in conformance_<language>_test.go.
 //
 // Tests are named TestConformance/<language>/<scenario>[/<variant>]: run
 // one language with -run 'Conformance/go/', one scenario everywhere with

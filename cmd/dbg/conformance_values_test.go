@@ -65,7 +65,7 @@ type valueStep struct {
 // scenarioValues runs the row's value cases, each one launch.
 func scenarioValues(t *testing.T, c *client, l *lang) {
 	if len(l.values) == 0 {
-		t.Logf("%s declares no values of its own beyond the other scenarios'", l.name)
+		t.Fatalf("%s declares no values", l.name)
 	}
 	for _, vc := range l.values {
 		t.Run(vc.name, func(t *testing.T) {
@@ -244,5 +244,42 @@ func evalAfter(expr, want string) func(t *testing.T, c *client, at stopAt) {
 		if got := mcpEval(t, c, at.id, expr); got != want {
 			t.Errorf("%s = %q after the stop was read, want %q", expr, got, want)
 		}
+	}
+}
+
+// goValues, pythonValues and mockValues: a struct (an object), a list
+// and a map at one stop; a field changed through its parent.
+
+func goValues() []valueCase {
+	return []valueCase{
+		{name: "struct_slice_map", program: "go/values/main.go", marks: []string{"// VALUES"}, stops: []valueStop{{
+			mark:     "// VALUES",
+			locals:   map[string]string{"name": `"gopher"`},
+			children: map[string]map[string]string{"p": {"X": "3", "Y": "4"}, "xs": {"[0]": "10", "[1]": "20", "[2]": "30"}},
+			evals:    map[string]string{"p.X + p.Y": "7", "len(xs)": "3", `m["k"]`: "5"},
+			sets:     []valueSet{{in: "p", name: "X", value: "10", evals: map[string]string{"p.X": "10"}}},
+		}}, output: "14 3 5 gopher"},
+	}
+}
+
+func pythonValues() []valueCase {
+	return []valueCase{
+		{name: "object_list_dict", program: "python/values.py", marks: []string{"# VALUES"}, stops: []valueStop{{
+			mark:     "# VALUES",
+			locals:   map[string]string{"name": "'snake'"},
+			children: map[string]map[string]string{"p": {"x": "3", "y": "4"}, "xs": {"0": "10", "1": "20", "2": "30"}},
+			evals:    map[string]string{"p.x + p.y": "7", "len(xs)": "3", "d['k']": "5"},
+			sets:     []valueSet{{in: "p", name: "x", value: "10", evals: map[string]string{"p.x": "10"}}},
+		}}, output: "14 3 5 snake"},
+	}
+}
+
+func mockValues() []valueCase {
+	return []valueCase{
+		{name: "list", program: "mock/values.mock", marks: []string{`print "{label}`}, stops: []valueStop{{
+			mark:  `print "{label}`,
+			evals: map[string]string{"len(names)": "3"},
+			sets:  []valueSet{{name: "label", value: `"bugs"`}},
+		}}, output: "bugs 3"},
 	}
 }
