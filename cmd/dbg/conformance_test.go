@@ -18,7 +18,7 @@ package main
 // Tests are named TestConformance/<language>/<scenario>[/<variant>]: run
 // one language with -run 'Conformance/go/', one scenario everywhere with
 // -run 'Conformance/.*/hit'. Languages run as parallel subtests, at most
-// conformanceWorkers at a time; the scenarios of a language run in turn,
+// conformanceWorkers at a time, started in the table's order; the scenarios of a language run in turn,
 // each against the one dbg server of its language, and every scenario
 // ends with that server holding no session and no child process. A
 // language whose adapter is not installed skips with the reason.
@@ -35,6 +35,7 @@ package main
 import (
 	"context"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -105,16 +106,32 @@ func conformTurn(t *testing.T) {
 	t.Cleanup(func() { <-conformanceSem })
 }
 
+// TestConformance runs the languages on conformanceWorkers goroutines,
+// each taking the next language of the table in turn: the slowest
+// chains of scenarios start first, whatever order the scheduler would
+// resume parallel subtests in, and the run ends sooner.
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	for _, l := range languages() {
-		t.Run(l.name, func(t *testing.T) {
-			t.Parallel()
-			l.require(t)
-			conformTurn(t)
-			conformLanguage(t, l)
-		})
+	next := make(chan *lang)
+	var wg sync.WaitGroup
+	for range conformanceWorkers() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for l := range next {
+				t.Run(l.name, func(t *testing.T) {
+					l.require(t)
+					conformTurn(t)
+					conformLanguage(t, l)
+				})
+			}
+		}()
 	}
+	for _, l := range languages() {
+		next <- l
+	}
+	close(next)
+	wg.Wait()
 }
 
 // conformLanguage runs every scenario for l against one dbg server
