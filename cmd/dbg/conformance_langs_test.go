@@ -12,6 +12,79 @@ import (
 	"github.com/dbg-dev/dbg/adapters/cobol"
 )
 
+// lang is one row of the conformance table: a language and its fixtures.
+// Paths are relative to testdata/.
+type lang struct {
+	name    string           // create_debug_session's language
+	require func(*testing.T) // skips when the adapter is not installed
+	prepare func(*testing.T) // builds what its scenarios share, once
+	noPID   bool             // the adapter runs in process: no debuggee pid
+	cmdline string           // a text of the debuggee's command line, when it names the program
+	loop    loopFixture      // launch, entry, output, leftovers, features
+	hit     *loopFixture     // hit conditions (default loop): four passes at least
+	setVar  setVar           // set_variable
+	fn      funcBreakpoint   // function breakpoints
+	exc     exceptionCase    // exception breakpoints
+	spin    spin             // pause: a program that runs until stopped
+	attach  []attachWay      // attach while running
+	remote  *remoteWay       // attach on another machine (conformance_remote_test.go)
+	feat    features         // conditions, restart, log points, run_to_line
+	changed *changedCase     // changed in stop answers (nil: the loop part only)
+	trace   traceFixture     // traces (conformance_observe_test.go)
+	watch   watchFixture     // data breakpoints (conformance_observe_test.go)
+	frame   frameCase        // the frame calls naming none act on (conformance_answers_test.go)
+	reload  reloadCase       // hot_reload while the program runs (conformance_answers_test.go)
+	// children and core: child processes and core files
+	// (conformance_beyond_test.go).
+	children *childCase
+	core     *coreCase
+	cannot   map[string]refusal // scenario → how the language refuses it
+	// The flows around a launch or an attach (conformance_flows_test.go).
+	echo        echoCase
+	attachBreak *attachBreak
+	caught      *caughtCase
+	attachCatch *attachCatch
+	values      []valueCase // the language's own values (conformance_values_test.go)
+	extra       []scenario  // flows of this language alone, run on its server
+}
+
+// loopFixture is a program with a loop whose body line is marked.
+type loopFixture struct {
+	program  string            // scriptPath
+	src      string            // the file breakpoints go in (default program)
+	mark     string            // a text on the loop body line
+	locals   map[string]string // at the first stop
+	step     int               // where step_over lands, relative to the mark's line
+	eval     string            // evaluated after the step
+	evalWant string
+	unknown  string    // a name evaluation must fail naming (default nosuch)
+	loopVar  string    // the loop variable
+	passes   [4]string // its value on the first four passes
+	output   string    // printed by the end of the program
+	// entryStack is the refusal get_stack_trace answers at the entry stop,
+	// for an adapter that stops before the program has a stack.
+	entryStack *refusal
+}
+
+// setVar changes a local at a stop; the program prints its effect.
+type setVar struct {
+	mark        string // the line to stop at (default the loop body)
+	name, value string
+	output      string
+}
+
+// funcBreakpoint names a function; the stop lands on its first line (the
+// first line of its body, or its declaration for adapters that stop on
+// entering the function), with an argument readable.
+type funcBreakpoint struct {
+	program, src string // default the loop fixture's
+	name         string
+	mark         string // the line it stops at
+	arg, want    string
+	output       string
+	start        map[string]any // extra start_debugging arguments
+}
+
 // languages is the conformance table: one row per language. Slow
 // languages come first, so the parallel runs end together.
 func languages() []*lang {
@@ -35,6 +108,14 @@ func languages() []*lang {
 			},
 			remote: &remoteWay{setup: javaRemote},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: "BP:print", totalExpr: "sum", total: "5"},
+			echo:   echoCase{program: "java/Echo.java"},
+			attachBreak: &attachBreak{ways: []string{"port", "processId"}, src: "java/Spin.java", mark: "BP:spin",
+				eval: "n > 0", want: "true", set: "n", value: "1000000019", after: "tick 1000000020"},
+			caught: &caughtCase{program: "java/Exceptions.java", mark: "BP:throw", message: "caught one", eval: "why", want: `"caught one"`,
+				output: "caught: caught one"},
+			attachCatch: &attachCatch{start: javaThrower, by: "port", src: "java/Thrower.java", mark: "// THROW", message: "bad n ",
+				eval: "n % 2", want: "0", extra: map[string]any{"sourcePaths": []string{td("java")}}},
+			values: javaValues(),
 			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "-agentlib:jdwp"}, "core": {code: "UNSUPPORTED", says: "jhsdb"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "java/Changed.java", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
@@ -43,6 +124,36 @@ func languages() []*lang {
 				old: "0", new: "5", output: "watched a=5 b=7"},
 			frame:  frameCase{program: "java/Loop.java", mark: "BP:square", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 			reload: reloadCase{copy: copied("java/Ticker.java")},
+		},
+		{
+			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
+			loop: loopFixture{program: "ruby/loop.rb", mark: "BREAK: loop body", step: 1,
+				locals: map[string]string{"total": "0", "i": "0", "label": `"sum"`},
+				eval:   "total + 10", evalWant: "10", loopVar: "i", passes: [4]string{"0", "1", "2", "3"},
+				output: "done total=30"},
+			setVar: setVar{name: "total", value: "100", output: "done total=130"},
+			fn:     funcBreakpoint{name: "square", output: "done total=30"},
+			exc: exceptionCase{program: "ruby/uncaught.rb", mode: "uncaught", mark: "# BOOM",
+				message: []string{"boom at the end"}, before: "rescued value 5 is too large", ends: true},
+			spin: spin{program: "ruby/loop.rb", args: []string{"forever"}},
+			attach: []attachWay{
+				{by: "port", start: rubyTarget},
+				{by: "processId", refused: &refusal{code: "INVALID_ARGUMENT", says: "port"}},
+			},
+			remote: &remoteWay{setup: rubyRemote},
+			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `puts "done`, totalExpr: "total", total: "30"},
+			echo:   echoCase{program: "ruby/echo.rb"},
+			attachBreak: &attachBreak{ways: []string{"port"}, src: "ruby/loop.rb", mark: "BREAK: loop body", eval: "i >= 0", want: "true",
+				set: "label", value: `"attached"`, after: "tick attached i="},
+			caught: &caughtCase{program: "ruby/uncaught.rb", mark: "# ARG", message: "value 5 is too large", eval: "v * 2", want: "10",
+				next: "# BOOM", output: "rescued value 5 is too large"},
+			attachCatch: &attachCatch{start: rubyThrower, by: "port", src: "ruby/thrower.rb", mark: "# THROW", message: "bad n ",
+				detachHangs: "debug 1.4.0 sends an event on the closed socket after a disconnect that followed exception breakpoints (NoMethodError in server_dap.rb send), and its session thread dies"},
+			values: rubyValues(),
+			extra:  []scenario{{name: "attach_continue", run: rubyAttachContinue}},
+			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "rdbg"}, "core": {code: "UNSUPPORTED", says: "live processes only"}, "function": {says: "not supported"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "UNSUPPORTED", says: "supportsDataBreakpoints"}},
+			trace:  smallTrace("ruby/loop.rb", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
+			frame:  frameCase{program: "ruby/loop.rb", mark: "result = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
 		},
 		{
 			name: "rust", require: requireCargo,
@@ -58,7 +169,11 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: nativeTarget("rust", "rust", "main.rs")}},
 			remote: &remoteWay{setup: rustRemote},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `println!("done`, totalExpr: "total", total: "45"},
-			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			echo:   echoCase{program: "rustecho/echo.rs"},
+			attachBreak: &attachBreak{ways: []string{"processId"}, src: "rust/src/main.rs", mark: "BREAK: loop body", eval: "forever", want: "true",
+				printed: "i=%d total=", loopVar: "i", set: "total", value: "700000000", after: "total=7000"},
+			values: rustValues(),
+			cannot: map[string]refusal{"caught": {says: "rust_panic"}, "attach_catch": {says: "rust_panic"}, "children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			trace:  smallTrace("rust", "rust/src/main.rs", "BREAK: loop body", "i", 0, 4, "done total=45"),
 			watch: watchFixture{program: "rustwatch/watch.rs", stopAt: "WATCH: set", expr: "p.x", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched x=5 y=1"},
@@ -86,7 +201,11 @@ func languages() []*lang {
 			// unverified. A COBOL data item is no variable lldb watches.
 			// A paragraph is no frame either, and a source with nested
 			// programs (a caller's frame under the callee's) is refused.
-			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "core": {code: "UNSUPPORTED", says: "language c"}, "frame": {code: "INVALID_ARGUMENT", says: "nested programs"}, "function": {says: "not verified"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "INVALID_ARGUMENT", says: "lldb can watch"}},
+			echo: echoCase{program: "cobol/echo.cob"},
+			attachBreak: &attachBreak{ways: []string{"processId"}, src: "cobol/spin.cob", mark: "ADD 1 TO WS-TICK", counter: "WS-TICK",
+				set: "WS-TICK", value: "500000000", after: "tick 500000001"},
+			values: cobolValues(),
+			cannot: map[string]refusal{"caught": {says: "cobol_runtime_error"}, "attach_catch": {says: "cobol_runtime_error"}, "children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "core": {code: "UNSUPPORTED", says: "language c"}, "frame": {code: "INVALID_ARGUMENT", says: "nested programs"}, "function": {says: "not verified"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "INVALID_ARGUMENT", says: "lldb can watch"}},
 			trace:  smallTrace("cobol/loop.cob", "", "ADD WS-SQUARE TO WS-TOTAL", "WS-I", 0, 4, "DONE TOTAL=00130"),
 			frame:  frameCase{program: "cobol/frames.cob", mark: "COMPUTE LK-Y", arg: "WS-F", want: "3", caller: "WS-I", was: "2", set: "7"},
 		},
@@ -104,8 +223,14 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: nativeTarget("cpp", "cpp/loop.cpp", "loop.cpp")}},
 			remote: &remoteWay{setup: nativeRemote("g++", "cpp/loop.cpp")},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `"done total="`, totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
-			trace:  smallTrace("cpp/loop.cpp", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
+			echo:   echoCase{program: "cpp/echo.cpp"},
+			attachBreak: &attachBreak{ways: []string{"processId"}, src: "cpp/loop.cpp", mark: "BREAK: loop body", eval: "forever", want: "true",
+				printed: "i=%d total=", loopVar: "i", set: "total", value: "700000000", after: "total=7000"},
+			caught:      &caughtCase{program: "cpp/throw.cpp", mark: "// THROW", deep: true, output: "caught value too large"},
+			attachCatch: &attachCatch{start: cppThrower, by: "processId", src: "cpp/thrower.cpp", mark: "// THROW", deep: true},
+			values:      cppValues(),
+			cannot:      map[string]refusal{"children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			trace:       smallTrace("cpp/loop.cpp", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
 			watch: watchFixture{program: "c/watch.c", stopAt: "WATCH: set", expr: "counter", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched counter=5 bumps=1"},
 			frame: frameCase{program: "cpp/loop.cpp", mark: "int result = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
@@ -127,7 +252,11 @@ func languages() []*lang {
 			attach: []attachWay{{by: "processId", start: nativeTarget("c", "c/loop.c", "loop.c")}},
 			remote: &remoteWay{setup: nativeRemote("gcc", "c/loop.c")},
 			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `printf("done`, totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
+			echo:   echoCase{program: "c/echo.c"},
+			attachBreak: &attachBreak{ways: []string{"processId"}, src: "c/loop.c", mark: "BREAK: loop body", eval: "forever", want: "1",
+				printed: "i=%d total=", loopVar: "i", set: "total", value: "700000000", after: "total=7000"},
+			values: cValues(),
+			cannot: map[string]refusal{"caught": {says: ""}, "attach_catch": {says: ""}, "children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			changed: &changedCase{program: "c/changed.c", after: [][]changedWant{
 				{{"count", "1", "2"}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
 			trace: smallTrace("c/loop.c", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
@@ -157,7 +286,13 @@ func languages() []*lang {
 			},
 			remote: &remoteWay{setup: nodeRemote},
 			feat:   features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log('done'", totalExpr: "total", total: "10"},
-			cannot: map[string]refusal{"core": {code: "UNSUPPORTED", says: "llnode"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
+			echo:   echoCase{program: "javascript/echo.js"},
+			attachBreak: &attachBreak{ways: []string{"port", "processId"}, mark: "n++", eval: "n > 0", want: "true",
+				set: "n", value: "-1000000000", after: "tick -99"},
+			caught:      nodeCaught("javascript/throw.js", "BP:throw"),
+			attachCatch: nodeThrower("javascript/thrower.js", "javascript/thrower.js"),
+			values:      nodeValues(),
+			cannot:      map[string]refusal{"core": {code: "UNSUPPORTED", says: "llnode"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
 			changed: &changedCase{program: "javascript/changed.js", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "*", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
 			trace:    trace10k("javascript/trace.js"),
@@ -180,34 +315,19 @@ func languages() []*lang {
 				{by: "port", start: tsCountTarget("--inspect=127.0.0.1:%d")},
 				{by: "processId", start: tsCountTarget("--inspect-port=127.0.0.1:%d")},
 			},
-			feat:     features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
-			cannot:   map[string]refusal{"core": {code: "UNSUPPORTED", says: "llnode"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
-			trace:    smallTrace("javascript/ts/count.ts", "", "BP:ts-loop", "i", 0, 4, "counted total=30"),
-			frame:    frameCase{program: "javascript/ts/count.ts", mark: "const result: number = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
-			reload:   reloadCase{copy: func(t *testing.T) string { return tsProject(t, "src/ticker.ts") }},
-			children: &nodeChildCase,
-			remote:   &remoteWay{setup: tsRemote},
-		},
-		{
-			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
-			loop: loopFixture{program: "ruby/loop.rb", mark: "BREAK: loop body", step: 1,
-				locals: map[string]string{"total": "0", "i": "0", "label": `"sum"`},
-				eval:   "total + 10", evalWant: "10", loopVar: "i", passes: [4]string{"0", "1", "2", "3"},
-				output: "done total=30"},
-			setVar: setVar{name: "total", value: "100", output: "done total=130"},
-			fn:     funcBreakpoint{name: "square", output: "done total=30"},
-			exc: exceptionCase{program: "ruby/uncaught.rb", mode: "uncaught", mark: "# BOOM",
-				message: []string{"boom at the end"}, before: "rescued value 5 is too large", ends: true},
-			spin: spin{program: "ruby/loop.rb", args: []string{"forever"}},
-			attach: []attachWay{
-				{by: "port", start: rubyTarget},
-				{by: "processId", refused: &refusal{code: "INVALID_ARGUMENT", says: "port"}},
-			},
-			remote: &remoteWay{setup: rubyRemote},
-			feat:   features{cond: "i == 3", n: "3", logNext: "lp 4", runTo: `puts "done`, totalExpr: "total", total: "30"},
-			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "rdbg"}, "core": {code: "UNSUPPORTED", says: "live processes only"}, "function": {says: "not supported"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "UNSUPPORTED", says: "supportsDataBreakpoints"}},
-			trace:  smallTrace("ruby/loop.rb", "", "BREAK: loop body", "i", 0, 4, "done total=30"),
-			frame:  frameCase{program: "ruby/loop.rb", mark: "result = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
+			feat: features{cond: "i === 3", n: "3", logNext: "lp 4", runTo: "console.log(`counted", totalExpr: "total", total: "30"},
+			echo: echoCase{program: "javascript/ts/echo.ts"},
+			attachBreak: &attachBreak{ways: []string{"port", "processId"}, src: "javascript/ts/count.ts", mark: "BP:ts-loop", eval: "i >= 0", want: "true",
+				set: "i", value: "-1000000000", after: "tick i=-99"},
+			caught:      nodeCaught("javascript/ts/caught.ts", "BP:ts-caught"),
+			attachCatch: nodeThrower("javascript/build/thrower.js", "javascript/ts/thrower.ts"),
+			values:      tsValues(),
+			cannot:      map[string]refusal{"core": {code: "UNSUPPORTED", says: "llnode"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
+			trace:       smallTrace("javascript/ts/count.ts", "", "BP:ts-loop", "i", 0, 4, "counted total=30"),
+			frame:       frameCase{program: "javascript/ts/count.ts", mark: "const result: number = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
+			reload:      reloadCase{copy: func(t *testing.T) string { return tsProject(t, "src/ticker.ts") }},
+			children:    &nodeChildCase,
+			remote:      &remoteWay{setup: tsRemote},
 		},
 		{
 			name: "python", cmdline: "loop.py", require: requireDebugpy,
@@ -227,6 +347,14 @@ func languages() []*lang {
 			},
 			remote: &remoteWay{setup: pythonRemote, given: true},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `print(f"done`, totalExpr: "total", total: "3"},
+			echo:   echoCase{program: "python/echo.py"},
+			attachBreak: &attachBreak{ways: []string{"port"}, src: "python/server.py", mark: "# TICK", eval: "n >= 0", want: "True",
+				set: "n", value: "1000000", after: "tick 1000010"},
+			caught: &caughtCase{program: "python/caught.py", mark: "# RAISE", message: "value 5 is too large", eval: "v", want: "5",
+				output: "caught value 5 is too large"},
+			attachCatch: &attachCatch{start: portThrower("python3", td("python/thrower.py"), "--listen", "%d"), by: "port",
+				src: "python/thrower.py", mark: "# THROW", message: "bad n "},
+			values: pythonValues(),
 			cannot: map[string]refusal{"core": {code: "UNSUPPORTED", says: "pystack"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "UNSUPPORTED", says: "debugpy"}},
 			changed: &changedCase{program: "python/changed.py", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", "'one'"}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
@@ -255,7 +383,13 @@ func languages() []*lang {
 			},
 			remote: &remoteWay{setup: goRemote},
 			feat:   features{cond: "i == 1", n: "1", logNext: "lp 2", runTo: `fmt.Printf("done`, totalExpr: "total", total: "3"},
-			cannot: map[string]refusal{"reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
+			echo:   echoCase{program: "go/echo/main.go"},
+			// Nothing set: delve answers set_variable of n in tick (and
+			// reads the new value back), but once detached the program
+			// runs on with the old one.
+			attachBreak: &attachBreak{ways: []string{"processId"}, src: "go/server/main.go", mark: "// TICK", eval: "n >= 0", want: "true"},
+			values:      goValues(),
+			cannot:      map[string]refusal{"caught": {says: "unrecovered-panic,runtime-fatal-throw"}, "attach_catch": {says: "unrecovered-panic,runtime-fatal-throw"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "go/changed/main.go", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
 			trace: trace10k("go/trace/main.go"),
@@ -284,7 +418,9 @@ func languages() []*lang {
 				{by: "port", refused: &refusal{code: "INVALID_ARGUMENT", says: "adapterConfig.program"}},
 			},
 			feat:   features{cond: "i == 2", n: "2", logNext: "lp 3", runTo: `print "done`, totalExpr: "total", total: "6"},
-			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "childSession"}, "core": {code: "UNSUPPORTED", says: "no core files"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "remote": {code: "UNSUPPORTED", says: "mock adapter runs its programs inside dbg"}},
+			echo:   echoCase{program: "mock/echo.mock"},
+			values: mockValues(),
+			cannot: map[string]refusal{"args_env_cwd": {says: "first-arg"}, "attach_break": {code: "INVALID_ARGUMENT", says: "adapterConfig.program"}, "caught": {says: "all,uncaught"}, "attach_catch": {says: "all,uncaught"}, "children": {code: "UNSUPPORTED", says: "childSession"}, "core": {code: "UNSUPPORTED", says: "no core files"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "remote": {code: "UNSUPPORTED", says: "mock adapter runs its programs inside dbg"}},
 			trace:  smallTrace("mock/loop.mock", "", "let total = add(total, i)", "i", 1, 3, "done total=6"),
 			watch: watchFixture{program: "mock/watch.mock", stopAt: `print "watch-start"`, expr: "count",
 				writes: "let count = count + 4", old: "1", new: "5", output: "watched count=5"},

@@ -8,12 +8,17 @@ package main
 // start a target to attach to, the exception it throws, what it prints)
 // and, in cannot, the scenarios it cannot do with the clean refusal it
 // answers instead. The scenarios are the scenarios slice below; each is a
-// function of (t, client, lang) in conformance_scenarios_test.go.
+// function of (t, client, lang): the launch and run controls in
+// conformance_scenarios_test.go, the flows around a launch or an attach
+// (arguments, environment, working directory; attach then breakpoint;
+// caught exceptions) in conformance_flows_test.go, each language's own
+// values in conformance_values_test.go, with the value cases of a
+// language's row in conformance_<language>_test.go.
 //
 // Tests are named TestConformance/<language>/<scenario>[/<variant>]: run
 // one language with -run 'Conformance/go/', one scenario everywhere with
 // -run 'Conformance/.*/hit'. Languages run as parallel subtests, at most
-// conformanceWorkers at a time; the scenarios of a language run in turn,
+// conformanceWorkers at a time, started in the table's order; the scenarios of a language run in turn,
 // each against the one dbg server of its language, and every scenario
 // ends with that server holding no session and no child process. A
 // language whose adapter is not installed skips with the reason.
@@ -23,11 +28,14 @@ package main
 // it reads in lang (zero for languages that do not declare them yet
 // fails loudly, never skips), and a refusal in cannot for each language
 // that cannot do it. A scenario never skips a language: it either runs
-// the flow or checks the refusal.
+// the flow or checks the refusal. A flow only one language has (COBOL's
+// paragraphs, rdbg's attach) is a scenario in the row's extra, run after
+// the others on the language's server as <language>/extra/<name>.
 
 import (
 	"context"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -53,19 +61,24 @@ type refusal struct {
 
 var scenarios = []scenario{
 	{name: "launch", run: scenarioLaunch},
+	{name: "args_env_cwd", run: scenarioArgsEnvCwd, refused: refusedArgsEnvCwd},
 	{name: "entry", run: scenarioEntry},
 	{name: "pause", run: scenarioPause},
 	{name: "attach", run: scenarioAttach},
+	{name: "attach_break", run: scenarioAttachBreak, refused: refusedAttachBreak},
 	{name: "remote", run: scenarioRemote, refused: refusedRemote},
 	{name: "set_variable", run: scenarioSetVariable},
 	{name: "hit", run: scenarioHitCondition},
 	{name: "function", run: scenarioFunction, refused: refusedFunction},
 	{name: "exception", run: scenarioException},
+	{name: "caught", run: scenarioCaught, refused: refusedCaught},
+	{name: "attach_catch", run: scenarioAttachCatch, refused: refusedCaught},
 	{name: "features", run: scenarioFeatures},
 	{name: "output", run: scenarioOutput},
 	{name: "restart_frame", run: scenarioRestartFrame, refused: refusedRestartFrame},
 	{name: "goto_line", run: scenarioGotoLine, refused: refusedGotoLine},
 	{name: "changed", run: scenarioChanged},
+	{name: "values", run: scenarioValues},
 	{name: "trace", run: scenarioTrace},
 	{name: "watch", run: scenarioWatch, refused: refusedWatch},
 	{name: "frame", run: scenarioFrame, refused: refusedFrame},
@@ -93,16 +106,32 @@ func conformTurn(t *testing.T) {
 	t.Cleanup(func() { <-conformanceSem })
 }
 
+// TestConformance runs the languages on conformanceWorkers goroutines,
+// each taking the next language of the table in turn: the slowest
+// chains of scenarios start first, whatever order the scheduler would
+// resume parallel subtests in, and the run ends sooner.
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	for _, l := range languages() {
-		t.Run(l.name, func(t *testing.T) {
-			t.Parallel()
-			l.require(t)
-			conformTurn(t)
-			conformLanguage(t, l)
-		})
+	next := make(chan *lang)
+	var wg sync.WaitGroup
+	for range conformanceWorkers() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for l := range next {
+				t.Run(l.name, func(t *testing.T) {
+					l.require(t)
+					conformTurn(t)
+					conformLanguage(t, l)
+				})
+			}
+		}()
 	}
+	for _, l := range languages() {
+		next <- l
+	}
+	close(next)
+	wg.Wait()
 }
 
 // conformLanguage runs every scenario for l against one dbg server
@@ -123,6 +152,13 @@ func conformLanguage(t *testing.T, l *lang, env ...string) {
 				return
 			}
 			sc.run(t, c, l)
+		})
+	}
+	if len(l.extra) > 0 {
+		t.Run("extra", func(t *testing.T) {
+			for _, sc := range l.extra {
+				t.Run(sc.name, func(t *testing.T) { sc.run(t, scenarioClient(t, server), l) })
+			}
 		})
 	}
 }
