@@ -536,48 +536,6 @@ func mcpDetachRuns(t testing.TB, c *client, id string, tg target, want string) {
 	}
 }
 
-// mcpAttachCatches attaches without pausing (args plus breakOnExceptions
-// all) to a target that throws and catches "bad n <n>" at the line of src
-// marked "// THROW" on every even n: the next throw stops it with its
-// message (and even, when evenExpr is given, evenExpr is 0 there);
-// with exception breakpoints off it runs on. It returns the session.
-func mcpAttachCatches(t testing.TB, c *client, args map[string]any, src, evenExpr string) string {
-	t.Helper()
-	args["stopOnEntry"], args["breakOnExceptions"] = false, "all"
-	id := c.ok("create_debug_session", args).str("sessionId")
-	st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 30000})
-	if st.str("state") != "paused" || st.str("lastStop.reason") != "exception" || st.num("lastStop.location.line") != mcpLine(t, src, "// THROW") {
-		t.Fatalf("stop %v, want the exception at the throw", st)
-	}
-	if text := st.str("lastStop.text") + " " + st.str("lastStop.description"); !strings.Contains(text, "bad n ") {
-		t.Errorf("exception text %q lacks the message", text)
-	}
-	if evenExpr != "" {
-		if got := mcpEval(t, c, id, evenExpr); got != "0" {
-			t.Errorf("%s = %q at the throw, want 0", evenExpr, got)
-		}
-	}
-	c.ok("set_exception_breakpoints", map[string]any{"sessionId": id, "breakOnExceptions": "none"})
-	c.ok("continue_execution", map[string]any{"sessionId": id})
-	if st := c.ok("wait_for_stop", map[string]any{"sessionId": id, "timeoutMs": 1000}); st.str("state") != "running" {
-		t.Fatalf("stopped again with exception breakpoints off: %v", st)
-	}
-	return id
-}
-
-// mcpArgsEnvCwd runs program with an argument, an environment variable
-// and a working directory, and expects it to print "<arg> <env> <cwd>".
-func mcpArgsEnvCwd(t *testing.T, lang, program string) {
-	t.Helper()
-	c := startDbg(t)
-	cwd := t.TempDir()
-	id := c.ok("create_debug_session", map[string]any{"language": lang}).str("sessionId")
-	mcpEnded(t, c, id, c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": program,
-		"args": []string{"first-arg"}, "env": map[string]string{"DBG_E2E": "env-value"}, "cwd": cwd}))
-	mcpOutputHas(t, c, id, "first-arg env-value "+cwd)
-	c.ok("close_debug_session", map[string]any{"sessionId": id})
-}
-
 func mustAtoi(t testing.TB, s string) int {
 	t.Helper()
 	n, err := strconv.Atoi(s)
