@@ -119,7 +119,7 @@ func languages() []*lang {
 			cannot: map[string]refusal{"children": {code: "UNSUPPORTED", says: "-agentlib:jdwp"}, "core": {code: "UNSUPPORTED", says: "jhsdb"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "java/Changed.java", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
-			trace: trace10k("java/Trace.java"),
+			trace: traceLoop("java/Trace.java"),
 			watch: watchFixture{program: "java/Watch.java", stopAt: "WATCH: set", expr: "a.count", writes: "WATCH: writes",
 				old: "0", new: "5", output: "watched a=5 b=7"},
 			frame:  frameCase{program: "java/Loop.java", mark: "BP:square", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
@@ -295,7 +295,7 @@ func languages() []*lang {
 			cannot:      map[string]refusal{"core": {code: "UNSUPPORTED", says: "llnode"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
 			changed: &changedCase{program: "javascript/changed.js", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "*", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
-			trace:    trace10k("javascript/trace.js"),
+			trace:    traceLoop("javascript/trace.js"),
 			frame:    frameCase{program: "javascript/frames.js", mark: "FRAME: callee", arg: "x", want: "2", caller: "i", was: "0", set: "3"},
 			reload:   reloadCase{copy: copied("javascript/ticker.js")},
 			children: &nodeChildCase,
@@ -358,7 +358,7 @@ func languages() []*lang {
 			cannot: map[string]refusal{"core": {code: "UNSUPPORTED", says: "pystack"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "watch": {code: "UNSUPPORTED", says: "debugpy"}},
 			changed: &changedCase{program: "python/changed.py", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", "'one'"}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
-			trace:    trace10k("python/trace.py"),
+			trace:    traceLoop("python/trace.py"),
 			frame:    frameCase{program: "python/loop.py", mark: "total = a + b", arg: "a", want: "0", caller: "i", was: "0", set: "3"},
 			children: &pythonChildCases[0],
 		},
@@ -392,7 +392,7 @@ func languages() []*lang {
 			cannot:      map[string]refusal{"caught": {says: "unrecovered-panic,runtime-fatal-throw"}, "attach_catch": {says: "unrecovered-panic,runtime-fatal-throw"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "go/changed/main.go", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},
-			trace: trace10k("go/trace/main.go"),
+			trace: traceLoop("go/trace/main.go"),
 			// delve 1.27.2's DAP server has data breakpoints.
 			watch: watchFixture{program: "go/watch/main.go", stopAt: "WATCH: set", expr: "c.n", writes: "WATCH: writes",
 				old: "1", new: "5", output: "watched n=5"},
