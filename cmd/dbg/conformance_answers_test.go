@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 )
@@ -189,67 +188,4 @@ func scenarioQuiet(t *testing.T, c *client, l *lang) {
 // (debugpy's "special variables") or a dunder name.
 func special(name string) bool {
 	return strings.HasSuffix(name, " variables") || len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
-}
-
-// reloadCase is a program that prints a greeting over and over from a
-// function the scenario replaces while the program runs: the line marked
-// "RELOAD: greeting" returns 'old ' + n, the edit makes it 'new '.
-type reloadCase struct {
-	copy func(t *testing.T) string // copies the program; returns the copy of the edited source
-}
-
-// copied copies one testdata file into a temporary folder.
-func copied(rel string) func(t *testing.T) string {
-	return func(t *testing.T) string { return copyFixture(t, rel) }
-}
-
-// scenarioReload: hot_reload while the program runs replaces the code,
-// the calls after it print the new greeting, and the program never
-// stopped; restartFrames, which needs a stop, is refused while it runs.
-func scenarioReload(t *testing.T, c *client, l *lang) {
-	if l.reload.copy == nil {
-		t.Fatalf("%s declares no reload fixture", l.name)
-	}
-	src := l.reload.copy(t)
-	id := c.ok("create_debug_session", map[string]any{"language": l.name}).str("sessionId")
-	if st := c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": src}); st.str("state") != "running" {
-		t.Fatalf("start: %v, want running", st)
-	}
-	pids := mcpPIDs(t, c)
-	mcpOutputHas(t, c, id, "old ")
-	r := c.fail("hot_reload", map[string]any{"sessionId": id, "restartFrames": true}, "INVALID_STATE")
-	if !strings.Contains(r.Error.Message, "restartFrames") {
-		t.Errorf("restartFrames while running: %q, want it to name restartFrames", r.Error.Message)
-	}
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(b), "\n")
-	at := mcpLine(t, src, "RELOAD: greeting") - 1
-	lines[at] = strings.Replace(lines[at], "old ", "new ", 1)
-	if err := os.WriteFile(src, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	hr := c.ok("hot_reload", map[string]any{"sessionId": id, "files": []string{src}})
-	if len(hr.list("replaced")) == 0 || len(hr.list("refused")) != 0 || hr.str("now.state") != "running" {
-		t.Fatalf("hot_reload while running answered %v, want the code replaced and the program running", hr)
-	}
-	mcpOutputHas(t, c, id, "new ")
-	if st := c.ok("list_debug_sessions", nil).list("sessions")[0]; st.str("state") != "running" || st.get("lastStop") != nil {
-		t.Errorf("after hot_reload the session is %v, want running and never stopped", st)
-	}
-	mcpClose(t, c, id, pids)
-}
-
-// refusedReload: the language has no hot reload; a running program's
-// hot_reload says so, whatever the state.
-func refusedReload(t *testing.T, c *client, l *lang, r refusal) {
-	id := c.ok("create_debug_session", map[string]any{"language": l.name}).str("sessionId")
-	if st := c.ok("start_debugging", map[string]any{"sessionId": id, "scriptPath": td(l.spin.program), "args": l.spin.args}); st.str("state") != "running" {
-		t.Fatalf("start: %v, want running", st)
-	}
-	pids := mcpPIDs(t, c)
-	checkRefusal(t, c.fail("hot_reload", map[string]any{"sessionId": id}, r.code), r)
-	mcpClose(t, c, id, pids)
 }

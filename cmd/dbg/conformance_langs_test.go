@@ -33,7 +33,9 @@ type lang struct {
 	trace   traceFixture     // traces (conformance_observe_test.go)
 	watch   watchFixture     // data breakpoints (conformance_observe_test.go)
 	frame   frameCase        // the frame calls naming none act on (conformance_answers_test.go)
-	reload  reloadCase       // hot_reload while the program runs (conformance_answers_test.go)
+	reload  reloadCase       // hot_reload, running and stopped (conformance_reload_test.go)
+	safe    *safeCase        // evaluation without side effects (nil: refused; conformance_live_test.go)
+	jump    *jumpCase        // goto_line's own fixture (nil: the loop)
 	// children and core: child processes and core files
 	// (conformance_beyond_test.go).
 	children *childCase
@@ -122,8 +124,17 @@ func languages() []*lang {
 			trace: traceLoop("java/Trace.java"),
 			watch: watchFixture{program: "java/Watch.java", stopAt: "WATCH: set", expr: "a.count", writes: "WATCH: writes",
 				old: "0", new: "5", output: "watched a=5 b=7"},
-			frame:  frameCase{program: "java/Loop.java", mark: "BP:square", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
-			reload: reloadCase{copy: copied("java/Ticker.java")},
+			frame: frameCase{program: "java/Loop.java", mark: "BP:square", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
+			reload: reloadCase{copy: copied("java/Ticker.java"), fix: fixCase{copy: copied("java/Price.java"),
+				first: "int sum = qty * unit", bad: "return sum + 1;", good: "return sum;", right: "total=12", wrong: "total=13",
+				// A field is a schema change the JVM refuses.
+				refuse: []edit{{"    static int total(", "    static int extra = 1;\n\n    static int total("}, {"return sum;", "return sum + extra;"}},
+				says:   []string{"Price", "schema change"},
+				// Method calls, even size(), are refused; arithmetic on locals answers.
+				safe: &safeCase{refused: []string{"list.add(1)", "list.size()", "a = 5"}, says: "side effects",
+					evals: map[string]string{"a + b": "7"}, after: map[string]string{"list.size()": "1", "a": "3"}},
+				restart: "int acc = 0", output: "countdown=6 size=1"}},
+			safe: &safeCase{refused: []string{"label.length()", "sum = 5"}, says: "side effects", after: map[string]string{"sum": "0"}},
 		},
 		{
 			name: "ruby", cmdline: "loop.rb", require: func(t *testing.T) { requireRdbg(t) },
@@ -256,6 +267,8 @@ func languages() []*lang {
 			attachBreak: &attachBreak{ways: []string{"processId"}, src: "c/loop.c", mark: "BREAK: loop body", eval: "forever", want: "1",
 				printed: "i=%d total=", loopVar: "i", set: "total", value: "700000000", after: "total=7000"},
 			values: cValues(),
+			// lldb-dap has no goto: dbg moves the pc with lldb's thread jump.
+			jump:   &jumpCase{program: "c/jump.c", from: "BP:before", to: "BP:after", says: "thread jump", output: "x=1"},
 			cannot: map[string]refusal{"caught": {says: ""}, "attach_catch": {says: ""}, "children": {code: "UNSUPPORTED", says: "cannot follow forks"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}},
 			changed: &changedCase{program: "c/changed.c", after: [][]changedWant{
 				{{"count", "1", "2"}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
@@ -295,9 +308,16 @@ func languages() []*lang {
 			cannot:      map[string]refusal{"core": {code: "UNSUPPORTED", says: "llnode"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
 			changed: &changedCase{program: "javascript/changed.js", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "*", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "*", "22"}}}},
-			trace:    traceLoop("javascript/trace.js"),
-			frame:    frameCase{program: "javascript/frames.js", mark: "FRAME: callee", arg: "x", want: "2", caller: "i", was: "0", set: "3"},
-			reload:   reloadCase{copy: copied("javascript/ticker.js")},
+			trace: traceLoop("javascript/trace.js"),
+			frame: frameCase{program: "javascript/frames.js", mark: "FRAME: callee", arg: "x", want: "2", caller: "i", was: "0", set: "3"},
+			reload: reloadCase{copy: copied("javascript/ticker.js"), fix: fixCase{copy: copied("javascript/price.js"),
+				first: "const sum = qty * unit", bad: "return sum + 1;", good: "return sum;", right: "total=12 count=5", wrong: "total=13",
+				refuse: []edit{{"return sum;", "return sum +;"}}, says: []string{"price.js", "CompileError"},
+				// V8's throwOnSideEffect.
+				safe: &safeCase{refused: []string{"obj.count++"}, says: "side-effect",
+					evals: map[string]string{"obj.count + 1": "6"}, after: map[string]string{"obj.count": "5"}},
+				restart: "let acc = 0", output: "countdown=6"}},
+			safe:     &safeCase{refused: []string{"total++"}, says: "side-effect", after: map[string]string{"total": "0"}},
 			children: &nodeChildCase,
 		},
 		{
@@ -325,9 +345,17 @@ func languages() []*lang {
 			cannot:      map[string]refusal{"core": {code: "UNSUPPORTED", says: "llnode"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}, "watch": {code: "UNSUPPORTED", says: "CDP"}},
 			trace:       smallTrace("javascript/ts/count.ts", "", "BP:ts-loop", "i", 0, 4, "counted total=30"),
 			frame:       frameCase{program: "javascript/ts/count.ts", mark: "const result: number = x * x", arg: "x", want: "0", caller: "i", was: "0", set: "3"},
-			reload:      reloadCase{copy: func(t *testing.T) string { return tsProject(t, "src/ticker.ts") }},
-			children:    &nodeChildCase,
-			remote:      &remoteWay{setup: tsRemote},
+			// dbg rebuilds an edited .ts with the project's tsc and replaces
+			// the script its source map names; a type error is refused.
+			reload: reloadCase{copy: func(t *testing.T) string { return tsProject(t, "src/ticker.ts") },
+				fix: fixCase{copy: func(t *testing.T) string { return tsProject(t, "src/price.ts") },
+					first: "const sum: number", bad: "return sum + 1;", good: "return sum;", right: "total=12", wrong: "total=13",
+					// tsc writes its output despite the error: the reload names
+					// the .ts alone, or that output, changed too, would be replaced.
+					refuse: []edit{{"return sum;", `return "x" + sum;`}}, says: []string{"price.ts", "TS2322"}, named: true}},
+			safe:     &safeCase{refused: []string{"total++"}, says: "side-effect", after: map[string]string{"total": "0"}},
+			children: &nodeChildCase,
+			remote:   &remoteWay{setup: tsRemote},
 		},
 		{
 			name: "python", cmdline: "loop.py", require: requireDebugpy,
@@ -389,6 +417,7 @@ func languages() []*lang {
 			// runs on with the old one.
 			attachBreak: &attachBreak{ways: []string{"processId"}, src: "go/server/main.go", mark: "// TICK", eval: "n >= 0", want: "true"},
 			values:      goValues(),
+			safe:        &safeCase{refused: []string{"call add(1, 2)"}, says: "side effects"},
 			cannot:      map[string]refusal{"caught": {says: "unrecovered-panic,runtime-fatal-throw"}, "attach_catch": {says: "unrecovered-panic,runtime-fatal-throw"}, "reload": {code: "UNSUPPORTED", says: "replace code"}, "restart_frame": {code: "UNSUPPORTED", says: "restart a frame"}, "goto_line": {code: "UNSUPPORTED", says: "next statement"}},
 			changed: &changedCase{program: "go/changed/main.go", after: [][]changedWant{
 				{{"count", "1", "2"}, {"label", "", `"one"`}}, {{"count", "2", "20"}}, {{"extra", "", "22"}}}},

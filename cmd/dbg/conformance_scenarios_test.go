@@ -89,7 +89,9 @@ func (l *lang) hitFixture() loopFixture {
 }
 
 // scenarioLaunch runs to a breakpoint on the loop body, reads the stack,
-// scopes and locals by value, steps over, evaluates, and runs to the end.
+// scopes and locals by value, steps over, evaluates (with and without
+// side effects, and the live edits the status names), and runs to the
+// end.
 func scenarioLaunch(t *testing.T, c *client, l *lang) {
 	lp := l.loop
 	src := lp.srcPath()
@@ -131,6 +133,7 @@ func scenarioLaunch(t *testing.T, c *client, l *lang) {
 	if got := mcpEval(t, c, id, lp.eval); got != lp.evalWant {
 		t.Errorf("evaluate %s = %q, want %q", lp.eval, got, lp.evalWant)
 	}
+	checkLiveEdits(t, c, id, l)
 	mcpFinish(t, c, id, lp.output)
 }
 
@@ -529,75 +532,4 @@ func scenarioLeftovers(t *testing.T, c *client, l *lang) {
 		t.Errorf("list_debug_sessions pid %d runs %q, want the debuggee of %s", pids[0], strings.ReplaceAll(string(b), "\x00", " "), l.cmdline)
 	}
 	mcpClose(t, c, id, append(pids, kids...))
-}
-
-// scenarioRestartFrame stops on the first line of the function fixture,
-// steps on, and restarts the frame: the stop is back at the function's
-// start with its argument unchanged, and the program ends as usual.
-func scenarioRestartFrame(t *testing.T, c *client, l *lang) {
-	f := l.fn
-	program, src := f.paths(l)
-	line := mcpLine(t, src, f.mark)
-	id, st := mcpLaunch(t, c, l.name, src, []int{line}, program, f.start)
-	if st.num("lastStop.location.line") != line {
-		t.Fatalf("first stop %v, want line %d", st.get("lastStop"), line)
-	}
-	c.ok("step_over", map[string]any{"sessionId": id})
-	top := c.ok("get_stack_trace", map[string]any{"sessionId": id}).list("stackFrames")[0]
-	r := c.ok("restart_frame", map[string]any{"sessionId": id, "frameId": top.num("id")})
-	if at := r.num("lastStop.location.line"); r.str("state") != "paused" || r.str("lastStop.location.file") != src || at > line || at < line-2 {
-		t.Fatalf("restart_frame answered %v, want a stop at the start of %s (line %d)", r, f.name, line)
-	}
-	if got := mcpEval(t, c, id, f.arg); got != f.want {
-		t.Errorf("%s = %q after restart_frame, want %q", f.arg, got, f.want)
-	}
-	mcpFinish(t, c, id, f.output)
-}
-
-// refusedRestartFrame: the adapter cannot restart frames; the refusal
-// says so and the stop is left as it was.
-func refusedRestartFrame(t *testing.T, c *client, l *lang, r refusal) {
-	lp := l.loop
-	src := lp.srcPath()
-	line := mcpLine(t, src, lp.mark)
-	id, _ := mcpLaunch(t, c, l.name, src, []int{line}, td(lp.program), nil)
-	top := mcpTop(t, c, id, src, line)
-	checkRefusal(t, c.fail("restart_frame", map[string]any{"sessionId": id, "frameId": top.num("id")}, r.code), r)
-	mcpTop(t, c, id, src, line)
-	mcpFinish(t, c, id, lp.output)
-}
-
-// scenarioGotoLine stops in the loop's first pass and moves the next
-// statement past the loop (the features fixture's runTo line): the stop
-// is there, and the program ends without having run the loop to its end.
-func scenarioGotoLine(t *testing.T, c *client, l *lang) {
-	lp := l.loop
-	src := lp.srcPath()
-	line := mcpLine(t, src, lp.mark)
-	id, _ := mcpLaunch(t, c, l.name, src, []int{line}, td(lp.program), nil)
-	to := mcpLine(t, src, l.feat.runTo)
-	r := c.ok("goto_line", map[string]any{"sessionId": id, "file": src, "line": to})
-	if r.str("state") != "paused" || r.num("lastStop.location.line") != to {
-		t.Fatalf("goto_line answered %v, want a stop at line %d", r, to)
-	}
-	mcpTop(t, c, id, src, to)
-	c.ok("clear_breakpoints", map[string]any{"sessionId": id})
-	pids := mcpPIDs(t, c)
-	mcpRunToEnd(t, c, id)
-	if out := c.ok("get_output", map[string]any{"sessionId": id}).str("text"); strings.Contains(out, lp.output) {
-		t.Errorf("output %q has the full loop's %q: the loop was not skipped", out, lp.output)
-	}
-	mcpClose(t, c, id, pids)
-}
-
-// refusedGotoLine: the adapter cannot set the next statement; the
-// refusal says so and the program ends as usual.
-func refusedGotoLine(t *testing.T, c *client, l *lang, r refusal) {
-	lp := l.loop
-	src := lp.srcPath()
-	line := mcpLine(t, src, lp.mark)
-	id, _ := mcpLaunch(t, c, l.name, src, []int{line}, td(lp.program), nil)
-	checkRefusal(t, c.fail("goto_line", map[string]any{"sessionId": id, "file": src, "line": mcpLine(t, src, l.feat.runTo)}, r.code), r)
-	mcpTop(t, c, id, src, line)
-	mcpFinish(t, c, id, lp.output)
 }

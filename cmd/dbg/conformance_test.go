@@ -11,7 +11,10 @@ package main
 // function of (t, client, lang): the launch and run controls in
 // conformance_scenarios_test.go, the flows around a launch or an attach
 // (arguments, environment, working directory; attach then breakpoint;
-// caught exceptions) in conformance_flows_test.go, each language's own
+// caught exceptions) in conformance_flows_test.go, the live edits
+// (restart_frame, goto_line, evaluation without side effects; hot_reload
+// of a running and of a stopped program) in conformance_live_test.go and
+// conformance_reload_test.go, each language's own
 // values in conformance_values_test.go, with the value cases of a
 // language's row in conformance_<language>_test.go.
 //

@@ -2,7 +2,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 // Price has a method that computes a wrong value (total adds one too
-// many), for the live-edit tests: they fix it in a copy while it runs.
+// many), for the live-edit flows of the conformance table's reload
+// scenario: they evaluate without side effects in main, restart
+// countdown's frame, then fix total in a copy while it runs.
 public class Price {
     static int total(int qty, int unit) {
         int sum = qty * unit;
@@ -22,8 +24,9 @@ public class Price {
         int b = 4;
         List<Integer> list = new ArrayList<>();
         list.add(7);
-        int t = total(a, b); // BP:main
+        int c = countdown(3); // BP:main
+        int t = total(a, b);
         System.out.println("total=" + t);
-        System.out.println("countdown=" + countdown(3) + " size=" + list.size());
+        System.out.println("countdown=" + c + " size=" + list.size());
     }
 }
