@@ -101,6 +101,9 @@ func BenchmarkSessionMemory(b *testing.B) {
 				session := proc.Descendants(pid)
 				r, an, f := residentKB(b, pid)
 				t, n := treeMB(pid)
+				if i == 0 {
+					logTree(b, pid)
+				}
 				own, anon, file, tree, procs = append(own, r/1024), append(anon, an/1024), append(file, f/1024), append(tree, t), append(procs, float64(n))
 				c.call("close_debug_session", map[string]any{"sessionId": id})
 				// The close starts the idle adapter: wait for its record,
@@ -127,6 +130,23 @@ func BenchmarkSessionMemory(b *testing.B) {
 			b.ReportMetric(middle(procs), "procs")
 			b.ReportMetric(middle(idleTree), "idle-tree-MB")
 		})
+	}
+}
+
+// logTree logs the resident memory of pid and of each descendant, with
+// its command line, to say where a tree's memory goes (-v).
+func logTree(b *testing.B, pid int) {
+	for _, p := range append([]int{pid}, proc.Descendants(pid)...) {
+		r, err := proc.RSS(p)
+		if err != nil {
+			continue
+		}
+		cmd, _ := os.ReadFile("/proc/" + strconv.Itoa(p) + "/cmdline")
+		line := strings.Join(strings.Fields(strings.ReplaceAll(string(cmd), "\x00", " ")), " ")
+		if len(line) > 100 {
+			line = line[:100] + "…"
+		}
+		b.Logf("%6.1f MiB  %s", float64(r)/(1<<20), line)
 	}
 }
 
