@@ -371,7 +371,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	if cfg.Baseline > 0 {
 		bctx, cancel := context.WithTimeout(ctx, cfg.Baseline)
+		c0, b0 := treeCPU(), time.Now()
 		cls[0].loop(bctx, cfg.Steps, single)
+		rep.SingleCPU, rep.SingleTime = treeCPU().since(c0), time.Since(b0)
 		cancel()
 	}
 	rep.Single = single

@@ -30,6 +30,8 @@ type Report struct {
 	Memory           []perSession
 
 	RunCPU, PausedCPU cpuUse
+	SingleCPU         cpuUse        // while one client looped alone
+	SingleTime        time.Duration // how long it did
 
 	AllListed, AllOwned   int    // list_debug_sessions all: true at the end
 	ForeignAudited        int    // audit lines of calls on another client's session
@@ -249,6 +251,16 @@ func (r *Report) Markdown() string {
 	}
 	fmt.Fprintln(&b)
 	fmt.Fprintf(&b, "CPU during the loaded phase, in cores: this process (dbg's server and the load's clients) %.2f, the adapters and programs %.2f.\n\n", r.RunCPU.Self, r.RunCPU.Others)
+	if n, ln := r.Single.passes.Load(), r.Loaded.passes.Load(); n > 0 && ln > 0 && r.SingleTime > 0 {
+		per := func(u cpuUse, d time.Duration, passes int) (float64, float64) {
+			return u.Self * d.Seconds() * 1000 / float64(passes), u.Others * d.Seconds() * 1000 / float64(passes)
+		}
+		s1, o1 := per(r.SingleCPU, r.SingleTime, n)
+		s2, o2 := per(r.RunCPU, r.Elapsed, ln)
+		fmt.Fprintf(&b, "CPU per pass, in ms: one client alone (%.2f cores in all) this process %.1f, the adapters and programs %.1f; loaded (%.2f of the %d cores) %.1f and %.1f. "+
+			"Where a pass costs the same CPU loaded as alone, the loaded latencies are the wait for a core, not work dbg added.\n\n",
+			r.SingleCPU.Self+r.SingleCPU.Others, s1, o1, r.RunCPU.Self+r.RunCPU.Others, r.CPUs, s2, o2)
+	}
 	fmt.Fprintf(&b, "CPU with every session paused (%s), in cores: this process %.3f, the adapters and programs %.3f.\n\n", c.Idle, r.PausedCPU.Self, r.PausedCPU.Others)
 
 	fmt.Fprintln(&b, "| memory per session | mean resident (adapter and program) |")
