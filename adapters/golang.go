@@ -259,8 +259,10 @@ func (Go) Traits() Traits {
 		Extensions:     []string{".go"}, ProjectFiles: []string{"go.mod"},
 		Binary: (*Executable).GoBuild, BinaryRank: 50,
 		HeldLogpoints: true,
-		LaunchTypes:   []string{"go"},
-		Chatter:       []string{"Type 'dlv help' for list of commands."},
+		SetNote: "delve writes the variable's memory: code that holds a copy in a register (a parameter, under Go's " +
+			"register ABI, even in -N -l builds) goes on with the old value",
+		LaunchTypes: []string{"go"},
+		Chatter:     []string{"Type 'dlv help' for list of commands."},
 		Children: ChildProcesses{Follows: true, Shared: true, Selected: delveSelected, Select: delveSelect,
 			Reason: "delve's followExec: the programs the Go program execs (built with -gcflags=all=-N -l to stop at their lines), " +
 				"picked by followExecRegex; delve stops and resumes them together with it"},

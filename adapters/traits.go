@@ -109,6 +109,11 @@ type Traits struct {
 	// protocol (CDP) has no watchpoints on variables"). "": the refusal
 	// says only that the adapter does not announce them.
 	NoDataBreakpoints string
+	// SetNote is what a set_variable answer says of every value set, when
+	// the program may not see it everywhere ("code holding a copy in a
+	// register keeps the old value"). "": a value set is the value the
+	// program reads.
+	SetNote string
 	// Chatter are the console lines the adapter prints of itself at every
 	// start ("Type 'dlv help' for list of commands."), which say nothing
 	// of the program: the session leaves them out of its output. None:

@@ -315,6 +315,7 @@ type EvalResult struct {
 	Type               string `json:"type,omitempty"`
 	VariablesReference int    `json:"variablesReference"`
 	Truncated          bool   `json:"truncated,omitempty"`
+	Note               string `json:"note,omitempty"` // what the adapter says of a value set (Traits.SetNote)
 }
 
 // EvalContext says what an evaluation is for; adapters may format the
@@ -418,5 +419,5 @@ func (s *Session) SetVariable(ctx context.Context, ref int, name, value string, 
 		}
 		return nil, toolkit.NewError(toolkit.CodeInvalidArgument, "cannot set "+name+": "+re.Message, "check the value's syntax and type").Wrap(err)
 	}
-	return &EvalResult{Result: body.Value, Type: body.Type, VariablesReference: body.VariablesReference}, nil
+	return &EvalResult{Result: body.Value, Type: body.Type, VariablesReference: body.VariablesReference, Note: s.Traits().SetNote}, nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/dbg-dev/dbg/adapters"
 )
 
 // frameCase is a stop in a function called from another function of the
@@ -82,8 +84,13 @@ func scenarioFrame(t *testing.T, c *client, l *lang) {
 	}
 	for _, sv := range []map[string]any{{"name": f.arg}, {"name": f.caller, "frameId": caller.num("id")}} {
 		sv["sessionId"], sv["value"] = id, f.set
-		if r := c.ok("set_variable", sv); r.str("result") != f.set {
+		r := c.ok("set_variable", sv)
+		if r.str("result") != f.set {
 			t.Errorf("set_variable %v answered %v", sv, r)
+		}
+		// The adapter's word on what the program may not see of it.
+		if a, _ := adapters.Default().Lookup(l.name); a != nil && r.str("note") != a.Traits().SetNote {
+			t.Errorf("set_variable's note is %q, want the adapter's %q", r.str("note"), a.Traits().SetNote)
 		}
 	}
 	if got := mcpEval(t, c, id, f.arg); got != f.set {
