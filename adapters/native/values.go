@@ -114,6 +114,9 @@ const (
 
 // bare reports whether a value is lldb's type-and-address of its type.
 func bare(value, typ string) bool {
+	if !strings.Contains(value, " @ 0x") {
+		return false // what bareRE needs, found without it
+	}
 	m := bareRE.FindStringSubmatch(value)
 	return m != nil && strings.TrimSpace(m[1]) == strings.TrimSpace(typ)
 }
