@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -33,6 +34,9 @@ const debuggeeGoneGrace = 500 * time.Millisecond
 type debuggeeID struct {
 	pid   int
 	start string // "" when the pid is not visible here (remote, another pid namespace)
+	// held are the process's /proc files, open while the session
+	// watches it (nil: they are read by path).
+	held *proc.Held
 }
 
 // watchedDebuggeeLocked returns the debuggee's pid when the session can
@@ -53,9 +57,27 @@ func (s *Session) watchedDebuggeeLocked() (int, bool) {
 		return 0, false
 	}
 	if s.debuggee.pid != pid {
-		s.debuggee = debuggeeID{pid: pid, start: proc.StartTime(pid)}
+		s.debuggee.held.Release()
+		s.debuggee = debuggeeID{pid: pid}
+		if h, err := proc.Hold(pid); err == nil {
+			if st, err := h.Stat(); err == nil && !s.closing {
+				s.debuggee.held, s.debuggee.start = h, strconv.FormatUint(st.StartTime, 10)
+			} else {
+				h.Release()
+			}
+		}
+		if s.debuggee.held == nil {
+			s.debuggee.start = proc.StartTime(pid)
+		}
 	}
 	return pid, s.debuggee.start != ""
+}
+
+// releaseDebuggeeLocked closes the debuggee's held files. Callers hold
+// mu.
+func (s *Session) releaseDebuggeeLocked() {
+	s.debuggee.held.Release()
+	s.debuggee.held = nil
 }
 
 // debuggeeGoneLocked returns why the watched debuggee is gone, or "" while
@@ -68,7 +90,7 @@ func (s *Session) debuggeeGoneLocked() string {
 	if !ok {
 		return ""
 	}
-	gone, how := processEnd(pid, s.debuggee.start)
+	gone, how := processEnd(pid, s.debuggee.start, s.debuggee.held)
 	if !gone {
 		return ""
 	}
@@ -98,7 +120,7 @@ func (s *Session) debuggeeGone() (string, State) {
 		return "", st
 	}
 	pid, ok := s.watchedDebuggeeLocked()
-	start := s.debuggee.start
+	start, held := s.debuggee.start, s.debuggee.held
 	var exitCode *int
 	if s.exitCode != nil {
 		code := *s.exitCode
@@ -108,7 +130,7 @@ func (s *Session) debuggeeGone() (string, State) {
 	if !ok {
 		return "", st
 	}
-	gone, how := processEnd(pid, start)
+	gone, how := processEnd(pid, start, held)
 	if !gone {
 		return "", st
 	}
@@ -176,8 +198,8 @@ func (s *Session) ended() bool {
 // zombie, or a SIGKILL on its way. A process killed while stopped under a
 // debugger dies a little after the debugger's next request fails, so
 // exiting or a pending SIGKILL counts as gone.
-func processEnd(pid int, start string) (bool, string) {
-	st, err := proc.ReadStat(pid)
+func processEnd(pid int, start string, held *proc.Held) (bool, string) {
+	st, err := readStat(pid, held)
 	if err != nil || strconv.FormatUint(st.StartTime, 10) != start {
 		return true, "" // gone, or the pid now names another process
 	}
@@ -194,8 +216,29 @@ func processEnd(pid int, start string) (bool, string) {
 			return true, fmt.Sprintf("exited with code %d", ws.ExitStatus())
 		}
 	}
-	if pending, err := proc.PendingSignals(pid); err == nil && proc.SignalIn(pending, syscall.SIGKILL) {
+	if pending, err := pendingSignals(pid, held); err == nil && proc.SignalIn(pending, syscall.SIGKILL) {
 		return true, "killed by SIGKILL"
 	}
 	return st.Exiting(), ""
+}
+
+// readStat reads pid's stat through its held file, or by path when
+// there is none (or it was released meanwhile).
+func readStat(pid int, held *proc.Held) (proc.Stat, error) {
+	if held != nil {
+		if st, err := held.Stat(); !errors.Is(err, proc.ErrReleased) {
+			return st, err
+		}
+	}
+	return proc.ReadStat(pid)
+}
+
+// pendingSignals is readStat for the signals pending.
+func pendingSignals(pid int, held *proc.Held) (uint64, error) {
+	if held != nil {
+		if p, err := held.PendingSignals(); !errors.Is(err, proc.ErrReleased) {
+			return p, err
+		}
+	}
+	return proc.PendingSignals(pid)
 }

@@ -176,6 +176,7 @@ func (s *Session) recordStopWith(b godap.StoppedEventBody, data *DataChange) {
 	// whoever waits for the stop, or looks at the session, sees to that
 	// (waitStop, Info), while the stop's stack is read.
 	s.setStateLocked(StatePaused, "")
+	s.prefetchStopLocked()
 }
 
 // onConnClosed runs when the adapter's stream ends.

@@ -148,6 +148,7 @@ type Session struct {
 	detached  bool                   // ended by a detach: shown as StateDetached
 	tracked   map[int]string         // pid -> start time of processes the session owns
 	topFrame  frameCache             // the stopped thread's top user frame
+	resolving *stopRead              // the last stop's stack read, while it is under way
 	pick      framePick              // the frame calls without a frameId act on (framepick.go)
 	views     frameViews             // each frame's locals at its last stop answer (changed.go)
 	told      map[string]bool        // what the session's answers said once (Told)

@@ -166,18 +166,61 @@ func readContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithCancel(ctx)
 }
 
+// stopRead is a stop's stack read under way: the callers that come
+// meanwhile wait for it rather than send their own.
+type stopRead struct {
+	seq  int
+	done chan struct{}
+}
+
+// prefetchStopLocked starts the stack read of the stop just recorded,
+// so that it goes out as the stop arrives rather than when a waiter has
+// woken: a stop's answer reads its stack first. Callers hold mu.
+func (s *Session) prefetchStopLocked() {
+	if s.closing {
+		return
+	}
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		s.resolveStop(s.life) // each request bounded by the connection's deadline
+	}()
+}
+
 // resolveStop fills in the location (and exception text) of the last
-// stop, once per stop. A stack that cannot be read leaves the location
-// absent and says why (StopInfo.Unlocated); a later answer of the same
-// stop tries again.
+// stop, once per stop: a caller that comes while the read is under way
+// waits for it. A stack that cannot be read leaves the location absent
+// and says why (StopInfo.Unlocated); a later answer of the same stop
+// tries again.
 func (s *Session) resolveStop(ctx context.Context) {
 	s.mu.Lock()
 	ls, seq := s.lastStop, s.stopSeq
 	excInfo := s.caps.SupportsExceptionInfoRequest
-	s.mu.Unlock()
 	if ls == nil || ls.Location != nil {
+		s.mu.Unlock()
 		return
 	}
+	if r := s.resolving; r != nil && r.seq == seq {
+		s.mu.Unlock()
+		rctx, cancel := readContext(ctx) // as long as the caller's own read would take
+		defer cancel()
+		select {
+		case <-r.done:
+		case <-rctx.Done():
+		}
+		return
+	}
+	r := &stopRead{seq: seq, done: make(chan struct{})}
+	s.resolving = r
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if s.resolving == r {
+			s.resolving = nil
+		}
+		s.mu.Unlock()
+		close(r.done)
+	}()
 	rctx, cancel := readContext(ctx)
 	defer cancel()
 	// An exception's text is asked for beside the stack: neither waits

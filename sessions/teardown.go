@@ -187,6 +187,7 @@ func (s *Session) close(ctx context.Context) {
 		s.mu.Lock()
 		s.conn = nil
 		s.setStateLocked(StateTerminated, "closed")
+		s.releaseDebuggeeLocked()
 		s.mu.Unlock()
 		return
 	}
@@ -207,6 +208,7 @@ func (s *Session) close(ctx context.Context) {
 	}
 	s.ep = nil
 	s.setStateLocked(StateTerminated, "closed")
+	s.releaseDebuggeeLocked()
 	s.mu.Unlock()
 }
 

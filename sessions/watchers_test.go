@@ -77,7 +77,8 @@ func TestWatchReportsStopsOutputAndExit(t *testing.T) {
 	}
 }
 
-// StopInfo resolves the location of a stop no answer has resolved yet.
+// StopInfo answers the location of a stop no answer has asked for: the
+// session reads a stop's stack as the stop arrives.
 func TestStopInfoResolvesTheLocation(t *testing.T) {
 	t.Parallel()
 	m := newTestManager(t)
@@ -101,9 +102,6 @@ func TestStopInfoResolvesTheLocation(t *testing.T) {
 			t.Fatal("no second stop")
 		}
 		time.Sleep(5 * time.Millisecond)
-	}
-	if ls := s.Info().LastStop; ls == nil || ls.Location != nil {
-		t.Fatalf("the second stop is resolved before anyone asked: %+v", ls)
 	}
 	info := s.StopInfo(ctx)
 	if info.LastStop == nil || info.LastStop.Location == nil || info.LastStop.Location.Line != 10 {

@@ -44,6 +44,12 @@ func (c *startCommands) note(r *dap.Request) {
 
 // quiet takes the echo of the start commands out of an output event.
 func (c *startCommands) quiet(m *dap.Message) dap.Verdict {
+	var peek struct {
+		Output string `json:"output"`
+	}
+	if m.DecodeBody(&peek) == nil && !strings.Contains(peek.Output, "(lldb) ") && !strings.Contains(peek.Output, "Commands:") {
+		return dap.Pass // no echo: the body needs no map
+	}
 	var body map[string]any
 	if m.DecodeBody(&body) != nil {
 		return dap.Pass

@@ -221,6 +221,9 @@ func (s *lldb) fixStop(m *dap.Message) bool {
 		s.stopped = nil
 	}
 	s.mu.Unlock()
+	if want == "" && !s.atFilterBreakpoint(m) {
+		return true // nothing to change: the body needs no map
+	}
 	var body map[string]any
 	if err := m.DecodeBody(&body); err != nil {
 		return true
@@ -262,6 +265,27 @@ func (s *lldb) fixStop(m *dap.Message) bool {
 	}
 	s.sigstopReason(m, body, want, d+" "+text)
 	return true
+}
+
+// atFilterBreakpoint reports whether a stop may be at one of the
+// breakpoints of the layer's exception filters (a body it cannot read
+// may be).
+func (s *lldb) atFilterBreakpoint(m *dap.Message) bool {
+	var peek struct {
+		Description string `json:"description"`
+	}
+	if m.DecodeBody(&peek) != nil {
+		return true
+	}
+	mm := bpNumberRE.FindStringSubmatch(peek.Description)
+	if mm == nil {
+		return false
+	}
+	n, _ := strconv.Atoi(mm[1])
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.excBP[n]
+	return ok
 }
 
 // sigstopReason gives a stop whose signal is described by what the

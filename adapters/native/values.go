@@ -114,6 +114,9 @@ const (
 
 // bare reports whether a value is lldb's type-and-address of its type.
 func bare(value, typ string) bool {
+	if !strings.Contains(value, " @ 0x") {
+		return false // what bareRE needs, found without it
+	}
 	m := bareRE.FindStringSubmatch(value)
 	return m != nil && strings.TrimSpace(m[1]) == strings.TrimSpace(typ)
 }
@@ -123,6 +126,9 @@ func bare(value, typ string) bool {
 // summary get a preview of their children: the answer is then held
 // until the layer has read them.
 func (s *lldb) fixValues(r *dap.Request, m *dap.Message) dap.Verdict {
+	if s.valuesAsShown(m) {
+		return dap.Pass
+	}
 	var body struct {
 		Variables []map[string]any `json:"variables"`
 	}
@@ -162,6 +168,29 @@ func (s *lldb) fixValues(r *dap.Request, m *dap.Message) dap.Verdict {
 		r.Reply(m)
 	})
 	return dap.Hold
+}
+
+// valuesAsShown reports whether a variables answer needs none of
+// fixValues' changes, read without decoding each variable into a map
+// (which only an answer to change needs). An answer it cannot read so
+// is not vouched for.
+func (s *lldb) valuesAsShown(m *dap.Message) bool {
+	var body struct {
+		Variables []struct {
+			Value string  `json:"value"`
+			Type  string  `json:"type"`
+			Ref   float64 `json:"variablesReference"`
+		} `json:"variables"`
+	}
+	if m.DecodeBody(&body) != nil {
+		return false
+	}
+	for _, v := range body.Variables {
+		if derefValue(v.Value, v.Type, s.rust) != v.Value || v.Ref > 0 && bare(v.Value, v.Type) {
+			return false
+		}
+	}
+	return true
 }
 
 // preview reads the first children of variablesReference ref and shows

@@ -186,6 +186,12 @@ func announceDataBreakpoints(m *dap.Message) {
 // whether the watch's hit condition rules it out (the layer then resumes
 // the thread).
 func (s *lldb) watchStop(m *dap.Message) (watch, skip bool, threadID int) {
+	var peek struct {
+		Description string `json:"description"`
+	}
+	if m.DecodeBody(&peek) == nil && !watchStopRE.MatchString(peek.Description) {
+		return false, false, 0 // no watchpoint's stop: the body needs no map
+	}
 	var body map[string]any
 	if m.DecodeBody(&body) != nil {
 		return false, false, 0
