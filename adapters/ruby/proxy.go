@@ -53,6 +53,7 @@ type Proxy struct {
 	stopped         int                        // the thread of the stop the session sees (0: running)
 	purge           chan int                   // set while a detach pauses the program: its stop's thread
 	connected       bool
+	disconnecting   bool // the session's disconnect has come: rdbg gets no request after it
 
 	stoppedOnce sync.Once
 	stoppedCh   chan struct{} // closed at rdbg's first stopped event

@@ -33,6 +33,20 @@ func (x *Proxy) request(r *dap.Request) dap.Verdict {
 		x.answerUnknown(r)
 		return dap.Hold
 	}
+	x.mu.Lock()
+	late := x.disconnecting
+	if r.Command == "disconnect" {
+		x.disconnecting = true
+	}
+	x.mu.Unlock()
+	if late {
+		// Old rdbg's reader dies on a message that comes after the
+		// disconnect (server_dap.rb: "undefined method `pop' for nil"),
+		// and the program stops with it: a request the session sends
+		// meanwhile (a stop's stack read) is answered here.
+		r.Respond(nil, errors.New("the session is disconnecting"))
+		return dap.Hold
+	}
 	switch r.Command {
 	case "setExceptionBreakpoints":
 		var a struct {
