@@ -48,14 +48,14 @@ func startServer(t *testing.T, nodeFlags ...string) *server {
 	s := &server{proc: proc}
 	select {
 	case s.port = <-ports:
-	case <-time.After(15 * time.Second):
+	case <-time.After(clientWait):
 		t.Fatalf("server did not start: %s", proc.StderrTail())
 	}
 	for _, f := range nodeFlags {
 		if strings.HasPrefix(f, "--inspect=") {
 			select {
 			case s.wsURL = <-urls:
-			case <-time.After(15 * time.Second):
+			case <-time.After(clientWait):
 				t.Fatalf("server's inspector did not start: %s", proc.StderrTail())
 			}
 		}
@@ -66,7 +66,7 @@ func startServer(t *testing.T, nodeFlags ...string) *server {
 // get fetches / from the server.
 func (s *server) get(t *testing.T) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), clientWait)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://127.0.0.1:%d/", s.port), nil)
 	resp, err := http.DefaultClient.Do(req)
@@ -83,7 +83,7 @@ func (s *server) get(t *testing.T) string {
 func (s *server) getAsync(t *testing.T) <-chan string {
 	out := make(chan string, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), clientWait)
 		defer cancel()
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://127.0.0.1:%d/", s.port), nil)
 		resp, err := http.DefaultClient.Do(req)
@@ -103,7 +103,7 @@ func recv(t *testing.T, ch <-chan string) string {
 	select {
 	case s := <-ch:
 		return s
-	case <-time.After(20 * time.Second):
+	case <-time.After(clientWait):
 		t.Fatal("no HTTP answer")
 		return ""
 	}
@@ -258,7 +258,7 @@ func TestAttachToWaitingProgram(t *testing.T) {
 	t.Parallel()
 	node := mustHaveNode(t)
 	script := fixture(t, "loop.js")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), clientWait)
 	defer cancel()
 	np, err := startNode(ctx, exec.Command(node, "--inspect-brk=127.0.0.1:0", script), nil)
 	if err != nil {

@@ -48,7 +48,7 @@ func receive(t *testing.T, got <-chan startDebuggingArgs) startDebuggingArgs {
 	select {
 	case a := <-got:
 		return a
-	case <-time.After(20 * time.Second):
+	case <-time.After(clientWait):
 		t.Fatal("no startDebugging request")
 	}
 	return startDebuggingArgs{}
@@ -259,7 +259,7 @@ func TestForkAfterDisconnectRuns(t *testing.T) {
 	t.Cleanup(func() { _ = syscall.Kill(-pid, syscall.SIGKILL) })
 	p.req("configurationDone", nil)
 	p.req("disconnect", map[string]any{"terminateDebuggee": false})
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(25 * time.Millisecond) {
+	for deadline := time.Now().Add(clientWait); ; time.Sleep(25 * time.Millisecond) {
 		b, err := os.ReadFile(out)
 		if err == nil && len(b) > 0 {
 			if s := string(b); !strings.Contains(s, "--inspect=") || strings.Contains(s, "--inspect-brk") {

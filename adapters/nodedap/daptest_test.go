@@ -54,7 +54,7 @@ func newClientWith(t *testing.T, o clientOptions) *client {
 		_ = dap.Serve(ctx, srv, h, nil)
 	}()
 	c := &client{t: t, wake: make(chan struct{}, 1), noChildren: o.noChildren}
-	c.conn = dap.NewConn(cl, dap.Options{Timeout: 20 * time.Second, OnRequest: o.onRequest, OnEvent: func(m *dap.Message) {
+	c.conn = dap.NewConn(cl, dap.Options{Timeout: clientWait, OnRequest: o.onRequest, OnEvent: func(m *dap.Message) {
 		c.mu.Lock()
 		c.events = append(c.events, m)
 		if m.Event == "output" {
@@ -92,7 +92,7 @@ func (c *client) req(cmd string, args any) *dap.Message {
 }
 
 func (c *client) try(cmd string, args any) (*dap.Message, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), clientWait)
 	defer cancel()
 	return c.conn.Request(ctx, cmd, args)
 }
@@ -108,9 +108,14 @@ func body[T any](t *testing.T, m *dap.Message) T {
 }
 
 // event waits for the next event named name (skipping others).
+// clientWait bounds each wait of the test client: long enough for a node
+// to start and fork on a two-core machine running the whole suite, and a
+// deadline all the same (a passing wait ends at its condition).
+const clientWait = time.Minute
+
 func (c *client) event(name string) *dap.Message {
 	c.t.Helper()
-	m := c.maybeEvent(name, 20*time.Second)
+	m := c.maybeEvent(name, clientWait)
 	if m == nil {
 		c.mu.Lock()
 		var seen []string
@@ -170,7 +175,7 @@ func (c *client) outputText() string {
 // waitOutput waits until the program's output contains s.
 func (c *client) waitOutput(s string) {
 	c.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(clientWait)
 	for !strings.Contains(c.outputText(), s) {
 		if time.Now().After(deadline) {
 			c.t.Fatalf("output never contained %q; got %q", s, c.outputText())
@@ -197,7 +202,7 @@ func (c *client) start(cmd string, args map[string]any) error {
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), clientWait)
 	defer cancel()
 	_, err = call.Wait(ctx, 0)
 	if err != nil {
