@@ -12,9 +12,9 @@
 //
 // A [Server] bounds what clients can hold ([Limits]): header, read and
 // idle timeouts, and a cap on connections in all and per remote
-// address, where idle connections that never authenticated make room for
-// new ones, so a flood of idle sockets never keeps a client with the
-// token out.
+// address, where connections that never authenticated make room for new
+// ones (silent ones first, then ones whose request has waited past a
+// grace), so a flood of sockets never keeps a client with the token out.
 //
 //	token, _ := httpguard.ProjectToken(stateDir, project, false)
 //	h := httpguard.New(token, port, time.Now).Wrap(mcpHandler)
