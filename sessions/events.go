@@ -148,6 +148,13 @@ func (s *Session) recordStopWith(b godap.StoppedEventBody, data *DataChange) {
 		}
 	}
 	desc := b.Description
+	if reason == "step" && s.pauseAsked && !s.stepping {
+		// A pause that lands while the adapter's own plan steps the
+		// thread (lldb stepping over a breakpoint as the program starts)
+		// comes back with that plan's reason: nobody asked for a step.
+		reason, desc = "pause", ""
+	}
+	s.stepping, s.pauseAsked = false, false
 	if temporary && len(ids) == 0 && reason == "breakpoint" {
 		reason, desc = RunToLineReason, "" // no breakpoint of the user's: run_to_line's line
 	}

@@ -90,13 +90,14 @@ func (s *Session) requirePaused(threadID int) (int, int, error) {
 	return s.stopSeq, threadID, nil
 }
 
-// markRunning records that the program resumed, unless a stop already
-// arrived after seq.
-func (s *Session) markRunning(seq int) {
+// markRunning records that the program resumed, by a step or not, unless
+// a stop already arrived after seq.
+func (s *Session) markRunning(seq int, step bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopSeq == seq && s.state == StatePaused {
 		s.setStateLocked(StateRunning, "")
+		s.stepping = step
 	}
 }
 
@@ -172,7 +173,7 @@ func (s *Session) resume(ctx, wctx context.Context, seq int, command string, arg
 	if err != nil {
 		return err
 	}
-	s.markRunning(seq)
+	s.markRunning(seq, true)
 	done, err := s.onTarget(ctx, command)
 	if err != nil {
 		s.unmarkRunning(seq)
@@ -250,7 +251,7 @@ func (s *Session) Continue(ctx context.Context, threadID int, wait time.Duration
 	if err := s.request(ctx, "continue", godap.ContinueArguments{ThreadId: tid}, nil); err != nil {
 		return nil, err
 	}
-	s.markRunning(seq)
+	s.markRunning(seq, false)
 	if wait <= 0 {
 		if s.checkDebuggee(ctx) {
 			return s.result(ctx, s.Info(), true, want), nil
@@ -280,6 +281,9 @@ func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration, 
 	if threadID == 0 {
 		threadID = s.currentThread()
 	}
+	s.mu.Lock()
+	s.pauseAsked = true
+	s.mu.Unlock()
 	if err := s.request(ctx, "pause", godap.PauseArguments{ThreadId: threadID}, nil); err != nil {
 		return nil, err
 	}

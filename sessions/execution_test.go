@@ -77,3 +77,31 @@ func TestNoStaleStop(t *testing.T) {
 		t.Errorf("wait_for_stop that timed out while running: %+v, want running with no stop", late)
 	}
 }
+
+// A pause answered with a step's reason, as lldb answers one that lands
+// while its own plan steps the thread, is the pause: nobody stepped. A
+// step asked for keeps its reason.
+func TestPauseAnsweredAsAStepIsAPause(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t)
+	ctx := context.Background()
+	s, _, err := m.Create(ctx, CreateRequest{Language: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Launch(ctx, StartRequest{ScriptPath: testdata(t, "mock/forever.mock"), Wait: 10 * time.Millisecond,
+		DAPLaunchArgs: map[string]any{"pauseReason": "step"}}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Pause(ctx, 0, 10*time.Second, WantStop)
+	if err != nil || r.State != StatePaused || r.LastStop == nil {
+		t.Fatalf("pause: %+v, %v", r, err)
+	}
+	if r.LastStop.Reason != "pause" {
+		t.Errorf("the pause's stop has reason %q, want pause", r.LastStop.Reason)
+	}
+	r, err = s.Step(ctx, StepOver, 0, 10*time.Second, WantStop)
+	if err != nil || r.LastStop == nil || r.LastStop.Reason != "step" {
+		t.Fatalf("the step after it: %+v, %v; want reason step", r, err)
+	}
+}

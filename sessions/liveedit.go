@@ -85,7 +85,7 @@ func (s *Session) RestartFrame(ctx context.Context, frameID int, grace time.Dura
 
 // awaitLiveStop waits for the stop a live edit caused.
 func (s *Session) awaitLiveStop(ctx context.Context, seq int, grace time.Duration) *Stop {
-	s.markRunning(seq)
+	s.markRunning(seq, false)
 	if grace <= 0 {
 		grace = liveGrace
 	}

@@ -118,42 +118,44 @@ type Session struct {
 
 	seen seenSources // source files its stacks showed (confine.go)
 
-	mu        sync.Mutex
-	state     State
-	reason    string
-	target    adapters.Target
-	conn      *dap.Conn
-	ep        *adapters.Endpoint
-	caps      godap.Capabilities
-	live      liveCaps // the built-in adapters' capabilities beyond DAP's
-	pid       int
-	exitCode  *int
-	lastStop  *StopInfo
-	stopSeq   int           // incremented on every stop
-	changed   chan struct{} // closed and replaced on every change
-	initDone  chan struct{} // closed by the "initialized" event
-	threads   map[int]string
-	bps       *breakpointSet
-	excMode   string // breakOnExceptions in force
-	launchReq *StartRequest
-	children  []string
-	cmdline   []string  // a child's command line, once its pid is known
-	owned     bool      // a child of a launch: its process is the server's to end
-	core      *CoreInfo // a post-mortem session's core file (postmortem.go)
-	shared    *Session  // a shared child's parent, whose connection it uses (shared.go)
-	family    *family   // a parent's shared family, once it has a shared child
-	heldStop  *StopInfo // lastStop, when it is the stop of another member of the family
-	group     string    // the group it was started in (groups.go)
-	closing   bool
-	detached  bool                   // ended by a detach: shown as StateDetached
-	tracked   map[int]string         // pid -> start time of processes the session owns
-	topFrame  frameCache             // the stopped thread's top user frame
-	resolving *stopRead              // the last stop's stack read, while it is under way
-	pick      framePick              // the frame calls without a frameId act on (framepick.go)
-	views     frameViews             // each frame's locals at its last stop answer (changed.go)
-	told      map[string]bool        // what the session's answers said once (Told)
-	reads     stopReads              // scopes and variables read at the current stop (stopreads.go)
-	syncMus   map[string]*sync.Mutex // per file / kind: serialise breakpoint syncs (see syncLock)
+	mu         sync.Mutex
+	state      State
+	reason     string
+	target     adapters.Target
+	conn       *dap.Conn
+	ep         *adapters.Endpoint
+	caps       godap.Capabilities
+	live       liveCaps // the built-in adapters' capabilities beyond DAP's
+	pid        int
+	exitCode   *int
+	lastStop   *StopInfo
+	stopSeq    int           // incremented on every stop
+	stepping   bool          // the program runs from a step (until its stop)
+	pauseAsked bool          // a pause was asked for since the last stop
+	changed    chan struct{} // closed and replaced on every change
+	initDone   chan struct{} // closed by the "initialized" event
+	threads    map[int]string
+	bps        *breakpointSet
+	excMode    string // breakOnExceptions in force
+	launchReq  *StartRequest
+	children   []string
+	cmdline    []string  // a child's command line, once its pid is known
+	owned      bool      // a child of a launch: its process is the server's to end
+	core       *CoreInfo // a post-mortem session's core file (postmortem.go)
+	shared     *Session  // a shared child's parent, whose connection it uses (shared.go)
+	family     *family   // a parent's shared family, once it has a shared child
+	heldStop   *StopInfo // lastStop, when it is the stop of another member of the family
+	group      string    // the group it was started in (groups.go)
+	closing    bool
+	detached   bool                   // ended by a detach: shown as StateDetached
+	tracked    map[int]string         // pid -> start time of processes the session owns
+	topFrame   frameCache             // the stopped thread's top user frame
+	resolving  *stopRead              // the last stop's stack read, while it is under way
+	pick       framePick              // the frame calls without a frameId act on (framepick.go)
+	views      frameViews             // each frame's locals at its last stop answer (changed.go)
+	told       map[string]bool        // what the session's answers said once (Told)
+	reads      stopReads              // scopes and variables read at the current stop (stopreads.go)
+	syncMus    map[string]*sync.Mutex // per file / kind: serialise breakpoint syncs (see syncLock)
 
 	// adapterDied: the adapter's stream ended before the program did
 	// (see onConnClosed); a launch that ends so has failed.

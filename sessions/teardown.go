@@ -233,6 +233,7 @@ func (s *Session) resetLocked() {
 	}
 	s.conn, s.ep = nil, nil
 	s.state, s.reason, s.detached = StateCreated, "", false
+	s.stepping, s.pauseAsked = false, false
 	s.notifyLocked()
 }
 

@@ -69,6 +69,7 @@ type adapter struct {
 	watches   []*dataWatch // data breakpoints (watchpoints.go)
 	running   bool
 	pause     bool
+	pauseWhy  string // LaunchConfig.PauseReason
 	ended     bool
 	refs      map[int]any // variablesReference -> scope or list, valid while stopped
 	nextRef   int
@@ -170,6 +171,9 @@ type LaunchConfig struct {
 	// ChildSession asks the client to open a child session on the
 	// same program, stopped on entry (startDebugging reverse request).
 	ChildSession bool `json:"childSession"`
+	// PauseReason is the reason a pause's stop gives, when not "pause"
+	// (lldb gives that of its own plan stepping the thread: "step").
+	PauseReason string `json:"pauseReason"`
 }
 
 type launchRequest struct {
@@ -190,6 +194,7 @@ func (a *adapter) launch(ctx context.Context, req *launchRequest, method string)
 	}
 	a.mu.Lock()
 	a.prog, a.args, a.entry, a.attached = p, args.Args, args.StopOnEntry, method == "attach"
+	a.pauseWhy = args.PauseReason
 	a.mach = newMachine(p, args.Args, a.emitOutput)
 	a.launched = true
 	s := a.s
@@ -422,6 +427,9 @@ func (a *adapter) resume(mode stepMode) {
 		ev := mach.run(ctx, mode, h)
 		a.mu.Lock()
 		a.running = false
+		if ev.reason == "pause" && a.pauseWhy != "" {
+			ev.reason = a.pauseWhy
+		}
 		a.mu.Unlock()
 		if ev.done {
 			a.finish(ev.exitCode)
