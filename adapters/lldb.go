@@ -230,7 +230,7 @@ func (n *Native) startWith(ctx context.Context, t Target, outer []dap.Layer) (*E
 		}
 		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		conn, err := natDialWhileAlive(dctx, p, net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		conn, err := natDialWhileAlive(dctx, p, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 		if err != nil {
 			p.Kill()
 			return nil, fmt.Errorf("connect to codelldb: %w (stderr: %s)", err, p.StderrTail())
@@ -265,8 +265,9 @@ func (n *Native) natProxy(up io.ReadWriteCloser, outer []dap.Layer) *dap.Proxy {
 	return native.NewLangProxy(up, n.lang, outer...)
 }
 
-// natDialWhileAlive dials addr until it answers, ctx ends or p exits.
-func natDialWhileAlive(ctx context.Context, p *dap.Process, addr string) (net.Conn, error) {
+// natDialWhileAlive dials addr on network until it answers, ctx ends or
+// p exits.
+func natDialWhileAlive(ctx context.Context, p *dap.Process, network, addr string) (net.Conn, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -276,7 +277,7 @@ func natDialWhileAlive(ctx context.Context, p *dap.Process, addr string) (net.Co
 		case <-ctx.Done():
 		}
 	}()
-	return dap.Dial(ctx, addr)
+	return dap.DialNetwork(ctx, network, addr)
 }
 
 // natFreePort asks the kernel for a free loopback TCP port.

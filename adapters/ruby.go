@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbg-dev/dbg/adapters/ruby"
 	"github.com/dbg-dev/dbg/dap"
+	"github.com/dbg-dev/dbg/safefs"
 )
 
 // Ruby is the adapter of language "ruby": rdbg (the debug gem) in its
@@ -94,11 +95,12 @@ func (r *Ruby) Start(ctx context.Context, t Target) (*Endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	port, err := natFreePort()
+	// rdbg listens on a socket in a private folder of dbg's own: no port
+	// another program can take between choosing it and rdbg's listening.
+	network, addr, argv, cleanup, err := rdbgListen()
 	if err != nil {
 		return nil, err
 	}
-	argv := []string{"--open", "--host", "127.0.0.1", "--port", strconv.Itoa(port)}
 	if t.ExecutablePath != "" {
 		argv = append(argv, "-c", "--", t.ExecutablePath, script)
 	} else {
@@ -117,6 +119,7 @@ func (r *Ruby) Start(ctx context.Context, t Target) (*Endpoint, error) {
 	rp := ruby.New(false, t.StopOnEntry)
 	p, err := dap.StartProcess(cmd, dap.ProcessOptions{OnLine: rp.OnLine})
 	if err != nil {
+		cleanup()
 		return nil, fmt.Errorf("start rdbg: %w", err)
 	}
 	dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
@@ -126,19 +129,46 @@ func (r *Ruby) Start(ctx context.Context, t Target) (*Endpoint, error) {
 	select {
 	case <-rp.Ready():
 	case <-p.Exited():
+		cleanup()
 		return nil, fmt.Errorf("rdbg exited before accepting a connection: %s", p.StderrTail())
 	case <-dctx.Done():
 		p.Kill()
+		cleanup()
 		return nil, fmt.Errorf("rdbg did not get ready: %w (stderr: %s)", dctx.Err(), p.StderrTail())
 	}
-	up, err := natDialWhileAlive(dctx, p, net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	up, err := natDialWhileAlive(dctx, p, network, addr)
 	if err != nil {
 		p.Kill()
+		cleanup()
 		return nil, fmt.Errorf("connect to rdbg: %w (stderr: %s)", err, p.StderrTail())
 	}
 	px := rp.Start(up, p, script)
-	return &Endpoint{Conn: px.Client(), Process: p, Cleanup: px.Stop}, nil
+	return &Endpoint{Conn: px.Client(), Process: p, Cleanup: func() { px.Stop(); cleanup() }}, nil
 }
+
+// rdbgListen says where a launched rdbg listens: a UNIX socket in a new
+// private folder of dbg's cache, or, where that path would be too long
+// for a socket, a free loopback port. cleanup removes the folder.
+func rdbgListen() (network, addr string, argv []string, cleanup func(), err error) {
+	if base, err := safefs.CacheDir("run"); err == nil {
+		if dir, err := safefs.NewDir(base, "rdbg-*"); err == nil {
+			if sock := filepath.Join(dir, "s"); len(sock) < maxSocketPath {
+				return "unix", sock, []string{"--open", "--sock-path", sock}, func() { _ = os.RemoveAll(dir) }, nil
+			}
+			_ = os.Remove(dir)
+		}
+	}
+	port, err := natFreePort()
+	if err != nil {
+		return "", "", nil, nil, err
+	}
+	return "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
+		[]string{"--open", "--host", "127.0.0.1", "--port", strconv.Itoa(port)}, func() {}, nil
+}
+
+// maxSocketPath is the longest UNIX socket path every system takes
+// (sun_path holds 104 bytes on macOS, 108 on Linux, with its NUL).
+const maxSocketPath = 104
 
 // rubyScript returns the absolute script path of a launch.
 func rubyScript(t Target) (string, error) {

@@ -196,9 +196,15 @@ func (p *Process) wait(ctx context.Context, d time.Duration) bool {
 // Dial connects to a DAP server at addr, retrying until ctx ends; adapters
 // often print their port a moment before they accept.
 func Dial(ctx context.Context, addr string) (net.Conn, error) {
+	return DialNetwork(ctx, "tcp", addr)
+}
+
+// DialNetwork is [Dial] on network ("tcp", or "unix" for a socket's
+// path).
+func DialNetwork(ctx context.Context, network, addr string) (net.Conn, error) {
 	var d net.Dialer
 	for {
-		conn, err := d.DialContext(ctx, "tcp", addr)
+		conn, err := d.DialContext(ctx, network, addr)
 		if err == nil {
 			return conn, nil
 		}
