@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"bufio"
 	"context"
 	"os"
 	"os/exec"
@@ -34,11 +35,20 @@ func TestParseList(t *testing.T) {
 // all adds those whose language dbg cannot tell.
 func TestListProcesses(t *testing.T) {
 	recordedPath(t, "docker_run")
-	py := exec.Command("python3", "-c", "import time; time.sleep(60)")
+	// Listed once it runs Python: python3 may be a launcher script
+	// (pyenv's shim) that execs Python a moment later.
+	py := exec.Command("python3", "-c", "import time; print('ready', flush=True); time.sleep(60)")
+	out, err := py.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := py.Start(); err != nil {
 		t.Skip("no python3")
 	}
 	defer func() { _ = py.Process.Kill(); _ = py.Wait() }()
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("python3 said %q (%v)", line, err)
+	}
 	sl := exec.Command("sleep", "60")
 	if err := sl.Start(); err != nil {
 		t.Fatal(err)
