@@ -285,6 +285,9 @@ func (s *Session) Pause(ctx context.Context, threadID int, grace time.Duration, 
 	s.pauseAsked = true
 	s.mu.Unlock()
 	if err := s.request(ctx, "pause", godap.PauseArguments{ThreadId: threadID}, nil); err != nil {
+		s.mu.Lock()
+		s.pauseAsked = false
+		s.mu.Unlock()
 		return nil, err
 	}
 	if grace <= 0 {
